@@ -1,0 +1,65 @@
+package engine
+
+// Dice is the engine's only source of chance: every roll is one call, in an
+// order fixed by the rules' sequence, so that the same seed replays a round.
+type Dice interface {
+	// D6 returns a number from 1 to 6.
+	D6() int
+}
+
+// SeededDice is a deterministic fair die driven by SplitMix64. Its algorithm is
+// fixed here, not borrowed from a library that may change, so that a round
+// published with its seed can be replayed by anyone with this program, now or
+// years later.
+type SeededDice struct{ state uint64 }
+
+// NewSeededDice returns dice for a round's seed.
+func NewSeededDice(seed uint64) *SeededDice { return &SeededDice{state: seed} }
+
+func (d *SeededDice) next() uint64 {
+	d.state += 0x9e3779b97f4a7c15
+	z := d.state
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	return z ^ (z >> 31)
+}
+
+// D6 draws without modulo bias by rejecting the top sliver of the range.
+func (d *SeededDice) D6() int {
+	const limit = ^uint64(0) - (^uint64(0) % 6)
+	for {
+		v := d.next()
+		if v < limit {
+			return int(v%6) + 1
+		}
+	}
+}
+
+// ScriptedDice returns the given faces in order: the book's worked examples and
+// the adjudication cases inject their dice this way. Running out is recorded,
+// not fatal, so a test can report it.
+type ScriptedDice struct {
+	Faces []int
+	Used  int
+	// Short counts rolls asked for after the script ran out; they return 1.
+	Short int
+}
+
+// D6 returns the next scripted face.
+func (d *ScriptedDice) D6() int {
+	if d.Used >= len(d.Faces) {
+		d.Short++
+		return 1
+	}
+	f := d.Faces[d.Used]
+	d.Used++
+	return f
+}
+
+func rollDice(d Dice, n int) []int {
+	out := make([]int, n)
+	for i := range out {
+		out[i] = d.D6()
+	}
+	return out
+}
