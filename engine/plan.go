@@ -28,3 +28,24 @@ func StatusAllowed(rs *Ruleset, st *State, u *Unit, s Status) bool {
 	}
 	return false
 }
+
+// NightPools is a side's recovery for the night round (9.1): strength and
+// support points per initial unit still in the game, at the side's supply
+// level or the ruleset's average.
+func NightPools(rs *Ruleset, st *State, side string) (sp, support int) {
+	sd := st.Side(side)
+	perSP, perSupport := rs.NightSP, rs.NightSupport
+	if sd.NightSP > 0 {
+		perSP = sd.NightSP
+	}
+	if sd.NightSupport > 0 {
+		perSupport = sd.NightSupport
+	}
+	for _, u := range st.ActiveUnits(side) {
+		if u.Initial {
+			sp += perSP
+			support += perSupport
+		}
+	}
+	return sp, support
+}

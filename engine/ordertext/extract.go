@@ -1,0 +1,94 @@
+// Package ordertext is the order language players write in their mails: it
+// reads a side's orders for a round from free mail text into engine.Orders,
+// with every error tied to its line, writes the pre-filled order form, and
+// echoes accepted orders back in plain words with the odds of each attack.
+package ordertext
+
+import (
+	"regexp"
+	"strings"
+)
+
+// srcLine is one line of the order block with its number in the mail body.
+type srcLine struct {
+	n    int
+	raw  string // as written, for quoting in errors
+	toks []string
+}
+
+var (
+	// Lines that start the quoted part of a reply or a mail client's footer:
+	// they end an order block that has begun.
+	replyMarkers = []*regexp.Regexp{
+		regexp.MustCompile(`(?i)^on .+ wrote:\s*$`),
+		regexp.MustCompile(`(?i)^-+\s*original message\s*-+\s*$`),
+		regexp.MustCompile(`(?i)^-+\s*forwarded message\s*-+\s*$`),
+		regexp.MustCompile(`(?i)^sent from my `),
+		regexp.MustCompile(`^_{10,}\s*$`), // Outlook's rule above the quoted mail
+	}
+)
+
+// blockLines picks the order block out of a mail body: quoted lines (>) and
+// comments are dropped; the block starts at the first line that begins with
+// a keyword or a unit id (isStart) and ends at END, a signature ("-- "), or
+// the start of a quoted reply. Lines before the block are the player's own
+// words and ignored; every line inside it must be an order.
+func blockLines(body string, isStart func(first string) bool) []srcLine {
+	body = strings.ReplaceAll(body, "\r\n", "\n")
+	var out []srcLine
+	started := false
+	for i, raw := range strings.Split(body, "\n") {
+		trimmed := strings.TrimSpace(raw)
+		if trimmed == "--" || raw == "-- " {
+			break // signature
+		}
+		if strings.HasPrefix(trimmed, ">") {
+			continue
+		}
+		if started && matchesAny(replyMarkers, trimmed) {
+			break
+		}
+		text := trimmed
+		if j := strings.IndexByte(text, '#'); j >= 0 {
+			text = text[:j]
+		}
+		toks := tokens(text)
+		if len(toks) == 0 {
+			continue
+		}
+		if !started {
+			if !isStart(toks[0]) {
+				continue
+			}
+			started = true
+		}
+		if strings.EqualFold(toks[0], "END") && len(toks) == 1 {
+			break
+		}
+		out = append(out, srcLine{n: i + 1, raw: strings.TrimRight(raw, " \t"), toks: toks})
+	}
+	return out
+}
+
+func matchesAny(res []*regexp.Regexp, s string) bool {
+	for _, re := range res {
+		if re.MatchString(s) {
+			return true
+		}
+	}
+	return false
+}
+
+// tokens splits on spaces, commas, semicolons and arrows; a trailing colon
+// on a word is dropped ("1A: 0506" reads as "1A 0506").
+func tokens(s string) []string {
+	s = strings.NewReplacer("->", " ", "→", " ", ",", " ", ";", " ", "\t", " ").Replace(s)
+	var out []string
+	for _, f := range strings.Fields(s) {
+		f = strings.TrimSuffix(f, ":")
+		if f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
