@@ -11,7 +11,7 @@ import (
 
 // Error is one problem in a submission, tied to the line it is on.
 type Error struct {
-	Line    int    `json:"line"`           // 0 for the submission as a whole
+	Line    int    `json:"line"`            // 0 for the submission as a whole
 	Quote   string `json:"quote,omitempty"` // the line as written
 	Msg     string `json:"msg"`
 	Section string `json:"section,omitempty"` // the rule it breaks, for rules errors

@@ -123,7 +123,7 @@ Thanks! This is not read.
 func TestMailNoiseIgnored(t *testing.T) {
 	rs, st := testState(t)
 	cases := map[string]string{
-		"signature": "BN I/77 H\n  1A 0304\n-- \nFritz\nBN nonsense",
+		"signature":           "BN I/77 H\n  1A 0304\n-- \nFritz\nBN nonsense",
 		"quoted report below": "BN I/77 H\n\nOn Tue, 3 Nov 2026, judge wrote:\n> BN I/77 M\n> 1A 0404\n> junk",
 		"outlook":             "BN I/77 H\n-----Original Message-----\nFrom: judge\nBN I/77 M",
 		"phone":               "BN I/77 H\nSent from my iPhone",
