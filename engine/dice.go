@@ -1,5 +1,12 @@
 package engine
 
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"strconv"
+)
+
 // Dice is the engine's only source of chance: every roll is one call, in an
 // order fixed by the rules' sequence, so that the same seed replays a round.
 type Dice interface {
@@ -62,4 +69,23 @@ func rollDice(d Dice, n int) []int {
 		out[i] = d.D6()
 	}
 	return out
+}
+
+// RoundSeed derives the dice seed of one round from a game's secret seed.
+// It is one-way (SHA-256), so that publishing a round's seed with its report
+// tells nothing about the seeds of the rounds still to come.
+func RoundSeed(gameSeed uint64, turn int) uint64 {
+	var buf [16]byte
+	binary.BigEndian.PutUint64(buf[:8], gameSeed)
+	binary.BigEndian.PutUint64(buf[8:], uint64(turn))
+	sum := sha256.Sum256(buf[:])
+	return binary.BigEndian.Uint64(sum[:8])
+}
+
+// SeedCommitment is the published promise of a round's seed: the hex SHA-256
+// of its decimal form. Mailed when the round opens and checked against the
+// seed the report reveals, it shows the dice were fixed before the orders.
+func SeedCommitment(seed uint64) string {
+	sum := sha256.Sum256([]byte(strconv.FormatUint(seed, 10)))
+	return hex.EncodeToString(sum[:])
 }
