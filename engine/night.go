@@ -197,46 +197,20 @@ func (r *resolver) takeLostHQ(u *Unit) *Stand {
 	panic("ruleset has no HQ stand type")
 }
 
-// nightPool is the side's recovery for the night (9.1): so many SP and
-// support points for each initial unit. Every unit the side started with
-// counts, even one since destroyed: the rate is the army's supply level, and
-// "initial" is the book's word. Reinforcements do not count.
+// nightPool is the side's recovery for the night (9.1), see NightPools.
 func (r *resolver) nightPool(side string) *nightPool {
-	spPer, supportPer := r.nightRates(side)
-	n := r.initialUnits(side)
-	return &nightPool{sp: spPer * n, support: supportPer * n}
-}
-
-func (r *resolver) nightRates(side string) (sp, support int) {
-	sd := r.st.Side(side)
-	sp, support = r.rs.NightSP, r.rs.NightSupport
-	if sd.NightSP > 0 {
-		sp = sd.NightSP
-	}
-	if sd.NightSupport > 0 {
-		support = sd.NightSupport
-	}
-	return sp, support
-}
-
-func (r *resolver) initialUnits(side string) int {
-	n := 0
-	for _, u := range r.st.Units {
-		if u.Side == side && u.Initial {
-			n++
-		}
-	}
-	return n
+	sp, support := NightPools(r.rs, r.st, side)
+	return &nightPool{sp: sp, support: support}
 }
 
 // announcePool works out a side's pool and says how it was reckoned.
 func (r *resolver) announcePool(side string) *nightPool {
 	pool := r.nightPool(side)
-	spPer, supportPer := r.nightRates(side)
+	spPer, supportPer := nightRates(r.rs, r.st, side)
 	r.emit(Event{Kind: EvRecovery, Side: side, SP: pool.sp, Section: "9.1",
 		Text: fmt.Sprintf("%s recovers %s and %s tonight: %d and %d per initial %s, of which it had %s",
 			side, plural(pool.sp, "SP", "SP"), plural(pool.support, "support point", "support points"),
-			spPer, supportPer, r.rs.UnitWord, plural(r.initialUnits(side), r.rs.UnitWord, r.rs.UnitWord+"s"))})
+			spPer, supportPer, r.rs.UnitWord, plural(initialUnits(r.st, side), r.rs.UnitWord, r.rs.UnitWord+"s"))})
 	return pool
 }
 

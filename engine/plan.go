@@ -29,23 +29,35 @@ func StatusAllowed(rs *Ruleset, st *State, u *Unit, s Status) bool {
 	return false
 }
 
-// NightPools is a side's recovery for the night round (9.1): strength and
-// support points per initial unit still in the game, at the side's supply
-// level or the ruleset's average.
+// NightPools is a side's recovery for the night round (9.1): so many SP and
+// support points for each initial unit, at the side's supply level or the
+// ruleset's average. Every unit the side started with counts, even one since
+// destroyed: the rate is the army's supply, and "initial" is the book's word.
+// Reinforcements do not count.
 func NightPools(rs *Ruleset, st *State, side string) (sp, support int) {
+	spPer, supportPer := nightRates(rs, st, side)
+	n := initialUnits(st, side)
+	return spPer * n, supportPer * n
+}
+
+func nightRates(rs *Ruleset, st *State, side string) (sp, support int) {
 	sd := st.Side(side)
-	perSP, perSupport := rs.NightSP, rs.NightSupport
+	sp, support = rs.NightSP, rs.NightSupport
 	if sd.NightSP > 0 {
-		perSP = sd.NightSP
+		sp = sd.NightSP
 	}
 	if sd.NightSupport > 0 {
-		perSupport = sd.NightSupport
-	}
-	for _, u := range st.ActiveUnits(side) {
-		if u.Initial {
-			sp += perSP
-			support += perSupport
-		}
+		support = sd.NightSupport
 	}
 	return sp, support
+}
+
+func initialUnits(st *State, side string) int {
+	n := 0
+	for _, u := range st.Units {
+		if u.Side == side && u.Initial {
+			n++
+		}
+	}
+	return n
 }
