@@ -1,6 +1,5 @@
 package engine
 
-// PLACEHOLDER: replaced by artillery.go, hq.go, night.go, victory.go.
+// PLACEHOLDER: replaced by artillery.go.
 
-func (r *resolver) artilleryPhase()                  {}
-func (r *resolver) returnHQ(u *Unit, uo *UnitOrders) {}
+func (r *resolver) artilleryPhase() {}

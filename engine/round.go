@@ -42,7 +42,7 @@ func Resolve(rs *Ruleset, st *State, orders []*Orders, dice Dice) (*State, []Eve
 	if len(problems) > 0 {
 		return nil, nil, problems
 	}
-	r := &resolver{rs: rs, st: st.Clone(), orders: bySide, dice: dice, strategic: map[*Stand]bool{}}
+	r := &resolver{rs: rs, st: st.Clone(), orders: bySide, dice: dice, strategic: map[*Stand]bool{}, outOfCommandStart: map[*Stand]bool{}}
 	r.b = newBoard(rs, r.st)
 	if r.st.Night {
 		r.night()
@@ -63,6 +63,10 @@ type resolver struct {
 	combats int
 	// strategic marks stands that moved strategically this round (2).
 	strategic map[*Stand]bool
+	// outOfCommandStart marks stands that started their unit's turn out of
+	// command and did not finish it in command: they cannot attack or lend
+	// their light artillery this round (2.4).
+	outOfCommandStart map[*Stand]bool
 	// acted marks units that have had their turn this round (1.7).
 	acted map[*Unit]bool
 }

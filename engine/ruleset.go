@@ -54,6 +54,9 @@ type Ruleset struct {
 	// SupportSwap is when support platoons may change stands: "after_move" (2SG 2.3)
 	// or "before_move" (3SG 2.4).
 	SupportSwap string `json:"support_swap"`
+	// ShuffleFinishInCommand: an H or D unit's shuffled core stand must also
+	// finish in command range (2SG 2.2), not only start in it (3SG 2.1).
+	ShuffleFinishInCommand bool `json:"shuffle_finish_in_command"`
 	// HoldAtCost is where a beaten D stand may pay 1 SP to stay: "cover" (2SG 4.1:
 	// defensive terrain) or "anywhere" (3SG 4.1).
 	HoldAtCost string `json:"hold_at_cost"`
