@@ -65,13 +65,10 @@ func (r *resolver) night() {
 // validateNight checks a side's night orders (9.1, 9.2) against the position
 // at nightfall: targets that exist and may receive what is asked, points
 // within the side's pool, placements and reshuffles that the rules allow.
-// Validate calls it for every set of orders.
+// Validate calls it for the night round's orders.
 func validateNight(rs *Ruleset, st *State, o *Orders) Problems {
-	if o == nil || o.Night == nil {
+	if o.Night == nil {
 		return nil
-	}
-	if !st.Night {
-		return Problems{{Section: "9", Msg: "night orders can only be given for the night round"}}
 	}
 	r := &resolver{rs: rs, st: st.Clone(), orders: map[string]*Orders{o.Side: o}}
 	r.b = newBoard(rs, r.st)

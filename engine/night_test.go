@@ -1,74 +1,9 @@
 package engine
 
 import (
-	"path/filepath"
 	"strings"
 	"testing"
 )
-
-// caseSetup reads a case file's position and orders.
-func caseSetup(t *testing.T, path string) (*caseFile, *Ruleset, *State, []*Orders) {
-	t.Helper()
-	cf := parseCaseFile(t, path)
-	sc, err := ParseScenario([]byte(cf.prestate), loadRuleset)
-	if err != nil {
-		t.Fatalf("PRESTATE (from line %d): %v", cf.prestateLine, err)
-	}
-	st := sc.NewGame()
-	var orders []*Orders
-	for _, sd := range st.Sides {
-		if lines, ok := cf.orders[sd.Name]; ok {
-			o, err := parseCaseOrders(sd.Name, lines)
-			if err != nil {
-				t.Fatalf("ORDERS %s: %v", sd.Name, err)
-			}
-			orders = append(orders, o)
-		}
-	}
-	return cf, sc.Ruleset, st, orders
-}
-
-// The refusals of testdata/night-orders are checked against validateNight
-// directly, until Validate calls it.
-func TestNightOrderProblems(t *testing.T) {
-	files, err := filepath.Glob("testdata/night-orders/*.case")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no night-orders cases: %v", err)
-	}
-	for _, f := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(f), ".case"), func(t *testing.T) {
-			cf, rs, st, orders := caseSetup(t, f)
-			if len(cf.errors) == 0 {
-				t.Fatal("a night-orders case needs an ERRORS block")
-			}
-			var probs Problems
-			for _, o := range orders {
-				probs = append(probs, validateNight(rs, st, o)...)
-			}
-			if len(probs) == 0 {
-				t.Fatalf("orders were accepted; want errors:\n%s", joinLines(cf.errors))
-			}
-			for _, want := range cf.errors {
-				if !strings.Contains(probs.Error(), want.text) {
-					t.Errorf("line %d: no problem containing %q; got:\n%v", want.n, want.text, probs)
-				}
-			}
-		})
-	}
-}
-
-// The orders of the night cases are all legal: validateNight accepts them.
-func TestNightCaseOrdersValidate(t *testing.T) {
-	files, _ := filepath.Glob("testdata/cases/night/*.case")
-	for _, f := range files {
-		_, rs, st, orders := caseSetup(t, f)
-		for _, o := range orders {
-			if probs := validateNight(rs, st, o); len(probs) > 0 {
-				t.Errorf("%s: %s orders refused:\n%v", f, o.Side, probs)
-			}
-		}
-	}
-}
 
 func parseTestScenario(t *testing.T, text string) (*Ruleset, *State) {
 	t.Helper()

@@ -60,7 +60,7 @@ func (v *validator) check() {
 		if len(v.o.Units) > 0 || len(v.o.Priority) > 0 || len(v.o.Batteries) > 0 || len(v.o.AirStrikes) > 0 {
 			v.add("", "", "9", "this is the night round: only night orders (recovery, rebuilding, reshuffle), no unit, priority, battery or air orders")
 		}
-		v.night()
+		v.probs = append(v.probs, validateNight(v.rs, v.st, v.o)...)
 		return
 	}
 	if v.o.Night != nil {
@@ -547,50 +547,4 @@ func (v *validator) airStrikes() {
 		}
 	}
 	v.air += len(v.o.AirStrikes)
-}
-
-// night checks the names and hexes in the night orders (9.1, 9.2); the
-// amounts are the night round's to judge.
-func (v *validator) night() {
-	n := v.o.Night
-	if n == nil {
-		return
-	}
-	stand := func(u *Unit, name, section string) {
-		if u.Stand(name) == nil {
-			v.add(u.ID, name, section, "there is no such stand of %s on the map", u.ID)
-		}
-	}
-	onMap := func(u *Unit, name string, h Hex, section string) {
-		if !v.st.Map.OnMap(h) {
-			v.add(u.ID, name, section, "%s is off the map", h)
-		}
-	}
-	for _, rc := range n.Strength {
-		if u := v.ownUnit(rc.Unit, "9.1"); u != nil {
-			stand(u, rc.Stand, "9.1")
-		}
-	}
-	for _, pr := range n.Platoons {
-		if u := v.ownUnit(pr.Unit, "9.1"); u != nil {
-			if platoonIn(u.LostPlatoons, pr.Platoon) == nil {
-				v.add(u.ID, pr.Platoon, "9.1", "%s is not a lost platoon of %s", pr.Platoon, u.ID)
-			}
-			stand(u, pr.To, "9.1")
-		}
-	}
-	for _, rb := range n.Rebuild {
-		if u := v.ownUnit(rb.Unit, "9.1"); u != nil {
-			if standIn(u.Lost, rb.Stand) == nil {
-				v.add(u.ID, rb.Stand, "9.1", "%s is not a lost stand of %s", rb.Stand, u.ID)
-			}
-			onMap(u, rb.Stand, rb.Hex, "9.1")
-		}
-	}
-	for _, nm := range n.Reshuffle {
-		if u := v.ownUnit(nm.Unit, "9.2"); u != nil {
-			stand(u, nm.Stand, "9.2")
-			onMap(u, nm.Stand, nm.To, "9.2")
-		}
-	}
 }
