@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 )
@@ -50,6 +51,7 @@ func ParseScenario(text []byte, lookup RulesetLookup) (*Scenario, error) {
 	if len(p.errs) > 0 {
 		return nil, p.errs
 	}
+	p.sc.Description = strings.TrimRight(p.sc.Description, "\n")
 	p.sc.State = p.st
 	return p.sc, nil
 }
@@ -65,6 +67,18 @@ type scenarioParser struct {
 	mapLine  int
 	gridLeft int
 	objSeen  map[Hex]bool
+	// placed holds every core stand and battery put on the map, in file
+	// order, and unitLines the line of every UNIT, so that problems of the
+	// finished position are reported at the line that wrote them.
+	placed    []placement
+	unitLines map[*Unit]int
+}
+
+// placement is a core stand or battery as a scenario line put it on the map.
+type placement struct {
+	line int
+	who  string
+	hex  Hex
 }
 
 func (p *scenarioParser) errorf(line int, format string, args ...any) {
@@ -73,15 +87,19 @@ func (p *scenarioParser) errorf(line int, format string, args ...any) {
 
 func (p *scenarioParser) parse(text string) {
 	p.objSeen = map[Hex]bool{}
+	p.unitLines = map[*Unit]int{}
 	for i, raw := range strings.Split(text, "\n") {
 		n := i + 1
 		line := strings.TrimRight(raw, "\r")
-		if p.gridLeft > 0 {
-			p.gridRow(n, strings.TrimSpace(line))
-			continue
-		}
 		if j := strings.IndexByte(line, '#'); j >= 0 {
 			line = line[:j]
+		}
+		if p.gridLeft > 0 {
+			// Blank and comment lines between the rows of the grid are not rows.
+			if row := strings.TrimSpace(line); row != "" {
+				p.gridRow(n, row)
+			}
+			continue
 		}
 		toks, err := tokenize(line)
 		if err != nil {
@@ -117,10 +135,7 @@ func (p *scenarioParser) line(n int, toks []string) {
 		p.sc.Title = strings.Join(args, " ")
 		p.st.Title = p.sc.Title
 	case "DESCRIPTION":
-		if p.sc.Description != "" {
-			p.sc.Description += " "
-		}
-		p.sc.Description += strings.Join(args, " ")
+		p.describe(strings.Join(args, " "))
 	case "RULESET":
 		if len(args) != 1 {
 			p.errorf(n, "RULESET takes one name, such as 2sg")
@@ -164,6 +179,22 @@ func (p *scenarioParser) line(n int, toks []string) {
 			return
 		}
 		p.standLine(n, toks)
+	}
+}
+
+// describe adds a DESCRIPTION line: lines run on into one paragraph, and a
+// DESCRIPTION line with no text starts the next paragraph.
+func (p *scenarioParser) describe(text string) {
+	d := &p.sc.Description
+	switch {
+	case text == "":
+		if *d != "" && !strings.HasSuffix(*d, "\n\n") {
+			*d += "\n\n"
+		}
+	case *d == "" || strings.HasSuffix(*d, "\n\n"):
+		*d += text
+	default:
+		*d += " " + text
 	}
 }
 
@@ -479,6 +510,7 @@ func (p *scenarioParser) unitLine(n int, args []string) {
 	}
 	u.Title = strings.Join(title, " ")
 	p.st.Units = append(p.st.Units, u)
+	p.unitLines[u] = n
 	p.unit = u
 }
 
@@ -560,6 +592,7 @@ func (p *scenarioParser) standLine(n int, toks []string) {
 		return
 	}
 	u.Stands = append(u.Stands, s)
+	p.placed = append(p.placed, placement{line: n, who: u.ID + " " + name, hex: h})
 }
 
 // attach adds a platoon written TYPE or TYPE:NAME to a stand.
@@ -685,6 +718,7 @@ func (p *scenarioParser) battery(n int, args []string) {
 	}
 	b.Title = strings.Join(title, " ")
 	p.st.Batteries = append(p.st.Batteries, b)
+	p.placed = append(p.placed, placement{line: n, who: "battery " + b.ID, hex: h})
 }
 
 func (p *scenarioParser) typesOf(class string) []string {
@@ -722,11 +756,33 @@ func (p *scenarioParser) finish() {
 	if len(p.errs) > 0 {
 		return
 	}
-	// Stacking (1.3), terrain and HQs are checked on the finished position.
-	b := newBoard(p.rs, p.st)
-	for _, prob := range b.checkPosition() {
-		p.errorf(1, "%s", prob)
+	p.checkPosition()
+}
+
+// checkPosition checks stacking (1.3), terrain and HQs (6) on the finished
+// position, since TERRAIN lines may follow the stands they concern, and
+// reports each problem at the line of the stand, battery or unit.
+func (p *scenarioParser) checkPosition() {
+	held := map[Hex]string{}
+	for _, pl := range p.placed {
+		if t := p.rs.TerrainByLetter(p.st.Map.Letter(pl.hex)); t.Impassable {
+			p.errorf(pl.line, "%s at %s stands in impassable %s", pl.who, pl.hex, t.ID)
+		}
+		if other, taken := held[pl.hex]; taken {
+			p.errorf(pl.line, "%s and %s share hex %s: one core stand a hex (1.3)", other, pl.who, pl.hex)
+			continue
+		}
+		held[pl.hex] = pl.who
 	}
+	for _, u := range p.st.Units {
+		switch {
+		case len(u.Stands) == 0:
+			p.errorf(p.unitLines[u], "unit %s has no stands on the map", u.ID)
+		case u.HQ(p.rs) == nil && u.HQLostTurn < 0:
+			p.errorf(p.unitLines[u], "unit %s has no HQ stand (mark hqlost=TURN if it was lost)", u.ID)
+		}
+	}
+	sort.SliceStable(p.errs, func(i, j int) bool { return p.errs[i].Line < p.errs[j].Line })
 }
 
 func standIn(list []*Stand, name string) *Stand {
