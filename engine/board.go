@@ -71,47 +71,6 @@ func newBoard(rs *Ruleset, st *State) *board {
 	return b
 }
 
-// checkPosition lists what breaks the stacking and terrain rules in a
-// position read from a file (1.3, 6).
-func (b *board) checkPosition() []string {
-	var probs []string
-	seen := map[Hex]string{}
-	check := func(who string, h Hex) {
-		if !b.st.Map.OnMap(h) {
-			probs = append(probs, fmt.Sprintf("%s at %s is off the map", who, h))
-			return
-		}
-		if b.terrain(h).Impassable {
-			probs = append(probs, fmt.Sprintf("%s at %s stands in impassable %s", who, h, b.terrain(h).ID))
-		}
-		if other, dup := seen[h]; dup {
-			probs = append(probs, fmt.Sprintf("%s and %s share hex %s: one core stand a hex (1.3)", other, who, h))
-		}
-		seen[h] = who
-	}
-	for _, u := range b.st.Units {
-		if u.Removed {
-			continue
-		}
-		for _, s := range u.Stands {
-			check(u.ID+" "+s.Name, s.Hex)
-		}
-		hq := u.HQ(b.rs)
-		if hq == nil && u.HQLostTurn < 0 {
-			probs = append(probs, fmt.Sprintf("unit %s has no HQ stand (mark hqlost=TURN if it was lost)", u.ID))
-		}
-		if len(u.Stands) == 0 {
-			probs = append(probs, fmt.Sprintf("unit %s has no stands on the map", u.ID))
-		}
-	}
-	for _, bt := range b.st.Batteries {
-		if !bt.Removed {
-			check("battery "+bt.ID, bt.Hex)
-		}
-	}
-	return probs
-}
-
 func (b *board) at(h Hex) occupant { return b.occ[h] }
 
 func (b *board) moveStand(u *Unit, s *Stand, to Hex) {
