@@ -1,7 +1,5 @@
 package engine
 
-import "fmt"
-
 // board answers the rules' questions about a position: who is where, zones
 // of control, command range, terrain and line of sight. It keeps an index of
 // the hexes held and must be told of every move and removal.
