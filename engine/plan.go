@@ -3,9 +3,12 @@ package engine
 // LegalStatuses lists the orders a unit may be given for the coming round
 // (1.6): a Dug In unit may only stay D or become H, only a Hold unit may dig
 // in; the first round of every day after the first allows any order (9.3);
-// a unit whose HQ is lost gets no new orders (6).
+// a unit whose HQ is lost gets no new orders: it stays as it is, M and R
+// falling back to H (6).
 func LegalStatuses(rs *Ruleset, st *State, u *Unit) []Status {
 	switch {
+	case u.HQ(rs) == nil && (u.Status == Move || u.Status == Retreat):
+		return []Status{Hold, u.Status}
 	case u.HQ(rs) == nil:
 		return []Status{u.Status}
 	case st.Day > 1 && st.Round == 1 && !st.Night:

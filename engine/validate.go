@@ -145,23 +145,15 @@ func (v *validator) status(u *Unit, uo *UnitOrders, hqLost bool) {
 		v.add(u.ID, "", "1.6", "status %q: want M, H, D or R", s)
 		return
 	}
-	if hqLost {
-		stays := u.Status
-		if stays == Move || stays == Retreat {
-			stays = Hold
-		}
-		if s != u.Status && s != stays {
-			v.add(u.ID, "", "6", "has lost its HQ: it takes no new orders and stays on %s until a new HQ appears", statusWord(stays))
-		}
+	if StatusAllowed(v.rs, v.st, u, s) {
 		return
 	}
-	if v.st.Round == 1 && v.st.Day > 1 {
-		return // 9.3: a new day starts in any status
-	}
-	if u.Status == DigIn && s != DigIn && s != Hold {
+	switch {
+	case hqLost:
+		v.add(u.ID, "", "6", "has lost its HQ: it takes no new orders and stays on %s until a new HQ appears", statusWord(LegalStatuses(v.rs, v.st, u)[0]))
+	case u.Status == DigIn:
 		v.add(u.ID, "", "1.6", "is dug in (D): it can only stay D or go to Hold (H), not %s", statusWord(s))
-	}
-	if s == DigIn && u.Status != DigIn && u.Status != Hold {
+	default:
 		v.add(u.ID, "", "1.6", "is on %s: only a unit on Hold (H) can dig in (D)", statusWord(u.Status))
 	}
 }
