@@ -208,7 +208,8 @@ func runCase(rs *Ruleset, st *State, orders []*Orders, dice Dice, run []string) 
 			bySide[sd.Name] = DefaultOrders(rs, st, sd.Name)
 		}
 	}
-	r := &resolver{rs: rs, st: st.Clone(), orders: bySide, dice: dice, strategic: map[*Stand]bool{}, acted: map[*Unit]bool{}}
+	r := &resolver{rs: rs, st: st.Clone(), orders: bySide, dice: dice, strategic: map[*Stand]bool{}, acted: map[*Unit]bool{},
+		outOfCommandStart: map[*Stand]bool{}, initiated: map[*Stand]bool{}}
 	r.b = newBoard(rs, r.st)
 	r.startRound()
 	for i := 0; i < len(run); i++ {

@@ -42,7 +42,8 @@ func Resolve(rs *Ruleset, st *State, orders []*Orders, dice Dice) (*State, []Eve
 	if len(problems) > 0 {
 		return nil, nil, problems
 	}
-	r := &resolver{rs: rs, st: st.Clone(), orders: bySide, dice: dice, strategic: map[*Stand]bool{}}
+	r := &resolver{rs: rs, st: st.Clone(), orders: bySide, dice: dice, strategic: map[*Stand]bool{},
+		outOfCommandStart: map[*Stand]bool{}, initiated: map[*Stand]bool{}}
 	r.b = newBoard(rs, r.st)
 	if r.st.Night {
 		r.night()
@@ -65,6 +66,12 @@ type resolver struct {
 	strategic map[*Stand]bool
 	// acted marks units that have had their turn this round (1.7).
 	acted map[*Unit]bool
+	// outOfCommandStart marks stands that started their move more than
+	// command range from their HQ (2.4), set by movement.
+	outOfCommandStart map[*Stand]bool
+	// initiated marks stands that launched an attack this round: they get no
+	// cover when attacked later (3.7.2).
+	initiated map[*Stand]bool
 }
 
 func (r *resolver) emit(e Event) { r.events = append(r.events, e) }
