@@ -160,8 +160,8 @@ func (r *resolver) strike(side, unitID, who, kind string, base, shots int, o occ
 		shotWord = "shot"
 	}
 	r.emit(Event{Kind: EvBarrage, Side: side, Unit: unitID, To: o.hex(), Section: section, Combat: c,
-		Text: fmt.Sprintf("Combat %d: %s fires %d %s at %s in %s, spotted by %s: %d dice a shot hitting on %s roll %s: %s (at most 1 a shot)",
-			c.Number, who, shots, shotWord, r.label(o), o.hex(), spotter, src.Dice, c.Attacker.Rule,
+		Text: fmt.Sprintf("Combat %d: %s fires %d %s at %s in %s, spotted by %s. Each shot: %s, hitting on %s. Rolls %s: %s (at most 1 a shot). No return fire (5.1).",
+			c.Number, who, shots, shotWord, r.label(o), o.hex(), spotter, sourceText(src), c.Attacker.Rule,
 			strings.Join(perShot, " | "), hitsText(c.Attacker.Hits))})
 	c.Defender.Losses, _ = r.takeLosses(o, min(c.Attacker.Hits, r.rs.MaxLossPerCombat), section)
 }

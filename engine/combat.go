@@ -241,7 +241,8 @@ func poolDice(sources []DiceSource) int {
 	return n
 }
 
-// combatText sums a combat up in one line for the report.
+// combatText tells a combat as a sum a player can check against the play
+// sheet: every source of dice with its factors, the rolls and the hits.
 func (r *resolver) combatText(e *engagement) string {
 	c := e.c
 	var who []string
@@ -253,25 +254,47 @@ func (r *resolver) combatText(e *engagement) string {
 		who = append(who, fmt.Sprintf("%s (%s)", as.s.Name, mode))
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "Combat %d: %s attacks %s at %s with %s: %d dice hitting on %s roll %s, %s",
-		c.Number, e.unit.ID, r.label(e.target), c.Target, strings.Join(who, " and "),
-		c.Attacker.Dice, c.Attacker.Rule, diceText(c.Attacker.Rolled), hitsText(c.Attacker.Hits))
+	fmt.Fprintf(&b, "Combat %d: %s attacks %s at %s with %s. Attack: %s",
+		c.Number, e.unit.ID, r.label(e.target), c.Target, strings.Join(who, " and "), forceText(c.Attacker))
 	if c.NoReturn != "" {
-		fmt.Fprintf(&b, "; no return fire: %s", c.NoReturn)
+		fmt.Fprintf(&b, " No return fire: %s.", c.NoReturn)
 	} else {
-		fmt.Fprintf(&b, "; the defence throws %d dice hitting on %s, rolls %s, %s",
-			c.Defender.Dice, c.Defender.Rule, diceText(c.Defender.Rolled), hitsText(c.Defender.Hits))
+		fmt.Fprintf(&b, " Defence: %s", forceText(c.Defender))
 	}
 	if e.close {
 		switch c.Winner {
 		case "":
-			fmt.Fprintf(&b, "; close combat drawn, %s each (4.1)", hitsText(c.Attacker.Hits))
+			fmt.Fprintf(&b, " Close combat drawn, %s each (4.1).", hitsText(c.Attacker.Hits))
 		case c.Attacker.Side:
-			fmt.Fprintf(&b, "; %s wins the close combat (4.1)", c.Attacker.Side)
+			fmt.Fprintf(&b, " %s wins the close combat (4.1).", c.Attacker.Side)
 		default:
-			fmt.Fprintf(&b, "; %s wins the close combat (4.1)", c.Defender.Side)
+			fmt.Fprintf(&b, " %s wins the close combat (4.1).", c.Defender.Side)
 		}
 	}
+	return b.String()
+}
+
+// forceText is one side's pool, roll and hits.
+func forceText(f Force) string {
+	var parts []string
+	for _, s := range f.Sources {
+		parts = append(parts, sourceText(s))
+	}
+	return fmt.Sprintf("%s; %d dice hitting on %s roll %s: %s.", strings.Join(parts, "; "), f.Dice, f.Rule, diceText(f.Rolled), hitsText(f.Hits))
+}
+
+// sourceText is one source of dice: "A1 1A 3 -1 the target is Dug In (3.7.2) = 2".
+func sourceText(s DiceSource) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %d", s.Who, s.Base)
+	for _, f := range s.Factors {
+		if f.Dice == 0 {
+			fmt.Fprintf(&b, " [%s, %s]", f.Why, f.Section)
+			continue
+		}
+		fmt.Fprintf(&b, " %+d %s (%s)", f.Dice, f.Why, f.Section)
+	}
+	fmt.Fprintf(&b, " = %d", s.Dice)
 	return b.String()
 }
 
