@@ -208,8 +208,7 @@ func runCase(rs *Ruleset, st *State, orders []*Orders, dice Dice, run []string) 
 			bySide[sd.Name] = DefaultOrders(rs, st, sd.Name)
 		}
 	}
-	r := &resolver{rs: rs, st: st.Clone(), orders: bySide, dice: dice, strategic: map[*Stand]bool{}, outOfCommandStart: map[*Stand]bool{}, acted: map[*Unit]bool{}}
-	r.b = newBoard(rs, r.st)
+	r := newResolver(rs, st, bySide, dice)
 	r.startRound()
 	for i := 0; i < len(run); i++ {
 		switch run[i] {

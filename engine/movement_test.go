@@ -23,9 +23,7 @@ func newTestResolver(t *testing.T, scenario string, orders ...*Orders) *resolver
 			bySide[sd.Name] = DefaultOrders(sc.Ruleset, st, sd.Name)
 		}
 	}
-	r := &resolver{rs: sc.Ruleset, st: st, orders: bySide, dice: &ScriptedDice{}, strategic: map[*Stand]bool{},
-		outOfCommandStart: map[*Stand]bool{}, acted: map[*Unit]bool{}}
-	r.b = newBoard(r.rs, r.st)
+	r := newResolver(sc.Ruleset, st, bySide, &ScriptedDice{})
 	r.startRound()
 	return r
 }

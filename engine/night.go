@@ -70,8 +70,7 @@ func validateNight(rs *Ruleset, st *State, o *Orders) Problems {
 	if o.Night == nil {
 		return nil
 	}
-	r := &resolver{rs: rs, st: st.Clone(), orders: map[string]*Orders{o.Side: o}}
-	r.b = newBoard(rs, r.st)
+	r := newResolver(rs, st, map[string]*Orders{o.Side: o}, nil)
 	held := r.heldHexes()
 	r.returnHQsOvernight()
 	pool := r.nightPool(o.Side)

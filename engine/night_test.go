@@ -38,8 +38,7 @@ UNIT B1 H
   1A infantry 0405
 `)
 	st.Unit("A2").Removed = true
-	r := &resolver{rs: rs, st: st, orders: map[string]*Orders{}}
-	r.b = newBoard(rs, st)
+	r := newResolver(rs, st, map[string]*Orders{}, nil)
 	pool := r.nightPool("axis")
 	if pool.sp != 4 || pool.support != 4 {
 		t.Errorf("axis pool is %d SP and %d support, want 4 and 4 (A1 and the removed A2; not the reinforcement A3)", pool.sp, pool.support)
@@ -102,8 +101,7 @@ UNIT B1 H
 		for _, id := range gone {
 			c.Unit(id).Removed = true
 		}
-		r := &resolver{rs: rs, st: c}
-		r.b = newBoard(rs, c)
+		r := newResolver(rs, c, nil, nil)
 		r.checkCollapse()
 		return r
 	}

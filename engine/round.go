@@ -42,8 +42,7 @@ func Resolve(rs *Ruleset, st *State, orders []*Orders, dice Dice) (*State, []Eve
 	if len(problems) > 0 {
 		return nil, nil, problems
 	}
-	r := &resolver{rs: rs, st: st.Clone(), orders: bySide, dice: dice, strategic: map[*Stand]bool{}, outOfCommandStart: map[*Stand]bool{}}
-	r.b = newBoard(rs, r.st)
+	r := newResolver(rs, st, bySide, dice)
 	if r.st.Night {
 		r.night()
 	} else {
@@ -69,6 +68,17 @@ type resolver struct {
 	outOfCommandStart map[*Stand]bool
 	// acted marks units that have had their turn this round (1.7).
 	acted map[*Unit]bool
+	// initiated marks stands that launched an attack this round: they get no
+	// cover when attacked later (3.7.2).
+	initiated map[*Stand]bool
+}
+
+// newResolver sets up a round to be played on a copy of st.
+func newResolver(rs *Ruleset, st *State, orders map[string]*Orders, dice Dice) *resolver {
+	r := &resolver{rs: rs, st: st.Clone(), orders: orders, dice: dice,
+		strategic: map[*Stand]bool{}, outOfCommandStart: map[*Stand]bool{}, initiated: map[*Stand]bool{}, acted: map[*Unit]bool{}}
+	r.b = newBoard(rs, r.st)
+	return r
 }
 
 func (r *resolver) emit(e Event) { r.events = append(r.events, e) }
@@ -86,7 +96,6 @@ func (r *resolver) roll2D6() []int { return rollDice(r.dice, 2) }
 // dayRound is the sequence of 1.7, 2.6 and 5.1.
 func (r *resolver) dayRound() {
 	r.startRound()
-	r.acted = map[*Unit]bool{}
 	r.retreatPhase()
 	r.activationPhase()
 	r.artilleryPhase()

@@ -51,6 +51,12 @@ type Ruleset struct {
 		VsStatus []string `json:"vs_status"` // target statuses it applies against
 	} `json:"tank_open_bonus"`
 	EliteCloseBonus int `json:"elite_close_bonus"` // 3.7.1; 0 where the variant has none
+	// ArtilleryArmourClose: an artillery core stand loses 1D6 against armour in
+	// close combat too, not only when distant firing (3SG 3.7.1 against 2SG 3.7.2).
+	ArtilleryArmourClose bool `json:"artillery_armour_close"`
+	// DefenceAirPoints is how many air points a defender calls by itself in one
+	// combat (3.5.2, 7): orders cannot say, so the engine spends this many.
+	DefenceAirPoints int `json:"defence_air_points"`
 	// SupportSwap is when support platoons may change stands: "after_move" (2SG 2.3)
 	// or "before_move" (3SG 2.4).
 	SupportSwap string `json:"support_swap"`

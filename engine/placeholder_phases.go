@@ -1,5 +1,0 @@
-package engine
-
-// PLACEHOLDER: replaced by artillery.go.
-
-func (r *resolver) artilleryPhase() {}
