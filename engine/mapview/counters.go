@@ -138,7 +138,7 @@ func platoonMark(rs *engine.Ruleset, typ string) string {
 }
 
 // counterSize is the width and height of a counter for hex radius r.
-func counterSize(r float64) (w, h float64) { return math.Round(1.38 * r), math.Round(1.14 * r) }
+func counterSize(r float64) (w, h float64) { return math.Round(1.44 * r), math.Round(1.14 * r) }
 
 // counterBox is the counter's rectangle when it stands in the hex at ctr.
 func counterBox(ctr pt, r float64) (x0, y0, x1, y1 float64) {
@@ -176,7 +176,7 @@ func (r *renderer) drawCounter(ctr pt, k counter) {
 	c.text(tf, clip(tf, k.top, avail), x0+pad, topBase+capHalf(tf), ink)
 
 	// Middle row: symbol frame and stand name.
-	fw, fh := math.Round(0.62*r.r), math.Round(0.4*r.r)
+	fw, fh := symbolSize(r.r)
 	fx0 := x0 + pad
 	fy0 := math.Round(y0 + 0.5*(y1-y0) - fh/2)
 	drawSymbol(c, k.sym, fx0, fy0, fx0+fw, fy0+fh)
@@ -215,6 +215,9 @@ func (r *renderer) drawCounter(ctr pt, k counter) {
 		right -= w + 1
 	}
 }
+
+// symbolSize is the width and height of a unit symbol's frame.
+func symbolSize(r float64) (w, h float64) { return math.Round(0.5 * r), math.Round(0.37 * r) }
 
 // drawSymbol draws a NATO-style unit symbol in the frame (x0,y0)-(x1,y1).
 func drawSymbol(c *canvas, s symbol, x0, y0, x1, y1 float64) {

@@ -91,10 +91,10 @@ func (r *renderer) drawMoves(parts int) {
 		// for its head; between two neighbouring counters it cannot.
 		if r.counters[path[0]] {
 			edge := r.counterEdge(pts[0], pts[1])
-			if len(pts) > 2 || pts[last].sub(edge).length() >= 1.6*arrowHeadSize(r.r) {
+			if need := 2 * arrowHeadSize(r.r); len(pts) > 2 || pts[last].sub(edge).length() >= need {
 				pts[0] = edge
 			} else {
-				pts[0] = pts[last].sub(pts[last].sub(pts[0]).unit().scale(1.6 * arrowHeadSize(r.r)))
+				pts[0] = pts[last].sub(pts[last].sub(pts[0]).unit().scale(need))
 			}
 		}
 		drawArrow(r.c, pts, r.r, sideStrong[r.eventSide(e)], style, parts)
@@ -153,9 +153,8 @@ func drawArrow(c *canvas, pts []pt, r float64, col color.RGBA, style, parts int)
 		if style == arrowPursuit {
 			heads = append(heads, arrowHead(end.sub(dir.scale(head*0.55)), dir, head))
 		}
-		if style != arrowFallBack {
-			lines = append(lines, []pt{base.sub(dir.scale(head * 0.5)), base})
-		}
+		// A short piece of shaft behind the head shows its direction.
+		lines = append(lines, []pt{base.sub(dir.scale(head * 0.6)), base})
 	}
 	for _, l := range lines {
 		c.stroke(halo, lw+3, l...)
@@ -171,10 +170,10 @@ func drawArrow(c *canvas, pts []pt, r float64, col color.RGBA, style, parts int)
 	}
 }
 
-func arrowHeadSize(r float64) float64 { return math.Max(7, 0.36*r) }
+func arrowHeadSize(r float64) float64 { return math.Max(8, 0.4*r) }
 
 func arrowHead(tip, dir pt, size float64) []pt {
-	n := dir.perp().scale(size * 0.5)
+	n := dir.perp().scale(size * 0.36)
 	base := tip.sub(dir.scale(size))
 	return []pt{tip, base.add(n), base.sub(n)}
 }

@@ -191,8 +191,9 @@ func bigEvents(st *engine.State) []engine.Event {
 	return out
 }
 
-// TestWritePreviews writes the test pictures to the folder named by
-// MAPVIEW_PREVIEW, for looking at them.
+// TestWritePreviews writes the test pictures and text maps to the folder
+// named by MAPVIEW_PREVIEW, for looking at them, with every scenario in the
+// folder named by MAPVIEW_SCENARIOS (by default the bundled ones).
 func TestWritePreviews(t *testing.T) {
 	dir := os.Getenv("MAPVIEW_PREVIEW")
 	if dir == "" {
@@ -213,9 +214,14 @@ func TestWritePreviews(t *testing.T) {
 	}
 	rs, st := parse(t, tutorial)
 	write("tutorial", rs, st, tutorialEvents(), Options{})
+	write("tutorial-small", rs, st, tutorialEvents(), Options{HexRadius: 22})
 	rs, st = parse(t, bigScenario())
 	write("big", rs, st, bigEvents(st), Options{})
-	files, _ := filepath.Glob(filepath.Join("..", "..", "..", "scenarios", "data", "scenarios", "*.txt"))
+	scenarios := os.Getenv("MAPVIEW_SCENARIOS")
+	if scenarios == "" {
+		scenarios = filepath.Join("..", "..", "data", "scenarios")
+	}
+	files, _ := filepath.Glob(filepath.Join(scenarios, "*.txt"))
 	for _, f := range files {
 		text, err := os.ReadFile(f)
 		if err != nil {

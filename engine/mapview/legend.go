@@ -48,9 +48,9 @@ func (r *renderer) subtitle() string {
 			when += ": " + st.Result
 		}
 	case st.Night:
-		when = fmt.Sprintf("Day %d of %d, night round next", st.Day, st.Days)
+		when = fmt.Sprintf("Before the night of day %d of %d", st.Day, st.Days)
 	default:
-		when = fmt.Sprintf("Day %d of %d, round %d of %d next", st.Day, st.Days, st.Round, r.rs.RoundsPerDay)
+		when = fmt.Sprintf("Before day %d of %d, round %d of %d", st.Day, st.Days, st.Round, r.rs.RoundsPerDay)
 	}
 	parts := []string{when}
 	if r.hasEventMarks() {
@@ -99,52 +99,85 @@ func (r *renderer) drawLegend(top float64) { r.layoutLegend(top, true) }
 func (r *renderer) layoutLegend(top float64, paint bool) float64 {
 	reg, bold := r.legendFaces()
 	lineH := float64(reg.height) + 1
-	left := r.margin
 	right := float64(r.width) - r.margin
 	gap := math.Round(0.5 * r.r)
+	indent := r.margin + float64(bold.width("This round")) + gap/2
 	y := top
 	for _, sec := range r.legend {
-		x := left
-		head := sec.title
-		hw := float64(bold.width(head)) + gap/2
 		if paint {
-			r.c.text(bold, head, x, y+sec.rowH/2+capHalf(bold), legendInk)
+			r.c.text(bold, sec.title, r.margin, y+sec.rowH/2+capHalf(bold), legendInk)
 		}
-		x += math.Max(hw, 0)
-		indent := left + math.Max(hw, float64(bold.width("Terrain"))+gap/2)
-		x = math.Max(x, indent)
-		for _, it := range sec.items {
-			tw := 0.0
-			for _, l := range it.lines {
-				tw = math.Max(tw, float64(reg.width(l)))
-			}
-			w := it.iconW
-			if it.icon != nil && len(it.lines) > 0 {
-				w += 6
-			}
-			w += tw
-			if x > indent && x+w > right {
-				x = indent
-				y += sec.rowH
+		type placed struct {
+			it    legendItem
+			x     float64
+			lines []string
+		}
+		var row []placed
+		x := indent
+		flush := func() {
+			h := sec.rowH
+			for _, p := range row {
+				h = math.Max(h, lineH*float64(len(p.lines))+4)
 			}
 			if paint {
-				if it.icon != nil {
-					it.icon(r.c, x, y, sec.rowH)
-				}
-				tx := x + it.iconW
-				if it.icon != nil {
-					tx += 6
-				}
-				ty := y + sec.rowH/2 - lineH*float64(len(it.lines))/2
-				for i, l := range it.lines {
-					r.c.text(reg, l, tx, ty+lineH*float64(i)+float64(reg.ascent), legendInk)
+				for _, p := range row {
+					if p.it.icon != nil {
+						p.it.icon(r.c, p.x, y+(h-sec.rowH)/2, sec.rowH)
+					}
+					tx := p.x + p.it.iconW
+					if p.it.icon != nil {
+						tx += 6
+					}
+					ty := y + h/2 - lineH*float64(len(p.lines))/2
+					for i, l := range p.lines {
+						r.c.text(reg, l, tx, ty+lineH*float64(i)+float64(reg.ascent), legendInk)
+					}
 				}
 			}
-			x += w + gap
+			y += h
+			row, x = nil, indent
 		}
-		y += sec.rowH + gap/3
+		for _, it := range sec.items {
+			iconW := it.iconW
+			if it.icon != nil {
+				iconW += 6
+			}
+			// Text too wide for a whole row is wrapped at spaces.
+			var lines []string
+			for _, l := range it.lines {
+				lines = append(lines, wrapWords(reg, l, right-indent-iconW)...)
+			}
+			tw := 0.0
+			for _, l := range lines {
+				tw = math.Max(tw, float64(reg.width(l)))
+			}
+			if len(row) > 0 && x+iconW+tw > right {
+				flush()
+			}
+			row = append(row, placed{it, x, lines})
+			x += iconW + tw + gap
+		}
+		flush()
+		y += gap / 3
 	}
 	return y - top
+}
+
+// wrapWords breaks s at spaces into lines no wider than width in f.
+func wrapWords(f *textFace, s string, width float64) []string {
+	var out []string
+	line := ""
+	for _, w := range strings.Fields(s) {
+		if line != "" && float64(f.width(line+" "+w)) > width {
+			out = append(out, line)
+			line = ""
+		}
+		if line != "" {
+			line += " "
+		}
+		line += w
+	}
+	return append(out, line)
 }
 
 // legendSections collects what this map shows and needs explaining.
@@ -179,9 +212,9 @@ func (r *renderer) legendSections() []legendSection {
 	types := legendSection{title: "Types", rowH: rowH}
 	for _, s := range r.symbolsUsed() {
 		sym := s.sym
-		types.items = append(types.items, legendItem{iconW: math.Round(0.62 * r.r), icon: func(c *canvas, x, y, h float64) {
-			fh := math.Round(0.4 * r.r)
-			drawSymbol(c, sym, x, math.Round(y+h/2-fh/2), x+math.Round(0.62*r.r), math.Round(y+h/2-fh/2)+fh)
+		fw, fh := symbolSize(r.r)
+		types.items = append(types.items, legendItem{iconW: fw, icon: func(c *canvas, x, y, h float64) {
+			drawSymbol(c, sym, x, math.Round(y+h/2-fh/2), x+fw, math.Round(y+h/2-fh/2)+fh)
 		}, lines: []string{strings.Join(s.titles, ", ")}})
 	}
 	for _, m := range r.marksUsed() {
@@ -226,7 +259,14 @@ func (r *renderer) legendSections() []legendSection {
 		}
 		terrain.items = append(terrain.items, legendItem{iconW: 2 * sw, icon: func(c *canvas, x, y, h float64) {
 			ctr := pt{x + sw, y + h/2}
-			paintTerrain(c, t, ctr, sw, 7, [6]bool{})
+			var around [6]string
+			if terrainLook(t) == "bridge" {
+				around = [6]string{"", "river", "river", "", "river", "river"}
+			}
+			paintTerrain(c, t, ctr, sw, 7, around)
+			if terrainLook(t) == "bridge" {
+				drawBridgeDeck(c, ctr, sw, []int{0, 3})
+			}
 			c.strokeClosed(gridLine, 1, hexagon(ctr, sw))
 		}, lines: []string{t.Title}})
 	}

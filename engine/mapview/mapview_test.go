@@ -212,7 +212,7 @@ func TestCombatMarkers(t *testing.T) {
 		{Kind: engine.EvBarrage, Side: "allies", Unit: "B", Combat: &engine.Combat{Number: 2, Target: h("0404"), Barrage: true}},
 		{Kind: engine.EvEliminated, Side: "axis", Unit: "A", Stand: "2", From: h("0205")},
 	}
-	img, _ := Render(rs, st, events, Options{})
+	img, _ := renderPNG(t, rs, st, events, Options{})
 	r := newRenderer(rs, st, nil, DefaultHexRadius)
 	slot := r.centre(h("0307")).add(r.markerSlot(0, false))
 	if s := share(img, slot, markerRadius(r.r), combatFill); s < 0.3 {
@@ -223,7 +223,8 @@ func TestCombatMarkers(t *testing.T) {
 		t.Errorf("barrage marker at 0404: %.0f%% of its place is the barrage colour", 100*s)
 	}
 	plain, _ := Render(rs, st, nil, Options{})
-	if changed(plain, img, r.centre(h("0205")).add(pt{0.25 * r.r, 0.25 * r.r}), 3) == 0 {
+	marked, _ := Render(rs, st, events, Options{})
+	if changed(plain, marked, r.centre(h("0205")).add(pt{0.25 * r.r, 0.25 * r.r}), 3) == 0 {
 		t.Error("no cross where a stand was destroyed")
 	}
 }

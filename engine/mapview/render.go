@@ -29,14 +29,14 @@ type Options struct {
 }
 
 // PNG draws the map of st, with the events of the round just played, and
-// writes it as a PNG image.
+// writes it as a 256-colour PNG image, small enough to mail every round.
 func PNG(w io.Writer, rs *engine.Ruleset, st *engine.State, events []engine.Event, opt Options) error {
 	img, err := Render(rs, st, events, opt)
 	if err != nil {
 		return err
 	}
 	bw := bufio.NewWriter(w)
-	if err := (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(bw, img); err != nil {
+	if err := (&png.Encoder{CompressionLevel: png.DefaultCompression}).Encode(bw, paletted(img)); err != nil {
 		return err
 	}
 	return bw.Flush()
@@ -176,14 +176,13 @@ func (r *renderer) drawTerrain() {
 	m := r.st.Map
 	for _, h := range r.allHexes() {
 		t := r.terrainAt(h)
-		var water [6]bool
+		var around [6]string
 		for d, n := range h.Neighbours() {
 			if m.OnMap(n) {
-				nt := r.terrainAt(n)
-				water[d] = nt != nil && (nt.River || nt.Impassable)
+				around[d] = terrainLook(r.terrainAt(n))
 			}
 		}
-		paintTerrain(r.c, t, r.centre(h), r.r, hexSeed(h), water)
+		paintTerrain(r.c, t, r.centre(h), r.r, hexSeed(h), around)
 	}
 }
 
@@ -198,15 +197,7 @@ func (r *renderer) drawRoads() {
 		if len(dirs) == 0 {
 			dirs = []int{0, 3}
 		}
-		c := r.centre(h)
-		for _, d := range dirs {
-			e := edgeMid(c, r.hh, d)
-			r.c.stroke(bridgeSide, 0.42*r.r, c, e)
-		}
-		for _, d := range dirs {
-			e := edgeMid(c, r.hh, d)
-			r.c.stroke(bridgeDeck, 0.32*r.r, c, e)
-		}
+		drawBridgeDeck(r.c, r.centre(h), r.r, dirs)
 	}
 	var lines [][]pt
 	for _, road := range m.Roads {
@@ -313,7 +304,6 @@ func (r *renderer) drawNames() {
 			labels[o.Hex] = o.Name
 		}
 	}
-	f := r.c.face(true, int(math.Round(0.26*r.r)))
 	for _, h := range r.allHexes() {
 		name, ok := labels[h]
 		if !ok {
@@ -321,7 +311,8 @@ func (r *renderer) drawNames() {
 		}
 		c := r.centre(h)
 		y := c.y + 0.74*r.r
-		text := clip(f, name, 3.2*r.r)
+		f := r.c.fit(true, int(math.Round(0.26*r.r)), int(math.Round(0.22*r.r)), name, 2.9*r.r)
+		text := clip(f, name, 2.9*r.r)
 		w := float64(f.width(text))
 		x0 := c.x - w/2
 		bg := labelBack

@@ -100,14 +100,23 @@ func (g *rng) next() float64 {
 	return float64(*g>>8) / (1 << 24)
 }
 
-// paintTerrain fills a hex. water says which neighbours hold water, so that
-// streams run on into them.
-func paintTerrain(c *canvas, t *engine.TerrainType, ctr pt, r float64, seed uint32, water [6]bool) {
+// paintTerrain fills a hex. around holds the looks of its six neighbours
+// (terrainLook, "" off the map), so that streams run on into the water next
+// to them and a bridge over a stream is drawn as a stream, not a river.
+func paintTerrain(c *canvas, t *engine.TerrainType, ctr pt, r float64, seed uint32, around [6]string) {
 	hex := hexagon(ctr, r)
-	c.fill(terrainBase(t), hex)
+	look := terrainLook(t)
+	if look == "bridge" && !nextToBroadWater(around) {
+		look = "stream"
+	}
+	if look == "stream" {
+		c.fill(openGround, hex)
+	} else {
+		c.fill(terrainBase(t), hex)
+	}
 	g := rng(seed)
 	hh := math.Sqrt(3) * r
-	switch terrainLook(t) {
+	switch look {
 	case "woods":
 		// Trees around the edge show past a counter in the middle.
 		for i := range 11 {
@@ -188,8 +197,8 @@ func paintTerrain(c *canvas, t *engine.TerrainType, ctr pt, r float64, seed uint
 		}
 	case "stream":
 		var dirs []int
-		for d, w := range water {
-			if w {
+		for d, l := range around {
+			if l == "stream" || l == "river" || l == "bridge" || l == "lake" {
 				dirs = append(dirs, d)
 			}
 		}
@@ -208,6 +217,27 @@ func paintTerrain(c *canvas, t *engine.TerrainType, ctr pt, r float64, seed uint
 		waves(c, ctr, r, riverWave)
 	case "lake":
 		waves(c, ctr, r, lakeWave)
+	}
+}
+
+func nextToBroadWater(around [6]string) bool {
+	for _, l := range around {
+		if l == "river" || l == "lake" {
+			return true
+		}
+	}
+	return false
+}
+
+// drawBridgeDeck draws a bridge's deck from the hex centre out through the
+// given sides; the road is drawn over it.
+func drawBridgeDeck(c *canvas, ctr pt, r float64, dirs []int) {
+	hh := math.Sqrt(3) * r
+	for _, d := range dirs {
+		c.stroke(bridgeSide, 0.42*r, ctr, edgeMid(ctr, hh, d))
+	}
+	for _, d := range dirs {
+		c.stroke(bridgeDeck, 0.32*r, ctr, edgeMid(ctr, hh, d))
 	}
 }
 
