@@ -9,7 +9,7 @@ import (
 )
 
 var (
-	halo       = withAlpha(rgb(0xffffff), 210)
+	halo       = rgb(0xffffff)
 	combatFill = rgb(0xe8501f)
 	combatRim  = rgb(0x4a1406)
 	barrageBg  = rgb(0x3a2d6b)

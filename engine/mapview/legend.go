@@ -31,10 +31,11 @@ func (r *renderer) drawTitle() {
 	}
 	avail := float64(r.width) - 2*r.margin
 	tf := c.fit(true, int(math.Max(16, 0.52*r.r)), 12, title, avail)
-	sf := c.fit(false, int(math.Max(12, 0.36*r.r)), 9, r.subtitle(), avail)
+	sub := r.subtitle()
+	sf := c.fit(false, int(math.Max(12, 0.36*r.r)), 9, sub, avail)
 	gap := (th - float64(tf.ascent) - float64(sf.ascent)) / 3
 	c.text(tf, clip(tf, title, avail), r.margin, gap+float64(tf.ascent), titleInk)
-	c.text(sf, clip(sf, r.subtitle(), avail), r.margin, 2*gap+float64(tf.ascent)+float64(sf.ascent), titleSub)
+	c.text(sf, clip(sf, sub, avail), r.margin, 2*gap+float64(tf.ascent)+float64(sf.ascent), titleSub)
 }
 
 // subtitle says which round the picture shows.
@@ -48,9 +49,9 @@ func (r *renderer) subtitle() string {
 			when += ": " + st.Result
 		}
 	case st.Night:
-		when = fmt.Sprintf("Before the night of day %d of %d", st.Day, st.Days)
+		when = fmt.Sprintf("Day %d of %d, before the night", st.Day, st.Days)
 	default:
-		when = fmt.Sprintf("Before day %d of %d, round %d of %d", st.Day, st.Days, st.Round, r.rs.RoundsPerDay)
+		when = fmt.Sprintf("Day %d of %d, start of round %d of %d", st.Day, st.Days, st.Round, r.rs.RoundsPerDay)
 	}
 	parts := []string{when}
 	if r.hasEventMarks() {

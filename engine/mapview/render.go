@@ -51,6 +51,11 @@ func Render(rs *engine.Ruleset, st *engine.State, events []engine.Event, opt Opt
 	if len(st.Map.Grid) != st.Map.Rows {
 		return nil, errors.New("mapview: the map grid does not have one line per row")
 	}
+	for _, row := range st.Map.Grid {
+		if len(row) != st.Map.Cols {
+			return nil, errors.New("mapview: a map grid line does not have one letter per column")
+		}
+	}
 	radius := opt.HexRadius
 	if radius <= 0 {
 		radius = DefaultHexRadius
@@ -256,6 +261,9 @@ func (r *renderer) drawGrid() {
 
 func (r *renderer) drawObjectives() {
 	for _, o := range r.st.SortedObjectives() {
+		if !r.st.Map.OnMap(o.Hex) {
+			continue
+		}
 		c := r.centre(o.Hex)
 		col := r.ownerColour(o.Owner)
 		r.c.fillRing(col, hexagon(c, r.r*0.97), hexagon(c, r.r*0.83))

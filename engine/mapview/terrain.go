@@ -15,13 +15,13 @@ var (
 	gridLine     = withAlpha(rgb(0x2a2a2a), 70)
 	numberDark   = withAlpha(rgb(0x2a2a2a), 190)
 	numberLight  = withAlpha(rgb(0xffffff), 220)
-	labelBack    = withAlpha(rgb(0xffffff), 200)
-	objLabelBack = withAlpha(rgb(0xfff1b8), 225)
+	labelBack    = rgb(0xfbfaf4)
+	objLabelBack = rgb(0xfff1b8)
 	roadEdge     = rgb(0x7a5c35)
 	roadFill     = rgb(0xf0d68c)
 	bridgeSide   = rgb(0x3d3d3d)
 	bridgeDeck   = rgb(0xbfb7a6)
-	destroyed    = withAlpha(rgb(0x9b1c1c), 120)
+	destroyed    = rgb(0xd98a80) // faint: the stand is gone
 	unheld       = rgb(0xc62828)
 
 	openGround  = rgb(0xe2ebc0)
@@ -217,6 +217,12 @@ func paintTerrain(c *canvas, t *engine.TerrainType, ctr pt, r float64, seed uint
 		waves(c, ctr, r, riverWave)
 	case "lake":
 		waves(c, ctr, r, lakeWave)
+	case "other":
+		// Terrain this package has no picture for shows its map letter.
+		if t != nil {
+			f := c.face(true, int(math.Round(0.5*r)))
+			c.textCentred(f, t.Letter, ctr.x, ctr.y+0.35*r, ink)
+		}
 	}
 }
 
