@@ -20,9 +20,9 @@ import (
 // stand in the hex (or the terrain letter twice), the bottom line the terrain
 // letter, with * on an objective; open ground is left blank. A key below
 // explains every letter and lists every stand. A 30-column map stays under
-// 100 characters wide.
+// 100 characters wide. A state without a proper map gives the empty string.
 func ASCII(rs *engine.Ruleset, st *engine.State) string {
-	if st == nil || st.Map == nil {
+	if checkMap(st) != nil {
 		return ""
 	}
 	m := st.Map
@@ -104,7 +104,6 @@ func asciiLetter(rs *engine.Ruleset, letter byte) byte {
 type standCode struct {
 	code  string
 	hex   engine.Hex
-	side  string
 	unit  string
 	name  string
 	what  string // type title
@@ -164,7 +163,7 @@ func standCodes(rs *engine.Ruleset, st *engine.State) []standCode {
 					extra = append(extra, "+"+rs.StandTypes[p.Type].Title)
 				}
 			}
-			out = append(out, standCode{code: code(u.Side), hex: s.Hex, side: u.Side, unit: u.ID, name: s.Name,
+			out = append(out, standCode{code: code(u.Side), hex: s.Hex, unit: u.ID, name: s.Name,
 				what: rs.StandTypes[s.Type].Title, sp: fmt.Sprintf("%d/%d", s.SP, s.MaxSP),
 				order: statusWords[u.Status], extra: strings.Join(extra, " ")})
 		}
@@ -173,7 +172,7 @@ func standCodes(rs *engine.Ruleset, st *engine.State) []standCode {
 		if bt.Removed {
 			continue
 		}
-		out = append(out, standCode{code: code(bt.Side), hex: bt.Hex, side: bt.Side, unit: bt.ID, name: "battery",
+		out = append(out, standCode{code: code(bt.Side), hex: bt.Hex, unit: bt.ID, name: "battery",
 			what: rs.StandTypes[bt.Type].Title, sp: fmt.Sprintf("%d/%d", bt.SP, bt.MaxSP),
 			extra: fmt.Sprintf("shots %d/%d", bt.Shots, bt.ShotsPerRound)})
 	}
@@ -184,7 +183,7 @@ func standCodes(rs *engine.Ruleset, st *engine.State) []standCode {
 // every stand code.
 func asciiKey(rs *engine.Ruleset, st *engine.State, codes []standCode) string {
 	var b strings.Builder
-	width := max(60, 3*st.Map.Cols+5)
+	width := max(76, min(100, 3*st.Map.Cols+7))
 	used := map[byte]bool{}
 	for _, row := range st.Map.Grid {
 		for i := 0; i < len(row); i++ {
@@ -228,7 +227,7 @@ func asciiKey(rs *engine.Ruleset, st *engine.State, codes []standCode) string {
 			if o.Name == o.Hex.String() {
 				name = ""
 			}
-			objs = append(objs, fmt.Sprintf("%s%s (%d, %s)", o.Hex, name, o.Value, held))
+			objs = append(objs, fmt.Sprintf("%s%s (value %d, %s)", o.Hex, name, o.Value, held))
 		}
 		b.WriteString(wrap("Objectives: ", objs, width))
 	}
@@ -264,32 +263,43 @@ func asciiKey(rs *engine.Ruleset, st *engine.State, codes []standCode) string {
 		if c.hex.IsZero() {
 			hex = "hex "
 		}
-		line := fmt.Sprintf("%s %s  %-*s %-*s  %-*s  %*s  %-*s  %s", c.code, hex, wUnit, c.unit, wName, c.name,
-			wWhat, c.what, wSP, c.sp, wOrder, c.order, c.extra)
-		b.WriteString(strings.TrimRight(line, " ") + "\n")
+		line := fmt.Sprintf("%s %s  %-*s %-*s  %-*s  %*s  %-*s  ", c.code, hex, wUnit, c.unit, wName, c.name,
+			wWhat, c.what, wSP, c.sp, wOrder, c.order)
+		b.WriteString(wrap(line, []string{c.extra}, width))
 	}
 	return b.String()
 }
 
-// wrap joins items after a heading, breaking lines before width.
+// wrap writes items after a heading, separated by commas. Lines break
+// between items before width, and inside an item only when it is longer
+// than a line; later lines are indented under the first item.
 func wrap(head string, items []string, width int) string {
 	var b strings.Builder
-	line, fresh := head, true
 	indent := strings.Repeat(" ", utf8.RuneCountInString(head))
-	for i, it := range items {
-		if i < len(items)-1 {
-			it += ","
-		}
-		if !fresh && utf8.RuneCountInString(line)+1+utf8.RuneCountInString(it) > width {
-			b.WriteString(line + "\n")
+	line, fresh := head, true
+	put := func(piece string) {
+		if !fresh && utf8.RuneCountInString(line)+1+utf8.RuneCountInString(piece) > width {
+			b.WriteString(strings.TrimRight(line, " ") + "\n")
 			line, fresh = indent, true
 		}
 		if !fresh {
 			line += " "
 		}
-		line += it
+		line += piece
 		fresh = false
 	}
-	b.WriteString(line + "\n")
+	for i, it := range items {
+		if i < len(items)-1 {
+			it += ","
+		}
+		if utf8.RuneCountInString(indent)+utf8.RuneCountInString(it) <= width {
+			put(it)
+			continue
+		}
+		for _, w := range strings.Fields(it) {
+			put(w)
+		}
+	}
+	b.WriteString(strings.TrimRight(line, " ") + "\n")
 	return b.String()
 }

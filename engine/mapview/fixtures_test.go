@@ -162,7 +162,7 @@ func bigScenario() string {
 	}
 	side("germans", "Panzer-Lehr-Division", 19, 1)
 	fmt.Fprintf(&b, "BATTERY 1/130 artillery 2815 shots=1 per=2\nBATTERY 2/130 armoured_artillery 2816\n")
-	side("americans", "US VII Corps", 10, -1)
+	side("americans", "US VII Corps: the 4th, 9th and 30th Infantry Divisions with Combat Command B of the 3rd Armored Division", 10, -1)
 	fmt.Fprintf(&b, "BATTERY 957FA artillery 0215\n")
 	return b.String()
 }

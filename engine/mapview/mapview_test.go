@@ -86,6 +86,13 @@ func TestNoMap(t *testing.T) {
 	if _, err := Render(rs, &engine.State{}, nil, Options{}); err == nil {
 		t.Fatal("a state without a map drew without complaint")
 	}
+	short := &engine.State{Map: &engine.Map{Cols: 3, Rows: 2, Grid: []string{"...", ".."}}}
+	if _, err := Render(rs, short, nil, Options{}); err == nil {
+		t.Fatal("a map with a short grid line drew without complaint")
+	}
+	if got := ASCII(rs, short); got != "" {
+		t.Fatalf("a map with a short grid line gave a text map:\n%s", got)
+	}
 }
 
 func TestCountersShowSideColour(t *testing.T) {

@@ -45,16 +45,8 @@ func PNG(w io.Writer, rs *engine.Ruleset, st *engine.State, events []engine.Even
 // Render draws the map of st with the events of the round just played. The
 // same input always gives the same picture, pixel for pixel.
 func Render(rs *engine.Ruleset, st *engine.State, events []engine.Event, opt Options) (*image.RGBA, error) {
-	if st == nil || st.Map == nil || st.Map.Cols < 1 || st.Map.Rows < 1 {
-		return nil, errors.New("mapview: the state has no map")
-	}
-	if len(st.Map.Grid) != st.Map.Rows {
-		return nil, errors.New("mapview: the map grid does not have one line per row")
-	}
-	for _, row := range st.Map.Grid {
-		if len(row) != st.Map.Cols {
-			return nil, errors.New("mapview: a map grid line does not have one letter per column")
-		}
+	if err := checkMap(st); err != nil {
+		return nil, err
 	}
 	radius := opt.HexRadius
 	if radius <= 0 {
@@ -63,6 +55,22 @@ func Render(rs *engine.Ruleset, st *engine.State, events []engine.Event, opt Opt
 	r := newRenderer(rs, st, events, float64(radius))
 	r.draw()
 	return r.c.img, nil
+}
+
+// checkMap makes sure the state has a map with a terrain letter for every hex.
+func checkMap(st *engine.State) error {
+	if st == nil || st.Map == nil || st.Map.Cols < 1 || st.Map.Rows < 1 {
+		return errors.New("mapview: the state has no map")
+	}
+	if len(st.Map.Grid) != st.Map.Rows {
+		return errors.New("mapview: the map grid does not have one line per row")
+	}
+	for _, row := range st.Map.Grid {
+		if len(row) != st.Map.Cols {
+			return errors.New("mapview: a map grid line does not have one letter per column")
+		}
+	}
+	return nil
 }
 
 // renderer holds one drawing: the layout and what the legend must explain.
