@@ -176,14 +176,12 @@ func dashes(pts []pt, on, off float64) [][]pt {
 }
 
 // circle is a polygon close enough to a circle at map scales.
-func circle(c pt, r float64) []pt { return ellipse(c, r, r) }
-
-func ellipse(c pt, rx, ry float64) []pt {
-	n := max(12, int(math.Max(rx, ry)*1.2))
+func circle(c pt, r float64) []pt {
+	n := max(12, int(r*1.2))
 	out := make([]pt, n)
 	for i := range out {
 		a := 2 * math.Pi * float64(i) / float64(n)
-		out[i] = pt{c.x + rx*math.Cos(a), c.y + ry*math.Sin(a)}
+		out[i] = pt{c.x + r*math.Cos(a), c.y + r*math.Sin(a)}
 	}
 	return out
 }
@@ -321,8 +319,8 @@ func (c *canvas) text(f *textFace, s string, x, y float64, col color.Color) {
 	src := image.NewUniform(col)
 	for _, r := range s {
 		g := f.glyph(r)
-		min := dot.Add(g.offset)
-		draw.DrawMask(c.img, image.Rectangle{min, min.Add(g.mask.Rect.Max)}, src, image.Point{}, g.mask, image.Point{}, draw.Over)
+		at := dot.Add(g.offset)
+		draw.DrawMask(c.img, image.Rectangle{at, at.Add(g.mask.Rect.Max)}, src, image.Point{}, g.mask, image.Point{}, draw.Over)
 		dot.X += g.advance
 	}
 }
@@ -335,14 +333,14 @@ func (c *canvas) textCentred(f *textFace, s string, x, y float64, col color.Colo
 // capHalf is half the height of a capital letter, to centre text vertically.
 func capHalf(f *textFace) float64 { return float64(f.ascent) * 0.36 }
 
-// fit returns the largest face from size down to min in which s fits width.
-func (c *canvas) fit(bold bool, size, min int, s string, width float64) *textFace {
-	for ; size > min; size-- {
+// fit returns the largest face from size down to smallest in which s fits width.
+func (c *canvas) fit(bold bool, size, smallest int, s string, width float64) *textFace {
+	for ; size > smallest; size-- {
 		if f := c.face(bold, size); float64(f.width(s)) <= width {
 			return f
 		}
 	}
-	return c.face(bold, min)
+	return c.face(bold, smallest)
 }
 
 // clip shortens s with an ellipsis until it fits width in f.

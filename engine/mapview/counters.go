@@ -194,6 +194,13 @@ func (r *renderer) drawCounter(ctr pt, k counter) {
 	}
 	c.text(bf, sp, x0+pad, baseY+capHalf(bf), spCol)
 	right := x1 - pad
+	if k.per > 4 {
+		// Too many shots for pips: the number left.
+		mf := c.face(true, int(math.Round(0.22*r.r)))
+		txt := strconv.Itoa(k.shots) + " sh"
+		c.text(mf, txt, right-float64(mf.width(txt)), baseY+capHalf(mf), ink)
+		return
+	}
 	if k.per > 0 {
 		pr := math.Max(1.5, 0.07*r.r)
 		for i := k.per - 1; i >= 0; i-- {

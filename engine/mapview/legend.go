@@ -287,7 +287,7 @@ func (r *renderer) legendSections() []legendSection {
 	}
 	out = append(out, terrain)
 
-	if markers := r.markerItems(rowH); len(markers) > 0 {
+	if markers := r.markerItems(); len(markers) > 0 {
 		out = append(out, legendSection{title: "This round", rowH: rowH, items: markers})
 	}
 	return out
@@ -387,7 +387,7 @@ func (r *renderer) marksUsed() [][2]string {
 }
 
 // markerItems explains the kinds of event marks this map shows.
-func (r *renderer) markerItems(rowH float64) []legendItem {
+func (r *renderer) markerItems() []legendItem {
 	has := map[string]bool{}
 	for _, e := range r.events {
 		if style, ok := arrowStyle(e.Kind); ok && len(eventPath(e)) > 1 {
