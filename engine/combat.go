@@ -28,26 +28,11 @@ type engagement struct {
 // who can still fight, builds both dice pools with their support (3.5, 3.7),
 // rolls them (3.2) and applies the results (4).
 func (r *resolver) attack(u *Unit, a *Attack) {
-	e := r.prepareAttack(u, a)
+	e := r.engage(u, a)
 	if e == nil {
 		return
 	}
-	r.combats++
-	target := e.target
-	c := &Combat{Number: r.combats, Close: e.close, Target: a.Target}
-	e.c = c
-	c.Attacker = Force{Side: u.Side, Unit: u.ID, Status: e.attStatus}
-	c.Defender = Force{Side: target.side(), Unit: occupantUnitID(target), Status: e.defStatus}
-	c.Attacker.Rule = r.rs.Attacking(e.attStatus, e.defStatus)
-
-	c.Attacker.Sources = r.attackerPool(e, a)
-	c.NoReturn = r.noReturn(target, e.defStatus, e.close)
-	if c.NoReturn == "" {
-		c.Defender.Rule = r.rs.Defending(e.defStatus)
-		c.Defender.Sources = r.defenderPool(e)
-	}
-	c.Attacker.Dice = poolDice(c.Attacker.Sources)
-	c.Defender.Dice = poolDice(c.Defender.Sources)
+	c := e.c
 	c.Attacker.Rolled = rollDice(r.dice, c.Attacker.Dice)
 	c.Defender.Rolled = rollDice(r.dice, c.Defender.Dice)
 	c.Attacker.Hits = c.Attacker.Rule.Hits(c.Attacker.Rolled)
@@ -66,6 +51,32 @@ func (r *resolver) attack(u *Unit, a *Attack) {
 	}
 	r.emit(Event{Kind: EvCombat, Side: u.Side, Unit: u.ID, To: a.Target, Section: "3", Text: r.combatText(e), Combat: c})
 	r.combatResults(e)
+}
+
+// engage checks a plotted attack against the position as it is now and
+// builds both dice pools, ready to roll; nil when nothing is left of it.
+func (r *resolver) engage(u *Unit, a *Attack) *engagement {
+	e := r.prepareAttack(u, a)
+	if e == nil {
+		return nil
+	}
+	r.combats++
+	target := e.target
+	c := &Combat{Number: r.combats, Close: e.close, Target: a.Target}
+	e.c = c
+	c.Attacker = Force{Side: u.Side, Unit: u.ID, Status: e.attStatus}
+	c.Defender = Force{Side: target.side(), Unit: occupantUnitID(target), Status: e.defStatus}
+	c.Attacker.Rule = r.rs.Attacking(e.attStatus, e.defStatus)
+
+	c.Attacker.Sources = r.attackerPool(e, a)
+	c.NoReturn = r.noReturn(target, e.defStatus, e.close)
+	if c.NoReturn == "" {
+		c.Defender.Rule = r.rs.Defending(e.defStatus)
+		c.Defender.Sources = r.defenderPool(e)
+	}
+	c.Attacker.Dice = poolDice(c.Attacker.Sources)
+	c.Defender.Dice = poolDice(c.Defender.Sources)
+	return e
 }
 
 // prepareAttack checks the plotted attack against the position as it is now

@@ -416,6 +416,8 @@ func (v *validator) attack(u *Unit, uo *UnitOrders, ends map[*Stand]Hex, strateg
 			v.add(u.ID, s.Name, "3.3", "cannot attack %s, its own hex", a.Target)
 		case as.Close && d != 1:
 			v.add(u.ID, s.Name, "3.3", "%s is not adjacent to %s, where it ends its move: close combat is against an adjacent hex", a.Target, from)
+		case !as.Close && d == 1:
+			v.add(u.ID, s.Name, "3.3", "%s is adjacent to %s, where it ends its move: fighting an adjacent stand is close combat, not distant fire", a.Target, from)
 		case !as.Close && d > v.rs.DistantFireRange:
 			v.add(u.ID, s.Name, "3.3", "%s is %d hexes from %s, where it ends its move: distant fire reaches %d", a.Target, d, from, v.rs.DistantFireRange)
 		}

@@ -17,7 +17,7 @@ RULESET 2sg
 MAP 12 10 open
 TERRAIN woods 0605 0606
 TERRAIN town 0808
-SIDE axis air=1
+SIDE axis air=2
 UNIT I/77 M
   HQ hq 0203 +light_artillery:mortar
   1A infantry 0304 +mg
@@ -30,9 +30,9 @@ UNIT II/77 H
 BATTERY 2/26 artillery 0102
 SIDE allies
 UNIT E/505 D
-  HQ hq 1005
-  E1 infantry 0905
-  E2 infantry 0906
+  HQ hq 0705
+  E1 infantry 0505
+  E2 infantry 0606
 BATTERY 3/80 artillery 1208
 `
 
@@ -61,12 +61,12 @@ game crossroads   side AXIS   round 1
 password tiger-lily-42
 
 bn i/77 m                     # the attack
-  1a: 0404 -> 0504            # walks east
-  1b MOVE 0405 0505
-  hq 0203                     # stays (its own hex)
-  1c stays
+  1a: 0304 -> 0403 -> 0504    # walks east, starting from its own hex
+  1b stays
+  hq 0203 0303
+  1c
   swap mg to 1b
-  ATTACK 0605 WITH 1A CLOSE 1B FIRE SUPPORT mortar, ART 2/26, AIR
+  ATTACK 0505 WITH 1A CLOSE 1B FIRE SUPPORT mortar, ART 2/26, AIR
 I/77x
 `
 	// The last line is a typo: it must be an error, not ignored.
@@ -74,9 +74,10 @@ I/77x
 	if len(errs) != 1 || errs[0].Line != 13 || !strings.Contains(errs[0].Msg, `"I/77x"`) || errs[0].Hint != "did you mean I/77?" {
 		t.Fatalf("want one error at line 13 with a hint, got %v", errs)
 	}
-	body = strings.Replace(body, "I/77x\n", `UNIT II/77 d
+	body = strings.Replace(body, "I/77x\n", `UNIT II/77 h
   2a 0308 0309
-  assault 0409 with 2b
+  2b 0308
+  assault 0409 with 2a
 
 PRIORITY II/77 I/77
 LOSSES platoons-first PURSUE no HOLD-AT-COST no DEFENSIVE-SUPPORT no
@@ -94,17 +95,20 @@ Thanks! This is not read.
 		Units: []engine.UnitOrders{
 			{Unit: "I/77", Status: engine.Move,
 				Moves: []engine.StandMove{
-					{Stand: "1A", Path: []engine.Hex{engine.MustHex("0404"), engine.MustHex("0504")}},
-					{Stand: "1B", Path: []engine.Hex{engine.MustHex("0405"), engine.MustHex("0505")}},
+					{Stand: "1A", Path: []engine.Hex{engine.MustHex("0403"), engine.MustHex("0504")}},
+					{Stand: "HQ", Path: []engine.Hex{engine.MustHex("0303")}},
 				},
 				Swaps: []engine.Swap{{Platoon: "mg", To: "1B"}},
-				Attack: &engine.Attack{Target: engine.MustHex("0605"),
+				Attack: &engine.Attack{Target: engine.MustHex("0505"),
 					Stands:         []engine.AttackStand{{Stand: "1A", Close: true}, {Stand: "1B", Close: false}},
 					LightArtillery: []string{"mortar"}, Batteries: []string{"2/26"}, Air: 1},
 			},
-			{Unit: "II/77", Status: engine.DigIn,
-				Moves:  []engine.StandMove{{Stand: "2A", Path: []engine.Hex{engine.MustHex("0309")}}},
-				Attack: &engine.Attack{Target: engine.MustHex("0409"), Stands: []engine.AttackStand{{Stand: "2B", Close: true}}},
+			{Unit: "II/77", Status: engine.Hold,
+				Moves: []engine.StandMove{
+					{Stand: "2A", Path: []engine.Hex{engine.MustHex("0309")}},
+					{Stand: "2B", Path: []engine.Hex{engine.MustHex("0308")}},
+				},
+				Attack: &engine.Attack{Target: engine.MustHex("0409"), Stands: []engine.AttackStand{{Stand: "2A", Close: true}}},
 			},
 		},
 		Priority:   []string{"II/77", "I/77"},

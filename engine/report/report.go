@@ -36,20 +36,20 @@ type Round struct {
 
 // Data is what the report templates see.
 type Data struct {
-	Title     string
-	Game      string
-	Side      string
-	RoundName string // the round played
-	Defaulted []string
-	Blocks    []Block
-	Roster    []RosterSide
+	Title      string
+	Game       string
+	Side       string
+	RoundName  string // the round played
+	Defaulted  []string
+	Blocks     []Block
+	Roster     []RosterSide
 	Objectives []string
-	Map       string
-	Seed      uint64
-	Ended     bool
-	Result    string
-	NextRound string
-	Form      string
+	Map        string
+	Seed       uint64
+	Ended      bool
+	Result     string
+	NextRound  string
+	Form       string
 }
 
 // Block is a stretch of the narrative under a heading.

@@ -1,0 +1,45 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Forecast works out the dice pools of a unit's plotted attack as if it were
+// made now, with every plotted move of the unit made in full and air points
+// getting past the AA: what the order echo's odds are computed from. The
+// enemy is taken where it stands and on its present orders.
+func Forecast(rs *Ruleset, st *State, o *Orders, unitID string) (*Combat, error) {
+	uo := o.For(unitID)
+	if uo == nil || uo.Attack == nil {
+		return nil, fmt.Errorf("%s plots no attack", unitID)
+	}
+	orders := map[string]*Orders{o.Side: o}
+	enemy := st.Enemy(o.Side)
+	orders[enemy] = DefaultOrders(rs, st, enemy)
+	r := newResolver(rs, st, orders, &ScriptedDice{})
+	u := r.st.Unit(unitID)
+	if u == nil || u.Side != o.Side {
+		return nil, fmt.Errorf("%s is not a unit of %s", unitID, o.Side)
+	}
+	u.Status = uo.Status
+	for _, m := range uo.Moves {
+		s := u.Stand(m.Stand)
+		if s == nil || len(m.Path) == 0 {
+			continue
+		}
+		if end := m.Path[len(m.Path)-1]; r.b.at(end).empty() {
+			r.b.moveStand(u, s, end)
+		}
+	}
+	e := r.engage(u, uo.Attack)
+	if e == nil {
+		for _, ev := range r.events {
+			if ev.Kind == EvAttackCancel {
+				return nil, errors.New(ev.Text)
+			}
+		}
+		return nil, errors.New("the attack cannot be made from that position")
+	}
+	return e.c, nil
+}
