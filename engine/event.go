@@ -31,6 +31,7 @@ const (
 	EvStatus        EventKind = "status"     // a unit's status for the round, or a forced change
 	EvInitiative    EventKind = "initiative" // a 2D6 roll-off and who acts
 	EvActivate      EventKind = "activate"   // a unit's turn begins
+	EvPhase         EventKind = "phase"      // the artillery phase or the night begins
 	EvMove          EventKind = "move"       // a stand moved (Path), possibly stopping short
 	EvHalt          EventKind = "halt"       // why a move stopped where it did
 	EvSwap          EventKind = "swap"       // a support platoon changed stands

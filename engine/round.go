@@ -44,6 +44,7 @@ func Resolve(rs *Ruleset, st *State, orders []*Orders, dice Dice) (*State, []Eve
 	}
 	r := newResolver(rs, st, bySide, dice)
 	if r.st.Night {
+		r.emit(Event{Kind: EvPhase, Section: "9", Text: fmt.Sprintf("The night of day %d", r.st.Day)})
 		r.night()
 	} else {
 		r.dayRound()
@@ -98,6 +99,7 @@ func (r *resolver) dayRound() {
 	r.startRound()
 	r.retreatPhase()
 	r.activationPhase()
+	r.emit(Event{Kind: EvPhase, Section: "5.1", Text: "Artillery phase"})
 	r.artilleryPhase()
 	r.endRound()
 }

@@ -36,6 +36,9 @@ func countWord(n int, word string) string {
 	if n == 1 {
 		return "1 " + word
 	}
+	if strings.HasSuffix(word, "x") {
+		return fmt.Sprintf("%d %ses", n, word)
+	}
 	return fmt.Sprintf("%d %ss", n, word)
 }
 
@@ -139,7 +142,7 @@ func echoAttack(b *strings.Builder, rs *engine.Ruleset, st *engine.State, o *eng
 	b.WriteString("\n")
 	fc, err := engine.Forecast(rs, st, o, u.ID)
 	if err != nil {
-		fmt.Fprintf(b, "    odds: not worked out: %v\n", err)
+		fmt.Fprintf(b, "    no odds yet: %v; the attack is made only if it can be when %s acts\n", err, u.ID)
 		return
 	}
 	att := fc.Attacker.Rule.HitDistribution(fc.Attacker.Dice)

@@ -124,15 +124,20 @@ var Funcs = template.FuncMap{
 }
 
 // narrative turns the event log into blocks: the round's start, each
-// activation, the artillery phase, the night, the end.
+// activation (with the initiative roll that gave it), the artillery phase,
+// the night, the end.
 func narrative(rs *engine.Ruleset, events []engine.Event) []Block {
 	var blocks []Block
 	cur := &Block{Heading: "Orders revealed"}
-	flush := func(next string) {
-		if len(cur.Lines) > 0 {
+	var rolls []string // initiative rolls waiting for the activation they decide
+	start := func(heading string) {
+		if len(cur.Lines) > 0 || strings.HasPrefix(cur.Heading, "Activation") {
+			if len(cur.Lines) == 0 {
+				cur.Lines = []string{"no move and no attack"}
+			}
 			blocks = append(blocks, *cur)
 		}
-		cur = &Block{Heading: next}
+		cur = &Block{Heading: heading}
 	}
 	activation := 0
 	for _, e := range events {
@@ -140,40 +145,40 @@ func narrative(rs *engine.Ruleset, events []engine.Event) []Block {
 		case engine.EvRoundStart:
 			cur.Heading = e.Text
 			continue
+		case engine.EvInitiative:
+			rolls = append(rolls, eventLines(rs, e)...)
+			continue
 		case engine.EvActivate:
 			activation++
-			flush(fmt.Sprintf("Activation %d: %s", activation, e.Text))
+			start(fmt.Sprintf("Activation %d: %s", activation, e.Text))
+			cur.Lines = append(cur.Lines, rolls...)
+			rolls = nil
 			continue
-		case engine.EvInitiative:
-			if cur.Heading != "Initiative" && !strings.HasPrefix(cur.Heading, "Initiative") {
-				flush("Initiative")
-			}
-		case engine.EvBarrage, engine.EvArtilleryMove:
-			if cur.Heading != "Artillery phase" {
-				flush("Artillery phase")
-			}
-		case engine.EvRecovery, engine.EvRebuild, engine.EvReshuffle:
-			if cur.Heading != "Night" {
-				flush("Night")
-			}
+		case engine.EvPhase:
+			start(e.Text)
+			continue
 		case engine.EvGameEnd:
-			flush("End of the battle")
+			start("End of the battle")
+		}
+		if len(rolls) > 0 {
+			cur.Lines, rolls = append(cur.Lines, rolls...), nil
 		}
 		cur.Lines = append(cur.Lines, eventLines(rs, e)...)
 	}
-	flush("")
+	cur.Lines = append(cur.Lines, rolls...)
+	start("")
 	return blocks
 }
 
 func eventLines(rs *engine.Ruleset, e engine.Event) []string {
 	text := e.Text
-	if len(e.Dice) > 0 && e.Kind != engine.EvInitiative {
+	if len(e.Dice) > 0 && e.Kind != engine.EvInitiative && !strings.Contains(text, "roll") {
 		text += " [dice " + dice(e.Dice) + "]"
 	}
 	if e.Kind == engine.EvInitiative && len(e.Dice) == 4 {
 		text += fmt.Sprintf(" [%d+%d v %d+%d]", e.Dice[0], e.Dice[1], e.Dice[2], e.Dice[3])
 	}
-	if e.Section != "" && e.Kind != engine.EvCombat && e.Kind != engine.EvBarrage {
+	if e.Section != "" && e.Kind != engine.EvCombat && e.Kind != engine.EvBarrage && !strings.Contains(text, "("+e.Section) {
 		text += " (" + e.Section + ")"
 	}
 	if e.Combat == nil {

@@ -1,0 +1,340 @@
+package main
+
+import (
+	"bytes"
+	"crypto/rand"
+	"encoding/binary"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"strings"
+
+	"fieldpost/data"
+	"fieldpost/engine"
+	"fieldpost/engine/mapview"
+	"fieldpost/engine/ordertext"
+	"fieldpost/engine/report"
+	"fieldpost/templates"
+)
+
+func init() {
+	commands["scenarios"] = command{"scenarios [--json]", "List the bundled scenarios.", cmdScenarios}
+	commands["new"] = command{"new --scenario NAME --out STATE.json [--seed N]", "Start a game of a scenario in a state file.", cmdNew}
+	commands["form"] = command{"form --state STATE.json --side SIDE", "Print a side's order form for the next round.", cmdForm}
+	commands["check"] = command{"check --state STATE.json --side SIDE ORDERS.txt", "Check a side's orders: the echo and odds, or every error (exit 1).", cmdCheck}
+	commands["resolve"] = command{"resolve --state STATE.json --orders SIDE=FILE [--orders SIDE=FILE] --out NEXT.json [--report REPORT.txt] [--map MAP.png] [--seed N]",
+		"Play the next round; a side without orders gets the default orders.", cmdResolve}
+	commands["map"] = command{"map --state STATE.json (--png FILE | --ascii)", "Draw the map of a game.", cmdMap}
+}
+
+// gameFile is a game on disk for the offline commands: the position and the
+// game's secret dice seed, from which every round's seed is derived.
+type gameFile struct {
+	Format int           `json:"format"`
+	Seed   uint64        `json:"seed"`
+	State  *engine.State `json:"state"`
+}
+
+func readGame(path string) (*gameFile, *engine.Ruleset, error) {
+	if path == "" {
+		return nil, nil, fmt.Errorf("--state is required")
+	}
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	var gf gameFile
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&gf); err != nil {
+		return nil, nil, fmt.Errorf("%s is not a Fieldpost state file: %w", path, err)
+	}
+	if gf.Format != 1 || gf.State == nil || gf.State.Map == nil {
+		return nil, nil, fmt.Errorf("%s is not a Fieldpost state file (format 1)", path)
+	}
+	rs, err := data.Ruleset(gf.State.Ruleset)
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return &gf, rs, nil
+}
+
+func writeGame(path string, gf *gameFile) error {
+	raw, err := json.MarshalIndent(gf, "", " ")
+	if err != nil {
+		return err
+	}
+	return writeFileAtomic(path, append(raw, '\n'))
+}
+
+// writeFileAtomic never leaves a half-written file behind.
+func writeFileAtomic(path string, content []byte) error {
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, content, 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
+func cmdScenarios(e *env, args []string) error {
+	fs := newFlags(e, "scenarios")
+	asJSON := fs.Bool("json", false, "print a JSON array")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return errUsage
+	}
+	list, err := data.Scenarios()
+	if err != nil {
+		return err
+	}
+	type entry struct {
+		Name         string   `json:"name"`
+		Title        string   `json:"title"`
+		Ruleset      string   `json:"ruleset"`
+		Sides        []string `json:"sides"`
+		Cols         int      `json:"cols"`
+		Rows         int      `json:"rows"`
+		Days         int      `json:"days"`
+		RoundsPerDay int      `json:"rounds_per_day"`
+	}
+	out := []entry{}
+	for _, sc := range list {
+		out = append(out, entry{Name: sc.Name, Title: sc.Title, Ruleset: sc.Ruleset, Sides: sc.Sides,
+			Cols: sc.Cols, Rows: sc.Rows, Days: sc.Days, RoundsPerDay: sc.RoundsPerDay})
+	}
+	if *asJSON {
+		enc := json.NewEncoder(e.stdout)
+		enc.SetIndent("", "  ")
+		return enc.Encode(out)
+	}
+	for _, en := range out {
+		fmt.Fprintf(e.stdout, "%-10s %-4s %2dx%-2d  %d day(s) of %d rounds  %-16s %s\n",
+			en.Name, en.Ruleset, en.Cols, en.Rows, en.Days, en.RoundsPerDay, strings.Join(en.Sides, " v "), en.Title)
+	}
+	return nil
+}
+
+func cmdNew(e *env, args []string) error {
+	fs := newFlags(e, "new")
+	name := fs.String("scenario", "", "scenario name (see fieldpost scenarios)")
+	out := fs.String("out", "", "state file to write")
+	seed := fs.Uint64("seed", 0, "the game's dice seed (default: random)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *name == "" || *out == "" || fs.NArg() > 0 {
+		return errUsage
+	}
+	sc, err := data.Scenario(*name)
+	if err != nil {
+		return err
+	}
+	gf := &gameFile{Format: 1, Seed: *seed, State: sc.NewGame()}
+	if !flagSet(fs, "seed") {
+		var b [8]byte
+		if _, err := rand.Read(b[:]); err != nil {
+			return err
+		}
+		gf.Seed = binary.BigEndian.Uint64(b[:])
+	}
+	if err := writeGame(*out, gf); err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "%s: %s, %s v %s, %s\n", *out, sc.Title, gf.State.Sides[0].Name, gf.State.Sides[1].Name,
+		ordertext.RoundName(sc.Ruleset, gf.State))
+	return nil
+}
+
+// flagSet reports whether a flag was given on the command line.
+func flagSet(fs *flag.FlagSet, name string) bool {
+	found := false
+	fs.Visit(func(f *flag.Flag) {
+		if f.Name == name {
+			found = true
+		}
+	})
+	return found
+}
+
+func sideArg(st *engine.State, side string) error {
+	if side == "" {
+		return fmt.Errorf("--side is required (%s)", sideNames(st))
+	}
+	if st.Side(side) == nil {
+		return fmt.Errorf("no side %q in this game (%s)", side, sideNames(st))
+	}
+	return nil
+}
+
+func sideNames(st *engine.State) string {
+	return st.Sides[0].Name + " or " + st.Sides[1].Name
+}
+
+func cmdForm(e *env, args []string) error {
+	fs := newFlags(e, "form")
+	state := fs.String("state", "", "state file")
+	side := fs.String("side", "", "the side whose form to print")
+	game := fs.String("game", "", "game id to write in the form's header")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	gf, rs, err := readGame(*state)
+	if err != nil {
+		return err
+	}
+	if err := sideArg(gf.State, *side); err != nil {
+		return err
+	}
+	if gf.State.Ended {
+		return fmt.Errorf("the game is over: %s", gf.State.Result)
+	}
+	fmt.Fprint(e.stdout, ordertext.Form(rs, gf.State, *side, *game))
+	return nil
+}
+
+func cmdCheck(e *env, args []string) error {
+	fs := newFlags(e, "check")
+	state := fs.String("state", "", "state file")
+	side := fs.String("side", "", "the side the orders are for")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return errUsage
+	}
+	gf, rs, err := readGame(*state)
+	if err != nil {
+		return err
+	}
+	if err := sideArg(gf.State, *side); err != nil {
+		return err
+	}
+	body, err := os.ReadFile(fs.Arg(0))
+	if err != nil {
+		return err
+	}
+	sub, errs := ordertext.Parse(rs, gf.State, *side, string(body))
+	if errs != nil {
+		fmt.Fprint(e.stdout, ordertext.ErrorReport(errs))
+		return exitCode(1)
+	}
+	fmt.Fprint(e.stdout, ordertext.Echo(rs, gf.State, sub.Orders))
+	return nil
+}
+
+func cmdResolve(e *env, args []string) error {
+	fs := newFlags(e, "resolve")
+	state := fs.String("state", "", "state file of the position to play from")
+	var orderFiles multiFlag
+	fs.Var(&orderFiles, "orders", "SIDE=FILE: a side's orders (repeat for the other side)")
+	out := fs.String("out", "", "state file to write after the round")
+	reportPath := fs.String("report", "", "write the round report here")
+	mapPath := fs.String("map", "", "write the map after the round here (PNG)")
+	seed := fs.Uint64("seed", 0, "the round's dice seed (default: derived from the game's seed)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *out == "" || fs.NArg() > 0 {
+		return errUsage
+	}
+	gf, rs, err := readGame(*state)
+	if err != nil {
+		return err
+	}
+	st := gf.State
+	var orders []*engine.Orders
+	var defaulted []string
+	given := map[string]bool{}
+	for _, spec := range orderFiles {
+		side, file, ok := strings.Cut(spec, "=")
+		if !ok {
+			return fmt.Errorf("--orders %q: want SIDE=FILE", spec)
+		}
+		if err := sideArg(st, side); err != nil {
+			return err
+		}
+		if given[side] {
+			return fmt.Errorf("--orders: two files for %s", side)
+		}
+		given[side] = true
+		body, err := os.ReadFile(file)
+		if err != nil {
+			return err
+		}
+		sub, errs := ordertext.Parse(rs, st, side, string(body))
+		if errs != nil {
+			fmt.Fprintf(e.stderr, "%s's orders (%s) are refused:\n%s", side, file, ordertext.ErrorReport(errs))
+			return exitCode(1)
+		}
+		orders = append(orders, sub.Orders)
+	}
+	for _, sd := range st.Sides {
+		if !given[sd.Name] {
+			defaulted = append(defaulted, sd.Name)
+		}
+	}
+	roundSeed := engine.RoundSeed(gf.Seed, st.Turn)
+	if flagSet(fs, "seed") {
+		roundSeed = *seed
+	}
+	next, events, err := engine.Resolve(rs, st, orders, engine.NewSeededDice(roundSeed))
+	if err != nil {
+		return err
+	}
+	if err := writeGame(*out, &gameFile{Format: 1, Seed: gf.Seed, State: next}); err != nil {
+		return err
+	}
+	if *reportPath != "" {
+		text, err := report.Text(templates.FS, report.Round{Ruleset: rs, Before: st, After: next, Events: events, Seed: roundSeed, Defaulted: defaulted})
+		if err != nil {
+			return err
+		}
+		if err := writeFileAtomic(*reportPath, []byte(text)); err != nil {
+			return err
+		}
+	}
+	if *mapPath != "" {
+		var b bytes.Buffer
+		if err := mapview.PNG(&b, rs, next, events, mapview.Options{}); err != nil {
+			return err
+		}
+		if err := writeFileAtomic(*mapPath, b.Bytes()); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(e.stdout, "played %s: %d events", ordertext.RoundName(rs, st), len(events))
+	if next.Ended {
+		fmt.Fprintf(e.stdout, "; the battle is over: %s", next.Result)
+	}
+	fmt.Fprintln(e.stdout)
+	return nil
+}
+
+func cmdMap(e *env, args []string) error {
+	fs := newFlags(e, "map")
+	state := fs.String("state", "", "state file")
+	png := fs.String("png", "", "write a PNG picture here")
+	ascii := fs.Bool("ascii", false, "print the map as text")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if (*png == "") == !*ascii || fs.NArg() > 0 {
+		return errUsage
+	}
+	gf, rs, err := readGame(*state)
+	if err != nil {
+		return err
+	}
+	if *ascii {
+		fmt.Fprint(e.stdout, mapview.ASCII(rs, gf.State))
+		return nil
+	}
+	var b bytes.Buffer
+	if err := mapview.PNG(&b, rs, gf.State, nil, mapview.Options{}); err != nil {
+		return err
+	}
+	return writeFileAtomic(*png, b.Bytes())
+}
