@@ -58,7 +58,7 @@ func dayForm(b *strings.Builder, rs *engine.Ruleset, st *engine.State, side stri
 	var ids []string
 	for _, u := range st.ActiveUnits(side) {
 		ids = append(ids, u.ID)
-		w("\nBN %s %s", u.ID, u.Status)
+		w("\n%s %s %s", unitKeyword(rs), u.ID, u.Status)
 		hq := u.HQ(rs)
 		switch {
 		case hq == nil:
@@ -68,7 +68,7 @@ func dayForm(b *strings.Builder, rs *engine.Ruleset, st *engine.State, side stri
 		}
 		for _, s := range u.Stands {
 			line := fmt.Sprintf("  %-5s %s", s.Name, s.Hex)
-			w("%-22s# %s\n", line, standNote(rs, hq, s))
+			w("%-21s # %s\n", line, standNote(rs, hq, s))
 		}
 	}
 	w("\nPRIORITY %s\n", strings.Join(ids, " "))
@@ -77,10 +77,10 @@ func dayForm(b *strings.Builder, rs *engine.Ruleset, st *engine.State, side stri
 			continue
 		}
 		line := fmt.Sprintf("ARTILLERY %s HOLD", bt.ID)
-		w("%-22s# at %s, %d SP, %d shots a round, range %d: FIRE hex | MOVE hexes | KEEP n\n", line, bt.Hex, bt.SP, bt.ShotsPerRound, bt.Range)
+		w("%-21s # at %s, %d SP, %d shots a round, range %d: FIRE hex | MOVE hexes | KEEP n\n", line, bt.Hex, bt.SP, bt.ShotsPerRound, bt.Range)
 	}
 	if sd := st.Side(side); sd.Air > 0 {
-		w("# AIR hex ...        # %d air point(s) this round: support on ATTACK lines", sd.Air)
+		w("# AIR hex ...          # %s this round: support on ATTACK lines", countWord(sd.Air, "air point"))
 		if rs.AirInArtilleryPhase {
 			w(", or strikes in the artillery phase here")
 		}
@@ -112,6 +112,15 @@ func nightForm(b *strings.Builder, rs *engine.Ruleset, st *engine.State, side st
 			w("#   %s platoon %s (%s) lost: PLATOON %s %s TO stand\n", u.ID, p.Name, rs.StandTypes[p.Type].Title, u.ID, p.Name)
 		}
 	}
+}
+
+// unitKeyword is how the form opens a unit's block: BN for battalions, REGT
+// for regiments.
+func unitKeyword(rs *engine.Ruleset) string {
+	if rs.UnitWord == "regiment" {
+		return "REGT"
+	}
+	return "BN"
 }
 
 func titleOr(u *engine.Unit) string {
