@@ -82,7 +82,7 @@ func (v *validator) check() {
 	v.batteries()
 	v.airStrikes()
 	if v.air > side.Air {
-		v.add("", "", "7", "the orders call %d air points in all, but %s has %d this round", v.air, side.Name, side.Air)
+		v.add("", "", "7", "the orders call %d air point(s) in all, but %s has %d this round", v.air, side.Name, side.Air)
 	}
 }
 

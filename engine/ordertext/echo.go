@@ -147,7 +147,7 @@ func echoAttack(b *strings.Builder, rs *engine.Ruleset, st *engine.State, o *eng
 	}
 	att := fc.Attacker.Rule.HitDistribution(fc.Attacker.Dice)
 	def := fc.Defender.Rule.HitDistribution(fc.Defender.Dice)
-	fmt.Fprintf(b, "    target now: %s\n", fc.Defender.Unit)
+	fmt.Fprintf(b, "    target now: %s\n", describeTarget(rs, st, a.Target))
 	fmt.Fprintf(b, "    you roll %d dice hitting on %s: %.1f hits expected\n", fc.Attacker.Dice, fc.Attacker.Rule, engine.Expected(att))
 	if fc.NoReturn != "" {
 		fmt.Fprintf(b, "    they do not fire back: %s\n", fc.NoReturn)
@@ -158,6 +158,23 @@ func echoAttack(b *strings.Builder, rs *engine.Ruleset, st *engine.State, o *eng
 		fmt.Fprintf(b, "    chance to win the close combat: %.0f%% (they win %.0f%%, a draw %.0f%%)\n",
 			100*engine.ChanceMore(att, def), 100*engine.ChanceMore(def, att), 100*(1-engine.ChanceMore(att, def)-engine.ChanceMore(def, att)))
 	}
+}
+
+// describeTarget names what stands in a hex: unit, stand, type, SP and order.
+func describeTarget(rs *engine.Ruleset, st *engine.State, h engine.Hex) string {
+	for _, u := range st.Units {
+		for _, s := range u.Stands {
+			if s.Hex == h && !u.Removed {
+				return fmt.Sprintf("%s %s %s, %d/%d SP, on %s", u.ID, s.Name, rs.StandTypes[s.Type].Title, s.SP, s.MaxSP, statusName(u.Status))
+			}
+		}
+	}
+	for _, bt := range st.Batteries {
+		if bt.Hex == h && !bt.Removed {
+			return fmt.Sprintf("battery %s, %d/%d SP", bt.ID, bt.SP, bt.MaxSP)
+		}
+	}
+	return h.String()
 }
 
 func echoNight(b *strings.Builder, o *engine.Orders) {

@@ -184,13 +184,21 @@ func eventLines(rs *engine.Ruleset, e engine.Event) []string {
 	if e.Combat == nil {
 		return []string{text}
 	}
-	return combatLines(e.Combat, text)
+	// The event's text carries the whole sum on one line; the report sets it
+	// out as a table below its first sentence.
+	if i := strings.Index(e.Text, ". "); i >= 0 {
+		text = e.Text[:i]
+	}
+	if _, rest, ok := strings.Cut(text, ": "); ok && strings.HasPrefix(text, "Combat") || strings.HasPrefix(text, "Barrage") {
+		text = rest
+	}
+	return combatLines(rs, e.Combat, text)
 }
 
 // combatLines writes a combat as a sum a player can check against the play
 // sheet: every source of dice with its factors and sections, the roll, the
 // hit rule and the hits.
-func combatLines(c *engine.Combat, heading string) []string {
+func combatLines(rs *engine.Ruleset, c *engine.Combat, heading string) []string {
 	kind := "Combat"
 	if c.Barrage {
 		kind = "Barrage"
@@ -205,7 +213,7 @@ func combatLines(c *engine.Combat, heading string) []string {
 			if i == 0 {
 				lead = "  " + label + ": "
 			}
-			out = append(out, lead+sourceSum(s))
+			out = append(out, lead+sourceSum(rs, s))
 		}
 		out = append(out, fmt.Sprintf("  %s  total %d dice, hit on %s", strings.Repeat(" ", len(label)), f.Dice, f.Rule))
 		out = append(out, fmt.Sprintf("  %-*s: %s -> %s", len(label), "Rolled", dice(f.Rolled), plural(f.Hits, "hit")))
@@ -225,14 +233,18 @@ func combatLines(c *engine.Combat, heading string) []string {
 	return out
 }
 
-func sourceSum(s engine.DiceSource) string {
+func sourceSum(rs *engine.Ruleset, s engine.DiceSource) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s (%s) %d", s.Who, s.Kind, s.Base)
+	b.WriteString(s.Who)
+	if t, ok := rs.StandTypes[s.Kind]; ok && !strings.Contains(s.Who, "(") {
+		fmt.Fprintf(&b, " (%s)", t.Title)
+	}
+	fmt.Fprintf(&b, " %d", s.Base)
 	for _, f := range s.Factors {
 		fmt.Fprintf(&b, " %+d %s (%s)", f.Dice, f.Why, f.Section)
 	}
-	if s.Shots > 0 {
-		fmt.Fprintf(&b, " x %d shots", s.Shots)
+	if s.Shots > 1 {
+		fmt.Fprintf(&b, ", %d shots", s.Shots)
 	}
 	fmt.Fprintf(&b, " = %d", s.Dice)
 	return b.String()
