@@ -38,12 +38,11 @@ func BenchmarkDivisionRound(b *testing.B) {
 func contactPosition(b *testing.B, sc *Scenario) (*State, []*Orders) {
 	rs := sc.Ruleset
 	st := sc.NewGame()
-	plot := NewSeededDice(1944)
 	for round := 0; round < 40; round++ {
 		var orders []*Orders
 		attacks := map[string]int{}
 		for _, sd := range st.Sides {
-			o := randomOrders(rs, st, sd.Name, plot)
+			o := aggressiveOrders(rs, st, sd.Name)
 			for _, uo := range o.Units {
 				if uo.Attack != nil {
 					attacks[sd.Name]++

@@ -241,19 +241,31 @@ func checkInvariants(rs *Ruleset, st *State, events []Event) []string {
 
 // playRandomGame plays a scenario to its end (or maxRounds) and returns the
 // final state and every round's JSON, for the determinism check.
-func playRandomGame(t testing.TB, sc *Scenario, seed uint64, maxRounds int) (*State, []byte) {
+func playRandomGame(t testing.TB, sc *Scenario, seed uint64, maxRounds int) (*State, []byte, int) {
 	rs := sc.Ruleset
 	st := sc.NewGame()
 	plot := NewSeededDice(seed ^ 0x5eed)
 	var trace bytes.Buffer
+	combats := 0
 	for round := 0; round < maxRounds && !st.Ended; round++ {
 		var orders []*Orders
 		for _, sd := range st.Sides {
-			orders = append(orders, randomOrders(rs, st, sd.Name, plot))
+			// Odd seeds play eager players who seek combat, even seeds
+			// random ones who wander.
+			if seed%2 == 1 {
+				orders = append(orders, aggressiveOrders(rs, st, sd.Name))
+			} else {
+				orders = append(orders, randomOrders(rs, st, sd.Name, plot))
+			}
 		}
 		next, events, err := Resolve(rs, st, orders, NewSeededDice(seed+uint64(round)))
 		if err != nil {
 			t.Fatalf("seed %d round %d: %v", seed, round, err)
+		}
+		for _, e := range events {
+			if e.Kind == EvCombat || e.Kind == EvBarrage {
+				combats++
+			}
 		}
 		if bad := checkInvariants(rs, next, events); len(bad) > 0 {
 			t.Fatalf("seed %d turn %d: %v\n%s", seed, st.Turn, bad, eventLog(events))
@@ -265,7 +277,7 @@ func playRandomGame(t testing.TB, sc *Scenario, seed uint64, maxRounds int) (*St
 		trace.Write(enc)
 		st = next
 	}
-	return st, trace.Bytes()
+	return st, trace.Bytes(), combats
 }
 
 func TestPropertiesRandomGames(t *testing.T) {
@@ -275,21 +287,31 @@ func TestPropertiesRandomGames(t *testing.T) {
 	}
 	for _, name := range bundledScenarios(t) {
 		sc := loadScenarioFile(t, name)
+		combats, ended := 0, 0
 		for seed := range uint64(seeds) {
-			playRandomGame(t, sc, seed, 30)
+			st, _, n := playRandomGame(t, sc, seed, 30)
+			combats += n
+			if st.Ended {
+				ended++
+			}
 		}
+		// The games must really fight, or the properties prove little.
+		if combats < seeds {
+			t.Errorf("%s: only %d combats in %d games", name, combats, seeds)
+		}
+		t.Logf("%s: %d games, %d combats and barrages, %d played to the end", name, seeds, combats, ended)
 	}
 }
 
 func TestSameSeedSameResult(t *testing.T) {
 	for _, name := range bundledScenarios(t) {
 		sc := loadScenarioFile(t, name)
-		_, a := playRandomGame(t, sc, 7, 12)
-		_, b := playRandomGame(t, sc, 7, 12)
+		_, a, _ := playRandomGame(t, sc, 7, 12)
+		_, b, _ := playRandomGame(t, sc, 7, 12)
 		if !bytes.Equal(a, b) {
 			t.Fatalf("%s: the same seed and orders gave different results", name)
 		}
-		_, c := playRandomGame(t, sc, 8, 12)
+		_, c, _ := playRandomGame(t, sc, 8, 12)
 		if bytes.Equal(a, c) {
 			t.Fatalf("%s: different seeds gave identical games; the dice are not used", name)
 		}
