@@ -1,0 +1,561 @@
+package mail
+
+import (
+	"cmp"
+	"context"
+	"crypto/tls"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"slices"
+	"sync/atomic"
+	"time"
+
+	"github.com/emersion/go-imap/v2"
+	"github.com/emersion/go-imap/v2/imapclient"
+)
+
+// IntakeConfig configures an [Intake]. Zero fields take the documented
+// defaults.
+type IntakeConfig struct {
+	// Addr is the IMAP server's host:port, e.g. "imap.club.example:993".
+	Addr string
+	// TLS says how the connection is secured; the zero value is implicit TLS.
+	TLS TLSMode
+	// TLSConfig optionally customises TLS, e.g. with a private CA in tests.
+	// The server name defaults to the host of Addr.
+	TLSConfig *tls.Config
+	// Username and Password log in with the IMAP LOGIN command.
+	Username, Password string
+	// Mailbox is watched for new mail; "INBOX" by default.
+	Mailbox string
+	// ProcessedMailbox receives each handled message; "Processed" by
+	// default. It is created when missing.
+	ProcessedMailbox string
+	// PollInterval is the longest time between two checks of Mailbox; one
+	// minute by default. With IDLE, new mail is seen at once and polling is
+	// only a safety net.
+	PollInterval time.Duration
+	// DisableIdle makes the intake poll even when the server advertises
+	// IDLE, for servers whose IDLE is unreliable.
+	DisableIdle bool
+	// MaxMessageSize is the size limit passed to Parse; 10 MiB by default.
+	// Only this much (plus one byte) of a bigger message is fetched.
+	MaxMessageSize int64
+	// RetryMin and RetryMax bound the exponential backoff, with jitter,
+	// before reconnecting and before retrying a message whose handler
+	// failed; 1 s and 5 min by default.
+	RetryMin, RetryMax time.Duration
+	// Logger receives the intake's logs; slog.Default() when nil.
+	Logger *slog.Logger
+}
+
+// Handler handles one inbound mail. Returning nil means the mail is dealt
+// with for good and it is moved to the processed mailbox; returning an
+// error leaves it in the watched mailbox to be handled again later. A
+// handler is therefore called at least once per message, and may be called
+// again for a message it handled if the move failed and the process
+// restarted: use Inbound.MessageID to recognise repeats.
+type Handler func(ctx context.Context, msg *Inbound) error
+
+// Intake watches an IMAP mailbox and hands each new message to a
+// [Handler].
+type Intake struct {
+	cfg    IntakeConfig
+	log    *slog.Logger
+	poke   chan struct{}
+	passes atomic.Uint64
+	// running guards against two concurrent Runs, which would handle each
+	// message twice.
+	running atomic.Bool
+}
+
+// idleRestartInterval is how long one IDLE command may last. RFC 2177 asks
+// for less than 29 minutes; much shorter keeps NAT gateways and firewalls
+// from silently dropping the idle connection.
+const idleRestartInterval = 5 * time.Minute
+
+// NewIntake checks cfg, fills in defaults and returns an Intake.
+func NewIntake(cfg IntakeConfig) (*Intake, error) {
+	if cfg.Addr == "" || cfg.Username == "" {
+		return nil, errors.New("mail: intake: Addr and Username are required")
+	}
+	cfg.Mailbox = cmp.Or(cfg.Mailbox, "INBOX")
+	cfg.ProcessedMailbox = cmp.Or(cfg.ProcessedMailbox, "Processed")
+	if cfg.Mailbox == cfg.ProcessedMailbox {
+		return nil, fmt.Errorf("mail: intake: Mailbox and ProcessedMailbox are both %q", cfg.Mailbox)
+	}
+	cfg.PollInterval = cmp.Or(cfg.PollInterval, time.Minute)
+	cfg.MaxMessageSize = cmp.Or(cfg.MaxMessageSize, 10<<20)
+	// A floor on RetryMin keeps a misconfiguration from turning retries
+	// into a busy loop against the server.
+	cfg.RetryMin = max(cmp.Or(cfg.RetryMin, time.Second), 10*time.Millisecond)
+	cfg.RetryMax = max(cmp.Or(cfg.RetryMax, 5*time.Minute), cfg.RetryMin)
+	if cfg.PollInterval < 0 || cfg.MaxMessageSize < 0 {
+		return nil, errors.New("mail: intake: negative PollInterval or MaxMessageSize")
+	}
+	if cfg.TLS != TLSNone {
+		tlsConfig, err := tlsConfigFor(cfg.Addr, cfg.TLSConfig)
+		if err != nil {
+			return nil, err
+		}
+		cfg.TLSConfig = tlsConfig
+	}
+	logger := cmp.Or(cfg.Logger, slog.Default())
+	return &Intake{
+		cfg:  cfg,
+		log:  logger.With("imap_addr", cfg.Addr, "mailbox", cfg.Mailbox),
+		poke: make(chan struct{}, 1),
+	}, nil
+}
+
+// Poke asks a running intake to check the mailbox now instead of waiting
+// for IDLE news or the poll interval. It never blocks.
+func (in *Intake) Poke() {
+	select {
+	case in.poke <- struct{}{}:
+	default: // a check is already pending
+	}
+}
+
+// Passes returns how many complete passes over the mailbox Run has made.
+// A pass fetches every new or retry-due message and calls the handler on
+// it. At most one pass is under way at any time, so once Passes has grown
+// by two after a Poke or an append, a whole pass has begun after it.
+func (in *Intake) Passes() uint64 {
+	return in.passes.Load()
+}
+
+// Run watches the mailbox until ctx is done, then returns nil. It only
+// returns an error at once, for a nil handler or when the intake is
+// already running.
+//
+// Each pass fetches the messages that arrived since the last one (tracked
+// by UID, reset when the mailbox's UIDVALIDITY changes) with BODY.PEEK, so
+// that \Seen is never set, parses them and calls handle. A message is
+// moved to the processed mailbox only after handle returns nil; on error
+// it stays and is retried after a backoff. Between passes Run waits in
+// IDLE when the server has it, else it polls. A lost connection or failed
+// login is retried with capped exponential backoff.
+func (in *Intake) Run(ctx context.Context, handle Handler) error {
+	if handle == nil {
+		return errors.New("mail: intake: nil handler")
+	}
+	if !in.running.CompareAndSwap(false, true) {
+		return errors.New("mail: intake: already running")
+	}
+	defer in.running.Store(false)
+
+	st := &mailboxState{retries: make(map[imap.UID]*retryState)}
+	failures := 0
+	for {
+		reachedMailbox, err := in.session(ctx, handle, st)
+		if ctx.Err() != nil {
+			in.log.Info("mail intake stopped")
+			return nil
+		}
+		if reachedMailbox {
+			failures = 0 // the server worked until now: start the backoff over
+		}
+		failures++
+		delay := backoff(failures, in.cfg.RetryMin, in.cfg.RetryMax)
+		in.log.Warn("imap session ended; reconnecting", "err", err, "attempt", failures, "retry_in", delay)
+		select {
+		case <-ctx.Done():
+			in.log.Info("mail intake stopped")
+			return nil
+		case <-time.After(delay):
+		}
+	}
+}
+
+// mailboxState is what Run remembers about the watched mailbox across
+// connections.
+type mailboxState struct {
+	uidValidity uint32
+	// lastUID is the highest UID fetched; newer messages have higher UIDs.
+	lastUID imap.UID
+	// retries holds the messages at or below lastUID still in the mailbox
+	// because handling or moving them failed.
+	retries map[imap.UID]*retryState
+}
+
+type retryState struct {
+	attempts  int
+	notBefore time.Time
+	// handled is set once the handler succeeded: only the move to the
+	// processed mailbox is left to do, the handler is not called again.
+	handled bool
+}
+
+// useUIDValidity records the UIDVALIDITY of a newly selected mailbox. When
+// it changed, the UIDs remembered are meaningless and are forgotten, so
+// that every message in the mailbox is fetched again.
+func (st *mailboxState) useUIDValidity(v uint32) (changed bool) {
+	changed = st.uidValidity != 0 && st.uidValidity != v
+	if changed {
+		st.lastUID = 0
+		clear(st.retries)
+	}
+	st.uidValidity = v
+	return changed
+}
+
+// fail records a failed attempt on uid and schedules the next one.
+func (st *mailboxState) fail(uid imap.UID, first, last time.Duration) *retryState {
+	r := st.retries[uid]
+	if r == nil {
+		r = &retryState{}
+		st.retries[uid] = r
+	}
+	r.attempts++
+	r.notBefore = time.Now().Add(backoff(r.attempts, first, last))
+	return r
+}
+
+// due returns the UIDs whose retry time has come, in ascending order.
+func (st *mailboxState) due(now time.Time) []imap.UID {
+	var uids []imap.UID
+	for uid, r := range st.retries {
+		if !r.notBefore.After(now) {
+			uids = append(uids, uid)
+		}
+	}
+	slices.Sort(uids)
+	return uids
+}
+
+// nextRetry returns the earliest scheduled retry.
+func (st *mailboxState) nextRetry() (time.Time, bool) {
+	var next time.Time
+	for _, r := range st.retries {
+		if next.IsZero() || r.notBefore.Before(next) {
+			next = r.notBefore
+		}
+	}
+	return next, !next.IsZero()
+}
+
+// session runs one IMAP connection until it fails or ctx is done.
+// reachedMailbox reports whether it got as far as selecting the mailbox.
+func (in *Intake) session(ctx context.Context, handle Handler, st *mailboxState) (reachedMailbox bool, err error) {
+	// EXISTS responses, which announce new mail, arrive on the client's
+	// reader goroutine; wake carries them to the waiting loop.
+	wake := make(chan struct{}, 1)
+	c, err := in.connect(ctx, wake)
+	if err != nil {
+		return false, err
+	}
+	defer c.Close()
+	// imapclient has no context support: closing the connection is what
+	// interrupts a command or IDLE when ctx ends.
+	stop := context.AfterFunc(ctx, func() { c.Close() })
+	defer stop()
+
+	if err := c.WaitGreeting(); err != nil {
+		return false, fmt.Errorf("imap greeting: %w", err)
+	}
+	if err := c.Login(in.cfg.Username, in.cfg.Password).Wait(); err != nil {
+		return false, fmt.Errorf("imap login as %q: %w", in.cfg.Username, err)
+	}
+	if err := in.ensureMailbox(c, in.cfg.ProcessedMailbox); err != nil {
+		return false, err
+	}
+	selected, err := c.Select(in.cfg.Mailbox, nil).Wait()
+	if err != nil {
+		return false, fmt.Errorf("imap SELECT %q: %w", in.cfg.Mailbox, err)
+	}
+	if st.useUIDValidity(selected.UIDValidity) {
+		in.log.Warn("mailbox UIDVALIDITY changed; rescanning all messages", "uidvalidity", selected.UIDValidity)
+	}
+	in.log.Info("imap mailbox selected", "messages", selected.NumMessages,
+		"idle", !in.cfg.DisableIdle && c.Caps().Has(imap.CapIdle), "move", c.Caps().Has(imap.CapMove))
+
+	for {
+		if err := in.pass(ctx, c, handle, st); err != nil {
+			return true, err
+		}
+		in.passes.Add(1)
+		if err := in.waitForNews(ctx, c, st, wake); err != nil {
+			return true, err
+		}
+	}
+}
+
+// connect opens the connection and, for STARTTLS, secures it.
+func (in *Intake) connect(ctx context.Context, wake chan struct{}) (*imapclient.Client, error) {
+	conn, err := dial(ctx, in.cfg.Addr, in.cfg.TLS, in.cfg.TLSConfig)
+	if err != nil {
+		return nil, fmt.Errorf("imap connect: %w", err)
+	}
+	options := &imapclient.Options{
+		TLSConfig: in.cfg.TLSConfig,
+		UnilateralDataHandler: &imapclient.UnilateralDataHandler{
+			Mailbox: func(data *imapclient.UnilateralDataMailbox) {
+				if data.NumMessages != nil {
+					select {
+					case wake <- struct{}{}:
+					default: // already signalled
+					}
+				}
+			},
+		},
+	}
+	if in.cfg.TLS != TLSStartTLS {
+		return imapclient.New(conn, options), nil
+	}
+	stop := context.AfterFunc(ctx, func() { conn.Close() })
+	defer stop()
+	c, err := imapclient.NewStartTLS(conn, options)
+	if err != nil {
+		return nil, fmt.Errorf("imap STARTTLS: %w", err)
+	}
+	return c, nil
+}
+
+// ensureMailbox creates the named mailbox unless it exists.
+func (in *Intake) ensureMailbox(c *imapclient.Client, name string) error {
+	list, err := c.List("", name, nil).Collect()
+	if err != nil {
+		return fmt.Errorf("imap LIST %q: %w", name, err)
+	}
+	if len(list) > 0 {
+		return nil
+	}
+	if err := c.Create(name, nil).Wait(); err != nil {
+		return fmt.Errorf("imap CREATE %q: %w", name, err)
+	}
+	in.log.Info("created mailbox", "name", name)
+	return nil
+}
+
+// pass handles the retry-due messages, then the new ones. It returns an
+// error only when the connection is no longer usable.
+func (in *Intake) pass(ctx context.Context, c *imapclient.Client, handle Handler, st *mailboxState) error {
+	fresh, err := newUIDs(c, st.lastUID)
+	if err != nil {
+		return err
+	}
+	for _, uid := range append(st.due(time.Now()), fresh...) {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if err := in.processMessage(ctx, c, handle, st, uid); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// newUIDs returns the UIDs above last of the messages not flagged \Deleted.
+func newUIDs(c *imapclient.Client, last imap.UID) ([]imap.UID, error) {
+	data, err := c.UIDSearch(&imap.SearchCriteria{
+		UID:     []imap.UIDSet{{{Start: last + 1, Stop: 0}}}, // last+1:*
+		NotFlag: []imap.Flag{imap.FlagDeleted},
+	}, nil).Wait()
+	if err != nil {
+		return nil, fmt.Errorf("imap UID SEARCH: %w", err)
+	}
+	var uids []imap.UID
+	for _, uid := range data.AllUIDs() {
+		// "n:*" always includes the highest UID, even when it is below n.
+		if uid > last {
+			uids = append(uids, uid)
+		}
+	}
+	slices.Sort(uids)
+	return uids, nil
+}
+
+// processMessage fetches, parses and handles one message and moves it to
+// the processed mailbox. Failures that concern only this message are
+// logged and scheduled for retry; the error return is for a connection
+// that is no longer usable.
+func (in *Intake) processMessage(ctx context.Context, c *imapclient.Client, handle Handler, st *mailboxState, uid imap.UID) error {
+	log := in.log.With("uid", uid)
+	if r := st.retries[uid]; r != nil && r.handled {
+		return in.moveToProcessed(c, st, uid, log)
+	}
+
+	raw, size, found, err := in.fetch(c, uid)
+	if err != nil {
+		if !isCommandError(err) {
+			return err
+		}
+		r := st.fail(uid, in.cfg.RetryMin, in.cfg.RetryMax)
+		log.Warn("imap server refused to fetch message; will retry", "attempt", r.attempts, "err", err)
+		return nil
+	}
+	st.lastUID = max(st.lastUID, uid)
+	if !found {
+		delete(st.retries, uid) // expunged by someone else meanwhile
+		return nil
+	}
+	msg, err := parseBytes(raw, in.cfg.MaxMessageSize)
+	if err != nil {
+		// Retrying cannot make an unreadable message readable; it stays in
+		// the mailbox for a human and is tried again after a restart.
+		delete(st.retries, uid)
+		log.Error("unreadable message left in mailbox", "size", size, "err", err)
+		return nil
+	}
+	msg.Size = max(msg.Size, size)
+	log = log.With("message_id", msg.MessageID, "from", msg.From.Email)
+
+	if err := handle(ctx, msg); err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		r := st.fail(uid, in.cfg.RetryMin, in.cfg.RetryMax)
+		log.Warn("handler failed; message stays in mailbox", "attempt", r.attempts,
+			"retry_in", time.Until(r.notBefore).Round(time.Millisecond), "err", err)
+		return nil
+	}
+	st.retries[uid] = &retryState{handled: true}
+	return in.moveToProcessed(c, st, uid, log)
+}
+
+// fetch fetches the message with the given UID: at most MaxMessageSize+1
+// bytes of it, which is enough for Parse to tell it is oversized, and its
+// real size. found is false when no such message exists any more.
+func (in *Intake) fetch(c *imapclient.Client, uid imap.UID) (raw []byte, size int64, found bool, err error) {
+	limit := in.cfg.MaxMessageSize
+	cmd := c.Fetch(imap.UIDSetNum(uid), &imap.FetchOptions{
+		UID:        true,
+		RFC822Size: true,
+		// PEEK leaves \Seen alone, so that a human looking at the mailbox
+		// sees what is still unread; the partial range keeps an oversized
+		// message from being transferred whole.
+		BodySection: []*imap.FetchItemBodySection{{
+			Peek:    true,
+			Partial: &imap.SectionPartial{Offset: 0, Size: limit + 1},
+		}},
+	})
+	defer cmd.Close()
+	for msg := cmd.Next(); msg != nil; msg = cmd.Next() {
+		for item := msg.Next(); item != nil; item = msg.Next() {
+			switch item := item.(type) {
+			case imapclient.FetchItemDataRFC822Size:
+				size = item.Size
+			case imapclient.FetchItemDataBodySection:
+				if item.Literal == nil {
+					continue
+				}
+				// The server may ignore the partial range: read no more
+				// than the limit needs either way.
+				raw, err = io.ReadAll(io.LimitReader(item.Literal, limit+1))
+				if err != nil {
+					return nil, 0, false, fmt.Errorf("imap UID FETCH %d: reading body: %w", uid, err)
+				}
+				found = true
+			}
+		}
+	}
+	if err := cmd.Close(); err != nil {
+		return nil, 0, false, fmt.Errorf("imap UID FETCH %d: %w", uid, err)
+	}
+	return raw, size, found, nil
+}
+
+// moveToProcessed moves a handled message to the processed mailbox. A
+// refused move is logged and retried later without calling the handler
+// again.
+func (in *Intake) moveToProcessed(c *imapclient.Client, st *mailboxState, uid imap.UID, log *slog.Logger) error {
+	if err := moveMessage(c, uid, in.cfg.ProcessedMailbox); err != nil {
+		if !isCommandError(err) {
+			return err
+		}
+		r := st.fail(uid, in.cfg.RetryMin, in.cfg.RetryMax)
+		log.Warn("imap server refused to move handled message; will retry the move", "attempt", r.attempts, "err", err)
+		return nil
+	}
+	delete(st.retries, uid)
+	log.Info("message handled", "moved_to", in.cfg.ProcessedMailbox)
+	return nil
+}
+
+// moveMessage moves one message with UID MOVE when the server has it, else
+// with UID COPY, \Deleted and UID EXPUNGE (plain EXPUNGE without UIDPLUS,
+// which also removes other messages already flagged \Deleted).
+func moveMessage(c *imapclient.Client, uid imap.UID, dest string) error {
+	uids := imap.UIDSetNum(uid)
+	if c.Caps().Has(imap.CapMove) {
+		if _, err := c.Move(uids, dest).Wait(); err != nil {
+			return fmt.Errorf("imap UID MOVE %d to %q: %w", uid, dest, err)
+		}
+		return nil
+	}
+	// imapclient's Move has the same fallback, but it pipelines the three
+	// commands, so it would delete the message even if the COPY failed.
+	if _, err := c.Copy(uids, dest).Wait(); err != nil {
+		return fmt.Errorf("imap UID COPY %d to %q: %w", uid, dest, err)
+	}
+	deleted := &imap.StoreFlags{Op: imap.StoreFlagsAdd, Silent: true, Flags: []imap.Flag{imap.FlagDeleted}}
+	if err := c.Store(uids, deleted, nil).Close(); err != nil {
+		return fmt.Errorf("imap UID STORE %d +FLAGS (\\Deleted): %w", uid, err)
+	}
+	var err error
+	if c.Caps().Has(imap.CapUIDPlus) {
+		err = c.UIDExpunge(uids).Close()
+	} else {
+		err = c.Expunge().Close()
+	}
+	if err != nil {
+		return fmt.Errorf("imap EXPUNGE of UID %d: %w", uid, err)
+	}
+	return nil
+}
+
+// isCommandError reports whether err is the server's NO or BAD answer to
+// one command, after which the connection is still usable.
+func isCommandError(err error) bool {
+	var imapErr *imap.Error
+	return errors.As(err, &imapErr)
+}
+
+// waitForNews waits until the mailbox may have changed: new mail announced
+// during IDLE, a Poke, a retry falling due, or the poll interval (at most
+// idleRestartInterval) elapsing.
+func (in *Intake) waitForNews(ctx context.Context, c *imapclient.Client, st *mailboxState, wake <-chan struct{}) error {
+	delay := min(in.cfg.PollInterval, idleRestartInterval)
+	if next, ok := st.nextRetry(); ok {
+		delay = min(delay, time.Until(next))
+	}
+	if delay <= 0 {
+		return nil
+	}
+	timer := time.NewTimer(delay)
+	defer timer.Stop()
+
+	if in.cfg.DisableIdle || !c.Caps().Has(imap.CapIdle) {
+		return in.wait(ctx, c, wake, timer.C)
+	}
+	idle, err := c.Idle()
+	if err != nil {
+		return fmt.Errorf("imap IDLE: %w", err)
+	}
+	if err := in.wait(ctx, c, wake, timer.C); err != nil {
+		return err // the connection is closed or being closed: no DONE
+	}
+	if err := idle.Close(); err != nil {
+		return fmt.Errorf("imap IDLE DONE: %w", err)
+	}
+	if err := idle.Wait(); err != nil {
+		return fmt.Errorf("imap IDLE: %w", err)
+	}
+	return nil
+}
+
+func (in *Intake) wait(ctx context.Context, c *imapclient.Client, wake <-chan struct{}, timeout <-chan time.Time) error {
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-c.Closed():
+		return errors.New("imap connection closed by the server")
+	case <-in.poke:
+	case <-wake:
+	case <-timeout:
+	}
+	return nil
+}

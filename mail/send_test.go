@@ -1,0 +1,177 @@
+package mail
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"net"
+	"testing"
+	"time"
+
+	"github.com/emersion/go-smtp"
+
+	"fieldpost/mail/mailtest"
+)
+
+func composeTestMail(t testing.TB, to string) []byte {
+	t.Helper()
+	raw, err := Compose(&Outbound{
+		From:      Address{Name: "Fieldpost Judge", Email: "judge@club.example"},
+		To:        []Address{{Email: to}},
+		Subject:   "Turn 6 – your move",
+		MessageID: NewMessageID("club.example"),
+		Text:      "Turn 6 report.\n.\nA line with a lone dot above, which SMTP must escape.\n",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return raw
+}
+
+func TestSenderDelivers(t *testing.T) {
+	tests := []struct {
+		name string
+		tls  TLSMode
+		opts mailtest.SMTPOptions
+	}{
+		{"plain", TLSNone, mailtest.SMTPOptions{}},
+		{"plain with auth", TLSNone, mailtest.SMTPOptions{Username: "judge", Password: "s3cret"}},
+		{"starttls with auth", TLSStartTLS, mailtest.SMTPOptions{StartTLS: true, Username: "judge", Password: "s3cret"}},
+		{"implicit tls", TLSImplicit, mailtest.SMTPOptions{ImplicitTLS: true}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := mailtest.NewSMTPServer(t, &tt.opts)
+			sender, err := NewSender(SenderConfig{
+				Addr:      srv.Addr,
+				TLS:       tt.tls,
+				TLSConfig: mailtest.ClientTLSConfig(),
+				Username:  tt.opts.Username,
+				Password:  tt.opts.Password,
+				HeloName:  "judge.club.example",
+				Timeout:   5 * time.Second,
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+			msg := composeTestMail(t, "hans@example.de")
+			if err := sender.Send(context.Background(), "bounces@club.example", []string{"hans@example.de", "umpire@club.example"}, msg); err != nil {
+				t.Fatalf("Send: %v", err)
+			}
+			got := srv.WaitMessages(t, 1)
+			if len(got) != 1 {
+				t.Fatalf("server received %d messages, want 1", len(got))
+			}
+			if got[0].From != "bounces@club.example" || len(got[0].To) != 2 || got[0].To[0] != "hans@example.de" || got[0].To[1] != "umpire@club.example" {
+				t.Errorf("envelope = %q -> %q", got[0].From, got[0].To)
+			}
+			if !bytes.Equal(got[0].Data, msg) {
+				t.Errorf("delivered data differs from the message sent:\n%q\nwant\n%q", got[0].Data, msg)
+			}
+		})
+	}
+}
+
+func TestSenderFailureKinds(t *testing.T) {
+	srv := mailtest.NewSMTPServer(t, &mailtest.SMTPOptions{Username: "judge", Password: "s3cret"})
+	newSender := func(password string) *Sender {
+		s, err := NewSender(SenderConfig{Addr: srv.Addr, TLS: TLSNone, Username: "judge", Password: password, Timeout: 5 * time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	sender := newSender("s3cret")
+	msg := composeTestMail(t, "hans@example.de")
+	ctx := context.Background()
+
+	srv.FailNext(1, 550)
+	err := sender.Send(ctx, "judge@club.example", []string{"gone@example.de"}, msg)
+	var smtpErr *smtp.SMTPError
+	if err == nil || !IsPermanent(err) || !errors.As(err, &smtpErr) || smtpErr.Code != 550 {
+		t.Errorf("after a 550: err = %v, permanent = %v; want a permanent *smtp.SMTPError 550", err, IsPermanent(err))
+	}
+
+	srv.FailNext(1, 451)
+	err = sender.Send(ctx, "judge@club.example", []string{"hans@example.de"}, msg)
+	if err == nil || IsPermanent(err) {
+		t.Errorf("after a 451: err = %v, permanent = %v; want a temporary error", err, IsPermanent(err))
+	}
+
+	// A wrong password is a 535, but retrying after fixing the
+	// configuration would work: temporary.
+	err = newSender("wrong").Send(ctx, "judge@club.example", []string{"hans@example.de"}, msg)
+	if err == nil || IsPermanent(err) {
+		t.Errorf("with a wrong password: err = %v, permanent = %v; want a temporary error", err, IsPermanent(err))
+	}
+
+	for name, to := range map[string][]string{"no recipients": nil, "injection": {"a@b>\r\nDATA"}} {
+		if err := sender.Send(ctx, "judge@club.example", to, msg); !IsPermanent(err) {
+			t.Errorf("%s: err = %v, want a permanent error", name, err)
+		}
+	}
+
+	if err := sender.Send(ctx, "judge@club.example", []string{"hans@example.de"}, msg); err != nil {
+		t.Fatalf("Send after the failures: %v", err)
+	}
+	if n := len(srv.Messages()); n != 1 {
+		t.Errorf("server accepted %d messages, want only the last one", n)
+	}
+}
+
+func TestSenderConnectionProblemsAreTemporary(t *testing.T) {
+	// A server that accepts connections and never says a word.
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		for {
+			conn, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			t.Cleanup(func() { conn.Close() })
+		}
+	}()
+
+	sender, err := NewSender(SenderConfig{Addr: ln.Addr().String(), TLS: TLSNone, Timeout: 200 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	msg := composeTestMail(t, "hans@example.de")
+	start := time.Now()
+	err = sender.Send(context.Background(), "judge@club.example", []string{"hans@example.de"}, msg)
+	if err == nil || IsPermanent(err) || !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("silent server: err = %v; want a temporary deadline error", err)
+	}
+	if elapsed := time.Since(start); elapsed > 2*time.Second {
+		t.Errorf("Send took %v with a 200ms timeout", elapsed)
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(50*time.Millisecond, cancel)
+	sender.cfg.Timeout = time.Minute
+	if err := sender.Send(ctx, "judge@club.example", []string{"hans@example.de"}, msg); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled Send: err = %v, want context.Canceled", err)
+	}
+
+	ln.Close()
+	err = sender.Send(context.Background(), "judge@club.example", []string{"hans@example.de"}, msg)
+	if err == nil || IsPermanent(err) {
+		t.Errorf("closed port: err = %v; want a temporary error", err)
+	}
+}
+
+func TestParseTLSMode(t *testing.T) {
+	for _, mode := range []TLSMode{TLSImplicit, TLSStartTLS, TLSNone} {
+		got, err := ParseTLSMode(mode.String())
+		if err != nil || got != mode {
+			t.Errorf("ParseTLSMode(%q) = %v, %v; want %v", mode.String(), got, err, mode)
+		}
+	}
+	if _, err := ParseTLSMode("ssl"); err == nil {
+		t.Error(`ParseTLSMode("ssl") succeeded`)
+	}
+}
