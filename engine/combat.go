@@ -258,11 +258,7 @@ func (r *resolver) combatText(e *engagement) string {
 	c := e.c
 	var who []string
 	for _, as := range e.stands {
-		mode := "distant fire"
-		if as.close {
-			mode = "close combat"
-		}
-		who = append(who, fmt.Sprintf("%s (%s)", as.s.Name, mode))
+		who = append(who, fmt.Sprintf("%s (%s)", as.s.Name, AttackStand{Close: as.close}.Mode()))
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "Combat %d: %s attacks %s at %s with %s. Attack: %s",

@@ -57,6 +57,15 @@ func (h *Hex) UnmarshalText(b []byte) error {
 	return nil
 }
 
+// Compare orders hexes column first, then row: the stable order the engine
+// uses wherever the rules leave a choice to chance-free convention.
+func Compare(a, b Hex) int {
+	if a.Col != b.Col {
+		return a.Col - b.Col
+	}
+	return a.Row - b.Row
+}
+
 // IsZero reports whether h is the zero value (no hex).
 func (h Hex) IsZero() bool { return h.Col == 0 && h.Row == 0 }
 

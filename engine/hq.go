@@ -2,7 +2,7 @@ package engine
 
 import (
 	"fmt"
-	"sort"
+	"slices"
 )
 
 // returnHQ is the turn of a unit whose HQ is lost (6): from the round after
@@ -60,12 +60,7 @@ func (r *resolver) hqCandidates(u *Unit) []Hex {
 			}
 		}
 	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].Col != out[j].Col {
-			return out[i].Col < out[j].Col
-		}
-		return out[i].Row < out[j].Row
-	})
+	slices.SortFunc(out, Compare)
 	return out
 }
 

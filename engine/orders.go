@@ -64,6 +64,14 @@ type AttackStand struct {
 	Close bool   `json:"close"` // close combat (adjacent) rather than distant fire
 }
 
+// Mode names how the stand fights, in the rules' words.
+func (a AttackStand) Mode() string {
+	if a.Close {
+		return "close combat"
+	}
+	return "distant fire"
+}
+
 // BatteryOrders is one battery's standing orders for the round.
 type BatteryOrders struct {
 	Battery string `json:"battery"`

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"testing"
 )
 
@@ -170,12 +170,7 @@ func occupiedHexes(b *board) []Hex {
 	for h := range b.occ {
 		out = append(out, h)
 	}
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].Col != out[j].Col {
-			return out[i].Col < out[j].Col
-		}
-		return out[i].Row < out[j].Row
-	})
+	slices.SortFunc(out, Compare)
 	return out
 }
 

@@ -2,7 +2,7 @@ package engine
 
 import (
 	"fmt"
-	"sort"
+	"slices"
 )
 
 // Status is a unit's order for the round (1.6).
@@ -328,11 +328,6 @@ func (s *State) ActiveUnits(side string) []*Unit {
 // SortedObjectives returns the objectives in hex order.
 func (s *State) SortedObjectives() []*Objective {
 	out := append([]*Objective(nil), s.Objectives...)
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].Hex.Col != out[j].Hex.Col {
-			return out[i].Hex.Col < out[j].Hex.Col
-		}
-		return out[i].Hex.Row < out[j].Hex.Row
-	})
+	slices.SortFunc(out, func(a, b *Objective) int { return Compare(a.Hex, b.Hex) })
 	return out
 }

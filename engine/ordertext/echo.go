@@ -121,11 +121,7 @@ func echoAttack(b *strings.Builder, rs *engine.Ruleset, st *engine.State, o *eng
 	a := uo.Attack
 	var who []string
 	for _, s := range a.Stands {
-		mode := "distant fire"
-		if s.Close {
-			mode = "close combat"
-		}
-		who = append(who, fmt.Sprintf("%s (%s)", s.Stand, mode))
+		who = append(who, fmt.Sprintf("%s (%s)", s.Stand, s.Mode()))
 	}
 	fmt.Fprintf(b, "  attacks %s with %s", a.Target, strings.Join(who, " and "))
 	var sup []string
