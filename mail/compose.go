@@ -48,6 +48,11 @@ type Outbound struct {
 	Inline []Part
 	// Attachments are files attached to the mail.
 	Attachments []Part
+	// Personal marks a mail a program sends on a person's behalf, such as
+	// a player's orders written by a bot: it is not marked Auto-Submitted,
+	// so that the judge, which leaves automatic mail unread, reads it as
+	// the player's.
+	Personal bool
 }
 
 // HeaderField is an extra header field of an Outbound mail.
@@ -85,10 +90,11 @@ var composedFields = map[string]bool{
 // The text is UTF-8 in quoted-printable. With HTML the body is a
 // multipart/alternative of the text and the HTML; the HTML and its inline
 // images form a multipart/related; attachments wrap everything in a
-// multipart/mixed. Every mail is marked "Auto-Submitted: auto-generated"
-// (RFC 3834) and "X-Auto-Response-Suppress: All" so that vacation
-// responders stay silent, and carries "X-Loop: <From address>" so that
-// DetectAutomatic recognises it if it ever comes back.
+// multipart/mixed. Every mail but a Personal one is marked
+// "Auto-Submitted: auto-generated" (RFC 3834); every mail carries
+// "X-Auto-Response-Suppress: All" so that vacation responders stay silent,
+// and "X-Loop: <From address>" so that DetectAutomatic recognises it if it
+// ever comes back.
 func Compose(out *Outbound) ([]byte, error) {
 	if err := out.validate(); err != nil {
 		return nil, err
@@ -112,7 +118,9 @@ func Compose(out *Outbound) ([]byte, error) {
 	if out.ListID != "" {
 		h.Set("List-Id", encodeListID(out.ListID))
 	}
-	h.Set("Auto-Submitted", "auto-generated")
+	if !out.Personal {
+		h.Set("Auto-Submitted", "auto-generated")
+	}
 	h.Set("X-Auto-Response-Suppress", "All")
 	h.Set("X-Loop", out.From.Email)
 	for _, f := range out.Headers {

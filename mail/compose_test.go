@@ -166,8 +166,8 @@ func TestComposeRoundTrip(t *testing.T) {
 		t.Errorf("Text =\n%q\nwant\n%q", in.Text, out.Text)
 	}
 	wantAttachments := []Attachment{
-		{Filename: "map.png", ContentType: "image/png"},
-		{Filename: "Verluste Süd.csv", ContentType: "text/csv"},
+		{Filename: "map.png", ContentType: "image/png", Data: out.Inline[0].Data},
+		{Filename: "Verluste Süd.csv", ContentType: "text/csv", Data: out.Attachments[0].Data},
 	}
 	if !reflect.DeepEqual(in.Attachments, wantAttachments) {
 		t.Errorf("Attachments = %+v, want %+v", in.Attachments, wantAttachments)
@@ -175,6 +175,31 @@ func TestComposeRoundTrip(t *testing.T) {
 	// Our own mail coming back must never be answered.
 	if reason, auto := DetectAutomatic(in, []string{"judge@club.example"}); !auto {
 		t.Errorf("composed mail not detected as automatic (reason %q)", reason)
+	}
+}
+
+// A mail sent on a player's behalf is not automatic: the judge reads it.
+func TestComposePersonal(t *testing.T) {
+	raw, err := Compose(&Outbound{
+		From:      Address{Email: "bot@club.example"},
+		To:        []Address{{Email: "judge+t0k3n@club.example"}},
+		Subject:   "Re: Turn 6",
+		MessageID: NewMessageID("club.example"),
+		Text:      "BN 1/120 H\nEND\n",
+		Personal:  true,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := Parse(bytes.NewReader(raw), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := in.Header.Get("Auto-Submitted"); v != "" {
+		t.Errorf("Auto-Submitted: %s on a personal mail", v)
+	}
+	if reason, auto := DetectAutomatic(in, []string{"judge@club.example"}); auto {
+		t.Errorf("the judge would take a personal mail for automatic: %s", reason)
 	}
 }
 

@@ -64,10 +64,13 @@ type Inbound struct {
 	Oversized bool
 }
 
-// Attachment describes a body part that is not text.
+// Attachment is a body part that is not text.
 type Attachment struct {
 	Filename    string // may be empty
 	ContentType string // media type, e.g. "image/jpeg"
+	// Data is the part's content, its transfer encoding undone: what the
+	// sender attached (the judge's situation.json, say).
+	Data []byte
 }
 
 // Recipients returns every recipient address of the mail: To, Cc,
@@ -285,7 +288,8 @@ func (in *Inbound) walk(h message.Header, r io.Reader, depth int, out *bodyText)
 		}
 		out.plain = append(out.plain, text)
 	default:
-		in.Attachments = append(in.Attachments, Attachment{Filename: decodeWords(filename), ContentType: mediaType})
+		in.Attachments = append(in.Attachments, Attachment{Filename: decodeWords(filename), ContentType: mediaType,
+			Data: decodeTransfer(h.Get("Content-Transfer-Encoding"), r)})
 	}
 }
 
@@ -371,17 +375,7 @@ func guessBoundary(body []byte) string {
 // charset the bytes as they are (invalid UTF-8 replaced), rather than
 // nothing.
 func decodeText(transferEncoding, charset string, r io.Reader) string {
-	raw, _ := io.ReadAll(r)
-	var decoded []byte
-	switch strings.ToLower(strings.TrimSpace(transferEncoding)) {
-	case "quoted-printable":
-		decoded, _ = io.ReadAll(quotedprintable.NewReader(bytes.NewReader(raw)))
-	case "base64":
-		decoded = decodeBase64Prefix(raw)
-	default:
-		decoded = raw
-	}
-
+	decoded := decodeTransfer(transferEncoding, r)
 	charset = strings.ToLower(strings.TrimSpace(charset))
 	switch charset {
 	case "", "us-ascii", "utf-8", "utf8":
@@ -400,6 +394,20 @@ func decodeText(transferEncoding, charset string, r io.Reader) string {
 		}
 	}
 	return strings.ToValidUTF8(string(decoded), "\uFFFD")
+}
+
+// decodeTransfer undoes a part's transfer encoding. Corrupt encoded data
+// gives what was decoded before it, rather than nothing.
+func decodeTransfer(transferEncoding string, r io.Reader) []byte {
+	raw, _ := io.ReadAll(r)
+	switch strings.ToLower(strings.TrimSpace(transferEncoding)) {
+	case "quoted-printable":
+		decoded, _ := io.ReadAll(quotedprintable.NewReader(bytes.NewReader(raw)))
+		return decoded
+	case "base64":
+		return decodeBase64Prefix(raw)
+	}
+	return raw
 }
 
 // decodeBase64Prefix decodes base64 data, ignoring whitespace anywhere, and

@@ -100,14 +100,23 @@ func TestParseText(t *testing.T) {
 			if in.Text != tt.text {
 				t.Errorf("Text =\n%q\nwant\n%q", in.Text, tt.text)
 			}
-			if !reflect.DeepEqual(in.Attachments, tt.attachments) {
-				t.Errorf("Attachments = %+v, want %+v", in.Attachments, tt.attachments)
+			if got := described(in.Attachments); !reflect.DeepEqual(got, tt.attachments) {
+				t.Errorf("Attachments = %+v, want %+v", got, tt.attachments)
 			}
 			if oversized := int64(len(raw)) > tt.limit; in.Oversized != oversized {
 				t.Errorf("Oversized = %v, want %v", in.Oversized, oversized)
 			}
 		})
 	}
+}
+
+// described is the attachments without their data: what they are.
+func described(atts []Attachment) []Attachment {
+	var out []Attachment
+	for _, a := range atts {
+		out = append(out, Attachment{Filename: a.Filename, ContentType: a.ContentType})
+	}
+	return out
 }
 
 func TestParseHeaderFields(t *testing.T) {

@@ -1,0 +1,373 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"maps"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"fieldpost/data"
+	"fieldpost/engine"
+	"fieldpost/engine/bot"
+	"fieldpost/engine/ordertext"
+	"fieldpost/mail"
+)
+
+func init() {
+	commands["bot"] = command{
+		"bot --side SIDE --imap HOST:PORT --smtp HOST:PORT --user U [--password P] [--address ADDR] [--tls none|starttls|implicit] [--once] [--seed N]",
+		"Play a side by mail as a player would: answer the judge's order forms with the bot's orders.",
+		cmdBot}
+}
+
+// The judge's mails (MAIL-CONTRACT.md).
+const (
+	formMarker    = "--- ORDER FORM ---"
+	situationFile = "situation.json"
+)
+
+// onceTimeout bounds a --once run that cannot get through its mailbox (a
+// server down, a wrong password): the intake keeps trying, the log says why.
+const onceTimeout = 2 * time.Minute
+
+func cmdBot(e *env, args []string) error {
+	fs := newFlags(e, "bot")
+	side := fs.String("side", "", "the side the bot plays, as the judge's mails name it")
+	imapAddr := fs.String("imap", "", "the IMAP server of the bot's mailbox, HOST:PORT")
+	smtpAddr := fs.String("smtp", "", "the SMTP submission server, HOST:PORT")
+	user := fs.String("user", "", "the user name on both servers")
+	password := fs.String("password", "", "the password on both servers; better in $FIELDPOST_BOT_PASSWORD")
+	address := fs.String("address", "", "the bot's mail address (default: the user name)")
+	tlsName := fs.String("tls", "implicit", "how connections are secured: none, starttls or implicit")
+	once := fs.Bool("once", false, "handle the mail in the mailbox, then exit (for cron)")
+	seed := fs.Uint64("seed", 0, "varies the bot's plans")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 || *side == "" || *imapAddr == "" || *smtpAddr == "" || *user == "" {
+		return errUsage
+	}
+	pw := *password
+	if pw == "" {
+		pw = os.Getenv("FIELDPOST_BOT_PASSWORD")
+	}
+	if pw == "" {
+		return errors.New("no password: give --password or set FIELDPOST_BOT_PASSWORD")
+	}
+	from := *address
+	if from == "" {
+		from = *user
+	}
+	if !strings.Contains(from, "@") {
+		return fmt.Errorf("the bot's address %q is not a mail address: give --address", from)
+	}
+	mode, err := tlsMode(*tlsName)
+	if err != nil {
+		return err
+	}
+	log := slog.New(slog.NewTextHandler(e.stderr, nil))
+	intake, err := mail.NewIntake(mail.IntakeConfig{Addr: *imapAddr, TLS: mode, Username: *user, Password: pw, Logger: log})
+	if err != nil {
+		return err
+	}
+	sender, err := mail.NewSender(mail.SenderConfig{Addr: *smtpAddr, TLS: mode, Username: *user, Password: pw})
+	if err != nil {
+		return err
+	}
+	b := &mailBot{side: *side, from: mail.Address{Email: from}, seed: *seed, sender: sender, log: log, games: map[string]*gameMemory{}}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	log.Info("bot started", "side", *side, "address", from, "imap", *imapAddr, "smtp", *smtpAddr, "once", *once)
+	if *once {
+		return runOnce(ctx, intake, b.handle)
+	}
+	return intake.Run(ctx, b.handle)
+}
+
+func tlsMode(s string) (mail.TLSMode, error) {
+	switch s {
+	case "none":
+		return mail.TLSNone, nil
+	case "starttls":
+		return mail.TLSStartTLS, nil
+	case "implicit":
+		return mail.TLSImplicit, nil
+	}
+	return 0, fmt.Errorf("--tls %q: want none, starttls or implicit", s)
+}
+
+// runOnce handles the mail in the mailbox now: it runs the intake until it
+// has made one whole pass over the mailbox. Mail it could not handle
+// stays there for the next run. An interrupt ends it cleanly.
+func runOnce(ctx context.Context, in *mail.Intake, handle mail.Handler) error {
+	runCtx, cancel := context.WithTimeout(ctx, onceTimeout)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- in.Run(runCtx, handle) }()
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	for in.Passes() == 0 {
+		select {
+		case <-runCtx.Done():
+			<-done
+			if ctx.Err() != nil {
+				return nil
+			}
+			return fmt.Errorf("no pass over the mailbox within %v: see the log", onceTimeout)
+		case <-tick.C:
+		}
+	}
+	cancel()
+	return <-done
+}
+
+// mailBot answers the judge's mails for one side, as a player would.
+type mailBot struct {
+	side   string
+	from   mail.Address
+	seed   uint64
+	sender *mail.Sender
+	log    *slog.Logger
+	games  map[string]*gameMemory // by game id
+}
+
+// gameMemory is what the bot keeps of a game for a rejection: the round it
+// last answered and that round's order form, and whether it has sent the
+// form back unchanged already (it does so once a round, so that a judge
+// and a bot can never answer each other for ever).
+type gameMemory struct {
+	round    int
+	form     string
+	fellBack bool
+}
+
+// handle is the intake's handler: it answers the welcome and report mails
+// of its side's games with orders, and a rejection with the unchanged
+// order form; everything else is logged and left. An error (a failed
+// send) leaves the mail in the mailbox, to be handled again.
+func (b *mailBot) handle(ctx context.Context, msg *mail.Inbound) error {
+	kind := strings.TrimSpace(msg.Header.Get("X-Fieldpost-Kind"))
+	game := strings.TrimSpace(msg.Header.Get("X-Fieldpost-Game"))
+	log := b.log.With("message_id", msg.MessageID, "kind", kind, "game", game)
+	if kind == "" || game == "" {
+		log.Info("ignored: not a judge's mail about a game", "from", msg.From.Email)
+		return nil
+	}
+	if reason, auto := b.automatic(msg); auto {
+		log.Info("ignored: automatic mail", "reason", reason, "from", msg.From.Email)
+		return nil
+	}
+	if side := strings.TrimSpace(msg.Header.Get("X-Fieldpost-Side")); !strings.EqualFold(side, b.side) {
+		log.Info("ignored: not for our side", "side", side)
+		return nil
+	}
+	to, ok := judgeReplyTo(msg)
+	if !ok {
+		log.Warn("ignored: the reply address is not the judge's", "from", msg.From.Email)
+		return nil
+	}
+	round, err := strconv.Atoi(strings.TrimSpace(msg.Header.Get("X-Fieldpost-Round")))
+	if err != nil {
+		log.Warn("ignored: the mail names no round", "err", err)
+		return nil
+	}
+	log = log.With("round", round)
+	switch kind {
+	case "welcome", "report":
+		return b.play(ctx, msg, log, game, round, to)
+	case "rejected":
+		return b.fallBack(ctx, msg, log, game, round, to)
+	}
+	log.Info("nothing to answer")
+	return nil
+}
+
+// automatic says whether a mail is one a machine sent that must not be
+// answered (mail.DetectAutomatic): a bounce, an auto-reply, our own mail
+// come back. The judge marks all its mail Auto-Submitted: auto-generated,
+// and its mail is what the bot answers, so that mark alone does not count.
+func (b *mailBot) automatic(msg *mail.Inbound) (string, bool) {
+	m := *msg
+	m.Header = maps.Clone(msg.Header)
+	if strings.EqualFold(strings.TrimSpace(m.Header.Get("Auto-Submitted")), "auto-generated") {
+		m.Header.Del("Auto-Submitted")
+	}
+	return mail.DetectAutomatic(&m, []string{b.from.Email})
+}
+
+// judgeReplyTo is where an answer goes: the Reply-To address, which
+// carries the player's token, provided it is the judge's own address
+// (MAIL-CONTRACT.md), so that a forged mail cannot make the bot send its
+// orders elsewhere.
+func judgeReplyTo(msg *mail.Inbound) (string, bool) {
+	to := msg.From.Email
+	if len(msg.ReplyTo) > 0 {
+		to = msg.ReplyTo[0].Email
+	}
+	return to, to != "" && bareAddress(to) == bareAddress(msg.From.Email)
+}
+
+// bareAddress is an address without its +tag, lowercased: the judge's
+// address without the token, fit for logs.
+func bareAddress(addr string) string {
+	local, domain, _ := strings.Cut(strings.ToLower(addr), "@")
+	local, _, _ = strings.Cut(local, "+")
+	return local + "@" + domain
+}
+
+// play answers a welcome or report with the bot's orders for the round.
+func (b *mailBot) play(ctx context.Context, msg *mail.Inbound, log *slog.Logger, game string, round int, to string) error {
+	rs, st, err := readSituation(msg)
+	switch {
+	case err != nil:
+		log.Error("ignored: the situation cannot be read", "err", err)
+		return nil
+	case st.Ended:
+		log.Info("the game is over: nothing to answer")
+		return nil
+	case st.Turn+1 != round:
+		log.Error("ignored: the situation is not the position of the round the mail names", "situation_round", st.Turn+1)
+		return nil
+	case st.Side(b.side) == nil:
+		log.Error("ignored: the game has no such side", "side", b.side)
+		return nil
+	}
+	if mem := b.games[game]; mem != nil && mem.round >= round {
+		log.Info("ignored: this round is answered already")
+		return nil
+	}
+	form := orderForm(msg.Text)
+	if form == "" {
+		form = ordertext.Form(rs, st, b.side, game)
+	}
+	o := bot.Plan(rs, st, b.side, bot.Options{Seed: b.seed})
+	text := ordertext.Format(rs, st, o, game)
+	if _, errs := ordertext.Parse(rs, st, b.side, text); errs != nil {
+		// The bot's plans always validate; should the text still not read
+		// back, the form is what surely does.
+		log.Error("the bot's orders do not read back: sending the order form unchanged", "errors", errs.Error())
+		text = form
+	}
+	sent, err := b.reply(ctx, msg, log, to, text)
+	if err != nil || !sent {
+		return err
+	}
+	b.games[game] = &gameMemory{round: round, form: form}
+	attacks := 0
+	for _, uo := range o.Units {
+		if uo.Attack != nil {
+			attacks++
+		}
+	}
+	log.Info("orders sent", "to", bareAddress(to), "units", len(o.Units), "attacks", attacks)
+	return nil
+}
+
+// fallBack answers a rejection of the bot's orders: the errors go to the
+// log, and the order form of the round goes back unchanged, once.
+func (b *mailBot) fallBack(ctx context.Context, msg *mail.Inbound, log *slog.Logger, game string, round int, to string) error {
+	errs, _, _ := strings.Cut(msg.Text, formMarker)
+	log.Warn("orders rejected", "errors", strings.TrimSpace(errs))
+	mem := b.games[game]
+	switch {
+	case mem == nil || mem.round != round:
+		log.Warn("no order form of this round to fall back on: not answering")
+		return nil
+	case mem.fellBack:
+		log.Warn("the round's form went back once already: not answering again")
+		return nil
+	}
+	sent, err := b.reply(ctx, msg, log, to, mem.form)
+	if err != nil || !sent {
+		return err
+	}
+	mem.fellBack = true
+	log.Info("sent the order form back unchanged", "to", bareAddress(to))
+	return nil
+}
+
+// reply sends text in answer to msg, in its thread. An error is a failure
+// worth another try later; a mail that can never be sent is logged and
+// given up, with sent false.
+func (b *mailBot) reply(ctx context.Context, msg *mail.Inbound, log *slog.Logger, to, text string) (sent bool, err error) {
+	subject := msg.Subject
+	if !strings.HasPrefix(strings.ToLower(subject), "re:") {
+		subject = "Re: " + subject
+	}
+	_, domain, _ := strings.Cut(b.from.Email, "@")
+	raw, err := mail.Compose(&mail.Outbound{
+		From:       b.from,
+		To:         []mail.Address{{Email: to}},
+		Subject:    subject,
+		MessageID:  mail.NewMessageID(domain),
+		InReplyTo:  msg.MessageID,
+		References: msg.ReplyReferences(),
+		Text:       text,
+		// Orders are the player's: the judge leaves automatic mail unread.
+		Personal: true,
+	})
+	if err != nil {
+		log.Error("the answer cannot be written: given up", "err", err)
+		return false, nil
+	}
+	if err := b.sender.Send(ctx, b.from.Email, []string{to}, raw); err != nil {
+		if mail.IsPermanent(err) {
+			log.Error("the answer was refused for good: given up", "err", err)
+			return false, nil
+		}
+		return false, fmt.Errorf("sending the answer: %w", err)
+	}
+	return true, nil
+}
+
+// readSituation reads the situation.json attachment of a judge's mail:
+// the ruleset's name and the whole position.
+func readSituation(msg *mail.Inbound) (*engine.Ruleset, *engine.State, error) {
+	for _, a := range msg.Attachments {
+		if a.Filename != situationFile {
+			continue
+		}
+		var sit struct {
+			Ruleset string        `json:"ruleset"`
+			State   *engine.State `json:"state"`
+		}
+		if err := json.Unmarshal(a.Data, &sit); err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", situationFile, err)
+		}
+		if sit.State == nil || sit.State.Map == nil {
+			return nil, nil, fmt.Errorf("%s holds no position", situationFile)
+		}
+		rs, err := data.Ruleset(sit.Ruleset)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", situationFile, err)
+		}
+		return rs, sit.State, nil
+	}
+	return nil, nil, fmt.Errorf("no %s attached", situationFile)
+}
+
+// orderForm is the order form at the end of a judge's mail: the lines
+// after the marker up to the form's END line (MAIL-CONTRACT.md); "" when
+// there is none.
+func orderForm(text string) string {
+	_, after, ok := strings.Cut(text, formMarker+"\n")
+	if !ok {
+		return ""
+	}
+	var form strings.Builder
+	for line := range strings.Lines(after) {
+		form.WriteString(line)
+		if strings.EqualFold(strings.TrimSpace(line), "END") {
+			return form.String()
+		}
+	}
+	return ""
+}
