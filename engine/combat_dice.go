@@ -422,14 +422,16 @@ func (r *resolver) attackBatteries(e *engagement, a *Attack, foe foeView) []Dice
 }
 
 // defenceBatteries: an H or D stand, or a battery, calls the batteries of its
-// side that can reach the attackers, nearest first, ties by id (3.5.2, 5).
+// side that can reach the attackers and have a shot left, kept ones included,
+// nearest first, ties by id (3.5.2, 5).
 func (r *resolver) defenceBatteries(o occupant, attHexes []Hex, foe foeView) []DiceSource {
 	var cands []*Battery
 	for _, bt := range r.st.Batteries {
 		if bt.Removed || bt.Side != o.side() || bt == o.battery {
 			continue
 		}
-		if minDistance(bt.Hex, attHexes) <= bt.Range && bt.Shots > r.keep(bt) {
+		// KEEP holds shots back from attacks for exactly this: defence.
+		if minDistance(bt.Hex, attHexes) <= bt.Range && bt.Shots > 0 {
 			cands = append(cands, bt)
 		}
 	}

@@ -6,9 +6,10 @@ import (
 )
 
 // Forecast works out the dice pools of a unit's plotted attack as if it were
-// made now, with every plotted move of the unit made in full and air points
-// getting past the AA: what the order echo's odds are computed from. The
-// enemy is taken where it stands and on its present orders.
+// made at the start of the coming round (shots and air points issued), with
+// every plotted move of the unit made in full and air points getting past the
+// AA: what the order echo's odds are computed from. The enemy is taken where
+// it stands and on its present orders.
 func Forecast(rs *Ruleset, st *State, o *Orders, unitID string) (*Combat, error) {
 	uo := o.For(unitID)
 	if uo == nil || uo.Attack == nil {
@@ -23,6 +24,7 @@ func Forecast(rs *Ruleset, st *State, o *Orders, unitID string) (*Combat, error)
 		return nil, fmt.Errorf("%s is not a unit of %s", unitID, o.Side)
 	}
 	u.Status = uo.Status
+	r.issueShotsAndAir() // as the round will have started when the unit acts
 	for _, m := range uo.Moves {
 		s := u.Stand(m.Stand)
 		if s == nil || len(m.Path) == 0 {

@@ -129,6 +129,12 @@ func (r *resolver) startRound() {
 		u.Status = want
 		r.emit(Event{Kind: EvStatus, Side: u.Side, Unit: u.ID, Section: "1.6", Text: fmt.Sprintf("%s is on %s orders", u.ID, statusWord(want))})
 	}
+	r.issueShotsAndAir()
+}
+
+// issueShotsAndAir gives every battery its shots and every side its air
+// points for the round (5, 7).
+func (r *resolver) issueShotsAndAir() {
 	for _, bt := range r.st.Batteries {
 		if !bt.Removed {
 			bt.Shots = bt.ShotsPerRound

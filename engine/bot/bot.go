@@ -88,8 +88,7 @@ type planner struct {
 	o     *engine.Orders
 	rnd   *engine.SeededDice
 	taken map[engine.Hex]bool // hexes planned moves finish in
-	// fst is the position as the round will start it: shots and air
-	// points issued (5, 7) and, as a careful player assumes, the enemy's M
+	// fst is the position with, as a careful player assumes, the enemy's M
 	// and R units on Hold, the firmer defence. Forecasts are made on it.
 	fst     *engine.State
 	shots   map[string]int // battery shots left for attack support
@@ -115,11 +114,7 @@ func newPlanner(rs *engine.Ruleset, st *engine.State, side string, opt Options) 
 		reaches:  map[reachKey]reachable{},
 	}
 	p.fst = st.Clone()
-	for i := range p.fst.Sides {
-		p.fst.Sides[i].AirLeft = p.fst.Sides[i].Air
-	}
 	for _, bt := range p.fst.Batteries {
-		bt.Shots = bt.ShotsPerRound
 		if bt.Side == side && !bt.Removed {
 			p.shots[bt.ID] = attackShots(bt)
 		}
