@@ -58,7 +58,7 @@ func parseTemplates(fsys fs.FS) (*texttemplate.Template, *htmltemplate.Template,
 	for i, name := range mailTemplates {
 		files[i] = name + ".txt.tmpl"
 	}
-	text, err := texttemplate.New("mail").Funcs(report.Funcs).ParseFS(fsys, files...)
+	text, err := texttemplate.New("mail").Funcs(report.Funcs).Funcs(texttemplate.FuncMap{"wrap": wrap}).ParseFS(fsys, files...)
 	if err != nil {
 		return nil, nil, fmt.Errorf("mail templates: %w", err)
 	}
@@ -201,9 +201,9 @@ func (t *txn) queue(l *letter) error {
 	// An answer refers to the mail it answers; everything about a game also
 	// refers to the game's root, which puts it in the game's thread.
 	var refs []string
-	if t.msg != nil && t.msg.MessageID != "" {
-		refs = t.msg.ReplyReferences()
-		out.InReplyTo = t.msg.MessageID
+	if m := t.msg; m != nil && m.MessageID != "" && (strings.EqualFold(l.to, m.From.Email) || strings.EqualFold(l.to, replyAddress(m))) {
+		refs = m.ReplyReferences()
+		out.InReplyTo = m.MessageID
 	}
 	if g := l.game; g != nil {
 		out.ListID = fmt.Sprintf("<%s.%s>", g.ID, s.domain)
@@ -239,4 +239,28 @@ func (t *txn) queue(l *letter) error {
 func (s *Service) tokenAddress(secret string) string {
 	local, domain, _ := strings.Cut(s.opts.Address, "@")
 	return local + "+" + secret + "@" + domain
+}
+
+// wrap breaks the lines of text longer than width at spaces, for the
+// templates' running text.
+func wrap(width int, text string) string {
+	var b strings.Builder
+	for i, line := range strings.Split(text, "\n") {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		n := 0
+		for j, word := range strings.Fields(line) {
+			if j > 0 && n+1+len(word) > width {
+				b.WriteByte('\n')
+				n = 0
+			} else if j > 0 {
+				b.WriteByte(' ')
+				n++
+			}
+			b.WriteString(word)
+			n += len(word)
+		}
+	}
+	return b.String()
 }

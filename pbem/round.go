@@ -86,11 +86,11 @@ var (
 
 // played is a round played, ready to be mailed.
 type played struct {
-	rs    *engine.Ruleset
-	after *engine.State
-	rec   *roundRecord
-	text  string // the report, without an order form
-	png   mail.Part
+	rs            *engine.Ruleset
+	before, after *engine.State
+	rec           *roundRecord
+	text          string // the report, without an order form
+	png           mail.Part
 }
 
 // playedRound reads back the round played from a turn and writes its
@@ -121,7 +121,7 @@ func (t *txn) playedRound(g *Game, turn int) (*played, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &played{rs: rs, after: after, rec: rec, text: text, png: png}, nil
+	return &played{rs: rs, before: before, after: after, rec: rec, text: text, png: png}, nil
 }
 
 // reportMails mails the report of the round played from a turn (the
@@ -133,7 +133,7 @@ func (t *txn) reportMails(g *Game, turn int, only *Player) error {
 	if err != nil {
 		return err
 	}
-	kind, subject := kindReport, fmt.Sprintf("[%s] Report of round %d (%s)", g.ID, turn+1, ordertext.RoundName(p.rs, p.after))
+	kind, subject := kindReport, fmt.Sprintf("[%s] Report of round %d (%s)", g.ID, turn+1, ordertext.RoundName(p.rs, p.before))
 	if g.Ended {
 		kind, subject = kindGameOver, fmt.Sprintf("[%s] Game over: report of round %d", g.ID, turn+1)
 	}
