@@ -47,7 +47,7 @@ func (t *txn) authenticate(req *request, claimedGame string) (*identity, error) 
 		// A good secret for another game or side than the mail says: a slip,
 		// told to the player the secret belongs to.
 		id := valid[0]
-		t.log.Info("secret and GAME or SIDE line disagree", "game", id.game.ID, "side", id.side, "claimed_game", claimedGame, "claimed_side", req.Header.Side)
+		t.log.Info("credentials and GAME or SIDE line disagree", "game", id.game.ID, "side", id.side, "claimed_game", claimedGame, "claimed_side", req.Header.Side)
 		claim := "game " + claimedGame
 		if claimedGame == "" || claimedGame == id.game.ID {
 			claim = "side " + req.Header.Side
@@ -69,7 +69,7 @@ func (t *txn) authenticate(req *request, claimedGame string) (*identity, error) 
 func (t *txn) authFailed(req *request, claimedGame string) error {
 	from := t.msg.From.Email
 	if claimedGame == "" {
-		t.log.Warn("mail without a valid secret ignored", "from", from)
+		t.log.Warn("mail without valid credentials ignored", "from", from)
 		return nil
 	}
 	g, err := t.game(claimedGame)
@@ -90,10 +90,10 @@ func (t *txn) authFailed(req *request, claimedGame string) error {
 		}
 	}
 	if p == nil {
-		t.log.Warn("mail without a valid secret ignored", "game", g.ID, "from", from)
+		t.log.Warn("mail without valid credentials ignored", "game", g.ID, "from", from)
 		return nil
 	}
-	t.log.Warn("mail without a valid secret; the side's player is told", "game", g.ID, "side", p.Side, "from", from)
+	t.log.Warn("mail without valid credentials; the side's player is told", "game", g.ID, "side", p.Side, "from", from)
 	return t.mailPlayer(g, p.Side, kindAuthFailed, "A mail in your name was refused",
 		fmt.Sprintf("A mail for side %s of game %s arrived without your secret, or with a wrong one, and was ignored: nothing changed.\n\n"+
 			"  From:    %s\n  Subject: %s\n\n"+

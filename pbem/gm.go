@@ -16,7 +16,7 @@ import (
 // gmCommand handles the game master's commands, which need the GM secret.
 func (t *txn) gmCommand(req *request) error {
 	if !t.isGM(req) {
-		t.log.Warn("GM command without the GM secret ignored", "command", req.Command, "from", t.msg.From.Email)
+		t.log.Warn("GM command without the GM credentials ignored", "command", req.Command, "from", t.msg.From.Email)
 		if t.s.opts.GMAddress == "" {
 			return nil
 		}

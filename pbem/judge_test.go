@@ -294,7 +294,7 @@ func TestAuthentication(t *testing.T) {
 	// A wrong token and nothing that names a game: logged only.
 	j.handle(clientMail{From: "mallory@evil.example", To: "judge+aaaabbbbccccdddd@club.example", Subject: "hi", Body: "BN 743 H\n"})
 	j.takeN(0)
-	if !strings.Contains(j.logs.String(), "mail without a valid secret ignored") {
+	if !strings.Contains(j.logs.String(), "mail without valid credentials ignored") {
 		t.Error("the failure was not logged")
 	}
 	noOrders()
