@@ -1,7 +1,9 @@
 package pbem
 
 import (
+	"os"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 )
@@ -108,6 +110,27 @@ func TestSubjectText(t *testing.T) {
 	} {
 		if got := subjectText(in); got != want {
 			t.Errorf("%q: %q", in, got)
+		}
+	}
+}
+
+// Every command word is documented, in docs/commands.md and in the HELP
+// mail.
+func TestCommandsAreDocumented(t *testing.T) {
+	doc, err := os.ReadFile("../docs/commands.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	help, err := os.ReadFile("../templates/help.txt.tmpl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for word, cmd := range commandWords {
+		if !strings.Contains(string(doc), "`"+word) {
+			t.Errorf("docs/commands.md does not mention %s", word)
+		}
+		if !strings.Contains(string(help), cmd) {
+			t.Errorf("the HELP mail does not mention %s", cmd)
 		}
 	}
 }
