@@ -63,6 +63,7 @@ func (s *Service) deadlinePass(now time.Time) (time.Time, error) {
 	if err != nil {
 		return time.Time{}, fmt.Errorf("reading games: %w", err)
 	}
+	failed := false
 	for _, id := range due {
 		log := s.log.With("game", id)
 		err := s.update(nil, log, func(t *txn) error {
@@ -73,10 +74,18 @@ func (s *Service) deadlinePass(now time.Time) (time.Time, error) {
 			return t.deadlineActions(g)
 		})
 		if err != nil {
-			return time.Time{}, fmt.Errorf("game %s: %w", id, err)
+			// One game's trouble must not hold up the others' deadlines.
+			log.Error("deadline of a game", "err", err)
+			failed = true
 		}
 	}
-	if len(due) > 0 {
+	switch {
+	case failed:
+		if retry := now.Add(s.opts.RetryMin); next.IsZero() || retry.Before(next) {
+			next = retry
+		}
+		return next, nil
+	case len(due) > 0:
 		// What was done moved the games' times on: look again.
 		return now, nil
 	}

@@ -4,6 +4,7 @@ import (
 	"crypto/rand"
 	"encoding/binary"
 	"fmt"
+	"maps"
 	netmail "net/mail"
 	"slices"
 	"strings"
@@ -154,13 +155,14 @@ func (t *txn) newGame(req *request) error {
 		}
 		delete(addresses, strings.ToLower(sd.Name))
 		addr, err := netmail.ParseAddress(val)
-		if err != nil {
+		if err != nil || !sendable(addr.Address) {
 			return refuse("%s=%s is not a mail address.", sd.Name, val)
 		}
 		g.Players = append(g.Players, Player{Side: sd.Name, Address: addr.Address})
 	}
-	for key := range addresses {
-		return refuse("%q is neither scenario, id, deadline nor a side of %s (%s).", key, sc.Name, strings.Join(sides, ", "))
+	if len(addresses) > 0 {
+		keys := slices.Sorted(maps.Keys(addresses))
+		return refuse("%q is neither scenario, id, deadline nor a side of %s (%s).", keys[0], sc.Name, strings.Join(sides, ", "))
 	}
 	if len(g.Players) != len(st.Sides) {
 		return refuse("Every side needs a player's address: %s.", strings.Join(sides, "=..., ")+"=...")
@@ -370,7 +372,7 @@ func (t *txn) endGame(g *Game) error {
 	if err != nil {
 		return err
 	}
-	json, err := situationPart(st)
+	attachment, err := situationPart(st)
 	if err != nil {
 		return err
 	}
@@ -380,7 +382,7 @@ func (t *txn) endGame(g *Game) error {
 		d := t.gameData(g, p.Side, st, rs)
 		d.Body, d.Situation = body, situation(rs, st)
 		l := &letter{kind: kindGameOver, game: g, side: p.Side, to: p.Address, subject: fmt.Sprintf("[%s] Game over", g.ID),
-			inline: []mail.Part{png}, attachments: []mail.Part{json}}
+			inline: []mail.Part{png}, attachments: []mail.Part{attachment}}
 		if l.text, err = t.s.render("round", d); err != nil {
 			return err
 		}

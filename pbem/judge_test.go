@@ -412,6 +412,10 @@ func TestHelpUnreadableAndOversized(t *testing.T) {
 	if m := j.takeN(1)[0]; m.Kind() != kindHelp || !strings.Contains(m.Text, "no text the judge could read") {
 		t.Errorf("got %s", m)
 	}
+	// An address mail cannot be sent to is not answered (and the mail is
+	// not retried for ever).
+	j.handle(clientMail{From: `"dave smith"@example.net`, To: testJudge, Subject: "hello", Body: "HELP\n"})
+	j.takeN(0)
 	big := clientMail{From: "dave@example.net", To: testJudge, Subject: "big", Body: strings.Repeat("x", 10000)}
 	in, err := parseLimited(big.raw(), 4096)
 	if err != nil {

@@ -2,6 +2,7 @@ package pbem
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -44,10 +45,13 @@ func (t *txn) playerRequest(req *request) error {
 	case cmdHistory:
 		return t.history(id, historyRound)
 	case cmdResend:
-		if id.game.Turn == 0 {
-			return t.welcome(id.game, id.side, nil)
+		switch {
+		case id.game.Turn > 0:
+			return t.reportMails(id.game, id.game.Turn-1, id.game.Player(id.side))
+		case id.game.Ended:
+			return t.mailPlayer(id.game, id.side, kindError, "No report", "The game ended before its first round: there is no report to send.", false)
 		}
-		return t.reportMails(id.game, id.game.Turn-1, id.game.Player(id.side))
+		return t.welcome(id.game, id.side, nil)
 	}
 	return fmt.Errorf("no handler for command %s", req.Command)
 }
@@ -109,11 +113,11 @@ func (t *txn) mailPlayer(g *Game, side, kind, subject, body string, withForm boo
 		}
 		d.Situation = situation(rs, st)
 		l.form = ordertext.Form(rs, st, side, g.ID)
-		json, err := situationPart(st)
+		attachment, err := situationPart(st)
 		if err != nil {
 			return err
 		}
-		l.attachments = []mail.Part{json}
+		l.attachments = []mail.Part{attachment}
 	}
 	if l.text, err = t.s.render(kind, d); err != nil {
 		return err
@@ -258,7 +262,7 @@ func (t *txn) subscribe(req *request) error {
 	if len(req.Args) > 0 {
 		gameID = strings.ToLower(req.Args[0])
 	}
-	addr := strings.ToLower(replyAddress(t.msg))
+	addr := strings.ToLower(t.senderAddress())
 	if addr == "" {
 		return nil
 	}
@@ -272,7 +276,7 @@ func (t *txn) subscribe(req *request) error {
 	if g == nil {
 		return t.answerSender(kindError, "no game "+gameID, fmt.Sprintf("There is no game %q on this judge.", gameID))
 	}
-	i := slicesIndexFold(g.Observers, addr)
+	i := slices.IndexFunc(g.Observers, func(o string) bool { return strings.EqualFold(o, addr) })
 	var body string
 	switch {
 	case on && i < 0:
@@ -304,13 +308,4 @@ func (t *txn) subscribe(req *request) error {
 		return err
 	}
 	return t.queue(l)
-}
-
-func slicesIndexFold(list []string, s string) int {
-	for i, v := range list {
-		if strings.EqualFold(v, s) {
-			return i
-		}
-	}
-	return -1
 }

@@ -137,7 +137,7 @@ func (t *txn) reportMails(g *Game, turn int, only *Player) error {
 	if g.Ended {
 		kind, subject = kindGameOver, fmt.Sprintf("[%s] Game over: report of round %d", g.ID, turn+1)
 	}
-	json, err := situationPart(p.after)
+	attachment, err := situationPart(p.after)
 	if err != nil {
 		return err
 	}
@@ -145,7 +145,7 @@ func (t *txn) reportMails(g *Game, turn int, only *Player) error {
 		d := t.gameData(g, side, p.after, p.rs)
 		d.Body = p.text
 		l := &letter{kind: kind, game: g, side: side, to: to, subject: subject,
-			inline: []mail.Part{p.png}, attachments: []mail.Part{json}}
+			inline: []mail.Part{p.png}, attachments: []mail.Part{attachment}}
 		if side != "" && !g.Ended {
 			l.form = ordertext.Form(p.rs, p.after, side, g.ID)
 		}
@@ -189,7 +189,7 @@ func (t *txn) welcome(g *Game, side string, png *mail.Part) error {
 	if err != nil {
 		return err
 	}
-	json, err := situationPart(st)
+	attachment, err := situationPart(st)
 	if err != nil {
 		return err
 	}
@@ -199,7 +199,7 @@ func (t *txn) welcome(g *Game, side string, png *mail.Part) error {
 	d.Situation, d.Description = situation(rs, st), sc.Description
 	l := &letter{kind: kindWelcome, game: g, side: side, to: g.Player(side).Address,
 		subject: fmt.Sprintf("[%s] Welcome: you play %s in %s", g.ID, d.SideTitle, g.Title),
-		form:    ordertext.Form(rs, st, side, g.ID), inline: []mail.Part{*png}, attachments: []mail.Part{json}}
+		form:    ordertext.Form(rs, st, side, g.ID), inline: []mail.Part{*png}, attachments: []mail.Part{attachment}}
 	if l.text, err = t.s.render(kindWelcome, d); err != nil {
 		return err
 	}

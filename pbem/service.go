@@ -46,7 +46,8 @@ type Options struct {
 	// the round is played with default orders for the missing sides.
 	Grace time.Duration
 	// MaxMessageSize is the size above which a mail is refused, as the
-	// intake is configured; only used to tell the sender.
+	// intake is configured (10 MiB, its default); only used to tell the
+	// sender.
 	MaxMessageSize int64
 	// Templates holds the mail templates; templates.FS by default.
 	Templates fs.FS
@@ -92,6 +93,7 @@ func NewService(store *Store, sender Sender, opts Options) (*Service, error) {
 		return nil, errors.New("pbem: a GM secret needs a GM address for the answers")
 	}
 	opts.Name = cmp.Or(opts.Name, "Fieldpost")
+	opts.MaxMessageSize = cmp.Or(opts.MaxMessageSize, 10<<20)
 	if opts.Templates == nil {
 		opts.Templates = templates.FS
 	}
@@ -245,11 +247,11 @@ func (t *txn) handle() error {
 }
 
 // answerSender answers the sender of the mail in hand about no game (help
-// and errors for strangers). A mail without a sender is only logged.
+// and errors for strangers). A mail without a usable sender address is
+// only logged.
 func (t *txn) answerSender(kind, subject, body string) error {
-	to := replyAddress(t.msg)
+	to := t.senderAddress()
 	if to == "" {
-		t.log.Info("no address to answer", "kind", kind)
 		return nil
 	}
 	text, err := t.s.render(kind, &mailData{Body: body})
@@ -260,15 +262,34 @@ func (t *txn) answerSender(kind, subject, body string) error {
 }
 
 func (t *txn) help(intro string) error {
+	to := t.senderAddress()
+	if to == "" {
+		return nil
+	}
 	text, err := t.s.render(kindHelp, &mailData{Body: intro})
 	if err != nil {
 		return err
 	}
-	to := replyAddress(t.msg)
-	if to == "" {
-		return nil
-	}
 	return t.queue(&letter{kind: kindHelp, to: to, subject: "Fieldpost: how to play by mail", text: text})
+}
+
+// senderAddress is where an answer to the sender of the mail in hand
+// goes, "" (logged) when there is no address mail can be sent to: such a
+// mail would fail to compose at every retry.
+func (t *txn) senderAddress() string {
+	to := replyAddress(t.msg)
+	if !sendable(to) {
+		t.log.Info("no address to answer", "address", to)
+		return ""
+	}
+	return to
+}
+
+// sendable reports whether mail can be sent to addr: an addr-spec without
+// spaces, brackets or commas, as mail.Compose requires.
+func sendable(addr string) bool {
+	local, domain, ok := strings.Cut(addr, "@")
+	return ok && local != "" && domain != "" && !strings.ContainsAny(addr, "<> \t\r\n,\"")
 }
 
 func byteSize(n int64) string {
