@@ -15,8 +15,10 @@ import (
 )
 
 // Config is the daemon's whole configuration: the judge, its mailbox, its
-// mail server and its games' defaults. deploy/fieldpost.conf.example
-// documents every key of the file.
+// mail server and its games' defaults. Each field is the file's key of the
+// same name (IMAPAddr is imap_addr, SendGiveUp send_give_up);
+// deploy/fieldpost.conf.example documents them all. A program that runs a
+// judge with values of its own starts from DefaultConfig.
 type Config struct {
 	Address string // address: the judge's address
 	Name    string // name: display name of its mails

@@ -390,7 +390,8 @@ func (t *txn) endGame(g *Game) error {
 			return err
 		}
 	}
-	return t.answerGM(kindGM, g, "Game ended", body+" was mailed to every player and observer.")
+	return t.answerGM(kindGM, g, "Game ended",
+		fmt.Sprintf("Game %s is ended. The final situation was mailed to every player and observer.", g.ID))
 }
 
 // observersAsPlayers lists a game's observers as recipients without a side.
