@@ -47,8 +47,13 @@ func (h Hex) String() string { return fmt.Sprintf("%02d%02d", h.Col, h.Row) }
 // MarshalText writes the CCRR form so that states and orders read like the map.
 func (h Hex) MarshalText() ([]byte, error) { return []byte(h.String()), nil }
 
-// UnmarshalText reads the CCRR form.
+// UnmarshalText reads the CCRR form, and "0000", which MarshalText writes
+// for the zero Hex (no hex), back as the zero Hex.
 func (h *Hex) UnmarshalText(b []byte) error {
+	if string(b) == "0000" {
+		*h = Hex{}
+		return nil
+	}
 	v, err := ParseHex(string(b))
 	if err != nil {
 		return err

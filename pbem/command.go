@@ -1,0 +1,327 @@
+package pbem
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// The command words (docs/commands.md), with the spellings understood.
+// The empty command is orders.
+const (
+	cmdOrders      = ""
+	cmdCheck       = "CHECK"
+	cmdStatus      = "STATUS"
+	cmdMap         = "MAP"
+	cmdHistory     = "HISTORY"
+	cmdResend      = "RESEND"
+	cmdHelp        = "HELP"
+	cmdSubscribe   = "SUBSCRIBE"
+	cmdUnsubscribe = "UNSUBSCRIBE"
+	cmdNewGame     = "NEWGAME"
+	cmdDeadline    = "DEADLINE"
+	cmdExtend      = "EXTEND"
+	cmdPause       = "PAUSE"
+	cmdResume      = "RESUME"
+	cmdForce       = "FORCE"
+	cmdRollback    = "ROLLBACK"
+	cmdEnd         = "END"
+)
+
+var commandWords = map[string]string{
+	"CHECK": cmdCheck, "VALIDATE": cmdCheck,
+	"STATUS": cmdStatus, "SITUATION": cmdStatus,
+	"MAP":     cmdMap,
+	"HISTORY": cmdHistory,
+	"RESEND":  cmdResend,
+	"HELP":    cmdHelp, "?": cmdHelp,
+	"SUBSCRIBE": cmdSubscribe, "OBSERVE": cmdSubscribe, "WATCH": cmdSubscribe,
+	"UNSUBSCRIBE": cmdUnsubscribe, "UNWATCH": cmdUnsubscribe,
+	"NEWGAME": cmdNewGame, "NEW-GAME": cmdNewGame, "CREATE": cmdNewGame,
+	"DEADLINE": cmdDeadline,
+	"EXTEND":   cmdExtend,
+	"PAUSE":    cmdPause,
+	"RESUME":   cmdResume, "UNPAUSE": cmdResume,
+	"FORCE":    cmdForce,
+	"ROLLBACK": cmdRollback, "UNDO": cmdRollback,
+	"END": cmdEnd, "ENDGAME": cmdEnd,
+}
+
+// gmCommands may only be given with the GM's secret.
+var gmCommands = map[string]bool{
+	cmdNewGame: true, cmdDeadline: true, cmdExtend: true, cmdPause: true,
+	cmdResume: true, cmdForce: true, cmdRollback: true, cmdEnd: true,
+}
+
+// The header lines of the order language, which also carry the game, side
+// and password of a command.
+var headerWords = map[string]string{
+	"GAME": "GAME", "SIDE": "SIDE", "ROUND": "ROUND", "TURN": "ROUND",
+	"PASSWORD": "PASSWORD", "PASS": "PASSWORD", "SECRET": "PASSWORD",
+}
+
+// request is what a mail asks for, read from the sender's own text (quotes
+// and signature removed).
+type request struct {
+	// Command is the command word, or cmdOrders.
+	Command string
+	// Args are the words after the command word on its line.
+	Args []string
+	// Line is the index of the command's line in Text, -1 for orders.
+	Line int
+	// Params are the words of the lines after a NEWGAME line, up to END.
+	Params []string
+	Header header
+	// Text is the sender's own text, from which orders are read.
+	Text string
+	// Empty: the mail has no text of the sender's at all.
+	Empty bool
+}
+
+// header is what the GAME, SIDE, ROUND and PASSWORD lines say.
+type header struct {
+	Game, Side string
+	Round      int // 0 when absent or not a number
+	Passwords  []string
+}
+
+// readRequest reads a mail's own text (see mail.StripQuoted). The first
+// line that is not a header line decides: a command word makes the mail
+// that command, anything else makes it orders. A text without such a line
+// falls back to a command word opening the subject ("Re:" and "[tag]"
+// prefixes aside).
+func readRequest(text, subject string) *request {
+	r := &request{Text: text, Line: -1}
+	decided := false
+	inParams := false
+	for i, raw := range strings.Split(text, "\n") {
+		words := lineWords(raw)
+		if len(words) == 0 {
+			continue
+		}
+		if _, ok := headerWords[strings.ToUpper(words[0])]; ok {
+			r.Header.read(words)
+			continue
+		}
+		if inParams {
+			if strings.EqualFold(words[0], "END") && len(words) == 1 {
+				inParams = false
+				continue
+			}
+			r.Params = append(r.Params, words...)
+			continue
+		}
+		if decided {
+			continue
+		}
+		decided = true
+		if cmd, ok := commandAt(words); ok {
+			r.Command, r.Args, r.Line = cmd, words[1:], i
+			inParams = cmd == cmdNewGame
+		}
+	}
+	if !decided {
+		if words := lineWords(subjectText(subject)); len(words) > 0 {
+			if cmd, ok := commandAt(words); ok {
+				r.Command, r.Args = cmd, words[1:]
+				return r
+			}
+		}
+		r.Empty = r.Header.empty()
+	}
+	return r
+}
+
+// commandAt reports whether a line's words are a command. END alone is the
+// order language's end of orders, so the END command needs its game id.
+func commandAt(words []string) (string, bool) {
+	cmd, ok := commandWords[strings.ToUpper(words[0])]
+	if !ok || cmd == cmdEnd && len(words) < 2 {
+		return "", false
+	}
+	return cmd, true
+}
+
+func (h *header) read(words []string) {
+	for i := 0; i+1 < len(words); i += 2 {
+		kw, ok := headerWords[strings.ToUpper(words[i])]
+		if !ok {
+			return
+		}
+		val := words[i+1]
+		switch kw {
+		case "GAME":
+			if h.Game == "" {
+				h.Game = strings.ToLower(val)
+			}
+		case "SIDE":
+			if h.Side == "" {
+				h.Side = val
+			}
+		case "ROUND":
+			if n, err := strconv.Atoi(val); err == nil && h.Round == 0 {
+				h.Round = n
+			}
+		case "PASSWORD":
+			h.Passwords = append(h.Passwords, val)
+		}
+	}
+}
+
+func (h *header) empty() bool {
+	return h.Game == "" && h.Side == "" && h.Round == 0 && len(h.Passwords) == 0
+}
+
+// lineWords splits a line as the order language does: comments (#) are
+// dropped; spaces, commas and semicolons separate words; a colon ending a
+// word is dropped.
+func lineWords(line string) []string {
+	if i := strings.IndexByte(line, '#'); i >= 0 {
+		line = line[:i]
+	}
+	line = strings.NewReplacer(",", " ", ";", " ", "\t", " ").Replace(line)
+	var out []string
+	for _, f := range strings.Fields(line) {
+		if f = strings.TrimSuffix(f, ":"); f != "" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+var subjectPrefix = regexp.MustCompile(`(?i)^\s*((re|aw|sv|fwd?|wg|tr)\s*:|\[[^\]]*\])\s*`)
+
+// subjectText is a subject without reply prefixes and [tags].
+func subjectText(subject string) string {
+	for {
+		loc := subjectPrefix.FindStringIndex(subject)
+		if loc == nil {
+			return strings.TrimSpace(subject)
+		}
+		subject = subject[loc[1]:]
+	}
+}
+
+// keyValues reads "key=value" words, also written "key = value", "key:
+// value" or "key value", into pairs in the order given; keys are lower
+// case.
+func keyValues(words []string) ([][2]string, error) {
+	var pairs [][2]string
+	for i := 0; i < len(words); i++ {
+		w := words[i]
+		if w == "=" {
+			continue
+		}
+		key, val, hasEq := strings.Cut(w, "=")
+		if !hasEq || val == "" {
+			j := i + 1
+			if j < len(words) && words[j] == "=" {
+				j++
+			}
+			if j >= len(words) {
+				return nil, fmt.Errorf("%q has no value", key)
+			}
+			val, i = words[j], j
+		}
+		pairs = append(pairs, [2]string{strings.ToLower(key), val})
+	}
+	return pairs, nil
+}
+
+var dayPrefix = regexp.MustCompile(`^(\d+)d`)
+
+// parseDuration reads a duration as Go writes them ("48h", "90m",
+// "1h30m") and also with days ("2d", "1d12h").
+func parseDuration(s string) (time.Duration, error) {
+	s = strings.ToLower(strings.TrimSpace(s))
+	var days time.Duration
+	if m := dayPrefix.FindStringSubmatch(s); m != nil {
+		n, err := strconv.Atoi(m[1])
+		if err != nil || n > 3650 {
+			return 0, fmt.Errorf("%q: too many days", s)
+		}
+		days, s = time.Duration(n)*24*time.Hour, s[len(m[0]):]
+	}
+	if s == "" {
+		return days, nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil {
+		return 0, fmt.Errorf("%q is not a duration such as 48h, 2d or 1d12h", s)
+	}
+	return days + d, nil
+}
+
+// The formats a deadline may be given in; without a zone they are UTC.
+var timeFormats = []string{time.RFC3339, "2006-01-02T15:04Z07:00", "2006-01-02T15:04", "2006-01-02 15:04"}
+
+// parseDeadline reads the arguments of DEADLINE: a duration from now, a
+// date and time, or NONE for no deadline (zero time).
+func parseDeadline(args []string, now time.Time) (time.Time, error) {
+	if len(args) == 0 {
+		return time.Time{}, errors.New("DEADLINE needs a duration (48h, 2d) or a time (2026-03-01 18:00 UTC)")
+	}
+	if len(args) == 1 && strings.EqualFold(args[0], "none") {
+		return time.Time{}, nil
+	}
+	if len(args) == 1 {
+		if d, err := parseDuration(args[0]); err == nil {
+			if d <= 0 {
+				return time.Time{}, errors.New("the duration must be positive")
+			}
+			return now.Add(d), nil
+		}
+	}
+	text := strings.TrimSuffix(strings.Join(args, " "), " UTC")
+	for _, layout := range timeFormats {
+		if t, err := time.Parse(layout, text); err == nil {
+			if !t.After(now) {
+				return time.Time{}, fmt.Errorf("%s is already past", formatTime(t))
+			}
+			return t, nil
+		}
+	}
+	return time.Time{}, fmt.Errorf("%q is neither a duration (48h, 2d) nor a time (2026-03-01 18:00, UTC)", strings.Join(args, " "))
+}
+
+// formatTime writes a time for players, in UTC so that everyone reads the
+// same.
+func formatTime(t time.Time) string {
+	return t.UTC().Format("Mon 2 Jan 2006 15:04 MST")
+}
+
+// formatDuration writes a duration in days, hours and minutes.
+func formatDuration(d time.Duration) string {
+	d = d.Round(time.Minute)
+	days, rest := d/(24*time.Hour), d%(24*time.Hour)
+	hours, minutes := rest/time.Hour, (rest%time.Hour)/time.Minute
+	var parts []string
+	if days > 0 {
+		parts = append(parts, plural(int(days), "day"))
+	}
+	if hours > 0 {
+		parts = append(parts, plural(int(hours), "hour"))
+	}
+	if minutes > 0 || len(parts) == 0 {
+		parts = append(parts, plural(int(minutes), "minute"))
+	}
+	return strings.Join(parts, " ")
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+var gameIDPattern = regexp.MustCompile(`^[a-z0-9][a-z0-9-]{0,39}$`)
+
+// validGameID: a game id goes into subjects, List-Id fields and order
+// forms, so it is kept to lower-case letters, digits and hyphens.
+func validGameID(id string) bool {
+	return gameIDPattern.MatchString(id)
+}

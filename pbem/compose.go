@@ -1,0 +1,266 @@
+package pbem
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	htmltemplate "html/template"
+	"io/fs"
+	"slices"
+	"strconv"
+	"strings"
+	texttemplate "text/template"
+
+	"fieldpost/engine"
+	"fieldpost/engine/mapview"
+	"fieldpost/engine/report"
+	"fieldpost/mail"
+)
+
+// The kinds of mail the judge sends (MAIL-CONTRACT.md), as the
+// X-Fieldpost-Kind field names them.
+const (
+	kindWelcome    = "welcome"
+	kindReport     = "report"
+	kindAccepted   = "accepted"
+	kindRejected   = "rejected"
+	kindCheck      = "check"
+	kindReminder   = "reminder"
+	kindDefaulted  = "defaulted"
+	kindStatus     = "status"
+	kindMap        = "map"
+	kindHistory    = "history"
+	kindHelp       = "help"
+	kindAuthFailed = "auth-failed"
+	kindError      = "error"
+	kindGM         = "gm"
+	kindGameOver   = "game-over"
+)
+
+// formMarker opens the order form at the end of a mail's text; the form's
+// END line closes it (MAIL-CONTRACT.md).
+const formMarker = "--- ORDER FORM ---"
+
+// mapContentID is the Content-ID of the map picture in a mail's HTML.
+const mapContentID = "map@fieldpost"
+
+// mailTemplates are the text templates of the mails, one file each in the
+// templates folder (NAME.txt.tmpl), parsed into one set so that they can
+// share "situation.txt.tmpl".
+var mailTemplates = []string{
+	kindWelcome, "round", kindAccepted, kindRejected, kindCheck, kindReminder, kindDefaulted,
+	kindStatus, kindMap, kindHistory, kindHelp, kindAuthFailed, kindError, kindGM, "situation",
+}
+
+// parseTemplates reads the mail templates from fsys.
+func parseTemplates(fsys fs.FS) (*texttemplate.Template, *htmltemplate.Template, error) {
+	files := make([]string, len(mailTemplates))
+	for i, name := range mailTemplates {
+		files[i] = name + ".txt.tmpl"
+	}
+	text, err := texttemplate.New("mail").Funcs(report.Funcs).Funcs(texttemplate.FuncMap{"wrap": wrap}).ParseFS(fsys, files...)
+	if err != nil {
+		return nil, nil, fmt.Errorf("mail templates: %w", err)
+	}
+	html, err := htmltemplate.New("mail").ParseFS(fsys, "mail.html.tmpl")
+	if err != nil {
+		return nil, nil, fmt.Errorf("mail templates: %w", err)
+	}
+	// report.Text reads this one itself; checking it here makes a broken
+	// template folder fail at start rather than at the first report.
+	if _, err := fs.Stat(fsys, "report.txt.tmpl"); err != nil {
+		return nil, nil, fmt.Errorf("mail templates: %w", err)
+	}
+	return text, html, nil
+}
+
+// mailData is what the text templates see. Code writes the facts (Body,
+// the situation); the templates put words around them.
+type mailData struct {
+	Judge     string // the judge's bare address
+	Game      string
+	Title     string
+	Side      string // the player's side, "" for observers and strangers
+	SideTitle string
+	// Round is the round the next orders are for, RoundName its name.
+	Round     int
+	RoundName string
+	Deadline  string // "" for none
+	// Commitment is the SHA-256 of the next round's dice seed.
+	Commitment string
+	Secret     string // the player's secret, in the welcome only
+	ReplyTo    string // the address that carries the secret
+	Paused     bool
+	Ended      bool
+	Result     string
+	// Body is the mail's main text: a report, an echo, errors, a message.
+	Body string
+	// Situation is the position, for the templates that show it.
+	Situation *report.Data
+	// Waiting lists the sides whose orders the round still waits for.
+	Waiting []string
+	// Description is the scenario's introduction, in the welcome.
+	Description string
+}
+
+// letter is a mail to queue.
+type letter struct {
+	kind    string
+	game    *Game  // nil for a mail about no game
+	side    string // the player's side: sets X-Fieldpost-Side and the Reply-To token
+	to      string
+	subject string
+	text    string
+	// form is the order form, written after the text between formMarker
+	// and its END line.
+	form string
+	// inline holds the map; a mail with it gets an HTML part showing the
+	// map above the text.
+	inline      []mail.Part
+	attachments []mail.Part
+}
+
+// render executes a text template.
+func (s *Service) render(name string, d *mailData) (string, error) {
+	d.Judge = s.opts.Address
+	var b bytes.Buffer
+	if err := s.text.ExecuteTemplate(&b, name+".txt.tmpl", d); err != nil {
+		return "", fmt.Errorf("mail template %s: %w", name, err)
+	}
+	return b.String(), nil
+}
+
+// htmlWithMap is the HTML part of a mail that shows the map: the text,
+// preformatted, under the picture.
+func (s *Service) htmlWithMap(subject, text string) (string, error) {
+	var b bytes.Buffer
+	err := s.html.ExecuteTemplate(&b, "mail.html.tmpl", struct {
+		Subject, Text, MapCID string
+	}{subject, text, mapContentID})
+	if err != nil {
+		return "", fmt.Errorf("mail template mail.html: %w", err)
+	}
+	return b.String(), nil
+}
+
+// mapPart draws the map as an inline PNG.
+func mapPart(rs *engine.Ruleset, st *engine.State, events []engine.Event) (mail.Part, error) {
+	var b bytes.Buffer
+	if err := mapview.PNG(&b, rs, st, events, mapview.Options{}); err != nil {
+		return mail.Part{}, fmt.Errorf("drawing the map: %w", err)
+	}
+	return mail.Part{ContentType: "image/png", Filename: "map.png", ContentID: mapContentID, Data: b.Bytes()}, nil
+}
+
+// situationPart is the situation.json attachment: the whole position.
+func situationPart(st *engine.State) (mail.Part, error) {
+	raw, err := json.Marshal(struct {
+		Ruleset string        `json:"ruleset"`
+		State   *engine.State `json:"state"`
+	}{st.Ruleset, st})
+	if err != nil {
+		return mail.Part{}, fmt.Errorf("encoding situation.json: %w", err)
+	}
+	return mail.Part{ContentType: "application/json", Filename: "situation.json", Data: raw}, nil
+}
+
+// maxReferences bounds the References of a mail: the game's root and the
+// latest few ids are enough to thread it.
+const maxReferences = 10
+
+// queue composes a letter and puts it in the outbox, in the transaction.
+func (t *txn) queue(l *letter) error {
+	s := t.s
+	text := l.text
+	if l.form != "" {
+		text = strings.TrimRight(text, "\n") + "\n\n" + formMarker + "\n" + l.form
+	}
+	out := &mail.Outbound{
+		From:        mail.Address{Name: s.opts.Name, Email: s.opts.Address},
+		To:          []mail.Address{{Email: l.to}},
+		Subject:     l.subject,
+		MessageID:   mail.NewMessageID(s.domain),
+		Date:        t.now,
+		Text:        text,
+		Inline:      l.inline,
+		Attachments: l.attachments,
+	}
+	if len(l.inline) > 0 {
+		html, err := s.htmlWithMap(l.subject, text)
+		if err != nil {
+			return err
+		}
+		out.HTML = html
+	}
+	replyTo := s.opts.Address
+	if l.side != "" && l.game != nil {
+		replyTo = s.tokenAddress(deriveSecret(s.opts.ServerKey, l.game, l.side))
+	}
+	out.Headers = []mail.HeaderField{{Key: "Reply-To", Value: replyTo}, {Key: "X-Fieldpost-Kind", Value: l.kind}}
+
+	// An answer refers to the mail it answers; everything about a game also
+	// refers to the game's root, which puts it in the game's thread.
+	var refs []string
+	if m := t.msg; m != nil && m.MessageID != "" && (strings.EqualFold(l.to, m.From.Email) || strings.EqualFold(l.to, replyAddress(m))) {
+		refs = m.ReplyReferences()
+		out.InReplyTo = m.MessageID
+	}
+	if g := l.game; g != nil {
+		out.ListID = fmt.Sprintf("<%s.%s>", g.ID, s.domain)
+		out.Headers = append(out.Headers,
+			mail.HeaderField{Key: "X-Fieldpost-Game", Value: g.ID},
+			mail.HeaderField{Key: "X-Fieldpost-Round", Value: strconv.Itoa(g.Round())})
+		if l.side != "" {
+			out.Headers = append(out.Headers, mail.HeaderField{Key: "X-Fieldpost-Side", Value: l.side})
+		}
+		refs = slices.DeleteFunc(refs, func(id string) bool { return id == g.Thread })
+		refs = append([]string{g.Thread}, refs...)
+		if out.InReplyTo == "" {
+			out.InReplyTo = g.Thread
+		}
+	}
+	if len(refs) > maxReferences {
+		refs = append(refs[:1], refs[len(refs)-maxReferences+1:]...)
+	}
+	out.References = refs
+
+	raw, err := mail.Compose(out)
+	if err != nil {
+		return fmt.Errorf("composing %s mail: %w", l.kind, err)
+	}
+	o := &outgoing{Kind: l.kind, MessageID: out.MessageID, To: []string{l.to}, Queued: t.now, NextTry: t.now}
+	if l.game != nil {
+		o.Game, o.Side = l.game.ID, l.side
+	}
+	return t.enqueue(o, raw)
+}
+
+// tokenAddress is the judge's address with a secret: judge+TOKEN@domain.
+func (s *Service) tokenAddress(secret string) string {
+	local, domain, _ := strings.Cut(s.opts.Address, "@")
+	return local + "+" + secret + "@" + domain
+}
+
+// wrap breaks the lines of text longer than width at spaces, for the
+// templates' running text.
+func wrap(width int, text string) string {
+	var b strings.Builder
+	for i, line := range strings.Split(text, "\n") {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		n := 0
+		for j, word := range strings.Fields(line) {
+			if j > 0 && n+1+len(word) > width {
+				b.WriteByte('\n')
+				n = 0
+			} else if j > 0 {
+				b.WriteByte(' ')
+				n++
+			}
+			b.WriteString(word)
+			n += len(word)
+		}
+	}
+	return b.String()
+}

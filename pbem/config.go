@@ -1,0 +1,299 @@
+package pbem
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"fieldpost/mail"
+)
+
+// Config is the daemon's whole configuration: the judge, its mailbox, its
+// mail server and its games' defaults. Each field is the file's key of the
+// same name (IMAPAddr is imap_addr, SendGiveUp send_give_up);
+// deploy/fieldpost.conf.example documents them all. A program that runs a
+// judge with values of its own starts from DefaultConfig.
+type Config struct {
+	Address string // address: the judge's address
+	Name    string // name: display name of its mails
+	// Database is the bbolt file; KeyFile the server key's file (by default
+	// the database's path plus ".key"). ServerKey, from the environment,
+	// replaces the key file.
+	Database, KeyFile, ServerKey string
+
+	IMAPAddr             string
+	IMAPTLS              mail.TLSMode
+	IMAPUsername         string
+	IMAPPassword         string
+	IMAPMailbox          string
+	IMAPProcessedMailbox string
+	IMAPPollInterval     time.Duration
+	IMAPIdle             bool
+	MaxMessageSize       int64
+
+	SMTPAddr     string
+	SMTPTLS      mail.TLSMode
+	SMTPUsername string
+	SMTPPassword string
+	SMTPHelo     string
+
+	GMSecret, GMAddress string
+
+	Deadline  time.Duration
+	Reminders []time.Duration
+	Grace     time.Duration
+	// Templates is a folder whose *.tmpl files replace the built-in ones.
+	Templates string
+
+	SendRetryMin, SendRetryMax, SendGiveUp time.Duration
+
+	LogLevel  slog.Level
+	LogFormat string // text or json
+}
+
+// The environment variables that carry secrets, so that the file needs
+// none; each replaces the file's value.
+const (
+	EnvIMAPPassword = "FIELDPOST_IMAP_PASSWORD"
+	EnvSMTPPassword = "FIELDPOST_SMTP_PASSWORD"
+	EnvGMSecret     = "FIELDPOST_GM_SECRET"
+	EnvServerKey    = "FIELDPOST_SERVER_KEY"
+)
+
+// DefaultConfig returns the configuration a file starts from.
+func DefaultConfig() *Config {
+	return &Config{
+		Name:                 "Fieldpost",
+		Database:             "fieldpost.db",
+		IMAPTLS:              mail.TLSImplicit,
+		IMAPMailbox:          "INBOX",
+		IMAPProcessedMailbox: "Processed",
+		IMAPPollInterval:     time.Minute,
+		IMAPIdle:             true,
+		MaxMessageSize:       10 << 20,
+		SMTPTLS:              mail.TLSImplicit,
+		Deadline:             72 * time.Hour,
+		Reminders:            []time.Duration{24 * time.Hour, 2 * time.Hour},
+		Grace:                time.Hour,
+		SendRetryMin:         time.Minute,
+		SendRetryMax:         time.Hour,
+		SendGiveUp:           72 * time.Hour,
+		LogLevel:             slog.LevelInfo,
+		LogFormat:            "text",
+	}
+}
+
+// LoadConfig reads a configuration file (see ParseConfig).
+func LoadConfig(path string, getenv func(string) string) (*Config, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("configuration: %w", err)
+	}
+	defer f.Close()
+	cfg, err := ParseConfig(f, getenv)
+	if err != nil {
+		return nil, fmt.Errorf("configuration %s: %w", path, err)
+	}
+	return cfg, nil
+}
+
+// ParseConfig reads a configuration in the "key = value" format, one key
+// a line; lines starting with # are comments, and a value is everything
+// after the "=" (so a password may hold a #). Unknown and repeated keys
+// are errors. The secrets' environment variables (getenv, e.g. os.Getenv)
+// then replace the file's values, and the result is checked.
+func ParseConfig(r io.Reader, getenv func(string) string) (*Config, error) {
+	cfg := DefaultConfig()
+	seen := map[string]bool{}
+	sc := bufio.NewScanner(r)
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		key, val, ok := strings.Cut(line, "=")
+		if !ok {
+			return nil, fmt.Errorf("line %d: want key = value", n)
+		}
+		key, val = strings.ToLower(strings.TrimSpace(key)), strings.TrimSpace(val)
+		if seen[key] {
+			return nil, fmt.Errorf("line %d: %s is set twice", n, key)
+		}
+		seen[key] = true
+		if err := cfg.set(key, val); err != nil {
+			return nil, fmt.Errorf("line %d: %s: %w", n, key, err)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, err
+	}
+	for env, field := range map[string]*string{
+		EnvIMAPPassword: &cfg.IMAPPassword, EnvSMTPPassword: &cfg.SMTPPassword,
+		EnvGMSecret: &cfg.GMSecret, EnvServerKey: &cfg.ServerKey,
+	} {
+		if v := getenv(env); v != "" {
+			*field = v
+		}
+	}
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	return cfg, nil
+}
+
+// set sets one key of the file. The error never quotes the value, which
+// may be a password.
+func (c *Config) set(key, val string) error {
+	var err error
+	switch key {
+	case "address":
+		c.Address = val
+	case "name":
+		c.Name = val
+	case "database":
+		c.Database = val
+	case "key_file":
+		c.KeyFile = val
+	case "imap_addr":
+		c.IMAPAddr = val
+	case "imap_tls":
+		c.IMAPTLS, err = mail.ParseTLSMode(val)
+	case "imap_username":
+		c.IMAPUsername = val
+	case "imap_password":
+		c.IMAPPassword = val
+	case "imap_mailbox":
+		c.IMAPMailbox = val
+	case "imap_processed_mailbox":
+		c.IMAPProcessedMailbox = val
+	case "imap_poll_interval":
+		c.IMAPPollInterval, err = positiveDuration(val)
+	case "imap_idle":
+		c.IMAPIdle, err = parseBool(val)
+	case "max_message_size":
+		c.MaxMessageSize, err = parseSize(val)
+	case "smtp_addr":
+		c.SMTPAddr = val
+	case "smtp_tls":
+		c.SMTPTLS, err = mail.ParseTLSMode(val)
+	case "smtp_username":
+		c.SMTPUsername = val
+	case "smtp_password":
+		c.SMTPPassword = val
+	case "smtp_helo":
+		c.SMTPHelo = val
+	case "gm_secret":
+		c.GMSecret = val
+	case "gm_address":
+		c.GMAddress = val
+	case "deadline":
+		c.Deadline = 0
+		if !strings.EqualFold(val, "none") {
+			c.Deadline, err = positiveDuration(val)
+		}
+	case "reminders":
+		c.Reminders = nil
+		for _, f := range strings.FieldsFunc(val, func(r rune) bool { return r == ',' || r == ' ' }) {
+			d, err := positiveDuration(f)
+			if err != nil {
+				return err
+			}
+			c.Reminders = append(c.Reminders, d)
+		}
+	case "grace":
+		c.Grace, err = parseDuration(val)
+	case "templates":
+		c.Templates = val
+	case "send_retry_min":
+		c.SendRetryMin, err = positiveDuration(val)
+	case "send_retry_max":
+		c.SendRetryMax, err = positiveDuration(val)
+	case "send_give_up":
+		c.SendGiveUp, err = positiveDuration(val)
+	case "log_level":
+		err = c.LogLevel.UnmarshalText([]byte(val))
+	case "log_format":
+		c.LogFormat = strings.ToLower(val)
+	default:
+		return errors.New("unknown key")
+	}
+	return err
+}
+
+// Validate checks that the configuration can run a judge.
+func (c *Config) Validate() error {
+	var problems []string
+	need := func(v, key string) {
+		if v == "" {
+			problems = append(problems, key+" is required")
+		}
+	}
+	need(c.Address, "address")
+	need(c.Database, "database")
+	need(c.IMAPAddr, "imap_addr")
+	need(c.IMAPUsername, "imap_username")
+	need(c.SMTPAddr, "smtp_addr")
+	if local, domain, ok := strings.Cut(c.Address, "@"); c.Address != "" && (!ok || local == "" || domain == "" || strings.ContainsAny(c.Address, "+ <>")) {
+		problems = append(problems, "address must be a plain address such as judge@club.example")
+	}
+	if c.GMSecret != "" {
+		if len(c.GMSecret) < 12 || strings.ContainsAny(c.GMSecret, " \t@<>\"") {
+			problems = append(problems, "the GM secret must be at least 12 characters, without spaces, @, < or >")
+		}
+		need(c.GMAddress, "gm_address (with a GM secret)")
+	}
+	if c.ServerKey != "" && len(c.ServerKey) < 32 {
+		problems = append(problems, EnvServerKey+" must be at least 32 characters")
+	}
+	if c.LogFormat != "text" && c.LogFormat != "json" {
+		problems = append(problems, "log_format must be text or json")
+	}
+	if len(problems) > 0 {
+		return errors.New(strings.Join(problems, "; "))
+	}
+	return nil
+}
+
+func positiveDuration(s string) (time.Duration, error) {
+	d, err := parseDuration(s)
+	if err == nil && d <= 0 {
+		err = fmt.Errorf("%q: want a positive duration", s)
+	}
+	return d, err
+}
+
+func parseBool(s string) (bool, error) {
+	switch strings.ToLower(s) {
+	case "yes", "true", "on", "1":
+		return true, nil
+	case "no", "false", "off", "0":
+		return false, nil
+	}
+	return false, fmt.Errorf("%q: want yes or no", s)
+}
+
+// parseSize reads a byte count, with an optional K, KiB, M or MiB suffix
+// (powers of 1024).
+func parseSize(s string) (int64, error) {
+	num := strings.TrimRight(s, "kKmMiIbB ")
+	unit := strings.ToLower(strings.TrimSpace(s[len(num):]))
+	n, err := strconv.ParseInt(num, 10, 64)
+	if err != nil || n <= 0 {
+		return 0, fmt.Errorf("%q: want a size such as 10MiB", s)
+	}
+	switch unit {
+	case "", "b":
+		return n, nil
+	case "k", "kb", "kib":
+		return n << 10, nil
+	case "m", "mb", "mib":
+		return n << 20, nil
+	}
+	return 0, fmt.Errorf("%q: want a size such as 10MiB", s)
+}

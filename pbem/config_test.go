@@ -1,0 +1,102 @@
+package pbem
+
+import (
+	"log/slog"
+	"os"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"fieldpost/mail"
+)
+
+// The example configuration is complete and valid: every key it documents
+// is one ParseConfig knows, and every key ParseConfig knows is documented.
+func TestExampleConfig(t *testing.T) {
+	env := map[string]string{EnvIMAPPassword: "imap-pw", EnvSMTPPassword: "smtp-pw", EnvGMSecret: "gm-secret-123456"}
+	cfg, err := LoadConfig("../deploy/fieldpost.conf.example", func(k string) string { return env[k] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := DefaultConfig()
+	want.Address, want.Database, want.KeyFile = "judge@club.example", "/var/lib/fieldpost/fieldpost.db", "/var/lib/fieldpost/fieldpost.db.key"
+	want.IMAPAddr, want.IMAPUsername, want.IMAPPassword = "imap.club.example:993", "judge", "imap-pw"
+	want.SMTPAddr, want.SMTPUsername, want.SMTPPassword = "smtp.club.example:465", "judge", "smtp-pw"
+	want.GMSecret, want.GMAddress = "gm-secret-123456", "gm@club.example"
+	if !reflect.DeepEqual(cfg, want) {
+		t.Errorf("the example is not the defaults:\n got %+v\nwant %+v", cfg, want)
+	}
+
+	raw, err := os.ReadFile("../deploy/fieldpost.conf.example")
+	if err != nil {
+		t.Fatal(err)
+	}
+	documented := map[string]bool{}
+	for _, line := range strings.Split(string(raw), "\n") {
+		if key, _, ok := strings.Cut(line, "="); ok && !strings.HasPrefix(line, "#") {
+			documented[strings.TrimSpace(key)] = true
+		}
+	}
+	probe := DefaultConfig()
+	for _, key := range []string{"address", "name", "database", "key_file", "imap_addr", "imap_tls", "imap_username",
+		"imap_password", "imap_mailbox", "imap_processed_mailbox", "imap_poll_interval", "imap_idle", "max_message_size",
+		"smtp_addr", "smtp_tls", "smtp_username", "smtp_password", "smtp_helo", "gm_secret", "gm_address", "deadline",
+		"reminders", "grace", "templates", "send_retry_min", "send_retry_max", "send_give_up", "log_level", "log_format"} {
+		if !documented[key] {
+			t.Errorf("%s is not in the example", key)
+		}
+		delete(documented, key)
+		if err := probe.set(key, "x"); err != nil && err.Error() == "unknown key" {
+			t.Errorf("%s is not a key", key)
+		}
+	}
+	for key := range documented {
+		t.Errorf("the example has %s, which the test does not know", key)
+	}
+}
+
+func TestParseConfig(t *testing.T) {
+	base := "address = judge@club.example\nimap_addr = 127.0.0.1:143\nimap_username = judge\nsmtp_addr = 127.0.0.1:25\n"
+	cfg, err := ParseConfig(strings.NewReader(base+
+		"imap_tls = none\nimap_password = p#ss = word\nreminders = 2d,1h 30m\ndeadline = none\ngrace = 0s\n"+
+		"max_message_size = 512K\nimap_idle = no\nlog_level = debug\nlog_format = json\n"), func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.IMAPTLS != mail.TLSNone || cfg.IMAPPassword != "p#ss = word" || cfg.Deadline != 0 || cfg.Grace != 0 ||
+		!reflect.DeepEqual(cfg.Reminders, []time.Duration{48 * time.Hour, time.Hour, 30 * time.Minute}) ||
+		cfg.MaxMessageSize != 512<<10 || cfg.IMAPIdle || cfg.LogLevel != slog.LevelDebug || cfg.LogFormat != "json" {
+		t.Errorf("%+v", cfg)
+	}
+	cfg, err = ParseConfig(strings.NewReader(base+"imap_password = from-file\n"), func(k string) string {
+		if k == EnvIMAPPassword {
+			return "from-env"
+		}
+		return ""
+	})
+	if err != nil || cfg.IMAPPassword != "from-env" {
+		t.Errorf("the environment does not replace the file: %q, %v", cfg.IMAPPassword, err)
+	}
+
+	for text, want := range map[string]string{
+		"address = judge@club.example\n":                          "imap_addr is required",
+		base + "frobnicate = 1\n":                                 "line 5: frobnicate: unknown key",
+		base + "grace = 1h\ngrace = 2h\n":                         "grace is set twice",
+		base + "just a line\n":                                    "want key = value",
+		base + "imap_tls = ssl\n":                                 "unknown TLS mode",
+		base + "gm_secret = short\n":                              "at least 12 characters",
+		base + "gm_secret = long-enough-secret\n":                 "gm_address",
+		base + "deadline = -3h\n":                                 "positive",
+		base + "smtp_password = hunter2\nmax_message_size = 1T\n": "want a size",
+		strings.Replace(base, "judge@", "judge+x@", 1):            "plain address",
+	} {
+		_, err := ParseConfig(strings.NewReader(text), func(string) string { return "" })
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: error %v, want %q", text, err, want)
+		}
+		if err != nil && strings.Contains(err.Error(), "hunter2") {
+			t.Errorf("the error quotes a password: %v", err)
+		}
+	}
+}

@@ -1,0 +1,163 @@
+package pbem
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"go.etcd.io/bbolt"
+)
+
+// processedRetention is how long the ids of handled mails are kept to
+// recognise a redelivery: mail servers redeliver within hours or days.
+const processedRetention = 30 * 24 * time.Hour
+
+// runDeadlines plays the rounds whose deadline (plus grace) has passed and
+// sends the reminders before deadlines, until ctx is done. It wakes when
+// the next of them falls due and whenever a transaction changed a game.
+func (s *Service) runDeadlines(ctx context.Context) {
+	var pruned time.Time
+	for {
+		now := s.clock.Now()
+		if now.Sub(pruned) >= 24*time.Hour {
+			s.pruneProcessed(now)
+			pruned = now
+		}
+		next, err := s.deadlinePass(now)
+		if err != nil {
+			s.log.Error("deadlines", "err", err)
+			next = now.Add(s.opts.RetryMin)
+		}
+		var wake <-chan time.Time
+		if !next.IsZero() {
+			wake = s.clock.Until(next)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-s.deadlineKick:
+		case <-wake:
+		}
+	}
+}
+
+// deadlinePass does what is due at now in every game, each game in its own
+// transaction, and returns when the next thing falls due (zero for never).
+func (s *Service) deadlinePass(now time.Time) (time.Time, error) {
+	var due []string
+	var next time.Time
+	err := s.store.db.View(func(tx *bbolt.Tx) error {
+		games, err := storeTx{tx}.games()
+		for _, g := range games {
+			at := s.nextEvent(g)
+			switch {
+			case at.IsZero():
+			case !at.After(now):
+				due = append(due, g.ID)
+			case next.IsZero() || at.Before(next):
+				next = at
+			}
+		}
+		return err
+	})
+	if err != nil {
+		return time.Time{}, fmt.Errorf("reading games: %w", err)
+	}
+	failed := false
+	for _, id := range due {
+		log := s.log.With("game", id)
+		err := s.update(nil, log, func(t *txn) error {
+			g, err := t.game(id)
+			if err != nil || g == nil {
+				return err
+			}
+			return t.deadlineActions(g)
+		})
+		if err != nil {
+			// One game's trouble must not hold up the others' deadlines.
+			log.Error("deadline of a game", "err", err)
+			failed = true
+		}
+	}
+	switch {
+	case failed:
+		if retry := now.Add(s.opts.RetryMin); next.IsZero() || retry.Before(next) {
+			next = retry
+		}
+		return next, nil
+	case len(due) > 0:
+		// What was done moved the games' times on: look again.
+		return now, nil
+	}
+	return next, nil
+}
+
+// nextEvent is when a game next needs the deadline loop: a reminder, or
+// the end of the grace period after its deadline. Zero for never.
+func (s *Service) nextEvent(g *Game) time.Time {
+	next := g.due(s.opts.Grace)
+	if next.IsZero() {
+		return next
+	}
+	for _, r := range s.opts.Reminders {
+		if at := g.Deadline.Add(-r); at.After(g.RemindedUntil) && at.Before(next) {
+			next = at
+		}
+	}
+	return next
+}
+
+// deadlineActions plays a game's round when its time is up, or sends the
+// reminders due. Several reminders due at once (the judge was down, or
+// the deadline was set close) make one mail.
+func (t *txn) deadlineActions(g *Game) error {
+	due := g.due(t.s.opts.Grace)
+	if due.IsZero() {
+		return nil
+	}
+	if !t.now.Before(due) {
+		t.log.Info("deadline passed; playing the round", "round", g.Round())
+		return t.playRound(g, deadlineNotice)
+	}
+	reminding := false
+	for _, r := range t.s.opts.Reminders {
+		if at := g.Deadline.Add(-r); at.After(g.RemindedUntil) && !at.After(t.now) {
+			reminding = true
+		}
+	}
+	if !reminding {
+		return nil
+	}
+	g.RemindedUntil = t.now
+	if err := t.putGame(g); err != nil {
+		return err
+	}
+	missing, err := t.missingSides(g)
+	if err != nil {
+		return err
+	}
+	for _, side := range missing {
+		t.log.Info("reminder", "side", side, "round", g.Round())
+		body := fmt.Sprintf("The judge has no orders from you yet for round %d. They are due by %s, in %s.\n"+
+			"Without them your units hold where they stand.",
+			g.Round(), formatTime(g.Deadline), formatDuration(g.Deadline.Sub(t.now)))
+		if err := t.mailPlayer(g, side, kindReminder, fmt.Sprintf("Reminder: orders for round %d due %s", g.Round(), formatTime(g.Deadline)), body, true); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// pruneProcessed forgets the ids of mails handled long ago.
+func (s *Service) pruneProcessed(now time.Time) {
+	err := s.update(nil, s.log, func(t *txn) error {
+		n, err := t.pruneProcessed(now.Add(-processedRetention))
+		if n > 0 {
+			t.log.Info("forgot old mail ids", "count", n)
+		}
+		return err
+	})
+	if err != nil {
+		s.log.Error("pruning processed mail ids", "err", err)
+	}
+}

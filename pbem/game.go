@@ -1,0 +1,308 @@
+package pbem
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"time"
+
+	"go.etcd.io/bbolt"
+
+	"fieldpost/engine"
+)
+
+// Game is one game run by mail, as the games bucket holds it.
+type Game struct {
+	ID       string `json:"id"`
+	Scenario string `json:"scenario"`
+	Ruleset  string `json:"ruleset"`
+	Title    string `json:"title"`
+	// Seed is the secret every round's dice come from (engine.RoundSeed).
+	// It is never mailed or logged; ROLLBACK draws a new one, because the
+	// undone round's seed has been revealed.
+	Seed uint64 `json:"seed"`
+	// Nonce goes into the players' secrets, so that a game created with an
+	// id used before (in a database started afresh with the same server key)
+	// gets new ones.
+	Nonce string `json:"nonce"`
+	// Turn is engine.State.Turn of the current position: the next orders
+	// are for round Turn+1.
+	Turn      int      `json:"turn"`
+	Players   []Player `json:"players"`
+	Observers []string `json:"observers,omitempty"`
+	// Period is how long each round is open; zero for no deadline.
+	Period   time.Duration `json:"period"`
+	Deadline time.Time     `json:"deadline,omitzero"`
+	// RemindedUntil: the reminders due up to this time have been sent, or
+	// were already due when the deadline was set and are skipped.
+	RemindedUntil time.Time `json:"reminded_until,omitzero"`
+	Paused        bool      `json:"paused,omitempty"`
+	// Remaining is what was left before the deadline when the game paused.
+	Remaining time.Duration `json:"remaining,omitempty"`
+	Ended     bool          `json:"ended,omitempty"`
+	// Result says how the game ended.
+	Result string `json:"result,omitempty"`
+	// Thread is the root Message-ID every mail of the game refers to.
+	Thread  string    `json:"thread"`
+	Created time.Time `json:"created"`
+}
+
+// Player is a side's player: where its mail goes. Its secret is in the
+// tokens bucket, hashed.
+type Player struct {
+	Side    string `json:"side"`
+	Address string `json:"address"`
+}
+
+// Round is the round number the next orders are for, as the order form's
+// ROUND line and the X-Fieldpost-Round field carry it.
+func (g *Game) Round() int { return g.Turn + 1 }
+
+// Player returns the player of a side, nil if there is none.
+func (g *Game) Player(side string) *Player {
+	for i := range g.Players {
+		if g.Players[i].Side == side {
+			return &g.Players[i]
+		}
+	}
+	return nil
+}
+
+// due is when the game's round is played without the missing orders: the
+// deadline plus the grace period. Zero when nothing is due (no deadline,
+// paused or over).
+func (g *Game) due(grace time.Duration) time.Time {
+	if g.Deadline.IsZero() || g.Paused || g.Ended {
+		return time.Time{}
+	}
+	return g.Deadline.Add(grace)
+}
+
+// roundRecord is how the round played from a turn went, for HISTORY and
+// RESEND: the dice seed (revealed in the report), the orders each side
+// played, which sides were given the default orders, and the events.
+type roundRecord struct {
+	Seed      uint64           `json:"seed"`
+	Orders    []*engine.Orders `json:"orders"`
+	Defaulted []string         `json:"defaulted,omitempty"`
+	Events    []engine.Event   `json:"events"`
+	Played    time.Time        `json:"played"`
+}
+
+// submission is a side's latest valid orders for the current round.
+type submission struct {
+	Orders    *engine.Orders `json:"orders"`
+	MessageID string         `json:"message_id"`
+	Received  time.Time      `json:"received"`
+}
+
+// storeTx gives typed access to the store within one bbolt transaction.
+type storeTx struct {
+	tx *bbolt.Tx
+}
+
+func (t storeTx) game(id string) (*Game, error) {
+	var g Game
+	found, err := getJSON(t.tx.Bucket(bucketGames), []byte(id), &g)
+	if err != nil || !found {
+		return nil, err
+	}
+	return &g, nil
+}
+
+func (t storeTx) putGame(g *Game) error {
+	return putJSON(t.tx.Bucket(bucketGames), []byte(g.ID), g)
+}
+
+// games returns every game, in id order.
+func (t storeTx) games() ([]*Game, error) {
+	var out []*Game
+	err := t.tx.Bucket(bucketGames).ForEach(func(k, v []byte) error {
+		var g Game
+		if err := json.Unmarshal(v, &g); err != nil {
+			return fmt.Errorf("decoding game %s: %w", k, err)
+		}
+		out = append(out, &g)
+		return nil
+	})
+	return out, err
+}
+
+// state returns the position at the start of a turn.
+func (t storeTx) state(game string, turn int) (*engine.State, error) {
+	b, err := gameBucket(t.tx, bucketStates, game, false)
+	if err != nil {
+		return nil, err
+	}
+	var st engine.State
+	if b != nil {
+		found, err := getJSON(b, turnKey(turn), &st)
+		if err != nil {
+			return nil, fmt.Errorf("state of %s at turn %d: %w", game, turn, err)
+		}
+		if found {
+			return &st, nil
+		}
+	}
+	return nil, fmt.Errorf("no state of %s at turn %d", game, turn)
+}
+
+func (t storeTx) putState(game string, st *engine.State) error {
+	b, err := gameBucket(t.tx, bucketStates, game, true)
+	if err != nil {
+		return err
+	}
+	return putJSON(b, turnKey(st.Turn), st)
+}
+
+func (t storeTx) deleteState(game string, turn int) error {
+	b, err := gameBucket(t.tx, bucketStates, game, true)
+	if err != nil {
+		return err
+	}
+	return b.Delete(turnKey(turn))
+}
+
+// round returns the record of the round played from a turn.
+func (t storeTx) round(game string, turn int) (*roundRecord, error) {
+	b, err := gameBucket(t.tx, bucketRounds, game, false)
+	if err != nil {
+		return nil, err
+	}
+	var r roundRecord
+	if b != nil {
+		found, err := getJSON(b, turnKey(turn), &r)
+		if err != nil {
+			return nil, fmt.Errorf("round of %s from turn %d: %w", game, turn, err)
+		}
+		if found {
+			return &r, nil
+		}
+	}
+	return nil, fmt.Errorf("no round of %s from turn %d", game, turn)
+}
+
+func (t storeTx) putRound(game string, turn int, r *roundRecord) error {
+	b, err := gameBucket(t.tx, bucketRounds, game, true)
+	if err != nil {
+		return err
+	}
+	return putJSON(b, turnKey(turn), r)
+}
+
+func (t storeTx) deleteRound(game string, turn int) error {
+	b, err := gameBucket(t.tx, bucketRounds, game, true)
+	if err != nil {
+		return err
+	}
+	return b.Delete(turnKey(turn))
+}
+
+func submissionKey(turn int, side string) []byte {
+	return append(append(turnKey(turn), 0), side...)
+}
+
+// submission returns a side's orders for a turn, nil if it sent none.
+func (t storeTx) submission(game string, turn int, side string) (*submission, error) {
+	b, err := gameBucket(t.tx, bucketSubmissions, game, false)
+	if err != nil || b == nil {
+		return nil, err
+	}
+	var s submission
+	found, err := getJSON(b, submissionKey(turn, side), &s)
+	if err != nil || !found {
+		return nil, err
+	}
+	return &s, nil
+}
+
+func (t storeTx) putSubmission(game string, turn int, side string, s *submission) error {
+	b, err := gameBucket(t.tx, bucketSubmissions, game, true)
+	if err != nil {
+		return err
+	}
+	return putJSON(b, submissionKey(turn, side), s)
+}
+
+// deleteSubmissions forgets every side's orders for a turn.
+func (t storeTx) deleteSubmissions(game string, turn int) error {
+	b, err := gameBucket(t.tx, bucketSubmissions, game, true)
+	if err != nil {
+		return err
+	}
+	prefix := turnKey(turn)
+	var keys [][]byte
+	c := b.Cursor()
+	for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
+		keys = append(keys, slices.Clone(k))
+	}
+	for _, k := range keys {
+		if err := b.Delete(k); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// missingSides lists the sides of g without orders for the current round.
+func (t storeTx) missingSides(g *Game) ([]string, error) {
+	var missing []string
+	for _, p := range g.Players {
+		sub, err := t.submission(g.ID, g.Turn, p.Side)
+		if err != nil {
+			return nil, err
+		}
+		if sub == nil {
+			missing = append(missing, p.Side)
+		}
+	}
+	return missing, nil
+}
+
+// tokenOwner returns the game and side a secret's hash belongs to.
+func (t storeTx) tokenOwner(hash string) (game, side string, found bool) {
+	v := t.tx.Bucket(bucketTokens).Get([]byte(hash))
+	if v == nil {
+		return "", "", false
+	}
+	g, sd, _ := bytes.Cut(v, []byte{0})
+	return string(g), string(sd), true
+}
+
+func (t storeTx) putToken(hash, game, side string) error {
+	return t.tx.Bucket(bucketTokens).Put([]byte(hash), []byte(game+"\x00"+side))
+}
+
+// processed reports whether the inbound mail with this dedupe key has been
+// handled.
+func (t storeTx) processed(key string) bool {
+	return t.tx.Bucket(bucketProcessed).Get([]byte(key)) != nil
+}
+
+func (t storeTx) markProcessed(key string, at time.Time) error {
+	return t.tx.Bucket(bucketProcessed).Put([]byte(key), binary.BigEndian.AppendUint64(nil, uint64(at.UnixNano())))
+}
+
+// pruneProcessed forgets the mails handled before a time: a mail server
+// redelivers within hours or days, never months later.
+func (t storeTx) pruneProcessed(before time.Time) (int, error) {
+	b := t.tx.Bucket(bucketProcessed)
+	var old [][]byte
+	err := b.ForEach(func(k, v []byte) error {
+		if len(v) == 8 && int64(binary.BigEndian.Uint64(v)) < before.UnixNano() {
+			old = append(old, slices.Clone(k))
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, err
+	}
+	for _, k := range old {
+		if err := b.Delete(k); err != nil {
+			return 0, err
+		}
+	}
+	return len(old), nil
+}

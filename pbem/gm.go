@@ -1,0 +1,418 @@
+package pbem
+
+import (
+	"crypto/rand"
+	"encoding/binary"
+	"fmt"
+	"maps"
+	netmail "net/mail"
+	"slices"
+	"strings"
+	"time"
+
+	"fieldpost/data"
+	"fieldpost/mail"
+)
+
+// gmCommand handles the game master's commands, which need the GM secret.
+func (t *txn) gmCommand(req *request) error {
+	if !t.isGM(req) {
+		t.log.Warn("GM command without the GM credentials ignored", "command", req.Command, "from", t.msg.From.Email)
+		if t.s.opts.GMAddress == "" {
+			return nil
+		}
+		return t.answerGM(kindAuthFailed, nil, "A GM command was refused",
+			fmt.Sprintf("A %s command arrived without the GM secret, or with a wrong one, and was ignored.\n\n"+
+				"  From:    %s\n  Subject: %s\n", req.Command, t.msg.From.Email, t.msg.Subject))
+	}
+	if req.Command == cmdNewGame {
+		return t.newGame(req)
+	}
+	g, args, err := t.gmGame(req)
+	if g == nil {
+		return err
+	}
+	t.log = t.log.With("game", g.ID)
+	switch req.Command {
+	case cmdDeadline, cmdExtend:
+		return t.setDeadline(g, req.Command, args)
+	case cmdPause:
+		return t.pause(g)
+	case cmdResume:
+		return t.resume(g)
+	case cmdForce:
+		if g.Ended {
+			return t.answerGM(kindGM, g, "FORCE refused", fmt.Sprintf("Game %s is over.", g.ID))
+		}
+		round := g.Round()
+		if err := t.playRound(g, forcedNotice); err != nil {
+			return err
+		}
+		return t.answerGM(kindGM, g, fmt.Sprintf("Round %d played", round),
+			fmt.Sprintf("Round %d of game %s was played now; sides without orders played the default orders.", round, g.ID))
+	case cmdRollback:
+		return t.rollback(g)
+	case cmdEnd:
+		return t.endGame(g)
+	}
+	return fmt.Errorf("no handler for command %s", req.Command)
+}
+
+// gmGame finds the game a GM command is about: its first argument, or the
+// GAME line. When there is none it answers the GM and returns nil.
+func (t *txn) gmGame(req *request) (*Game, []string, error) {
+	args := req.Args
+	id := req.Header.Game
+	if len(args) > 0 {
+		g, err := t.game(strings.ToLower(args[0]))
+		if err != nil || g != nil {
+			return g, args[1:], err
+		}
+		if id == "" {
+			id = strings.ToLower(args[0])
+		}
+	}
+	if id == "" {
+		return nil, nil, t.answerGM(kindGM, nil, req.Command+" refused", req.Command+" needs the game's id: "+req.Command+" GAMEID ...")
+	}
+	g, err := t.game(id)
+	if err != nil || g != nil {
+		return g, args, err
+	}
+	return nil, nil, t.answerGM(kindGM, nil, req.Command+" refused", fmt.Sprintf("There is no game %q.", id))
+}
+
+// answerGM mails the game master.
+func (t *txn) answerGM(kind string, g *Game, subject, body string) error {
+	text, err := t.s.render(kind, &mailData{Body: body})
+	if err != nil {
+		return err
+	}
+	prefix := "Fieldpost GM: "
+	if g != nil {
+		prefix = "[" + g.ID + "] GM: "
+	}
+	return t.queue(&letter{kind: kind, game: g, to: t.s.opts.GMAddress, subject: prefix + subject, text: text})
+}
+
+// newGameSyntax is the reminder sent with a NEWGAME that could not be read.
+const newGameSyntax = "NEWGAME scenario=NAME id=GAMEID SIDE=address SIDE=address [deadline=48h|none]"
+
+// newGame creates a game: NEWGAME scenario=NAME id=GAMEID SIDE=address ...
+// [deadline=DURATION|none]. Each player is mailed a welcome with its
+// secret and the first order form.
+func (t *txn) newGame(req *request) error {
+	refuse := func(format string, args ...any) error {
+		return t.answerGM(kindGM, nil, "NEWGAME refused", fmt.Sprintf(format, args...)+"\n\nThe command: "+newGameSyntax)
+	}
+	pairs, err := keyValues(append(slices.Clone(req.Args), req.Params...))
+	if err != nil {
+		return refuse("%v.", err)
+	}
+	var scenario, id string
+	period := t.s.opts.Deadline
+	addresses := map[string]string{}
+	for _, kv := range pairs {
+		switch key, val := kv[0], kv[1]; key {
+		case "scenario":
+			scenario = strings.ToLower(val)
+		case "id", "game":
+			id = strings.ToLower(val)
+		case "deadline":
+			if strings.EqualFold(val, "none") {
+				period = 0
+				break
+			}
+			if period, err = parseDuration(val); err != nil || period <= 0 {
+				return refuse("deadline=%s: want a duration such as 48h or 2d, or none.", val)
+			}
+		default:
+			addresses[key] = val
+		}
+	}
+	sc, err := data.Scenario(scenario)
+	if err != nil {
+		return refuse("No scenario %q; the scenarios are: %s.", scenario, strings.Join(data.ScenarioNames(), ", "))
+	}
+	if !validGameID(id) {
+		return refuse("The game id %q must be 1 to 40 lower-case letters, digits and hyphens, e.g. id=tutorial-1.", id)
+	}
+	if old, err := t.game(id); err != nil || old != nil {
+		if err != nil {
+			return err
+		}
+		return refuse("There is a game %s already (ids are never reused).", id)
+	}
+	st := sc.NewGame()
+	g := &Game{ID: id, Scenario: sc.Name, Ruleset: st.Ruleset, Title: st.Title, Seed: randomSeed(), Nonce: randomHex(8),
+		Turn: st.Turn, Period: period, Thread: mail.NewMessageID(t.s.domain), Created: t.now}
+	var sides []string
+	for _, sd := range st.Sides {
+		sides = append(sides, sd.Name)
+		val, ok := addresses[strings.ToLower(sd.Name)]
+		if !ok {
+			continue
+		}
+		delete(addresses, strings.ToLower(sd.Name))
+		addr, err := netmail.ParseAddress(val)
+		if err != nil || !sendable(addr.Address) {
+			return refuse("%s=%s is not a mail address.", sd.Name, val)
+		}
+		g.Players = append(g.Players, Player{Side: sd.Name, Address: addr.Address})
+	}
+	if len(addresses) > 0 {
+		keys := slices.Sorted(maps.Keys(addresses))
+		return refuse("%q is neither scenario, id, deadline nor a side of %s (%s).", keys[0], sc.Name, strings.Join(sides, ", "))
+	}
+	if len(g.Players) != len(st.Sides) {
+		return refuse("Every side needs a player's address: %s.", strings.Join(sides, "=..., ")+"=...")
+	}
+	t.openRound(g)
+	if err := t.putState(g.ID, st); err != nil {
+		return err
+	}
+	if err := t.putGame(g); err != nil {
+		return err
+	}
+	for _, p := range g.Players {
+		if err := t.putToken(hashSecret(deriveSecret(t.s.opts.ServerKey, g, p.Side)), g.ID, p.Side); err != nil {
+			return err
+		}
+	}
+	t.log.Info("game created", "game", g.ID, "scenario", g.Scenario)
+
+	rs := sc.Ruleset
+	png, err := mapPart(rs, st, nil)
+	if err != nil {
+		return err
+	}
+	var who []string
+	for _, p := range g.Players {
+		if err := t.welcome(g, p.Side, &png); err != nil {
+			return err
+		}
+		who = append(who, fmt.Sprintf("  %-10s %s", p.Side, p.Address))
+	}
+	deadline := "no deadline"
+	if period > 0 {
+		deadline = fmt.Sprintf("%s a round (the first: %s)", formatDuration(period), formatTime(g.Deadline))
+	}
+	return t.answerGM(kindGM, g, "Game created",
+		fmt.Sprintf("Game %s is created: %s (%s), %s.\n\nPlayers, each sent a welcome with its secret:\n%s\n",
+			g.ID, g.Title, g.Scenario, deadline, strings.Join(who, "\n")))
+}
+
+// randomSeed draws a game's dice seed.
+func randomSeed() uint64 {
+	var b [8]byte
+	rand.Read(b[:]) // never fails: crypto/rand aborts the program instead
+	return binary.BigEndian.Uint64(b[:])
+}
+
+// setDeadline handles DEADLINE GAMEID DURATION|TIME|NONE and EXTEND GAMEID
+// DURATION, for the current round.
+func (t *txn) setDeadline(g *Game, cmd string, args []string) error {
+	refuse := func(why string) error { return t.answerGM(kindGM, g, cmd+" refused", why) }
+	switch {
+	case g.Ended:
+		return refuse(fmt.Sprintf("Game %s is over.", g.ID))
+	case g.Paused:
+		return refuse(fmt.Sprintf("Game %s is paused: RESUME it first.", g.ID))
+	}
+	var deadline time.Time
+	if cmd == cmdExtend {
+		if g.Deadline.IsZero() {
+			return refuse("The round has no deadline to extend: set one with DEADLINE " + g.ID + " 48h.")
+		}
+		if len(args) != 1 {
+			return refuse("EXTEND needs one duration: EXTEND " + g.ID + " 24h.")
+		}
+		d, err := parseDuration(args[0])
+		if err != nil || d <= 0 {
+			return refuse(fmt.Sprintf("%q: EXTEND needs a positive duration such as 24h or 2d.", args[0]))
+		}
+		deadline = g.Deadline.Add(d)
+	} else {
+		var err error
+		if deadline, err = parseDeadline(args, t.now); err != nil {
+			return refuse(err.Error() + ".")
+		}
+	}
+	g.Deadline, g.RemindedUntil = deadline, t.now
+	if err := t.putGame(g); err != nil {
+		return err
+	}
+	text := fmt.Sprintf("The deadline for round %d is now %s.", g.Round(), formatTime(deadline))
+	if deadline.IsZero() {
+		text = fmt.Sprintf("Round %d has no deadline now: it is played when every side has sent orders.", g.Round())
+	}
+	t.log.Info("deadline changed", "deadline", deadline)
+	if err := t.notifyPlayers(g, "The deadline has changed", "The game master has changed the deadline.\n"+text); err != nil {
+		return err
+	}
+	return t.answerGM(kindGM, g, "Deadline changed", text+"\nThe players were told.")
+}
+
+// notifyPlayers mails every player of a game a message from the GM.
+func (t *txn) notifyPlayers(g *Game, subject, body string) error {
+	for _, p := range g.Players {
+		if err := t.mailPlayer(g, p.Side, kindGM, subject, body, false); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (t *txn) pause(g *Game) error {
+	if g.Ended || g.Paused {
+		return t.answerGM(kindGM, g, "PAUSE refused", fmt.Sprintf("Game %s is already paused or over.", g.ID))
+	}
+	g.Paused = true
+	if !g.Deadline.IsZero() {
+		g.Remaining = max(g.Deadline.Sub(t.now), 0)
+	}
+	if err := t.putGame(g); err != nil {
+		return err
+	}
+	t.log.Info("game paused")
+	body := fmt.Sprintf("The game master has paused game %s: no round is played and the deadline stops until the game resumes.\n"+
+		"You may still send orders for round %d.", g.ID, g.Round())
+	if err := t.notifyPlayers(g, "Game paused", body); err != nil {
+		return err
+	}
+	return t.answerGM(kindGM, g, "Game paused", body)
+}
+
+// resume restarts a paused game with the time its round had left; the
+// round is played at once if every side has sent orders meanwhile.
+func (t *txn) resume(g *Game) error {
+	if !g.Paused {
+		return t.answerGM(kindGM, g, "RESUME refused", fmt.Sprintf("Game %s is not paused.", g.ID))
+	}
+	g.Paused = false
+	deadline := "It has no deadline."
+	if !g.Deadline.IsZero() {
+		g.Deadline, g.RemindedUntil = t.now.Add(g.Remaining), t.now
+		deadline = "The deadline for round " + fmt.Sprint(g.Round()) + " is now " + formatTime(g.Deadline) + "."
+	}
+	if err := t.putGame(g); err != nil {
+		return err
+	}
+	t.log.Info("game resumed")
+	body := fmt.Sprintf("The game master has resumed game %s. %s", g.ID, deadline)
+	if err := t.notifyPlayers(g, "Game resumed", body); err != nil {
+		return err
+	}
+	if err := t.answerGM(kindGM, g, "Game resumed", body); err != nil {
+		return err
+	}
+	missing, err := t.missingSides(g)
+	if err != nil || len(missing) > 0 {
+		return err
+	}
+	return t.playRound(g, "")
+}
+
+// rollback undoes the last round played: the position before it comes
+// back, the orders of both rounds concerned are forgotten, and the game
+// gets a new dice seed, since the undone round's seed was revealed in its
+// report and would let a player plan against known dice.
+func (t *txn) rollback(g *Game) error {
+	if g.Turn == 0 {
+		return t.answerGM(kindGM, g, "ROLLBACK refused", fmt.Sprintf("No round of game %s has been played.", g.ID))
+	}
+	undone := g.Turn // the round played from turn Turn-1
+	for _, err := range []error{
+		t.deleteSubmissions(g.ID, g.Turn),
+		t.deleteState(g.ID, g.Turn),
+		t.deleteSubmissions(g.ID, g.Turn-1),
+		t.deleteRound(g.ID, g.Turn-1),
+	} {
+		if err != nil {
+			return err
+		}
+	}
+	g.Turn--
+	g.Seed = randomSeed()
+	g.Ended, g.Result = false, ""
+	t.openRound(g)
+	if err := t.putGame(g); err != nil {
+		return err
+	}
+	t.log.Info("round rolled back", "round", undone)
+	body := fmt.Sprintf("The game master has undone round %d of game %s: the position is as it was before it,\n"+
+		"and round %d will be played again, with new dice, from new orders. Orders sent for it\n"+
+		"before count no more: send them again.", undone, g.ID, undone)
+	for _, p := range g.Players {
+		if err := t.mailPlayer(g, p.Side, kindStatus, fmt.Sprintf("Round %d undone: send orders again", undone), body, true); err != nil {
+			return err
+		}
+	}
+	if err := t.mailObservers(g, kindGM, fmt.Sprintf("Round %d undone", undone), body); err != nil {
+		return err
+	}
+	return t.answerGM(kindGM, g, fmt.Sprintf("Round %d undone", undone), body)
+}
+
+// endGame ends a game before its time; everyone gets the final situation.
+func (t *txn) endGame(g *Game) error {
+	if g.Ended {
+		return t.answerGM(kindGM, g, "END refused", fmt.Sprintf("Game %s is over already.", g.ID))
+	}
+	g.Ended, g.Result, g.Deadline = true, "The game master ended the game.", time.Time{}
+	if err := t.putGame(g); err != nil {
+		return err
+	}
+	t.log.Info("game ended by the GM")
+	st, rs, err := t.position(g)
+	if err != nil {
+		return err
+	}
+	png, err := mapPart(rs, st, nil)
+	if err != nil {
+		return err
+	}
+	attachment, err := situationPart(st)
+	if err != nil {
+		return err
+	}
+	body := fmt.Sprintf("The game master has ended game %s before its time. The final situation:", g.ID)
+	recipients := append(slices.Clone(g.Players), observersAsPlayers(g)...)
+	for _, p := range recipients {
+		d := t.gameData(g, p.Side, st, rs)
+		d.Body, d.Situation = body, situation(rs, st)
+		l := &letter{kind: kindGameOver, game: g, side: p.Side, to: p.Address, subject: fmt.Sprintf("[%s] Game over", g.ID),
+			inline: []mail.Part{png}, attachments: []mail.Part{attachment}}
+		if l.text, err = t.s.render("round", d); err != nil {
+			return err
+		}
+		if err := t.queue(l); err != nil {
+			return err
+		}
+	}
+	return t.answerGM(kindGM, g, "Game ended",
+		fmt.Sprintf("Game %s is ended. The final situation was mailed to every player and observer.", g.ID))
+}
+
+// observersAsPlayers lists a game's observers as recipients without a side.
+func observersAsPlayers(g *Game) []Player {
+	var out []Player
+	for _, addr := range g.Observers {
+		out = append(out, Player{Address: addr})
+	}
+	return out
+}
+
+// mailObservers mails a game's observers a message.
+func (t *txn) mailObservers(g *Game, kind, subject, body string) error {
+	for _, addr := range g.Observers {
+		text, err := t.s.render(kind, &mailData{Game: g.ID, Title: g.Title, Body: body})
+		if err != nil {
+			return err
+		}
+		if err := t.queue(&letter{kind: kind, game: g, to: addr, subject: "[" + g.ID + "] " + subject, text: text}); err != nil {
+			return err
+		}
+	}
+	return nil
+}

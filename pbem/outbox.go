@@ -1,0 +1,190 @@
+package pbem
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	"go.etcd.io/bbolt"
+
+	"fieldpost/mail"
+)
+
+// Sender submits a composed message; *mail.Sender is one.
+type Sender interface {
+	Send(ctx context.Context, envelopeFrom string, to []string, msg []byte) error
+}
+
+// outgoing is a queued mail's record in the outbox. The message itself is
+// in the outbox-data bucket under the same key.
+type outgoing struct {
+	Kind      string    `json:"kind"`
+	Game      string    `json:"game,omitempty"`
+	Side      string    `json:"side,omitempty"`
+	MessageID string    `json:"message_id"`
+	To        []string  `json:"to"`
+	Queued    time.Time `json:"queued"`
+	Attempts  int       `json:"attempts,omitempty"`
+	NextTry   time.Time `json:"next_try"`
+	// Failed: given up on (a permanent SMTP error, or temporary ones for
+	// longer than Options.GiveUp). Kept for the operator to look at.
+	Failed    bool   `json:"failed,omitempty"`
+	LastError string `json:"last_error,omitempty"`
+}
+
+func (t *txn) enqueue(o *outgoing, raw []byte) error {
+	b := t.tx.Bucket(bucketOutbox)
+	seq, err := b.NextSequence()
+	if err != nil {
+		return fmt.Errorf("outbox sequence: %w", err)
+	}
+	key := seqKey(seq)
+	if err := putJSON(b, key, o); err != nil {
+		return err
+	}
+	if err := t.tx.Bucket(bucketOutboxData).Put(key, raw); err != nil {
+		return fmt.Errorf("queueing mail: %w", err)
+	}
+	t.queued++
+	return nil
+}
+
+// sendBatch is how many mails one pass over the outbox takes at most, so
+// that a long queue is read a part at a time.
+const sendBatch = 100
+
+type dueMail struct {
+	key []byte
+	o   outgoing
+	raw []byte
+}
+
+// sendDue sends the mails due now, in the order they were queued, and
+// returns when the next one falls due (zero when none waits).
+func (s *Service) sendDue(ctx context.Context) (time.Time, error) {
+	now := s.clock.Now()
+	var due []dueMail
+	var next time.Time
+	err := s.store.db.View(func(tx *bbolt.Tx) error {
+		b, data := tx.Bucket(bucketOutbox), tx.Bucket(bucketOutboxData)
+		c := b.Cursor()
+		for k, _ := c.First(); k != nil; k, _ = c.Next() {
+			var o outgoing
+			if _, err := getJSON(b, k, &o); err != nil {
+				return err
+			}
+			switch {
+			case o.Failed:
+			case o.NextTry.After(now):
+				if next.IsZero() || o.NextTry.Before(next) {
+					next = o.NextTry
+				}
+			case len(due) == sendBatch:
+				next = now // more is due than one pass takes
+			default:
+				due = append(due, dueMail{key: slices.Clone(k), o: o, raw: slices.Clone(data.Get(k))})
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return time.Time{}, fmt.Errorf("reading the outbox: %w", err)
+	}
+	for _, m := range due {
+		if ctx.Err() != nil {
+			return now, nil
+		}
+		err := s.sender.Send(ctx, s.opts.Address, m.o.To, m.raw)
+		if err != nil && ctx.Err() != nil {
+			// Interrupted by a shutdown, not refused: the mail stays due, for
+			// Flush or the next start.
+			return now, nil
+		}
+		if err := s.recordSend(m, err); err != nil {
+			return time.Time{}, err
+		}
+	}
+	return next, nil
+}
+
+// recordSend marks a mail sent (it leaves the outbox) right after the
+// server took it, or schedules its retry, or gives up on it.
+func (s *Service) recordSend(m dueMail, sendErr error) error {
+	log := s.log.With("kind", m.o.Kind, "game", m.o.Game, "side", m.o.Side, "mail_id", m.o.MessageID)
+	now := s.clock.Now()
+	o := m.o
+	switch {
+	case sendErr == nil:
+		log.Info("mail sent", "attempts", o.Attempts+1)
+	case mail.IsPermanent(sendErr):
+		o.Attempts++
+		o.Failed, o.LastError = true, sendErr.Error()
+		log.Error("mail refused by the server; given up", "to", o.To, "err", sendErr)
+	default:
+		o.Attempts++
+		o.LastError = sendErr.Error()
+		if now.Sub(o.Queued) >= s.opts.GiveUp {
+			o.Failed = true
+			log.Error("mail not sent for too long; given up", "to", o.To, "attempts", o.Attempts, "err", sendErr)
+			break
+		}
+		o.NextTry = now.Add(backoff(o.Attempts, s.opts.RetryMin, s.opts.RetryMax))
+		log.Warn("sending failed; will retry", "attempts", o.Attempts, "retry_at", o.NextTry, "err", sendErr)
+	}
+	err := s.store.db.Update(func(tx *bbolt.Tx) error {
+		if sendErr == nil {
+			if err := tx.Bucket(bucketOutbox).Delete(m.key); err != nil {
+				return err
+			}
+			return tx.Bucket(bucketOutboxData).Delete(m.key)
+		}
+		// A mail given up on keeps its message, for the operator to look
+		// at; sendDue skips it.
+		return putJSON(tx.Bucket(bucketOutbox), m.key, &o)
+	})
+	if err != nil {
+		return fmt.Errorf("recording the sending of %s: %w", o.MessageID, err)
+	}
+	return nil
+}
+
+// backoff is the wait before the attempt after the n-th failure: first,
+// doubling each time, at most last.
+func backoff(n int, first, last time.Duration) time.Duration {
+	d := first
+	for i := 1; i < n && d < last; i++ {
+		d *= 2
+	}
+	return min(d, last)
+}
+
+// runOutbox sends queued mail until ctx is done: at once when a
+// transaction queued some, and when a retry falls due.
+func (s *Service) runOutbox(ctx context.Context) {
+	for {
+		next, err := s.sendDue(ctx)
+		if err != nil {
+			s.log.Error("outbox", "err", err)
+			next = s.clock.Now().Add(s.opts.RetryMin)
+		}
+		var wake <-chan time.Time
+		if !next.IsZero() {
+			wake = s.clock.Until(next)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-s.outboxKick:
+		case <-wake:
+		}
+	}
+}
+
+// Flush sends what is due now, once, for a shutdown: the mails queued by
+// the last transactions go out before the program ends, unless the server
+// is unreachable, in which case they wait in the outbox for the next start.
+func (s *Service) Flush(ctx context.Context) error {
+	_, err := s.sendDue(ctx)
+	return err
+}

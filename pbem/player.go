@@ -1,0 +1,311 @@
+package pbem
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"fieldpost/data"
+	"fieldpost/engine"
+	"fieldpost/engine/ordertext"
+	"fieldpost/engine/report"
+	"fieldpost/mail"
+)
+
+// playerRequest handles what only a game's players may ask: orders, CHECK,
+// STATUS, MAP, HISTORY and RESEND.
+func (t *txn) playerRequest(req *request) error {
+	claimed := req.Header.Game
+	historyRound := 0
+	if req.Command != cmdOrders && req.Command != cmdCheck {
+		// The arguments: a game id, and HISTORY's round number.
+		for _, a := range req.Args {
+			if n, err := strconv.Atoi(a); err == nil && req.Command == cmdHistory {
+				historyRound = n
+			} else if claimed == "" {
+				claimed = strings.ToLower(a)
+			}
+		}
+	}
+	id, err := t.authenticate(req, claimed)
+	if id == nil {
+		return err
+	}
+	t.log = t.log.With("game", id.game.ID, "side", id.side)
+	switch req.Command {
+	case cmdOrders:
+		return t.orders(id, req, false)
+	case cmdCheck:
+		return t.orders(id, req, true)
+	case cmdStatus:
+		return t.mailPlayer(id.game, id.side, kindStatus, "Status before round "+strconv.Itoa(id.game.Round()), "", true)
+	case cmdMap:
+		return t.mapMail(id)
+	case cmdHistory:
+		return t.history(id, historyRound)
+	case cmdResend:
+		switch {
+		case id.game.Turn > 0:
+			return t.reportMails(id.game, id.game.Turn-1, id.game.Player(id.side))
+		case id.game.Ended:
+			return t.mailPlayer(id.game, id.side, kindError, "No report", "The game ended before its first round: there is no report to send.", false)
+		}
+		return t.welcome(id.game, id.side, nil)
+	}
+	return fmt.Errorf("no handler for command %s", req.Command)
+}
+
+// position returns a game's current position and its ruleset.
+func (t *txn) position(g *Game) (*engine.State, *engine.Ruleset, error) {
+	st, err := t.state(g.ID, g.Turn)
+	if err != nil {
+		return nil, nil, err
+	}
+	rs, err := data.Ruleset(st.Ruleset)
+	if err != nil {
+		return nil, nil, fmt.Errorf("game %s: %w", g.ID, err)
+	}
+	return st, rs, nil
+}
+
+// gameData fills what every mail about a game shows.
+func (t *txn) gameData(g *Game, side string, st *engine.State, rs *engine.Ruleset) *mailData {
+	d := &mailData{
+		Game: g.ID, Title: g.Title, Side: side, Round: g.Round(), RoundName: ordertext.RoundName(rs, st),
+		Paused: g.Paused, Ended: g.Ended, Result: g.Result,
+		Commitment: engine.SeedCommitment(engine.RoundSeed(g.Seed, g.Turn)),
+	}
+	if !g.Deadline.IsZero() {
+		d.Deadline = formatTime(g.Deadline)
+	}
+	if sd := st.Side(side); sd != nil {
+		d.SideTitle = sd.Title
+	}
+	return d
+}
+
+// situation is the position as the templates show it: the roster, the
+// objectives and the text map.
+func situation(rs *engine.Ruleset, st *engine.State) *report.Data {
+	d := report.Build(report.Round{Ruleset: rs, Before: st, After: st})
+	return &d
+}
+
+// mailPlayer sends a side's player a mail about its game, written by the
+// kind's template around body. withForm adds the situation, the order form
+// and situation.json, while the game is on.
+func (t *txn) mailPlayer(g *Game, side, kind, subject, body string, withForm bool) error {
+	p := g.Player(side)
+	if p == nil {
+		return fmt.Errorf("game %s has no side %q", g.ID, side)
+	}
+	st, rs, err := t.position(g)
+	if err != nil {
+		return err
+	}
+	d := t.gameData(g, side, st, rs)
+	d.Body = body
+	l := &letter{kind: kind, game: g, side: side, to: p.Address, subject: "[" + g.ID + "] " + subject}
+	if withForm && !g.Ended {
+		if d.Waiting, err = t.missingSides(g); err != nil {
+			return err
+		}
+		d.Situation = situation(rs, st)
+		l.form = ordertext.Form(rs, st, side, g.ID)
+		attachment, err := situationPart(st)
+		if err != nil {
+			return err
+		}
+		l.attachments = []mail.Part{attachment}
+	}
+	if l.text, err = t.s.render(kind, d); err != nil {
+		return err
+	}
+	return t.queue(l)
+}
+
+// orders reads a side's orders from the mail in hand and stores them, or
+// with check only says what it makes of them. Once every side has sent
+// orders the round is played.
+func (t *txn) orders(id *identity, req *request, check bool) error {
+	g, side := id.game, id.side
+	kind, refused := kindAccepted, kindRejected
+	if check {
+		kind, refused = kindCheck, kindCheck
+	}
+	if g.Ended {
+		return t.mailPlayer(g, side, kindError, "The game is over",
+			fmt.Sprintf("Game %s is over, orders are no longer taken.\n%s", g.ID, g.Result), false)
+	}
+	if r := req.Header.Round; r != 0 && r != g.Round() {
+		why := fmt.Sprintf("These orders are for round %d, which has been played already.", r)
+		if r > g.Round() {
+			why = fmt.Sprintf("These orders are for round %d, which is not open yet.", r)
+		}
+		t.log.Info("orders for another round refused", "round", r, "current", g.Round())
+		return t.mailPlayer(g, side, refused, fmt.Sprintf("Orders for round %d NOT accepted", r),
+			why+fmt.Sprintf("\nThe orders now are for round %d. Nothing has changed: send orders for round %d\n"+
+				"(reply to the latest report, or send STATUS for the current order form).", g.Round(), g.Round()), false)
+	}
+	st, rs, err := t.position(g)
+	if err != nil {
+		return err
+	}
+	text := req.Text
+	if check {
+		text = blankLine(text, req.Line)
+	}
+	sub, errs := ordertext.Parse(rs, st, side, text)
+	switch {
+	case errs == nil && sub.Lines == 0:
+		t.log.Info("mail with neither orders nor a command")
+		return t.mailPlayer(g, side, kindHelp, "No orders found",
+			"The judge found neither orders nor a command in your mail, so nothing was done.\n"+
+				"Orders start with a line such as \"BN 1/120 M\" (the order form at the end of every report\n"+
+				"has them all); commands are listed below.", false)
+	case errs != nil:
+		t.log.Info("orders refused", "check", check, "errors", len(errs))
+		subject := fmt.Sprintf("Orders for round %d NOT accepted", g.Round())
+		if check {
+			subject = fmt.Sprintf("CHECK of orders for round %d: %s", g.Round(), plural(len(errs), "error"))
+		}
+		return t.mailPlayer(g, side, refused, subject, ordertext.ErrorReport(errs), false)
+	case check:
+		t.log.Info("orders checked")
+		return t.mailPlayer(g, side, kindCheck, fmt.Sprintf("CHECK of orders for round %d: valid", g.Round()),
+			ordertext.Echo(rs, st, sub.Orders), false)
+	}
+
+	err = t.putSubmission(g.ID, g.Turn, side, &submission{Orders: sub.Orders, MessageID: t.msg.MessageID, Received: t.now})
+	if err != nil {
+		return err
+	}
+	missing, err := t.missingSides(g)
+	if err != nil {
+		return err
+	}
+	t.log.Info("orders accepted", "round", g.Round(), "waiting_for", missing)
+	echo := ordertext.Echo(rs, st, sub.Orders)
+	if err := t.mailPlayer(g, side, kind, fmt.Sprintf("Orders accepted for round %d", g.Round()), echo, false); err != nil {
+		return err
+	}
+	if len(missing) > 0 || g.Paused {
+		return nil
+	}
+	return t.playRound(g, "")
+}
+
+// blankLine empties line i of text, keeping the other lines' numbers.
+func blankLine(text string, i int) string {
+	lines := strings.Split(text, "\n")
+	if i >= 0 && i < len(lines) {
+		lines[i] = ""
+	}
+	return strings.Join(lines, "\n")
+}
+
+// mapMail sends the map of the current position.
+func (t *txn) mapMail(id *identity) error {
+	g := id.game
+	st, rs, err := t.position(g)
+	if err != nil {
+		return err
+	}
+	png, err := mapPart(rs, st, nil)
+	if err != nil {
+		return err
+	}
+	d := t.gameData(g, id.side, st, rs)
+	d.Situation = situation(rs, st)
+	l := &letter{kind: kindMap, game: g, side: id.side, to: g.Player(id.side).Address,
+		subject: fmt.Sprintf("[%s] Map before round %d", g.ID, g.Round()), inline: []mail.Part{png}}
+	if l.text, err = t.s.render(kindMap, d); err != nil {
+		return err
+	}
+	return t.queue(l)
+}
+
+// history sends the report of a round played (n from 1; 0 for the last).
+func (t *txn) history(id *identity, n int) error {
+	g := id.game
+	if g.Turn == 0 {
+		return t.mailPlayer(g, id.side, kindError, "No round played yet", "No round of this game has been played yet: there is no report to send.", false)
+	}
+	if n == 0 {
+		n = g.Turn
+	}
+	if n < 1 || n > g.Turn {
+		return t.mailPlayer(g, id.side, kindError, fmt.Sprintf("No round %d", n),
+			fmt.Sprintf("HISTORY %d: the rounds played are 1 to %d.", n, g.Turn), false)
+	}
+	played, err := t.playedRound(g, n-1)
+	if err != nil {
+		return err
+	}
+	d := t.gameData(g, id.side, played.after, played.rs)
+	d.Body = played.text
+	l := &letter{kind: kindHistory, game: g, side: id.side, to: g.Player(id.side).Address,
+		subject: fmt.Sprintf("[%s] Report of round %d (again)", g.ID, n), inline: []mail.Part{played.png}}
+	if l.text, err = t.s.render(kindHistory, d); err != nil {
+		return err
+	}
+	return t.queue(l)
+}
+
+// subscribe adds the sender to a game's observers, or removes it. An
+// observer receives the reports and can change nothing, so no secret is
+// asked for; the answer goes to the address subscribed, which can undo it.
+func (t *txn) subscribe(req *request) error {
+	on := req.Command == cmdSubscribe
+	gameID := req.Header.Game
+	if len(req.Args) > 0 {
+		gameID = strings.ToLower(req.Args[0])
+	}
+	addr := strings.ToLower(t.senderAddress())
+	if addr == "" {
+		return nil
+	}
+	if gameID == "" {
+		return t.answerSender(kindError, req.Command+" needs a game", req.Command+" needs the game's id: "+req.Command+" GAMEID.")
+	}
+	g, err := t.game(gameID)
+	if err != nil {
+		return err
+	}
+	if g == nil {
+		return t.answerSender(kindError, "no game "+gameID, fmt.Sprintf("There is no game %q on this judge.", gameID))
+	}
+	i := slices.IndexFunc(g.Observers, func(o string) bool { return strings.EqualFold(o, addr) })
+	var body string
+	switch {
+	case on && i < 0:
+		g.Observers = append(g.Observers, addr)
+		body = fmt.Sprintf("You now receive the reports of game %s. To stop: UNSUBSCRIBE %s.", g.ID, g.ID)
+	case on:
+		body = fmt.Sprintf("You already receive the reports of game %s. To stop: UNSUBSCRIBE %s.", g.ID, g.ID)
+	case i >= 0:
+		g.Observers = append(g.Observers[:i], g.Observers[i+1:]...)
+		body = fmt.Sprintf("You no longer receive the reports of game %s.", g.ID)
+	default:
+		body = fmt.Sprintf("You were not receiving the reports of game %s.", g.ID)
+	}
+	if err := t.putGame(g); err != nil {
+		return err
+	}
+	t.log.Info("observer list changed", "game", g.ID, "subscribe", on, "observer", addr)
+	st, rs, err := t.position(g)
+	if err != nil {
+		return err
+	}
+	d := t.gameData(g, "", st, rs)
+	d.Body = body
+	if on {
+		d.Situation = situation(rs, st)
+	}
+	l := &letter{kind: kindStatus, game: g, to: addr, subject: fmt.Sprintf("[%s] %s", g.ID, strings.ToLower(req.Command))}
+	if l.text, err = t.s.render(kindStatus, d); err != nil {
+		return err
+	}
+	return t.queue(l)
+}

@@ -1,0 +1,121 @@
+package pbem
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"log/slog"
+	"os"
+	"sync"
+	"time"
+
+	"fieldpost/mail"
+	"fieldpost/templates"
+)
+
+// shutdownFlush bounds the last sending of the outbox at shutdown, well
+// within the 30 s a service manager grants (deploy/fieldpost.service).
+const shutdownFlush = 15 * time.Second
+
+// Serve runs the judge of cfg until ctx is done: the IMAP intake hands
+// each mail to the Service, the outbox is sent over SMTP and deadlines are
+// watched. At the end it finishes the mail in hand, sends what it can of
+// the outbox and closes the database.
+func Serve(ctx context.Context, cfg *Config, logger *slog.Logger) error {
+	d, err := newDaemon(cfg, logger, SystemClock())
+	if err != nil {
+		return err
+	}
+	return d.run(ctx)
+}
+
+// daemon is a Service wired to its mail servers.
+type daemon struct {
+	cfg    *Config
+	store  *Store
+	svc    *Service
+	intake *mail.Intake
+	log    *slog.Logger
+}
+
+func newDaemon(cfg *Config, logger *slog.Logger, clock Clock) (*daemon, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	key := []byte(cfg.ServerKey)
+	if len(key) == 0 {
+		path := cfg.KeyFile
+		if path == "" {
+			path = cfg.Database + ".key"
+		}
+		var err error
+		if key, err = LoadServerKey(path); err != nil {
+			return nil, err
+		}
+	}
+	sender, err := mail.NewSender(mail.SenderConfig{Addr: cfg.SMTPAddr, TLS: cfg.SMTPTLS,
+		Username: cfg.SMTPUsername, Password: cfg.SMTPPassword, HeloName: cfg.SMTPHelo})
+	if err != nil {
+		return nil, err
+	}
+	intake, err := mail.NewIntake(mail.IntakeConfig{
+		Addr: cfg.IMAPAddr, TLS: cfg.IMAPTLS, Username: cfg.IMAPUsername, Password: cfg.IMAPPassword,
+		Mailbox: cfg.IMAPMailbox, ProcessedMailbox: cfg.IMAPProcessedMailbox, PollInterval: cfg.IMAPPollInterval,
+		DisableIdle: !cfg.IMAPIdle, MaxMessageSize: cfg.MaxMessageSize, Logger: logger,
+	})
+	if err != nil {
+		return nil, err
+	}
+	var tmpl fs.FS = templates.FS
+	if cfg.Templates != "" {
+		tmpl = overlayFS{top: os.DirFS(cfg.Templates), base: templates.FS}
+	}
+	store, err := OpenStore(cfg.Database)
+	if err != nil {
+		return nil, err
+	}
+	svc, err := NewService(store, sender, Options{
+		Address: cfg.Address, Name: cfg.Name, ServerKey: key, GMSecret: cfg.GMSecret, GMAddress: cfg.GMAddress,
+		Deadline: cfg.Deadline, Reminders: cfg.Reminders, Grace: cfg.Grace, MaxMessageSize: cfg.MaxMessageSize,
+		Templates: tmpl, RetryMin: cfg.SendRetryMin, RetryMax: cfg.SendRetryMax, GiveUp: cfg.SendGiveUp,
+		Clock: clock, Logger: logger,
+	})
+	if err != nil {
+		store.Close()
+		return nil, err
+	}
+	return &daemon{cfg: cfg, store: store, svc: svc, intake: intake, log: logger}, nil
+}
+
+// run runs the daemon until ctx is done, then shuts it down in order: the
+// intake finishes the mail in hand, the outbox is flushed, the database
+// closed.
+func (d *daemon) run(ctx context.Context) error {
+	d.log.Info("judge started", "address", d.cfg.Address, "imap", d.cfg.IMAPAddr, "smtp", d.cfg.SMTPAddr, "database", d.cfg.Database)
+	var wg sync.WaitGroup
+	var intakeErr error
+	wg.Go(func() { intakeErr = d.intake.Run(ctx, d.svc.Handle) })
+	wg.Go(func() { d.svc.Run(ctx) })
+	wg.Wait()
+
+	flushCtx, cancel := context.WithTimeout(context.Background(), shutdownFlush)
+	flushErr := d.svc.Flush(flushCtx)
+	cancel()
+	err := errors.Join(intakeErr, flushErr, d.store.Close())
+	d.log.Info("judge stopped")
+	return err
+}
+
+// overlayFS serves the files of top, falling back to base: a club's
+// template folder need only hold the templates it changes.
+type overlayFS struct {
+	top, base fs.FS
+}
+
+func (o overlayFS) Open(name string) (fs.File, error) {
+	f, err := o.top.Open(name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return o.base.Open(name)
+	}
+	return f, err
+}

@@ -1,0 +1,303 @@
+package pbem
+
+import (
+	"cmp"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	htmltemplate "html/template"
+	"io/fs"
+	"log/slog"
+	"slices"
+	"strings"
+	"sync"
+	texttemplate "text/template"
+	"time"
+
+	"go.etcd.io/bbolt"
+
+	"fieldpost/mail"
+	"fieldpost/templates"
+)
+
+// Options configure a Service. Zero fields take the documented defaults.
+type Options struct {
+	// Address is the judge's mail address, e.g. "judge@club.example". A
+	// player's replies go to it extended with the player's secret:
+	// "judge+SECRET@club.example". Required.
+	Address string
+	// Name is the display name of the judge's mails; "Fieldpost".
+	Name string
+	// ServerKey derives every player's secret (see LoadServerKey); at least
+	// 32 bytes. Required.
+	ServerKey []byte
+	// GMSecret authenticates the game master's commands, GMAddress
+	// receives their answers. Without a GMSecret nobody can create games.
+	GMSecret, GMAddress string
+	// Deadline is how long a round is open in a new game unless NEWGAME
+	// says otherwise; zero for no deadline.
+	Deadline time.Duration
+	// Reminders are sent that long before a deadline to each side that has
+	// not sent orders yet, e.g. 24h and 2h.
+	Reminders []time.Duration
+	// Grace is how long after the deadline orders are still taken before
+	// the round is played with default orders for the missing sides.
+	Grace time.Duration
+	// MaxMessageSize is the size above which a mail is refused, as the
+	// intake is configured (10 MiB, its default); only used to tell the
+	// sender.
+	MaxMessageSize int64
+	// Templates holds the mail templates; templates.FS by default.
+	Templates fs.FS
+	// RetryMin and RetryMax bound the exponential backoff between attempts
+	// to send a mail the SMTP server did not take (1 min and 1 h by
+	// default); a mail not sent within GiveUp (3 days) is given up.
+	RetryMin, RetryMax, GiveUp time.Duration
+	// Clock is the time; SystemClock by default.
+	Clock Clock
+	// Logger receives the logs; slog.Default() when nil. Secrets are never
+	// logged.
+	Logger *slog.Logger
+}
+
+// Service is the judge: it handles inbound mail (Handle), sends the
+// outbox and plays rounds at their deadlines (Run).
+type Service struct {
+	opts   Options
+	store  *Store
+	sender Sender
+	clock  Clock
+	log    *slog.Logger
+	domain string
+	text   *texttemplate.Template
+	html   *htmltemplate.Template
+
+	// The kicks wake the loops when a transaction queued mail or changed
+	// a game; buffered, so that a kick never blocks and is never lost.
+	outboxKick, deadlineKick chan struct{}
+}
+
+// NewService checks opts and returns a Service on store, sending through
+// sender.
+func NewService(store *Store, sender Sender, opts Options) (*Service, error) {
+	local, domain, ok := strings.Cut(opts.Address, "@")
+	if !ok || local == "" || domain == "" || strings.ContainsAny(opts.Address, "+ <>") {
+		return nil, fmt.Errorf("pbem: the judge's address %q must be a plain address such as judge@club.example", opts.Address)
+	}
+	if len(opts.ServerKey) < 32 {
+		return nil, errors.New("pbem: the server key must be at least 32 bytes")
+	}
+	if opts.GMSecret != "" && opts.GMAddress == "" {
+		return nil, errors.New("pbem: a GM secret needs a GM address for the answers")
+	}
+	opts.Name = cmp.Or(opts.Name, "Fieldpost")
+	opts.MaxMessageSize = cmp.Or(opts.MaxMessageSize, 10<<20)
+	if opts.Templates == nil {
+		opts.Templates = templates.FS
+	}
+	opts.RetryMin = cmp.Or(opts.RetryMin, time.Minute)
+	opts.RetryMax = max(cmp.Or(opts.RetryMax, time.Hour), opts.RetryMin)
+	opts.GiveUp = cmp.Or(opts.GiveUp, 72*time.Hour)
+	if opts.Clock == nil {
+		opts.Clock = SystemClock()
+	}
+	if opts.Logger == nil {
+		opts.Logger = slog.Default()
+	}
+	opts.Reminders = slices.Clone(opts.Reminders)
+	for _, r := range opts.Reminders {
+		if r <= 0 {
+			return nil, fmt.Errorf("pbem: reminder %v: must be before the deadline", r)
+		}
+	}
+	text, html, err := parseTemplates(opts.Templates)
+	if err != nil {
+		return nil, err
+	}
+	if err := store.checkKey(keyCheck(opts.ServerKey)); err != nil {
+		return nil, err
+	}
+	return &Service{
+		opts: opts, store: store, sender: sender, clock: opts.Clock, log: opts.Logger,
+		domain: domain, text: text, html: html,
+		outboxKick: make(chan struct{}, 1), deadlineKick: make(chan struct{}, 1),
+	}, nil
+}
+
+// Run sends the outbox and watches the deadlines until ctx is done. Mail
+// queued but not yet sent stays in the outbox; see Flush.
+func (s *Service) Run(ctx context.Context) {
+	var wg sync.WaitGroup
+	wg.Go(func() { s.runOutbox(ctx) })
+	wg.Go(func() { s.runDeadlines(ctx) })
+	wg.Wait()
+}
+
+// txn is one transaction of the judge: the store, the time, the inbound
+// mail being handled (nil for the deadline loop), and what it queued.
+type txn struct {
+	storeTx
+	s      *Service
+	now    time.Time
+	msg    *mail.Inbound
+	log    *slog.Logger
+	queued int
+}
+
+// update runs fn in a write transaction and wakes the loops after it
+// committed.
+func (s *Service) update(msg *mail.Inbound, log *slog.Logger, fn func(t *txn) error) error {
+	t := &txn{s: s, now: s.clock.Now(), msg: msg, log: log}
+	err := s.store.db.Update(func(tx *bbolt.Tx) error {
+		t.storeTx, t.queued = storeTx{tx}, 0
+		return fn(t)
+	})
+	if err != nil {
+		return err
+	}
+	if t.queued > 0 {
+		kick(s.outboxKick)
+	}
+	kick(s.deadlineKick)
+	return nil
+}
+
+func kick(c chan struct{}) {
+	select {
+	case c <- struct{}{}:
+	default: // a wake-up is pending already
+	}
+}
+
+// Handle handles one inbound mail; it is a mail.Handler. Mail sent by a
+// machine is logged and never answered. Otherwise what the mail does and
+// every mail it causes are committed together, once: a mail handled again
+// (the same Message-ID) has no effect. An error means nothing was done and
+// the mail should be handled again later.
+func (s *Service) Handle(ctx context.Context, msg *mail.Inbound) error {
+	log := s.log.With("message_id", msg.MessageID)
+	if reason, auto := mail.DetectAutomatic(msg, []string{s.opts.Address}); auto {
+		log.Info("automatic mail ignored", "reason", reason, "from", msg.From.Email)
+		return nil
+	}
+	key := dedupeKey(msg)
+	err := s.update(msg, log, func(t *txn) error {
+		if t.processed(key) {
+			log.Info("mail handled before; ignored", "from", msg.From.Email)
+			return nil
+		}
+		if err := t.handle(); err != nil {
+			return err
+		}
+		return t.markProcessed(key, t.now)
+	})
+	if err != nil {
+		return fmt.Errorf("handling mail %s: %w", msg.MessageID, err)
+	}
+	return nil
+}
+
+// dedupeKey names an inbound mail: its Message-ID, or for the rare mail
+// without one a hash of what identifies it.
+func dedupeKey(msg *mail.Inbound) string {
+	if msg.MessageID != "" {
+		return "id:" + msg.MessageID
+	}
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%s", msg.From.Email, msg.Date.UTC().Format(time.RFC3339), msg.Subject, msg.Text)
+	return "sum:" + hex.EncodeToString(h.Sum(nil))
+}
+
+// replyAddress is where an answer to the sender goes.
+func replyAddress(msg *mail.Inbound) string {
+	if len(msg.ReplyTo) > 0 && msg.ReplyTo[0].Email != "" {
+		return msg.ReplyTo[0].Email
+	}
+	return msg.From.Email
+}
+
+// handle reads the mail in hand and does what it asks.
+func (t *txn) handle() error {
+	msg := t.msg
+	if msg.Oversized {
+		t.log.Info("oversized mail refused", "size", msg.Size, "from", msg.From.Email)
+		return t.answerSender(kindError, "Your mail was too large",
+			fmt.Sprintf("Your mail (%s) was larger than the judge reads (%s) and was not read.\n"+
+				"Orders and commands are plain text: send them without attachments or pictures.",
+				byteSize(msg.Size), byteSize(t.s.opts.MaxMessageSize)))
+	}
+	req := readRequest(mail.StripQuoted(msg.Text), msg.Subject)
+	if req.Empty {
+		t.log.Info("mail without text; help sent", "from", msg.From.Email)
+		return t.help("Your mail had no text the judge could read (an empty mail, or only a picture or attachment).")
+	}
+	t.log.Info("mail received", "command", cmp.Or(req.Command, "orders"), "from", msg.From.Email)
+	switch {
+	case req.Command == cmdHelp:
+		return t.help("")
+	case req.Command == cmdSubscribe || req.Command == cmdUnsubscribe:
+		return t.subscribe(req)
+	case gmCommands[req.Command]:
+		return t.gmCommand(req)
+	default:
+		return t.playerRequest(req)
+	}
+}
+
+// answerSender answers the sender of the mail in hand about no game (help
+// and errors for strangers). A mail without a usable sender address is
+// only logged.
+func (t *txn) answerSender(kind, subject, body string) error {
+	to := t.senderAddress()
+	if to == "" {
+		return nil
+	}
+	text, err := t.s.render(kind, &mailData{Body: body})
+	if err != nil {
+		return err
+	}
+	return t.queue(&letter{kind: kind, to: to, subject: "Fieldpost: " + subject, text: text})
+}
+
+func (t *txn) help(intro string) error {
+	to := t.senderAddress()
+	if to == "" {
+		return nil
+	}
+	text, err := t.s.render(kindHelp, &mailData{Body: intro})
+	if err != nil {
+		return err
+	}
+	return t.queue(&letter{kind: kindHelp, to: to, subject: "Fieldpost: how to play by mail", text: text})
+}
+
+// senderAddress is where an answer to the sender of the mail in hand
+// goes, "" (logged) when there is no address mail can be sent to: such a
+// mail would fail to compose at every retry.
+func (t *txn) senderAddress() string {
+	to := replyAddress(t.msg)
+	if !sendable(to) {
+		t.log.Info("no address to answer", "address", to)
+		return ""
+	}
+	return to
+}
+
+// sendable reports whether mail can be sent to addr: an addr-spec without
+// spaces, brackets or commas, as mail.Compose requires.
+func sendable(addr string) bool {
+	local, domain, ok := strings.Cut(addr, "@")
+	return ok && local != "" && domain != "" && !strings.ContainsAny(addr, "<> \t\r\n,\"")
+}
+
+func byteSize(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}

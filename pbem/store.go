@@ -1,0 +1,148 @@
+package pbem
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"go.etcd.io/bbolt"
+)
+
+// The store's buckets. Games are keyed by their id; the per-game buckets
+// (states, rounds, submissions) hold one nested bucket per game.
+var (
+	// settings: "schema" (the layout version) and "key-check" (a MAC that
+	// tells whether the server key matches the one the secrets came from).
+	bucketSettings = []byte("settings")
+	// games: game id -> Game (JSON).
+	bucketGames = []byte("games")
+	// tokens: hex SHA-256 of a player's secret -> game id, NUL, side. The
+	// secret itself is never stored.
+	bucketTokens = []byte("tokens")
+	// states: game id -> turn (4 bytes, big-endian) -> engine.State (JSON),
+	// the position at the start of that turn, kept for HISTORY and ROLLBACK.
+	bucketStates = []byte("states")
+	// rounds: game id -> turn -> roundRecord (JSON): how the round played
+	// from that turn went (seed, orders, events).
+	bucketRounds = []byte("rounds")
+	// submissions: game id -> turn, NUL, side -> submission (JSON): the
+	// latest valid orders of a side for a round not yet played.
+	bucketSubmissions = []byte("submissions")
+	// processed: dedupe key of every inbound mail handled -> time (8 bytes,
+	// Unix nanoseconds), so that a mail delivered twice has one effect.
+	bucketProcessed = []byte("processed")
+	// outbox: sequence number (8 bytes, big-endian) -> outgoing (JSON),
+	// the mails to send, in the order they were queued.
+	bucketOutbox = []byte("outbox")
+	// outbox-data: sequence number -> the composed message, apart from its
+	// outgoing record so that scanning the queue does not read every map.
+	bucketOutboxData = []byte("outbox-data")
+)
+
+var allBuckets = [][]byte{bucketSettings, bucketGames, bucketTokens, bucketStates, bucketRounds,
+	bucketSubmissions, bucketProcessed, bucketOutbox, bucketOutboxData}
+
+// schemaVersion is the layout described above.
+const schemaVersion = "1"
+
+// Store is the judge's bbolt database: every game, player, submission,
+// processed mail and queued mail.
+type Store struct {
+	db *bbolt.DB
+}
+
+// OpenStore opens the database at path, creating it when missing.
+func OpenStore(path string) (*Store, error) {
+	// The timeout makes a second judge on the same file fail with an error
+	// instead of waiting forever for the file lock.
+	db, err := bbolt.Open(path, 0o600, &bbolt.Options{Timeout: 5 * time.Second})
+	if err != nil {
+		return nil, fmt.Errorf("opening database %s: %w", path, err)
+	}
+	err = db.Update(func(tx *bbolt.Tx) error {
+		for _, name := range allBuckets {
+			if _, err := tx.CreateBucketIfNotExists(name); err != nil {
+				return err
+			}
+		}
+		settings := tx.Bucket(bucketSettings)
+		switch v := settings.Get([]byte("schema")); {
+		case v == nil:
+			return settings.Put([]byte("schema"), []byte(schemaVersion))
+		case string(v) != schemaVersion:
+			return fmt.Errorf("database layout version %q, this program reads %q", v, schemaVersion)
+		}
+		return nil
+	})
+	if err != nil {
+		db.Close()
+		return nil, fmt.Errorf("preparing database %s: %w", path, err)
+	}
+	return &Store{db: db}, nil
+}
+
+// Close closes the database.
+func (s *Store) Close() error {
+	return s.db.Close()
+}
+
+// checkKey records the server key's check value on first use and refuses a
+// different key afterwards: players' secrets are derived from the key, so
+// with another one every secret mailed so far would stop matching.
+func (s *Store) checkKey(check []byte) error {
+	return s.db.Update(func(tx *bbolt.Tx) error {
+		settings := tx.Bucket(bucketSettings)
+		stored := settings.Get([]byte("key-check"))
+		if stored == nil {
+			return settings.Put([]byte("key-check"), check)
+		}
+		if string(stored) != string(check) {
+			return errors.New("the server key is not the one this database was made with; " +
+				"restore the key file that belongs to the database")
+		}
+		return nil
+	})
+}
+
+func turnKey(turn int) []byte {
+	return binary.BigEndian.AppendUint32(nil, uint32(turn))
+}
+
+func seqKey(seq uint64) []byte {
+	return binary.BigEndian.AppendUint64(nil, seq)
+}
+
+func getJSON(b *bbolt.Bucket, key []byte, v any) (bool, error) {
+	raw := b.Get(key)
+	if raw == nil {
+		return false, nil
+	}
+	if err := json.Unmarshal(raw, v); err != nil {
+		return false, fmt.Errorf("decoding %s: %w", key, err)
+	}
+	return true, nil
+}
+
+func putJSON(b *bbolt.Bucket, key []byte, v any) error {
+	raw, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Errorf("encoding %s: %w", key, err)
+	}
+	return b.Put(key, raw)
+}
+
+// gameBucket returns the nested bucket of a game inside a per-game bucket,
+// creating it when create is set; nil when it does not exist.
+func gameBucket(tx *bbolt.Tx, parent []byte, game string, create bool) (*bbolt.Bucket, error) {
+	p := tx.Bucket(parent)
+	if !create {
+		return p.Bucket([]byte(game)), nil
+	}
+	b, err := p.CreateBucketIfNotExists([]byte(game))
+	if err != nil {
+		return nil, fmt.Errorf("bucket %s/%s: %w", parent, game, err)
+	}
+	return b, nil
+}
