@@ -1,6 +1,9 @@
 package engine
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // updateObjectives settles the objective hexes after a round (11): a hex
 // with a core stand in it (a unit's stand or a battery) belongs to that
@@ -71,7 +74,7 @@ func (r *resolver) endGame(why string) {
 	if winner != "" {
 		outcome = winner + " wins"
 	}
-	r.finish(winner, fmt.Sprintf("The battle is over (%s): %s, so %s.", why, score, outcome))
+	r.finish(winner, fmt.Sprintf("%s: %s, so %s.", upperFirst(why), score, outcome))
 }
 
 // checkCollapse ends the game at once when a side has no unit left in the
@@ -90,9 +93,9 @@ func (r *resolver) checkCollapse() {
 	case 0:
 	case 1:
 		winner := r.st.Enemy(gone[0])
-		r.finish(winner, fmt.Sprintf("The battle is over: %s has no %s left in the battle, so %s wins.", gone[0], r.rs.UnitWord, winner))
+		r.finish(winner, fmt.Sprintf("%s has no %s left in the battle, so %s wins.", gone[0], r.rs.UnitWord, winner))
 	default:
-		r.finish("", fmt.Sprintf("The battle is over: neither side has a %s left in the battle, so it is a draw.", r.rs.UnitWord))
+		r.finish("", fmt.Sprintf("Neither side has a %s left in the battle, so it is a draw.", r.rs.UnitWord))
 	}
 }
 
@@ -101,4 +104,11 @@ func (r *resolver) finish(winner, result string) {
 	r.st.Winner = winner
 	r.st.Result = result
 	r.emit(Event{Kind: EvGameEnd, Side: winner, Section: "11", Text: result})
+}
+
+func upperFirst(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }

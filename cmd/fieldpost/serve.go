@@ -7,24 +7,39 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"fieldpost/pbem"
 )
 
 func init() {
-	commands["serve"] = command{"serve --config FILE [--database FILE]",
-		"Run the mail judge: read orders and commands from an IMAP mailbox, mail answers and reports over SMTP.", cmdServe}
+	commands["serve"] = command{"serve [--config FILE [--database FILE]] [--data DIR] [--demo]",
+		"Run the mail judge: read orders and commands from an IMAP mailbox, mail answers and reports over SMTP.\n" +
+			"With no --config it runs its own small club mail server on loopback, with a game ready to play.", cmdServe}
 }
 
 func cmdServe(e *env, args []string) error {
 	fs := newFlags(e, "serve")
-	configPath := fs.String("config", "", "configuration file (see deploy/fieldpost.conf.example)")
+	configPath := fs.String("config", "", "configuration file for a real mail account (see deploy/fieldpost.conf.example)")
 	database := fs.String("database", "", "database file, instead of the configuration's")
+	var emb embeddedOptions
+	fs.StringVar(&emb.dataDir, "data", "fieldpost-data", "without --config: the folder for the games, accounts and log")
+	fs.StringVar(&emb.imapAddr, "imap-listen", "127.0.0.1:1143", "without --config: the club mail server's IMAP address")
+	fs.StringVar(&emb.smtpAddr, "smtp-listen", "127.0.0.1:1587", "without --config: the club mail server's SMTP address")
+	fs.StringVar(&emb.hostname, "hostname", "", "without --config: the host name mail programs connect to (for a LAN)")
+	fs.BoolVar(&emb.demo, "demo", false, "without --config: two bots play a tutorial game by mail while you watch")
+	fs.DurationVar(&emb.pace, "pace", time.Second, "with --demo: how long each bot thinks before it answers")
+	fs.BoolVar(&emb.verbose, "verbose", false, "without --config: also print the log (always in DATA/fieldpost.log)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if *configPath == "" || fs.NArg() > 0 {
+	if fs.NArg() > 0 || *database != "" && *configPath == "" {
 		return errUsage
+	}
+	if *configPath == "" {
+		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		defer stop()
+		return serveEmbedded(ctx, e, emb)
 	}
 	cfg, err := pbem.LoadConfig(*configPath, os.Getenv)
 	if err != nil {

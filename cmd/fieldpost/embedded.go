@@ -1,0 +1,369 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"fieldpost/data"
+	"fieldpost/mail"
+	"fieldpost/mail/club"
+	"fieldpost/pbem"
+)
+
+// The embedded default: with no configuration, `fieldpost serve` runs a
+// small club mail server on loopback with one mailbox per player and one
+// for the judge, and the judge on top of it, so that a newcomer can play by
+// email without owning a mail server.
+
+// embeddedOptions are serve's flags for the embedded mode.
+type embeddedOptions struct {
+	dataDir  string
+	imapAddr string
+	smtpAddr string
+	hostname string
+	demo     bool
+	pace     time.Duration // in a demo, how long a bot thinks before it answers
+	verbose  bool
+}
+
+// clubFile is what the embedded mode keeps across restarts beside the
+// judge's database: the accounts' passwords (so that mail programs keep
+// working) and the GM secret. The mailboxes themselves live in memory.
+type clubFile struct {
+	Domain   string         `json:"domain"`
+	GMSecret string         `json:"gm_secret"`
+	Accounts []club.Account `json:"accounts"`
+}
+
+// The embedded club's accounts besides the players': the judge, the game
+// master, and the referee that watches demo games as an observer.
+const (
+	judgeAccount   = "judge"
+	gmAccount      = "gm"
+	refereeAccount = "referee"
+	demoScenario   = "tutorial"
+)
+
+func loadClubFile(path string) (*clubFile, bool, error) {
+	raw, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, err
+	}
+	var cf clubFile
+	if err := json.Unmarshal(raw, &cf); err != nil {
+		return nil, false, fmt.Errorf("%s: %w", path, err)
+	}
+	return &cf, true, nil
+}
+
+func saveClubFile(path string, cf *clubFile) error {
+	raw, err := json.MarshalIndent(cf, "", "  ")
+	if err != nil {
+		return err
+	}
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, append(raw, '\n'), 0o600); err != nil {
+		return err
+	}
+	return os.Rename(tmp, path)
+}
+
+// newClubFile makes the accounts of a first start: the judge, the GM, the
+// referee, and one player per side of the demo scenario.
+func newClubFile() (*clubFile, error) {
+	sc, err := data.Scenario(demoScenario)
+	if err != nil {
+		return nil, err
+	}
+	cf := &clubFile{Domain: club.DefaultDomain, GMSecret: "gm-" + rand.Text()}
+	names := []string{judgeAccount, gmAccount, refereeAccount}
+	for _, sd := range sc.State.Sides {
+		names = append(names, sd.Name)
+	}
+	for _, n := range names {
+		cf.Accounts = append(cf.Accounts, club.Account{Name: n, Password: rand.Text()[:16]})
+	}
+	return cf, nil
+}
+
+func (cf *clubFile) password(name string) string {
+	for _, a := range cf.Accounts {
+		if a.Name == name {
+			return a.Password
+		}
+	}
+	return ""
+}
+
+// serveEmbedded runs the club mail server and the judge until ctx ends (or,
+// with --demo, until the demo game is over).
+func serveEmbedded(ctx context.Context, e *env, opt embeddedOptions) error {
+	if err := os.MkdirAll(opt.dataDir, 0o700); err != nil {
+		return err
+	}
+	logFile, err := os.OpenFile(filepath.Join(opt.dataDir, "fieldpost.log"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+	if err != nil {
+		return err
+	}
+	defer logFile.Close()
+	level := slog.LevelInfo
+	logOut := io.Writer(logFile)
+	if opt.verbose {
+		logOut = io.MultiWriter(logFile, e.stderr)
+	}
+	log := slog.New(slog.NewTextHandler(logOut, &slog.HandlerOptions{Level: level}))
+
+	clubPath := filepath.Join(opt.dataDir, "club.json")
+	cf, existed, err := loadClubFile(clubPath)
+	if err != nil {
+		return err
+	}
+	if !existed {
+		if cf, err = newClubFile(); err != nil {
+			return err
+		}
+		if err := saveClubFile(clubPath, cf); err != nil {
+			return err
+		}
+	}
+	srv, err := club.New(club.Config{Domain: cf.Domain, IMAPAddr: opt.imapAddr, SMTPAddr: opt.smtpAddr,
+		Hostname: opt.hostname, Accounts: cf.Accounts, Logger: log.With("part", "club")})
+	if err != nil {
+		return err
+	}
+	if err := srv.Start(); err != nil {
+		return fmt.Errorf("the club mail server: %w (is another Fieldpost running? use --imap-listen and --smtp-listen)", err)
+	}
+	defer srv.Close()
+
+	cfg := pbem.DefaultConfig()
+	cfg.Address = srv.Address(judgeAccount)
+	cfg.Name = "Fieldpost judge"
+	cfg.Database = filepath.Join(opt.dataDir, "fieldpost.db")
+	cfg.IMAPAddr, cfg.SMTPAddr = srv.IMAPAddr(), srv.SMTPAddr()
+	cfg.IMAPTLS, cfg.SMTPTLS = mail.TLSNone, mail.TLSNone
+	cfg.IMAPUsername, cfg.SMTPUsername = judgeAccount, judgeAccount
+	cfg.IMAPPassword = cf.password(judgeAccount)
+	cfg.SMTPPassword = cfg.IMAPPassword
+	cfg.GMSecret = cf.GMSecret
+	cfg.GMAddress = srv.Address(gmAccount)
+	cfg.SendRetryMin = time.Second // the club server is right here
+
+	runCtx, stop := context.WithCancel(ctx)
+	defer stop()
+	var wg sync.WaitGroup
+	var judgeErr error
+	wg.Go(func() {
+		judgeErr = pbem.Serve(runCtx, cfg, log.With("part", "judge"))
+		stop()
+	})
+
+	var demoErr error
+	switch {
+	case opt.demo:
+		demoErr = runDemo(runCtx, e, srv, cf, opt, log)
+		stop()
+	case !existed:
+		if err := gmMail(srv, cf, newGameCommand("demo", srv)); err != nil {
+			stop()
+			wg.Wait()
+			return err
+		}
+		printWelcome(e.stdout, srv, cf, opt)
+	default:
+		fmt.Fprintf(e.stdout, "Fieldpost is running (club mail server: IMAP %s, SMTP %s; data in %s).\n", srv.IMAPAddr(), srv.SMTPAddr(), opt.dataDir)
+		fmt.Fprintf(e.stdout, "The accounts and passwords are in %s. Mail from before the restart is gone:\n", clubPath)
+		fmt.Fprintln(e.stdout, "send STATUS to the judge to get your latest order form again. Stop with Ctrl-C.")
+	}
+	wg.Wait()
+	return errors.Join(demoErr, judgeErr)
+}
+
+// newGameCommand is the GM's mail that creates a tutorial game with the
+// club's player accounts.
+func newGameCommand(id string, srv *club.Server) string {
+	sc, _ := data.Scenario(demoScenario)
+	var b strings.Builder
+	fmt.Fprintf(&b, "NEWGAME scenario=%s id=%s deadline=none", demoScenario, id)
+	for _, sd := range sc.State.Sides {
+		fmt.Fprintf(&b, " %s=%s", sd.Name, srv.Address(sd.Name))
+	}
+	return b.String()
+}
+
+// gmMail delivers a command from the GM's account to the judge, the same
+// way a GM's mail program would.
+func gmMail(srv *club.Server, cf *clubFile, command string) error {
+	return clubMail(srv, gmAccount, strings.Fields(command)[0], "PASSWORD "+cf.GMSecret+"\n"+command+"\n")
+}
+
+func clubMail(srv *club.Server, account, subject, body string) error {
+	from := srv.Address(account)
+	raw, err := mail.Compose(&mail.Outbound{
+		From: mail.Address{Email: from}, To: []mail.Address{{Email: srv.Address(judgeAccount)}},
+		Subject: subject, MessageID: mail.NewMessageID(srv.Domain()), Date: time.Now(), Text: body, Personal: true,
+	})
+	if err != nil {
+		return err
+	}
+	return srv.Deliver(from, []string{srv.Address(judgeAccount)}, raw)
+}
+
+// printWelcome tells a newcomer how to play: one mail account per side.
+func printWelcome(w io.Writer, srv *club.Server, cf *clubFile, opt embeddedOptions) {
+	sc, _ := data.Scenario(demoScenario)
+	fmt.Fprintf(w, "Fieldpost is running, with its own small mail server on %s.\n", hostOf(srv.IMAPAddr()))
+	fmt.Fprintf(w, "A game of %q (game id demo) has been created, one player a side.\n", sc.Title)
+	fmt.Fprintln(w, "Set up a mail program (Thunderbird, mutt, ...) with a player's account below; its")
+	fmt.Fprintln(w, "INBOX holds the judge's welcome with your order form. Reply to it with your orders.")
+	fmt.Fprintln(w, "The order language: docs/orders.md. Commands (STATUS, MAP, HELP...): docs/commands.md.")
+	for _, sd := range sc.State.Sides {
+		text, err := srv.ConnectionInstructions(sd.Name)
+		if err != nil {
+			continue
+		}
+		fmt.Fprintf(w, "\n==== Player %s ====\n%s", sd.Name, text)
+	}
+	fmt.Fprintf(w, "\nThe game master's account is %q (password in %s); GM commands need the\n", gmAccount, filepath.Join(opt.dataDir, "club.json"))
+	fmt.Fprintln(w, "GM secret from that file on a PASSWORD line (docs/commands.md).")
+	fmt.Fprintf(w, "Games are kept in %s; mail lives in memory only. Stop with Ctrl-C.\n", filepath.Join(opt.dataDir, "fieldpost.db"))
+}
+
+func hostOf(addr string) string {
+	if i := strings.LastIndex(addr, ":"); i > 0 {
+		return addr[:i]
+	}
+	return addr
+}
+
+// runDemo plays a tutorial game between two bots over the club's mail: the
+// GM creates it, the referee subscribes as an observer and writes every
+// report it receives to a folder, and the demo ends with the game.
+func runDemo(ctx context.Context, e *env, srv *club.Server, cf *clubFile, opt embeddedOptions, log *slog.Logger) error {
+	id := "demo-" + time.Now().UTC().Format("20060102-150405")
+	reports := filepath.Join(opt.dataDir, "reports", id)
+	if err := os.MkdirAll(reports, 0o700); err != nil {
+		return err
+	}
+	sc, err := data.Scenario(demoScenario)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "Demo: two bots play %q by mail through the club mail server on %s.\n", sc.Title, hostOf(srv.IMAPAddr()))
+	fmt.Fprintf(e.stdout, "Reports are written to %s as the rounds are played.\n", reports)
+	if err := gmMail(srv, cf, newGameCommand(id, srv)); err != nil {
+		return err
+	}
+	if err := clubMail(srv, refereeAccount, "SUBSCRIBE", "SUBSCRIBE "+id+"\n"); err != nil {
+		return err
+	}
+	demoCtx, stop := context.WithCancel(ctx)
+	defer stop()
+	var wg sync.WaitGroup
+	for i, sd := range sc.State.Sides {
+		b, intake, err := clubBot(srv, cf, sd.Name, uint64(i+1), log)
+		if err != nil {
+			return err
+		}
+		thinking := func(ctx context.Context, msg *mail.Inbound) error {
+			select {
+			case <-time.After(opt.pace):
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+			return b.handle(ctx, msg)
+		}
+		wg.Go(func() { _ = intake.Run(demoCtx, thinking) })
+	}
+	ref := &referee{game: id, dir: reports, out: e.stdout, done: stop}
+	refIntake, err := clubIntake(srv, cf, refereeAccount, log)
+	if err != nil {
+		return err
+	}
+	wg.Go(func() { _ = refIntake.Run(demoCtx, ref.handle) })
+	wg.Wait()
+	if !ref.over {
+		return ctx.Err()
+	}
+	return nil
+}
+
+func clubIntake(srv *club.Server, cf *clubFile, account string, log *slog.Logger) (*mail.Intake, error) {
+	return mail.NewIntake(mail.IntakeConfig{Addr: srv.IMAPAddr(), TLS: mail.TLSNone, Username: account,
+		Password: cf.password(account), RetryMin: 100 * time.Millisecond, Logger: log.With("part", account)})
+}
+
+// clubBot is a bot player on a club account, as `fieldpost bot` would run.
+func clubBot(srv *club.Server, cf *clubFile, side string, seed uint64, log *slog.Logger) (*mailBot, *mail.Intake, error) {
+	intake, err := clubIntake(srv, cf, side, log)
+	if err != nil {
+		return nil, nil, err
+	}
+	sender, err := mail.NewSender(mail.SenderConfig{Addr: srv.SMTPAddr(), TLS: mail.TLSNone, Username: side, Password: cf.password(side)})
+	if err != nil {
+		return nil, nil, err
+	}
+	b := &mailBot{side: side, from: mail.Address{Email: srv.Address(side)}, seed: seed, sender: sender,
+		log: log.With("part", "bot", "side", side), games: map[string]*gameMemory{}}
+	return b, intake, nil
+}
+
+// referee watches a demo game as an observer: it writes every report to
+// the folder, prints a line per round, and ends the demo with the game.
+type referee struct {
+	game string
+	dir  string
+	out  io.Writer
+	done func()
+	over bool
+}
+
+func (r *referee) handle(_ context.Context, msg *mail.Inbound) error {
+	if msg.Header.Get("X-Fieldpost-Game") != r.game {
+		return nil
+	}
+	kind := msg.Header.Get("X-Fieldpost-Kind")
+	if kind != "report" && kind != "game-over" {
+		return nil
+	}
+	// X-Fieldpost-Round names the round the next orders are for: this
+	// report is of the one before.
+	name := "final.txt"
+	if next, err := strconv.Atoi(msg.Header.Get("X-Fieldpost-Round")); err == nil && kind == "report" {
+		name = fmt.Sprintf("round-%02d.txt", next-1)
+	}
+	if err := os.WriteFile(filepath.Join(r.dir, name), []byte(msg.Text), 0o600); err != nil {
+		return err
+	}
+	fmt.Fprintf(r.out, "%s  %s\n", time.Now().Format("15:04:05"), firstLine(msg.Subject))
+	if kind == "game-over" {
+		for _, line := range strings.Split(msg.Text, "\n") {
+			if strings.HasPrefix(line, "THE BATTLE IS OVER") {
+				fmt.Fprintln(r.out, line)
+			}
+		}
+		fmt.Fprintf(r.out, "The final report is in %s.\n", filepath.Join(r.dir, name))
+		r.over = true
+		r.done()
+	}
+	return nil
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	return strings.TrimSpace(s)
+}

@@ -1,0 +1,216 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/emersion/go-imap/v2"
+	"github.com/emersion/go-imap/v2/imapclient"
+
+	"fieldpost/mail"
+)
+
+// lockedBuffer is an io.Writer the test can read while the server writes.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+func waitFor(t *testing.T, what string, timeout time.Duration, ok func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(timeout)
+	for !ok() {
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s", what)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// account is a player's mail account as the server printed it.
+type account struct {
+	address, password, imap, smtp string
+}
+
+// printedAccount reads a player's connection instructions from serve's output.
+func printedAccount(t *testing.T, out, side string) account {
+	t.Helper()
+	i := strings.Index(out, "==== Player "+side+" ====")
+	if i < 0 {
+		t.Fatalf("no instructions for %s in:\n%s", side, out)
+	}
+	block := out[i:]
+	field := func(name string) []string {
+		var vals []string
+		for _, m := range regexp.MustCompile(`(?m)^\s+`+name+`:\s+(\S+)$`).FindAllStringSubmatch(block, 3) {
+			vals = append(vals, m[1])
+		}
+		return vals
+	}
+	servers, ports := field("Server"), field("Port")
+	return account{address: field("Email address")[0], password: field("Password")[0],
+		imap: servers[0] + ":" + ports[0], smtp: servers[1] + ":" + ports[1]}
+}
+
+// inbox fetches the messages of a player's INBOX with go-imap's client.
+func inbox(t *testing.T, a account) []*mail.Inbound {
+	t.Helper()
+	c, err := imapclient.DialInsecure(a.imap, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	user, _, _ := strings.Cut(a.address, "@")
+	if err := c.Login(user, a.password).Wait(); err != nil {
+		t.Fatal(err)
+	}
+	sel, err := c.Select("INBOX", nil).Wait()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sel.NumMessages == 0 {
+		return nil
+	}
+	var seq imap.SeqSet
+	seq.AddRange(1, sel.NumMessages)
+	msgs, err := c.Fetch(seq, &imap.FetchOptions{BodySection: []*imap.FetchItemBodySection{{Peek: true}}}).Collect()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []*mail.Inbound
+	for _, m := range msgs {
+		for _, body := range m.BodySection {
+			in, err := mail.Parse(bytes.NewReader(body.Bytes), 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, in)
+		}
+	}
+	return out
+}
+
+func ofKind(msgs []*mail.Inbound, kind string) *mail.Inbound {
+	for _, m := range msgs {
+		if m.Header.Get("X-Fieldpost-Kind") == kind {
+			return m
+		}
+	}
+	return nil
+}
+
+// With no configuration, serve runs a club mail server with a game ready:
+// each player connects as the printed instructions say, finds the welcome
+// and the form in its INBOX, replies with orders over SMTP, and receives the
+// round report.
+func TestEmbeddedServePlayersByMail(t *testing.T) {
+	dir := t.TempDir()
+	var out lockedBuffer
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	done := make(chan error, 1)
+	e := &env{stdout: &out, stderr: &out}
+	go func() {
+		done <- serveEmbedded(ctx, e, embeddedOptions{dataDir: dir, imapAddr: "127.0.0.1:0", smtpAddr: "127.0.0.1:0"})
+	}()
+	waitFor(t, "the instructions", 10*time.Second, func() bool { return strings.Contains(out.String(), "Stop with Ctrl-C") })
+	for _, side := range []string{"us", "german"} {
+		a := printedAccount(t, out.String(), side)
+		var welcome *mail.Inbound
+		waitFor(t, side+"'s welcome", 10*time.Second, func() bool {
+			welcome = ofKind(inbox(t, a), "welcome")
+			return welcome != nil
+		})
+		_, form, ok := strings.Cut(welcome.Text, "--- ORDER FORM ---")
+		if !ok || !strings.Contains(form, "SIDE "+side) {
+			t.Fatalf("%s's welcome has no order form:\n%s", side, welcome.Text)
+		}
+		replyTo := welcome.ReplyTo[0].Email
+		if !strings.Contains(replyTo, "+") {
+			t.Fatalf("the welcome's Reply-To %q carries no token", replyTo)
+		}
+		user, _, _ := strings.Cut(a.address, "@")
+		sender, err := mail.NewSender(mail.SenderConfig{Addr: a.smtp, TLS: mail.TLSNone, Username: user, Password: a.password})
+		if err != nil {
+			t.Fatal(err)
+		}
+		raw, err := mail.Compose(&mail.Outbound{From: mail.Address{Email: a.address}, To: []mail.Address{{Email: replyTo}},
+			Subject: "Re: " + welcome.Subject, MessageID: mail.NewMessageID("player.test"), InReplyTo: welcome.MessageID,
+			Date: time.Now(), Text: "My orders, the form as it is:\n\n" + form, Personal: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := sender.Send(ctx, a.address, []string{replyTo}, raw); err != nil {
+			t.Fatal(err)
+		}
+	}
+	us := printedAccount(t, out.String(), "us")
+	var report *mail.Inbound
+	waitFor(t, "the round report", 20*time.Second, func() bool {
+		report = ofKind(inbox(t, us), "report")
+		return report != nil
+	})
+	if !strings.Contains(report.Text, "Activation 1") || !strings.Contains(report.Text, "Dice seed for this round") {
+		t.Fatalf("the report:\n%s", report.Text)
+	}
+	if _, form, ok := strings.Cut(report.Text, "--- ORDER FORM ---"); !ok || !strings.Contains(form, "ROUND 2") {
+		t.Fatal("the report carries no form for round 2")
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("serve: %v", err)
+	}
+	// A second start keeps the accounts and the game.
+	cf, existed, err := loadClubFile(filepath.Join(dir, "club.json"))
+	if err != nil || !existed || cf.password("us") != us.password {
+		t.Fatalf("club accounts not kept: %v %v", existed, err)
+	}
+}
+
+// serve --demo: two bots play the tutorial by mail to the end, and the
+// reports land in a folder.
+func TestServeDemoPlaysToTheEnd(t *testing.T) {
+	dir := t.TempDir()
+	var out lockedBuffer
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	e := &env{stdout: &out, stderr: &out}
+	if err := serveEmbedded(ctx, e, embeddedOptions{dataDir: dir, imapAddr: "127.0.0.1:0", smtpAddr: "127.0.0.1:0", demo: true}); err != nil {
+		t.Fatalf("demo: %v\n%s", err, out.String())
+	}
+	got := out.String()
+	if !regexp.MustCompile(`THE BATTLE IS OVER\. .*(wins|draw)`).MatchString(got) {
+		t.Fatalf("no victory line:\n%s", got)
+	}
+	finals, _ := filepath.Glob(filepath.Join(dir, "reports", "*", "final.txt"))
+	if len(finals) != 1 {
+		t.Fatalf("final reports: %v", finals)
+	}
+	final, _ := os.ReadFile(finals[0])
+	if !strings.Contains(string(final), "THE BATTLE IS OVER") {
+		t.Fatalf("final report:\n%s", final)
+	}
+	rounds, _ := filepath.Glob(filepath.Join(filepath.Dir(finals[0]), "round-*.txt"))
+	if len(rounds) != 4 {
+		t.Fatalf("want the reports of rounds 1-4 beside the final one, got %v", rounds)
+	}
+}
