@@ -318,8 +318,9 @@ func WriteGameList(w io.Writer, games []GameInfo, now time.Time) error {
 // WriteGame writes what there is to know about a game for a person,
 // deadlines counted from now.
 func WriteGame(w io.Writer, g *GameInfo, now time.Time) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	line := func(label, format string, args ...any) { fmt.Fprintf(tw, label+"\t"+format+"\n", args...) }
+	line := func(label, format string, args ...any) {
+		fmt.Fprintf(w, "%-13s"+format+"\n", append([]any{label}, args...)...)
+	}
 	line("Game:", "%s", g.ID)
 	line("Scenario:", "%s: %s (rules %s)", g.Scenario, g.Title, g.Ruleset)
 	switch {
@@ -338,7 +339,8 @@ func WriteGame(w io.Writer, g *GameInfo, now time.Time) error {
 	if !g.LastPlayed.IsZero() {
 		line("Last round:", "played %s (%s in all)", formatTime(g.LastPlayed), plural(g.RoundsPlayed, "round"))
 	}
-	fmt.Fprintln(tw)
+	fmt.Fprintln(w)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "SIDE\tPLAYER\tFORCES\tORDERS")
 	for _, s := range g.Sides {
 		orders := "none yet"

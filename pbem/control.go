@@ -13,7 +13,6 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
-	"syscall"
 	"time"
 
 	"go.etcd.io/bbolt"
@@ -151,7 +150,11 @@ func (c *control) handle(conn net.Conn) {
 	defer conn.Close()
 	conn.SetReadDeadline(time.Now().Add(controlReadTimeout))
 	var req controlRequest
-	if err := json.NewDecoder(io.LimitReader(conn, maxControlRequest)).Decode(&req); err != nil {
+	err := json.NewDecoder(io.LimitReader(conn, maxControlRequest)).Decode(&req)
+	if errors.Is(err, io.EOF) {
+		return // OpenAdmin seeing whether the judge runs
+	}
+	if err != nil {
 		c.d.log.Warn("control socket: unreadable request", "err", err)
 		return
 	}
@@ -159,7 +162,6 @@ func (c *control) handle(conn net.Conn) {
 	log.Debug("control request", "game", req.Game, "command", req.Command)
 	w := deadlineWriter{conn}
 	var resp controlResponse
-	var err error
 	switch req.Op {
 	case opGames:
 		resp.Games, err = c.d.store.Games()
@@ -260,10 +262,11 @@ func OpenAdmin(opts AdminOptions) (*AdminConn, error) {
 		a.live = true
 		return a, nil
 	}
-	if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ECONNREFUSED) {
-		return nil, fmt.Errorf("reaching the judge on %s: %w", a.socket, err)
+	if errors.Is(err, fs.ErrPermission) {
+		return nil, fmt.Errorf("reaching the judge on %s: %w (run this as the judge's user)", a.socket, err)
 	}
-	// No judge answers; a socket file left is a crashed judge's.
+	// No judge answers (no socket, or one a killed judge left): the
+	// database is free, unless some other program holds it.
 	if _, err := os.Stat(database); errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("there is no database %s (the judge creates it when it first starts)", database)
 	}

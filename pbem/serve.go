@@ -16,8 +16,9 @@ import (
 const shutdownFlush = 15 * time.Second
 
 // Serve runs the judge of cfg until ctx is done: the IMAP intake hands
-// each mail to the Service, the outbox is sent over SMTP and deadlines are
-// watched. At the end it finishes the mail in hand, sends what it can of
+// each mail to the Service, the outbox is sent over SMTP, deadlines are
+// watched and the administration is served on the control socket
+// (ControlSocket). At the end it finishes the mail in hand, sends what it can of
 // the outbox and closes the database.
 func Serve(ctx context.Context, cfg *Config, logger *slog.Logger) error {
 	d, err := newDaemon(cfg, logger, SystemClock())

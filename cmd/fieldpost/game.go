@@ -208,7 +208,7 @@ func writeMailsQueued(w io.Writer, mails []pbem.QueuedMail, live bool) {
 		fmt.Fprintf(w, "  %-10s to %s\n", m.Kind, m.To)
 	}
 	if live {
-		fmt.Fprintln(w, "The judge is running: it sends them now.")
+		fmt.Fprintln(w, "The judge is running: it sends them at once.")
 	} else {
 		fmt.Fprintln(w, "The judge is not running: they wait in its outbox and are sent when it next starts.")
 	}
@@ -280,7 +280,7 @@ func cmdBackup(e *env, args []string) error {
 	if a.Live() {
 		how = "through the running judge"
 	}
-	fmt.Fprintf(e.stdout, "Backed up %s (%s, %d bytes) to %s; %s.\n", a.Database(), plural(info.Games, "game"), info.Size, info.Path, how)
+	fmt.Fprintf(e.stdout, "Backed up %s (%s, %d KiB) to %s; %s.\n", a.Database(), plural(info.Games, "game"), (info.Size+1023)/1024, info.Path, how)
 	fmt.Fprintln(e.stdout, "The server key is not in the backup: keep a copy of its file too (see key_file), or no player's secret will work.")
 	return nil
 }
