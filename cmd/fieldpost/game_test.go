@@ -33,7 +33,7 @@ type judge struct {
 	conf, db string
 	smtp     *mailtest.SMTPServer
 	taken    int
-	stopJudg func()
+	halt func()
 }
 
 func newJudge(t *testing.T) *judge {
@@ -62,7 +62,7 @@ func (j *judge) start() {
 	go func() {
 		done <- pbem.Serve(ctx, cfg, slog.New(slog.NewTextHandler(j.t.Output(), &slog.HandlerOptions{Level: slog.LevelWarn})))
 	}()
-	j.stopJudg = func() {
+	j.halt = func() {
 		cancel()
 		if err := <-done; err != nil {
 			j.t.Errorf("the judge: %v", err)
@@ -83,9 +83,9 @@ func (j *judge) start() {
 }
 
 func (j *judge) stop() {
-	if j.stopJudg != nil {
-		j.stopJudg()
-		j.stopJudg = nil
+	if j.halt != nil {
+		j.halt()
+		j.halt = nil
 	}
 }
 
