@@ -33,7 +33,7 @@ type judge struct {
 	conf, db string
 	smtp     *mailtest.SMTPServer
 	taken    int
-	halt func()
+	halt     func()
 }
 
 func newJudge(t *testing.T) *judge {
