@@ -25,6 +25,12 @@ func (t *txn) gmCommand(req *request) error {
 			fmt.Sprintf("A %s command arrived without the GM secret, or with a wrong one, and was ignored.\n\n"+
 				"  From:    %s\n  Subject: %s\n", req.Command, t.msg.From.Email, t.msg.Subject))
 	}
+	return t.runGM(req)
+}
+
+// runGM does a GM command whose authority is established: a mail with the
+// GM secret, or the administration (Service.Admin).
+func (t *txn) runGM(req *request) error {
 	if req.Command == cmdNewGame {
 		return t.newGame(req)
 	}
@@ -42,7 +48,7 @@ func (t *txn) gmCommand(req *request) error {
 		return t.resume(g)
 	case cmdForce:
 		if g.Ended {
-			return t.answerGM(kindGM, g, "FORCE refused", fmt.Sprintf("Game %s is over.", g.ID))
+			return t.refuseGM(g, cmdForce, fmt.Sprintf("Game %s is over.", g.ID))
 		}
 		round := g.Round()
 		if err := t.playRound(g, forcedNotice); err != nil {
@@ -73,17 +79,24 @@ func (t *txn) gmGame(req *request) (*Game, []string, error) {
 		}
 	}
 	if id == "" {
-		return nil, nil, t.answerGM(kindGM, nil, req.Command+" refused", req.Command+" needs the game's id: "+req.Command+" GAMEID ...")
+		return nil, nil, t.refuseGM(nil, req.Command, req.Command+" needs the game's id: "+req.Command+" GAMEID ...")
 	}
 	g, err := t.game(id)
 	if err != nil || g != nil {
 		return g, args, err
 	}
-	return nil, nil, t.answerGM(kindGM, nil, req.Command+" refused", fmt.Sprintf("There is no game %q.", id))
+	return nil, nil, t.refuseGM(nil, req.Command, fmt.Sprintf("There is no game %q.", id))
 }
 
-// answerGM mails the game master.
+// answerGM mails the game master. A command given by the administration
+// also gets the answer back, and mails the GM only when there is one.
 func (t *txn) answerGM(kind string, g *Game, subject, body string) error {
+	if t.answer != nil {
+		t.answer.Subject, t.answer.Text = subject, body
+		if t.s.opts.GMAddress == "" {
+			return nil
+		}
+	}
 	text, err := t.s.render(kind, &mailData{Body: body})
 	if err != nil {
 		return err
@@ -95,6 +108,14 @@ func (t *txn) answerGM(kind string, g *Game, subject, body string) error {
 	return t.queue(&letter{kind: kind, game: g, to: t.s.opts.GMAddress, subject: prefix + subject, text: text})
 }
 
+// refuseGM answers the GM that a command was not carried out, and why.
+func (t *txn) refuseGM(g *Game, cmd, why string) error {
+	if t.answer != nil {
+		t.answer.Refused = true
+	}
+	return t.answerGM(kindGM, g, cmd+" refused", why)
+}
+
 // newGameSyntax is the reminder sent with a NEWGAME that could not be read.
 const newGameSyntax = "NEWGAME scenario=NAME id=GAMEID SIDE=address SIDE=address [deadline=48h|none]"
 
@@ -103,7 +124,7 @@ const newGameSyntax = "NEWGAME scenario=NAME id=GAMEID SIDE=address SIDE=address
 // secret and the first order form.
 func (t *txn) newGame(req *request) error {
 	refuse := func(format string, args ...any) error {
-		return t.answerGM(kindGM, nil, "NEWGAME refused", fmt.Sprintf(format, args...)+"\n\nThe command: "+newGameSyntax)
+		return t.refuseGM(nil, cmdNewGame, fmt.Sprintf(format, args...)+"\n\nThe command: "+newGameSyntax)
 	}
 	pairs, err := keyValues(append(slices.Clone(req.Args), req.Params...))
 	if err != nil {
@@ -212,7 +233,7 @@ func randomSeed() uint64 {
 // setDeadline handles DEADLINE GAMEID DURATION|TIME|NONE and EXTEND GAMEID
 // DURATION, for the current round.
 func (t *txn) setDeadline(g *Game, cmd string, args []string) error {
-	refuse := func(why string) error { return t.answerGM(kindGM, g, cmd+" refused", why) }
+	refuse := func(why string) error { return t.refuseGM(g, cmd, why) }
 	switch {
 	case g.Ended:
 		return refuse(fmt.Sprintf("Game %s is over.", g.ID))
@@ -265,7 +286,7 @@ func (t *txn) notifyPlayers(g *Game, subject, body string) error {
 
 func (t *txn) pause(g *Game) error {
 	if g.Ended || g.Paused {
-		return t.answerGM(kindGM, g, "PAUSE refused", fmt.Sprintf("Game %s is already paused or over.", g.ID))
+		return t.refuseGM(g, cmdPause, fmt.Sprintf("Game %s is already paused or over.", g.ID))
 	}
 	g.Paused = true
 	if !g.Deadline.IsZero() {
@@ -287,7 +308,7 @@ func (t *txn) pause(g *Game) error {
 // round is played at once if every side has sent orders meanwhile.
 func (t *txn) resume(g *Game) error {
 	if !g.Paused {
-		return t.answerGM(kindGM, g, "RESUME refused", fmt.Sprintf("Game %s is not paused.", g.ID))
+		return t.refuseGM(g, cmdResume, fmt.Sprintf("Game %s is not paused.", g.ID))
 	}
 	g.Paused = false
 	deadline := "It has no deadline."
@@ -319,7 +340,7 @@ func (t *txn) resume(g *Game) error {
 // report and would let a player plan against known dice.
 func (t *txn) rollback(g *Game) error {
 	if g.Turn == 0 {
-		return t.answerGM(kindGM, g, "ROLLBACK refused", fmt.Sprintf("No round of game %s has been played.", g.ID))
+		return t.refuseGM(g, cmdRollback, fmt.Sprintf("No round of game %s has been played.", g.ID))
 	}
 	undone := g.Turn // the round played from turn Turn-1
 	for _, err := range []error{
@@ -357,7 +378,7 @@ func (t *txn) rollback(g *Game) error {
 // endGame ends a game before its time; everyone gets the final situation.
 func (t *txn) endGame(g *Game) error {
 	if g.Ended {
-		return t.answerGM(kindGM, g, "END refused", fmt.Sprintf("Game %s is over already.", g.ID))
+		return t.refuseGM(g, cmdEnd, fmt.Sprintf("Game %s is over already.", g.ID))
 	}
 	g.Ended, g.Result, g.Deadline = true, "The game master ended the game.", time.Time{}
 	if err := t.putGame(g); err != nil {

@@ -47,6 +47,9 @@ func (t *txn) enqueue(o *outgoing, raw []byte) error {
 		return fmt.Errorf("queueing mail: %w", err)
 	}
 	t.queued++
+	if t.answer != nil {
+		t.answer.Mails = append(t.answer.Mails, QueuedMail{Kind: o.Kind, To: o.To[0]})
+	}
 	return nil
 }
 

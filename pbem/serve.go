@@ -5,12 +5,10 @@ import (
 	"errors"
 	"io/fs"
 	"log/slog"
-	"os"
 	"sync"
 	"time"
 
 	"fieldpost/mail"
-	"fieldpost/templates"
 )
 
 // shutdownFlush bounds the last sending of the outbox at shutdown, well
@@ -18,8 +16,9 @@ import (
 const shutdownFlush = 15 * time.Second
 
 // Serve runs the judge of cfg until ctx is done: the IMAP intake hands
-// each mail to the Service, the outbox is sent over SMTP and deadlines are
-// watched. At the end it finishes the mail in hand, sends what it can of
+// each mail to the Service, the outbox is sent over SMTP, deadlines are
+// watched and the administration is served on the control socket
+// (ControlSocket). At the end it finishes the mail in hand, sends what it can of
 // the outbox and closes the database.
 func Serve(ctx context.Context, cfg *Config, logger *slog.Logger) error {
 	d, err := newDaemon(cfg, logger, SystemClock())
@@ -42,16 +41,9 @@ func newDaemon(cfg *Config, logger *slog.Logger, clock Clock) (*daemon, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	key := []byte(cfg.ServerKey)
-	if len(key) == 0 {
-		path := cfg.KeyFile
-		if path == "" {
-			path = cfg.Database + ".key"
-		}
-		var err error
-		if key, err = LoadServerKey(path); err != nil {
-			return nil, err
-		}
+	opts, err := serviceOptions(cfg, logger, clock, true)
+	if err != nil {
+		return nil, err
 	}
 	sender, err := mail.NewSender(mail.SenderConfig{Addr: cfg.SMTPAddr, TLS: cfg.SMTPTLS,
 		Username: cfg.SMTPUsername, Password: cfg.SMTPPassword, HeloName: cfg.SMTPHelo})
@@ -66,20 +58,11 @@ func newDaemon(cfg *Config, logger *slog.Logger, clock Clock) (*daemon, error) {
 	if err != nil {
 		return nil, err
 	}
-	var tmpl fs.FS = templates.FS
-	if cfg.Templates != "" {
-		tmpl = overlayFS{top: os.DirFS(cfg.Templates), base: templates.FS}
-	}
 	store, err := OpenStore(cfg.Database)
 	if err != nil {
 		return nil, err
 	}
-	svc, err := NewService(store, sender, Options{
-		Address: cfg.Address, Name: cfg.Name, ServerKey: key, GMSecret: cfg.GMSecret, GMAddress: cfg.GMAddress,
-		Deadline: cfg.Deadline, Reminders: cfg.Reminders, Grace: cfg.Grace, MaxMessageSize: cfg.MaxMessageSize,
-		Templates: tmpl, RetryMin: cfg.SendRetryMin, RetryMax: cfg.SendRetryMax, GiveUp: cfg.SendGiveUp,
-		Clock: clock, Logger: logger,
-	})
+	svc, err := NewService(store, sender, opts)
 	if err != nil {
 		store.Close()
 		return nil, err
@@ -88,15 +71,17 @@ func newDaemon(cfg *Config, logger *slog.Logger, clock Clock) (*daemon, error) {
 }
 
 // run runs the daemon until ctx is done, then shuts it down in order: the
-// intake finishes the mail in hand, the outbox is flushed, the database
-// closed.
+// intake finishes the mail in hand, the control socket the request in
+// hand, the outbox is flushed, the database closed.
 func (d *daemon) run(ctx context.Context) error {
 	d.log.Info("judge started", "address", d.cfg.Address, "imap", d.cfg.IMAPAddr, "smtp", d.cfg.SMTPAddr, "database", d.cfg.Database)
+	control := d.startControl()
 	var wg sync.WaitGroup
 	var intakeErr error
 	wg.Go(func() { intakeErr = d.intake.Run(ctx, d.svc.Handle) })
 	wg.Go(func() { d.svc.Run(ctx) })
 	wg.Wait()
+	control.stop()
 
 	flushCtx, cancel := context.WithTimeout(context.Background(), shutdownFlush)
 	flushErr := d.svc.Flush(flushCtx)

@@ -136,7 +136,8 @@ func (s *Service) Run(ctx context.Context) {
 }
 
 // txn is one transaction of the judge: the store, the time, the inbound
-// mail being handled (nil for the deadline loop), and what it queued.
+// mail being handled (nil for the deadline loop and the administration),
+// and what it queued.
 type txn struct {
 	storeTx
 	s      *Service
@@ -144,6 +145,9 @@ type txn struct {
 	msg    *mail.Inbound
 	log    *slog.Logger
 	queued int
+	// answer collects what a command given by the administration did
+	// (Service.Admin); nil for mail and the deadline loop.
+	answer *AdminAnswer
 }
 
 // update runs fn in a write transaction and wakes the loops after it

@@ -57,11 +57,18 @@ type Store struct {
 func OpenStore(path string) (*Store, error) {
 	// The timeout makes a second judge on the same file fail with an error
 	// instead of waiting forever for the file lock.
-	db, err := bbolt.Open(path, 0o600, &bbolt.Options{Timeout: 5 * time.Second})
+	return openStore(path, false, 5*time.Second)
+}
+
+// openStore opens the database at path, waiting at most timeout for the
+// file lock. Read-only, it shares the lock with other readers and the
+// database must exist already.
+func openStore(path string, readOnly bool, timeout time.Duration) (*Store, error) {
+	db, err := bbolt.Open(path, 0o600, &bbolt.Options{Timeout: timeout, ReadOnly: readOnly})
 	if err != nil {
 		return nil, fmt.Errorf("opening database %s: %w", path, err)
 	}
-	err = db.Update(func(tx *bbolt.Tx) error {
+	prepare := func(tx *bbolt.Tx) error {
 		for _, name := range allBuckets {
 			if _, err := tx.CreateBucketIfNotExists(name); err != nil {
 				return err
@@ -75,12 +82,31 @@ func OpenStore(path string) (*Store, error) {
 			return fmt.Errorf("database layout version %q, this program reads %q", v, schemaVersion)
 		}
 		return nil
-	})
+	}
+	if readOnly {
+		err = db.View(checkSchema)
+	} else {
+		err = db.Update(prepare)
+	}
 	if err != nil {
 		db.Close()
 		return nil, fmt.Errorf("preparing database %s: %w", path, err)
 	}
 	return &Store{db: db}, nil
+}
+
+// checkSchema checks that a database opened read-only is the judge's, in
+// the layout this program reads.
+func checkSchema(tx *bbolt.Tx) error {
+	for _, name := range allBuckets {
+		if tx.Bucket(name) == nil {
+			return fmt.Errorf("not a Fieldpost database (no %s bucket)", name)
+		}
+	}
+	if v := tx.Bucket(bucketSettings).Get([]byte("schema")); string(v) != schemaVersion {
+		return fmt.Errorf("database layout version %q, this program reads %q", v, schemaVersion)
+	}
+	return nil
 }
 
 // Close closes the database.
