@@ -26,6 +26,12 @@ import (
 // for the judge, and the judge on top of it, so that a newcomer can play by
 // email without owning a mail server.
 
+// defaultDataDir is where serve keeps its games without a configuration.
+const defaultDataDir = "fieldpost-data"
+
+// embeddedDatabase is the judge's database in an embedded data folder.
+func embeddedDatabase(dataDir string) string { return filepath.Join(dataDir, "fieldpost.db") }
+
 // embeddedOptions are serve's flags for the embedded mode.
 type embeddedOptions struct {
 	dataDir  string
@@ -153,7 +159,7 @@ func serveEmbedded(ctx context.Context, e *env, opt embeddedOptions) error {
 	cfg := pbem.DefaultConfig()
 	cfg.Address = srv.Address(judgeAccount)
 	cfg.Name = "Fieldpost judge"
-	cfg.Database = filepath.Join(opt.dataDir, "fieldpost.db")
+	cfg.Database = embeddedDatabase(opt.dataDir)
 	cfg.IMAPAddr, cfg.SMTPAddr = srv.IMAPAddr(), srv.SMTPAddr()
 	cfg.IMAPTLS, cfg.SMTPTLS = mail.TLSNone, mail.TLSNone
 	cfg.IMAPUsername, cfg.SMTPUsername = judgeAccount, judgeAccount
@@ -240,7 +246,7 @@ func printWelcome(w io.Writer, srv *club.Server, cf *clubFile, opt embeddedOptio
 	}
 	fmt.Fprintf(w, "\nThe game master's account is %q (password in %s); GM commands need the\n", gmAccount, filepath.Join(opt.dataDir, "club.json"))
 	fmt.Fprintln(w, "GM secret from that file on a PASSWORD line (docs/commands.md).")
-	fmt.Fprintf(w, "Games are kept in %s; mail lives in memory only. Stop with Ctrl-C.\n", filepath.Join(opt.dataDir, "fieldpost.db"))
+	fmt.Fprintf(w, "Games are kept in %s; mail lives in memory only. Stop with Ctrl-C.\n", embeddedDatabase(opt.dataDir))
 }
 
 func hostOf(addr string) string {

@@ -88,8 +88,8 @@ func newAdminFlags(e *env, usage, summary string) *adminFlags {
 	}
 	return &adminFlags{fs: fs,
 		config: fs.String("config", "", "the judge's configuration file: its database, and what changing a game needs when the judge is not running"),
-		database: fs.String("database", "", "the judge's database, instead of the configuration's (default "+pbem.DefaultConfig().Database+
-			" without --config)"),
+		database: fs.String("database", "", "the judge's database, instead of the configuration's (default "+embeddedDatabase(defaultDataDir)+
+			", the one `fieldpost serve` keeps without --config)"),
 	}
 }
 
@@ -121,7 +121,7 @@ func (f *adminFlags) open(write bool) (*pbem.AdminConn, error) {
 		}
 		opts.Config = cfg
 	case opts.Database == "":
-		opts.Database = pbem.DefaultConfig().Database
+		opts.Database = embeddedDatabase(defaultDataDir)
 	}
 	a, err := pbem.OpenAdmin(opts)
 	if errors.Is(err, pbem.ErrNeedConfig) {

@@ -23,7 +23,7 @@ func cmdServe(e *env, args []string) error {
 	configPath := fs.String("config", "", "configuration file for a real mail account (see deploy/fieldpost.conf.example)")
 	database := fs.String("database", "", "database file, instead of the configuration's")
 	var emb embeddedOptions
-	fs.StringVar(&emb.dataDir, "data", "fieldpost-data", "without --config: the folder for the games, accounts and log")
+	fs.StringVar(&emb.dataDir, "data", defaultDataDir, "without --config: the folder for the games, accounts and log")
 	fs.StringVar(&emb.imapAddr, "imap-listen", "127.0.0.1:1143", "without --config: the club mail server's IMAP address")
 	fs.StringVar(&emb.smtpAddr, "smtp-listen", "127.0.0.1:1587", "without --config: the club mail server's SMTP address")
 	fs.StringVar(&emb.hostname, "hostname", "", "without --config: the host name mail programs connect to (for a LAN)")
