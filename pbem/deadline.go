@@ -17,16 +17,25 @@ const processedRetention = 30 * 24 * time.Hour
 // the next of them falls due and whenever a transaction changed a game.
 func (s *Service) runDeadlines(ctx context.Context) {
 	var pruned time.Time
-	for {
+	s.loop(ctx, "deadlines", s.deadlineKick, func() (time.Time, error) {
 		now := s.clock.Now()
 		if now.Sub(pruned) >= 24*time.Hour {
 			s.pruneProcessed(now)
 			pruned = now
 		}
-		next, err := s.deadlinePass(now)
+		return s.deadlinePass(now)
+	})
+}
+
+// loop runs pass until ctx is done, waiting after each pass until the time
+// it returns (none: until kicked) or until kick says the store changed. A
+// failed pass is logged and tried again after RetryMin.
+func (s *Service) loop(ctx context.Context, what string, kick <-chan struct{}, pass func() (time.Time, error)) {
+	for {
+		next, err := pass()
 		if err != nil {
-			s.log.Error("deadlines", "err", err)
-			next = now.Add(s.opts.RetryMin)
+			s.log.Error(what, "err", err)
+			next = s.clock.Now().Add(s.opts.RetryMin)
 		}
 		var wake <-chan time.Time
 		if !next.IsZero() {
@@ -35,7 +44,7 @@ func (s *Service) runDeadlines(ctx context.Context) {
 		select {
 		case <-ctx.Done():
 			return
-		case <-s.deadlineKick:
+		case <-kick:
 		case <-wake:
 		}
 	}

@@ -165,23 +165,7 @@ func backoff(n int, first, last time.Duration) time.Duration {
 // runOutbox sends queued mail until ctx is done: at once when a
 // transaction queued some, and when a retry falls due.
 func (s *Service) runOutbox(ctx context.Context) {
-	for {
-		next, err := s.sendDue(ctx)
-		if err != nil {
-			s.log.Error("outbox", "err", err)
-			next = s.clock.Now().Add(s.opts.RetryMin)
-		}
-		var wake <-chan time.Time
-		if !next.IsZero() {
-			wake = s.clock.Until(next)
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-s.outboxKick:
-		case <-wake:
-		}
-	}
+	s.loop(ctx, "outbox", s.outboxKick, func() (time.Time, error) { return s.sendDue(ctx) })
 }
 
 // Flush sends what is due now, once, for a shutdown: the mails queued by
