@@ -17,7 +17,7 @@ import (
 	"fieldpost/mail"
 )
 
-// The kinds of mail the judge sends (MAIL-CONTRACT.md), as the
+// The kinds of mail the judge sends (docs/mail-format.md), as the
 // X-Fieldpost-Kind field names them.
 const (
 	kindWelcome    = "welcome"
@@ -38,7 +38,7 @@ const (
 )
 
 // formMarker opens the order form at the end of a mail's text; the form's
-// END line closes it (MAIL-CONTRACT.md).
+// END line closes it (docs/mail-format.md).
 const formMarker = "--- ORDER FORM ---"
 
 // mapContentID is the Content-ID of the map picture in a mail's HTML.

@@ -11,6 +11,6 @@
 // wires a Service to an IMAP intake and an SMTP sender from a [Config].
 //
 // docs/commands.md describes the commands; the mails follow
-// MAIL-CONTRACT.md (one thread and List-Id per game, X-Fieldpost-*
+// docs/mail-format.md (one thread and List-Id per game, X-Fieldpost-*
 // header fields, the order form at the end of the text).
 package pbem

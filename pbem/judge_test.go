@@ -42,7 +42,7 @@ func revealedSeed(t testing.TB, m *sent) uint64 {
 }
 
 // The welcome is the mail the bot and the players build on: every header
-// field and part MAIL-CONTRACT.md promises.
+// field and part docs/mail-format.md promises.
 func TestWelcomeFollowsTheContract(t *testing.T) {
 	j := newJudge(t, &Options{Deadline: 48 * time.Hour})
 	w := j.newGame("tutorial-1", "")

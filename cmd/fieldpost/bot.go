@@ -28,7 +28,7 @@ func init() {
 		cmdBot}
 }
 
-// The judge's mails (MAIL-CONTRACT.md).
+// The judge's mails (docs/mail-format.md).
 const (
 	formMarker    = "--- ORDER FORM ---"
 	situationFile = "situation.json"
@@ -205,7 +205,7 @@ func (b *mailBot) automatic(msg *mail.Inbound) (string, bool) {
 
 // judgeReplyTo is where an answer goes: the Reply-To address, which
 // carries the player's token, provided it is the judge's own address
-// (MAIL-CONTRACT.md), so that a forged mail cannot make the bot send its
+// (docs/mail-format.md), so that a forged mail cannot make the bot send its
 // orders elsewhere.
 func judgeReplyTo(msg *mail.Inbound) (string, bool) {
 	to := msg.From.Email
@@ -355,7 +355,7 @@ func readSituation(msg *mail.Inbound) (*engine.Ruleset, *engine.State, error) {
 }
 
 // orderForm is the order form at the end of a judge's mail: the lines
-// after the marker up to the form's END line (MAIL-CONTRACT.md); "" when
+// after the marker up to the form's END line (docs/mail-format.md); "" when
 // there is none.
 func orderForm(text string) string {
 	_, after, ok := strings.Cut(text, formMarker+"\n")

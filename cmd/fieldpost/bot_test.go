@@ -24,7 +24,7 @@ const (
 	botPassword = "secret" // mailtest's IMAP user has it; the SMTP server is given it
 )
 
-// judgeMail is a mail as the judge writes them (MAIL-CONTRACT.md): the
+// judgeMail is a mail as the judge writes them (docs/mail-format.md): the
 // game's headers, the text with the order form last, situation.json.
 type judgeMail struct {
 	id, kind, side string
