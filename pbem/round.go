@@ -113,7 +113,7 @@ func (t *txn) playedRound(g *Game, turn int) (*played, error) {
 		return nil, err
 	}
 	text, err := report.Text(t.s.opts.Templates, report.Round{Ruleset: rs, Before: before, After: after,
-		Events: rec.Events, Seed: rec.Seed, Game: g.ID, Defaulted: rec.Defaulted})
+		Events: rec.Events, Seed: rec.Seed, Game: g.ID, Defaulted: rec.Defaulted, Orders: rec.Orders})
 	if err != nil {
 		return nil, err
 	}

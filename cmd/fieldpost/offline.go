@@ -29,12 +29,19 @@ func init() {
 }
 
 // gameFile is a game on disk for the offline commands: the position and the
-// game's secret dice seed, from which every round's seed is derived.
+// game's secret dice seed, from which every round's seed is derived. The
+// situation.json attached to the judge's mails reads as one too, without a
+// seed (Format 0, with its Ruleset): a round is replayed from it with the
+// seed its report reveals.
 type gameFile struct {
-	Format int           `json:"format"`
-	Seed   uint64        `json:"seed"`
-	State  *engine.State `json:"state"`
+	Format  int           `json:"format,omitempty"`
+	Ruleset string        `json:"ruleset,omitempty"`
+	Seed    uint64        `json:"seed,omitempty"`
+	State   *engine.State `json:"state"`
 }
+
+// situation reports whether the file is a judge's situation.json.
+func (gf *gameFile) situation() bool { return gf.Format == 0 }
 
 func readGame(path string) (*gameFile, *engine.Ruleset, error) {
 	if path == "" {
@@ -50,8 +57,9 @@ func readGame(path string) (*gameFile, *engine.Ruleset, error) {
 	if err := dec.Decode(&gf); err != nil {
 		return nil, nil, fmt.Errorf("%s is not a Fieldpost state file: %w", path, err)
 	}
-	if gf.Format != 1 || gf.State == nil || gf.State.Map == nil {
-		return nil, nil, fmt.Errorf("%s is not a Fieldpost state file (format 1)", path)
+	situation := gf.Format == 0 && gf.Ruleset != ""
+	if gf.Format != 1 && !situation || gf.State == nil || gf.State.Map == nil {
+		return nil, nil, fmt.Errorf("%s is not a Fieldpost state file (format 1) or a judge's situation.json", path)
 	}
 	rs, err := data.Ruleset(gf.State.Ruleset)
 	if err != nil {
@@ -277,18 +285,22 @@ func cmdResolve(e *env, args []string) error {
 		}
 	}
 	roundSeed := engine.RoundSeed(gf.Seed, st.Turn)
-	if flagSet(fs, "seed") {
+	switch {
+	case flagSet(fs, "seed"):
 		roundSeed = *seed
+	case gf.situation():
+		return fmt.Errorf("%s is a situation from the judge, without the game's seed: give the round's --seed from its report", *state)
 	}
 	next, events, err := engine.Resolve(rs, st, orders, engine.NewSeededDice(roundSeed))
 	if err != nil {
 		return err
 	}
-	if err := writeGame(*out, &gameFile{Format: 1, Seed: gf.Seed, State: next}); err != nil {
+	nextFile := &gameFile{Format: gf.Format, Ruleset: gf.Ruleset, Seed: gf.Seed, State: next}
+	if err := writeGame(*out, nextFile); err != nil {
 		return err
 	}
 	if *reportPath != "" {
-		text, err := report.Text(templates.FS, report.Round{Ruleset: rs, Before: st, After: next, Events: events, Seed: roundSeed, Defaulted: defaulted})
+		text, err := report.Text(templates.FS, report.Round{Ruleset: rs, Before: st, After: next, Events: events, Seed: roundSeed, Defaulted: defaulted, Orders: orders})
 		if err != nil {
 			return err
 		}

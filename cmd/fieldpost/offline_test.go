@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"flag"
 	"image/png"
 	"os"
@@ -225,5 +226,60 @@ func TestMapCommand(t *testing.T) {
 	img, err := png.Decode(f)
 	if err != nil || img.Bounds().Dx() < 300 {
 		t.Fatalf("png: %v %v", err, img)
+	}
+}
+
+// A report carries everything needed to replay its round: with the
+// situation before it (what the judge attaches as situation.json), the
+// orders it publishes and the seed it reveals, resolve gives the same result.
+func TestReplayFromTheReport(t *testing.T) {
+	dir := t.TempDir()
+	at := func(name string) string { return filepath.Join(dir, name) }
+	mustRun(t, "new", "--scenario", "tutorial", "--out", at("s0.json"), "--seed", "99")
+	us := write(t, at("us.txt"), docExample(t, "tutorial"))
+	mustRun(t, "resolve", "--state", at("s0.json"), "--orders", "us="+us, "--orders", "german=testdata/tutorial-german-1.txt",
+		"--out", at("s1.json"), "--report", at("r1.txt"))
+	raw, _ := os.ReadFile(at("r1.txt"))
+	rep := string(raw)
+
+	// The situation as the judge attaches it: the ruleset and the state.
+	s0, _ := os.ReadFile(at("s0.json"))
+	var gf struct {
+		State json.RawMessage `json:"state"`
+	}
+	if err := json.Unmarshal(s0, &gf); err != nil {
+		t.Fatal(err)
+	}
+	write(t, at("situation.json"), `{"ruleset": "2sg", "state": `+string(gf.State)+`}`)
+
+	seed := regexp.MustCompile(`Dice seed for this round: (\d+)`).FindStringSubmatch(rep)
+	if seed == nil {
+		t.Fatal("the report reveals no seed")
+	}
+	args := []string{"resolve", "--state", at("situation.json"), "--seed", seed[1], "--out", at("replay.json")}
+	for _, m := range regexp.MustCompile(`(?s)ORDERS PLAYED: (\S+)\n(.*?\nEND\n)`).FindAllStringSubmatch(rep, -1) {
+		args = append(args, "--orders", m[1]+"="+write(t, at(m[1]+"-played.txt"), m[2]))
+	}
+	if len(args) != 11 {
+		t.Fatalf("the report does not publish both sides' orders:\n%s", rep)
+	}
+	mustRun(t, args...)
+	stateOf := func(path string) string {
+		raw, _ := os.ReadFile(path)
+		var f struct {
+			State json.RawMessage `json:"state"`
+		}
+		if err := json.Unmarshal(raw, &f); err != nil {
+			t.Fatal(err)
+		}
+		return string(f.State)
+	}
+	if stateOf(at("replay.json")) != stateOf(at("s1.json")) {
+		t.Fatal("the replay from the report differs from the round played")
+	}
+	// Without the seed, a situation cannot be resolved: it carries none.
+	code, _, errOut := fieldpost(t, "resolve", "--state", at("situation.json"), "--out", at("x.json"))
+	if code != 1 || !strings.Contains(errOut, "give the round's --seed") {
+		t.Fatalf("exit %d: %s", code, errOut)
 	}
 }

@@ -32,6 +32,9 @@ type Round struct {
 	Side string
 	// Defaulted names sides that sent no orders and played the defaults.
 	Defaulted []string
+	// Orders are the orders played; a side without any played the default
+	// orders. The report publishes them, so that anyone can replay the round.
+	Orders []*engine.Orders
 }
 
 // Data is what the report templates see.
@@ -46,10 +49,18 @@ type Data struct {
 	Objectives []string
 	Map        string
 	Seed       uint64
-	Ended      bool
-	Result     string
-	NextRound  string
-	Form       string
+	// Played is each side's orders for the round, in the order language.
+	Played    []PlayedOrders
+	Ended     bool
+	Result    string
+	NextRound string
+	Form      string
+}
+
+// PlayedOrders is a side's orders as played, written in the order language.
+type PlayedOrders struct {
+	Side string
+	Text string
 }
 
 // Block is a stretch of the narrative under a heading.
@@ -87,6 +98,15 @@ func Build(in Round) Data {
 		Seed:      in.Seed,
 		Ended:     in.After.Ended,
 		Result:    in.After.Result,
+	}
+	for _, sd := range in.Before.Sides {
+		o := engine.DefaultOrders(in.Ruleset, in.Before, sd.Name)
+		for _, given := range in.Orders {
+			if given != nil && given.Side == sd.Name {
+				o = given
+			}
+		}
+		d.Played = append(d.Played, PlayedOrders{Side: sd.Name, Text: ordertext.Format(in.Ruleset, in.Before, o, in.Game)})
 	}
 	for _, o := range in.After.SortedObjectives() {
 		owner := o.Owner
