@@ -11,9 +11,18 @@ import (
 // AA: what the order echo's odds are computed from. The enemy is taken where
 // it stands and on its present orders.
 func Forecast(rs *Ruleset, st *State, o *Orders, unitID string) (*Combat, error) {
+	c, _, err := ForecastWithNotes(rs, st, o, unitID)
+	return c, err
+}
+
+// ForecastWithNotes is Forecast, and also says why each plotted stand that
+// would take no part in the attack cannot (out of range, no line of sight,
+// ...), as the round's report would: the echo tells the player before the
+// round rather than after.
+func ForecastWithNotes(rs *Ruleset, st *State, o *Orders, unitID string) (*Combat, []string, error) {
 	uo := o.For(unitID)
 	if uo == nil || uo.Attack == nil {
-		return nil, fmt.Errorf("%s plots no attack", unitID)
+		return nil, nil, fmt.Errorf("%s plots no attack", unitID)
 	}
 	orders := map[string]*Orders{o.Side: o}
 	enemy := st.Enemy(o.Side)
@@ -21,7 +30,7 @@ func Forecast(rs *Ruleset, st *State, o *Orders, unitID string) (*Combat, error)
 	r := newResolver(rs, st, orders, &ScriptedDice{})
 	u := r.st.Unit(unitID)
 	if u == nil || u.Side != o.Side {
-		return nil, fmt.Errorf("%s is not a unit of %s", unitID, o.Side)
+		return nil, nil, fmt.Errorf("%s is not a unit of %s", unitID, o.Side)
 	}
 	u.Status = uo.Status
 	r.issueShotsAndAir() // as the round will have started when the unit acts
@@ -38,10 +47,16 @@ func Forecast(rs *Ruleset, st *State, o *Orders, unitID string) (*Combat, error)
 	if e == nil {
 		for _, ev := range r.events {
 			if ev.Kind == EvAttackCancel {
-				return nil, errors.New(ev.Text)
+				return nil, nil, errors.New(ev.Text)
 			}
 		}
-		return nil, errors.New("the attack cannot be made from that position")
+		return nil, nil, errors.New("the attack cannot be made from that position")
 	}
-	return e.c, nil
+	var notes []string
+	for _, ev := range r.events {
+		if ev.Kind == EvAttackCancel {
+			notes = append(notes, ev.Text)
+		}
+	}
+	return e.c, notes, nil
 }

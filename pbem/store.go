@@ -64,7 +64,10 @@ func OpenStore(path string) (*Store, error) {
 // file lock. Read-only, it shares the lock with other readers and the
 // database must exist already.
 func openStore(path string, readOnly bool, timeout time.Duration) (*Store, error) {
-	db, err := bbolt.Open(path, 0o600, &bbolt.Options{Timeout: timeout, ReadOnly: readOnly})
+	db, damage, err := openChecked(path, &bbolt.Options{Timeout: timeout, ReadOnly: readOnly})
+	if damage != nil {
+		return nil, fmt.Errorf("database %s is damaged (%v): restore it from a backup", path, damage)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("opening database %s: %w", path, err)
 	}
@@ -93,6 +96,38 @@ func openStore(path string, readOnly bool, timeout time.Duration) (*Store, error
 		return nil, fmt.Errorf("preparing database %s: %w", path, err)
 	}
 	return &Store{db: db}, nil
+}
+
+// openChecked opens the bbolt file and checks every page of it. A damaged
+// file makes bbolt panic, at open (a bad freelist) or later when a read
+// reaches the damage, in the middle of the judge's work: here the damage is
+// found once, at the start, and returned as damage.
+func openChecked(path string, opts *bbolt.Options) (db *bbolt.DB, damage, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			db, damage, err = nil, fmt.Errorf("%v", r), nil
+		}
+	}()
+	db, err = bbolt.Open(path, 0o600, opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	if damage := db.View(checkPages); damage != nil {
+		db.Close()
+		return nil, damage, nil
+	}
+	return db, nil, nil
+}
+
+// checkPages runs bbolt's consistency check and returns its first finding.
+func checkPages(tx *bbolt.Tx) error {
+	var first error
+	for err := range tx.Check() {
+		if first == nil {
+			first = err
+		}
+	}
+	return first
 }
 
 // checkSchema checks that a database opened read-only is the judge's, in

@@ -159,3 +159,35 @@ func TestSecrets(t *testing.T) {
 		t.Error("sameSecret")
 	}
 }
+
+// A database file damaged on disk is refused when it is opened, with an
+// error that names it and says what to do, instead of a panic in the
+// middle of the judge's work when a read reaches the damage.
+func TestStoreRefusesADamagedFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "fieldpost.db")
+	st, err := OpenStore(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, err := f.Stat()
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Everything after the two meta pages: the buckets' pages.
+	page := int64(os.Getpagesize())
+	if _, err := f.WriteAt([]byte(strings.Repeat("\xa5", int(info.Size()-2*page))), 2*page); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	_, err = OpenStore(path)
+	if err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "damaged") {
+		t.Fatalf("OpenStore of a damaged file: %v", err)
+	}
+}

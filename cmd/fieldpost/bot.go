@@ -149,8 +149,8 @@ type gameMemory struct {
 	fellBack bool
 }
 
-// handle is the intake's handler: it answers the welcome and report mails
-// of its side's games with orders, and a rejection with the unchanged
+// handle is the intake's handler: it answers the welcome, report and status
+// mails of its side's games with orders, and a rejection with the unchanged
 // order form; everything else is logged and left. An error (a failed
 // send) leaves the mail in the mailbox, to be handled again.
 func (b *mailBot) handle(ctx context.Context, msg *mail.Inbound) error {
@@ -182,7 +182,13 @@ func (b *mailBot) handle(ctx context.Context, msg *mail.Inbound) error {
 	log = log.With("round", round)
 	switch kind {
 	case "welcome", "report":
-		return b.play(ctx, msg, log, game, round, to)
+		return b.play(ctx, msg, log, game, round, to, false)
+	case "status":
+		// A status mail carries the form and the position too: the judge's
+		// answer to STATUS (the embedded server's mail is gone after a
+		// restart) and its notice of a rollback, which opens a round the
+		// bot may have answered already.
+		return b.play(ctx, msg, log, game, round, to, true)
 	case "rejected":
 		return b.fallBack(ctx, msg, log, game, round, to)
 	}
@@ -223,8 +229,9 @@ func bareAddress(addr string) string {
 	return local + "@" + domain
 }
 
-// play answers a welcome or report with the bot's orders for the round.
-func (b *mailBot) play(ctx context.Context, msg *mail.Inbound, log *slog.Logger, game string, round int, to string) error {
+// play answers a welcome, report or status mail with the bot's orders for
+// the round; again answers a round the bot has answered already.
+func (b *mailBot) play(ctx context.Context, msg *mail.Inbound, log *slog.Logger, game string, round int, to string, again bool) error {
 	rs, st, err := readSituation(msg)
 	switch {
 	case err != nil:
@@ -240,7 +247,7 @@ func (b *mailBot) play(ctx context.Context, msg *mail.Inbound, log *slog.Logger,
 		log.Error("ignored: the game has no such side", "side", b.side)
 		return nil
 	}
-	if mem := b.games[game]; mem != nil && mem.round >= round {
+	if mem := b.games[game]; mem != nil && mem.round >= round && !again {
 		log.Info("ignored: this round is answered already")
 		return nil
 	}

@@ -211,6 +211,24 @@ func TestBotFallsBackOnceOnRejection(t *testing.T) {
 	}
 }
 
+// A status mail carries the order form and the position, as a welcome does:
+// it is how the judge tells of a rollback, and what a player who lost the
+// judge's mail (the embedded server's, after a restart) asks for. The bot
+// answers it with orders, or the game would wait for it for ever.
+func TestBotAnswersAStatusMail(t *testing.T) {
+	rs, st := tutorialStart(t)
+	status := welcome(t, "status-1@club.example", st)
+	status.kind = "status"
+	status.text = "Game tutorial-1 was rolled back: round 1 is to be played again.\n\n" + formMarker + "\n" + ordertext.Form(rs, st, "us", testGame)
+	w := newBotWorld(t, welcome(t, "welcome-1@club.example", st).raw(t), status.raw(t))
+	w.runOnce(t)
+	for _, reply := range w.sent(t, "welcome-1@club.example", "status-1@club.example") {
+		if _, errs := ordertext.Parse(rs, st, "us", reply.Text); errs != nil {
+			t.Fatalf("the bot's orders are refused:\n%v\n%s", errs, reply.Text)
+		}
+	}
+}
+
 func TestBotCommandLine(t *testing.T) {
 	t.Setenv("FIELDPOST_BOT_PASSWORD", "")
 	for _, tt := range []struct {

@@ -136,10 +136,13 @@ func echoAttack(b *strings.Builder, rs *engine.Ruleset, st *engine.State, o *eng
 		fmt.Fprintf(b, "; support: %s", strings.Join(sup, ", "))
 	}
 	b.WriteString("\n")
-	fc, err := engine.Forecast(rs, st, o, u.ID)
+	fc, notes, err := engine.ForecastWithNotes(rs, st, o, u.ID)
 	if err != nil {
 		fmt.Fprintf(b, "    no odds yet: %v; the attack is made only if it can be when %s acts\n", err, u.ID)
 		return
+	}
+	for _, n := range notes {
+		fmt.Fprintf(b, "    as things stand, %s\n", n)
 	}
 	att := fc.Attacker.Rule.HitDistribution(fc.Attacker.Dice)
 	def := fc.Defender.Rule.HitDistribution(fc.Defender.Dice)

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"fieldpost/data"
 	"fieldpost/engine"
 )
 
@@ -60,5 +61,37 @@ func TestErrorReport(t *testing.T) {
 		if !strings.Contains(got, want) {
 			t.Errorf("error report lacks %q:\n%s", want, got)
 		}
+	}
+}
+
+// A plotted stand that could not take part in the attack from where it
+// stands is named in the echo with the reason, as the report would name it
+// after the round: here 743 A's fire at the church is blocked by the town
+// at 0604 on one side of the line and by 743 B at 0505 on the other (3.3).
+func TestEchoNamesAStandThatCannotJoinTheAttack(t *testing.T) {
+	sc, err := data.Scenario("tutorial")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs, st := sc.Ruleset, sc.NewGame()
+	place := func(unit, stand, hex string) {
+		h, err := engine.ParseHex(hex)
+		if err != nil {
+			t.Fatal(err)
+		}
+		st.Unit(unit).Stand(stand).Hex = h
+	}
+	place("743", "HQ", "0403")
+	place("743", "A", "0504")
+	place("743", "B", "0505")
+	place("I/984", "1Kp", "0605")
+	body := "GAME - SIDE us ROUND 1\nBN 743 M\n  ATTACK 0605 WITH A FIRE B CLOSE\n"
+	sub, errs := Parse(rs, st, "us", body)
+	if errs != nil {
+		t.Fatal(errs)
+	}
+	echo := Echo(rs, st, sub.Orders)
+	if want := "743 A cannot attack 0605: no line of sight"; !strings.Contains(echo, want) {
+		t.Errorf("echo lacks %q:\n%s", want, echo)
 	}
 }

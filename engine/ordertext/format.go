@@ -11,7 +11,8 @@ import (
 // player would type them, so that Parse reads back the same orders: what a
 // program (the bot, a client) sends instead of an edited form. Every unit
 // with orders lists all its stands, each with its hex first, as the order
-// form does; stands that do not move are their hex alone. Choices are written in
+// form does: the moving stands in the order of the orders, then the others,
+// their hex alone. Choices are written in
 // full; LOSSES only when the orders name a policy, so that orders that left
 // it to the default still do after the round trip.
 func Format(rs *engine.Ruleset, st *engine.State, o *engine.Orders, game string) string {
@@ -46,12 +47,20 @@ func formatUnit(b *strings.Builder, rs *engine.Ruleset, st *engine.State, uo *en
 	w := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
 	w("\n%s %s %s\n", unitKeyword(rs), uo.Unit, uo.Status)
 	u := st.Unit(uo.Unit)
-	paths := map[string][]engine.Hex{}
+	// The moving stands come first, in the order of the orders: when two
+	// stands of a unit contend for a hex the first one plotted gets it, so
+	// the text must replay the round as it was played.
+	moved := map[string]bool{}
 	for _, m := range uo.Moves {
-		paths[m.Stand] = m.Path
+		if s := u.Stand(m.Stand); s != nil {
+			moved[s.Name] = true
+			w("  %-5s %s\n", s.Name, hexWords(append([]engine.Hex{s.Hex}, m.Path...)))
+		}
 	}
 	for _, s := range u.Stands {
-		w("  %-5s %s\n", s.Name, hexWords(append([]engine.Hex{s.Hex}, paths[s.Name]...)))
+		if !moved[s.Name] {
+			w("  %-5s %s\n", s.Name, s.Hex)
+		}
 	}
 	for _, sw := range uo.Swaps {
 		w("  SWAP %s TO %s\n", sw.Platoon, sw.To)

@@ -153,7 +153,10 @@ func randomDay(rs *engine.Ruleset, st *engine.State, o *engine.Orders, rnd *rand
 			}
 			continue
 		}
-		for _, s := range u.Stands {
+		// Stands are plotted in any order, as a player may write them: the
+		// order decides which stand gets a hex two of them contend for.
+		for _, i := range rnd.Perm(len(u.Stands)) {
+			s := u.Stands[i]
 			if rnd.IntN(4) == 0 {
 				continue
 			}

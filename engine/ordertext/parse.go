@@ -378,16 +378,17 @@ func isStayWord(w string) bool {
 
 // adjacentHint suggests the neighbour of prev that the player most likely
 // meant: one a single digit away from what was written (a typo), or else
-// the one nearest to it.
+// any; of those, the one nearest to what was written.
 func adjacentHint(prev, got engine.Hex) string {
-	best, bestD := "", 99
+	const notTypo = 1000
+	best, bestD := "", 2*notTypo
 	for _, n := range prev.Neighbours() {
 		if n.Col < 1 || n.Row < 1 {
 			continue
 		}
-		d := engine.Distance(n, got) + 1
-		if digitsDiffer(n.String(), got.String()) == 1 {
-			d = 0
+		d := engine.Distance(n, got)
+		if digitsDiffer(n.String(), got.String()) != 1 {
+			d += notTypo
 		}
 		if d < bestD {
 			best, bestD = n.String(), d

@@ -241,3 +241,27 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// A path's hint names the neighbour the player most likely meant: of those
+// a one-digit typo away from what was written, the nearest to it (0202 is
+// not next to 0204; 0201 and 0203 are both one digit off, but 0203 is the
+// hex on the way, 0201 three hexes from where the player was going).
+func TestAdjacentHintPrefersTheNearestTypo(t *testing.T) {
+	h := func(s string) engine.Hex {
+		x, err := engine.ParseHex(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return x
+	}
+	for _, c := range []struct{ prev, got, want string }{
+		{"0202", "0204", "0203"},
+		{"0202", "0304", "0303"},
+		{"0203", "0205", "0204"},
+		{"0303", "0404", "0403"},
+	} {
+		if got := adjacentHint(h(c.prev), h(c.got)); got != "did you mean "+c.want+"?" {
+			t.Errorf("after %s, %s: %q, want %s", c.prev, c.got, got, c.want)
+		}
+	}
+}
