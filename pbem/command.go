@@ -29,6 +29,7 @@ const (
 	cmdForce       = "FORCE"
 	cmdRollback    = "ROLLBACK"
 	cmdEnd         = "END"
+	cmdRemail      = "REMAIL"
 )
 
 var commandWords = map[string]string{
@@ -48,12 +49,13 @@ var commandWords = map[string]string{
 	"FORCE":    cmdForce,
 	"ROLLBACK": cmdRollback, "UNDO": cmdRollback,
 	"END": cmdEnd, "ENDGAME": cmdEnd,
+	"REMAIL": cmdRemail,
 }
 
 // gmCommands may only be given with the GM's secret.
 var gmCommands = map[string]bool{
 	cmdNewGame: true, cmdDeadline: true, cmdExtend: true, cmdPause: true,
-	cmdResume: true, cmdForce: true, cmdRollback: true, cmdEnd: true,
+	cmdResume: true, cmdForce: true, cmdRollback: true, cmdEnd: true, cmdRemail: true,
 }
 
 // The header lines of the order language, which also carry the game, side

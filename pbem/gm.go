@@ -60,6 +60,8 @@ func (t *txn) runGM(req *request) error {
 		return t.rollback(g)
 	case cmdEnd:
 		return t.endGame(g)
+	case cmdRemail:
+		return t.remail(g)
 	}
 	return fmt.Errorf("no handler for command %s", req.Command)
 }
@@ -436,4 +438,21 @@ func (t *txn) mailObservers(g *Game, kind, subject, body string) error {
 		}
 	}
 	return nil
+}
+
+// remail mails every player of a game, again, its situation and order form
+// with its secret in the reply address: for players who lost their mail
+// (the embedded club server keeps none across a restart).
+func (t *txn) remail(g *Game) error {
+	if g.Ended {
+		return t.refuseGM(g, cmdRemail, fmt.Sprintf("Game %s is over.", g.ID))
+	}
+	body := fmt.Sprintf("The game master has sent you the situation of game %s again, with your order form.\n"+
+		"Your secret is in this mail's reply address: reply to it with your orders.", g.ID)
+	for _, p := range g.Players {
+		if err := t.mailPlayer(g, p.Side, kindStatus, fmt.Sprintf("Round %d: your situation and order form again", g.Round()), body, true); err != nil {
+			return err
+		}
+	}
+	return t.answerGM(kindGM, g, "Situation mailed again", fmt.Sprintf("Every player of game %s was mailed its situation and order form again.", g.ID))
 }

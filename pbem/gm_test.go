@@ -217,3 +217,28 @@ func TestRemindersAlreadyPastAreSkipped(t *testing.T) {
 		t.Errorf("next event at %v", next)
 	}
 }
+
+// REMAIL sends every player its situation and form again, its secret in the
+// reply address, so that a player who lost its mail can play on.
+func TestRemail(t *testing.T) {
+	j := newJudge(t, nil)
+	w := j.newGame("tutorial-1", "")
+	j.handle(gmMail("REMAIL tutorial-1"))
+	mails := j.takeN(3) // each player's situation, the GM's answer
+	for side, addr := range map[string]string{"us": alice, "german": bob} {
+		m := byKind(t, mails, kindStatus, addr)
+		if m.Token() != w[side].Token() || !strings.Contains(m.Form(), "SIDE "+side) || m.Round() != "1" {
+			t.Errorf("%s's mail: %s\n%s", side, m, m.Text)
+		}
+		// The form it carries is accepted as orders.
+		j.handle(m.reply(addr, m.Form()))
+	}
+	if got := j.takeN(4); byKind(t, got, kindReport, alice) == nil {
+		t.Fatal("orders sent from the remailed forms did not play the round")
+	}
+	// A player's secret is not the GM's: REMAIL from a player is refused.
+	j.handle(clientMail{From: alice, To: testJudge, Subject: "remail", Body: "PASSWORD " + w["us"].Token() + "\nREMAIL tutorial-1\n"})
+	if m := j.takeN(1)[0]; m.Kind() != kindAuthFailed {
+		t.Errorf("a player's REMAIL: %s", m)
+	}
+}

@@ -169,6 +169,10 @@ func serveEmbedded(ctx context.Context, e *env, opt embeddedOptions) error {
 	cfg.GMAddress = srv.Address(gmAccount)
 	cfg.SendRetryMin = time.Second // the club server is right here
 
+	if err := writeJudgeConfig(opt.dataDir, cfg); err != nil {
+		return err
+	}
+
 	runCtx, stop := context.WithCancel(ctx)
 	defer stop()
 	var wg sync.WaitGroup
@@ -191,12 +195,81 @@ func serveEmbedded(ctx context.Context, e *env, opt embeddedOptions) error {
 		}
 		printWelcome(e.stdout, srv, cf, opt)
 	default:
-		fmt.Fprintf(e.stdout, "Fieldpost is running (club mail server: IMAP %s, SMTP %s; data in %s).\n", srv.IMAPAddr(), srv.SMTPAddr(), opt.dataDir)
-		fmt.Fprintf(e.stdout, "The accounts and passwords are in %s. Mail from before the restart is gone:\n", clubPath)
-		fmt.Fprintln(e.stdout, "send STATUS to the judge to get your latest order form again. Stop with Ctrl-C.")
+		fmt.Fprintf(e.stdout, "Fieldpost is running again (club mail server: IMAP %s, SMTP %s; data in %s).\n", srv.IMAPAddr(), srv.SMTPAddr(), opt.dataDir)
+		fmt.Fprintf(e.stdout, "The accounts and passwords are those of the first start, in %s.\n", clubPath)
+		n, err := remailAfterRestart(runCtx, cfg.Database)
+		if err != nil {
+			log.Error("mailing the players their forms again", "err", err)
+			fmt.Fprintf(e.stdout, "Could not mail the players their order forms again (%v): see %s.\n", err, filepath.Join(opt.dataDir, "fieldpost.log"))
+		} else {
+			fmt.Fprintf(e.stdout, "The mail from before the restart is gone, so every player of the %s running was mailed\n", plural(n, "game"))
+			fmt.Fprintln(e.stdout, "its situation and order form again. Stop with Ctrl-C.")
+		}
 	}
 	wg.Wait()
 	return errors.Join(demoErr, judgeErr)
+}
+
+// remailAfterRestart gives every player of every running game its
+// situation and order form again (the GM's REMAIL), through the judge just
+// started: the club server's mailboxes come back empty, and with them the
+// mails that carried the players' secrets. It returns the number of games.
+func remailAfterRestart(ctx context.Context, database string) (int, error) {
+	var a *pbem.AdminConn
+	for wait := time.Now().Add(30 * time.Second); ; {
+		var err error
+		a, err = pbem.OpenAdmin(pbem.AdminOptions{Database: database})
+		if err == nil && a.Live() {
+			break
+		}
+		if a != nil {
+			a.Close()
+		}
+		if ctx.Err() != nil || time.Now().After(wait) {
+			return 0, fmt.Errorf("the judge did not answer on its control socket: %v", err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	defer a.Close()
+	games, err := a.Games(ctx)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, g := range games {
+		if g.Ended {
+			continue
+		}
+		if _, err := a.Command(ctx, "REMAIL", g.ID); err != nil {
+			return n, fmt.Errorf("game %s: %w", g.ID, err)
+		}
+		n++
+	}
+	return n, nil
+}
+
+// judgeConfigName is the configuration the embedded mode writes for the
+// admin commands, which need it to change games while the judge is stopped.
+const judgeConfigName = "judge.conf"
+
+// writeJudgeConfig writes the embedded judge's configuration, without its
+// passwords (they stay in club.json), for `fieldpost game` and `backup`.
+func writeJudgeConfig(dataDir string, cfg *pbem.Config) error {
+	text := fmt.Sprintf(`# Written by "fieldpost serve" (the embedded mode) at every start, for the
+# administration commands (fieldpost game ..., fieldpost backup) while the judge
+# is stopped. The passwords are in club.json, beside this file.
+address = %s
+name = %s
+database = %s
+imap_addr = %s
+imap_tls = none
+imap_username = %s
+smtp_addr = %s
+smtp_tls = none
+smtp_username = %s
+gm_address = %s
+`, cfg.Address, cfg.Name, cfg.Database, cfg.IMAPAddr, cfg.IMAPUsername, cfg.SMTPAddr, cfg.SMTPUsername, cfg.GMAddress)
+	return writeFileAtomic(filepath.Join(dataDir, judgeConfigName), []byte(text))
 }
 
 // newGameCommand is the GM's mail that creates a tutorial game with the

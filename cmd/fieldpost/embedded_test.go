@@ -179,10 +179,36 @@ func TestEmbeddedServePlayersByMail(t *testing.T) {
 	if err := <-done; err != nil {
 		t.Fatalf("serve: %v", err)
 	}
-	// A second start keeps the accounts and the game.
+	// A second start keeps the accounts and the game; the mailboxes come
+	// back empty, so each player is mailed its situation and form again,
+	// its secret in the reply address.
 	cf, existed, err := loadClubFile(filepath.Join(dir, "club.json"))
 	if err != nil || !existed || cf.password("us") != us.password {
 		t.Fatalf("club accounts not kept: %v %v", existed, err)
+	}
+	var again lockedBuffer
+	ctx2, cancel2 := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel2()
+	go func() {
+		done <- serveEmbedded(ctx2, &env{stdout: &again, stderr: &again}, embeddedOptions{dataDir: dir, imapAddr: "127.0.0.1:0", smtpAddr: "127.0.0.1:0"})
+	}()
+	waitFor(t, "the restart", 20*time.Second, func() bool { return strings.Contains(again.String(), "Stop with Ctrl-C") })
+	if !strings.Contains(again.String(), "every player of the 1 game running was mailed") {
+		t.Fatalf("after the restart:\n%s", again.String())
+	}
+	ports := regexp.MustCompile(`IMAP (\S+), SMTP (\S+);`).FindStringSubmatch(again.String())
+	us.imap, us.smtp = ports[1], ports[2]
+	var status *mail.Inbound
+	waitFor(t, "the form mailed again", 10*time.Second, func() bool {
+		status = ofKind(inbox(t, us), "status")
+		return status != nil
+	})
+	if _, form, ok := strings.Cut(status.Text, "--- ORDER FORM ---"); !ok || !strings.Contains(form, "ROUND 2") || !strings.Contains(status.ReplyTo[0].Email, "+") {
+		t.Fatalf("the mail after the restart:\n%s", status.Text)
+	}
+	cancel2()
+	if err := <-done; err != nil {
+		t.Fatalf("serve after the restart: %v", err)
 	}
 }
 
@@ -212,5 +238,30 @@ func TestServeDemoPlaysToTheEnd(t *testing.T) {
 	rounds, _ := filepath.Glob(filepath.Join(filepath.Dir(finals[0]), "round-*.txt"))
 	if len(rounds) != 4 {
 		t.Fatalf("want the reports of rounds 1-4 beside the final one, got %v", rounds)
+	}
+}
+
+// With the embedded judge stopped, the admin commands change its games
+// through the configuration it wrote; the mails wait for its next start.
+func TestAdminWithTheEmbeddedJudgeStopped(t *testing.T) {
+	dir := t.TempDir()
+	var out lockedBuffer
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- serveEmbedded(ctx, &env{stdout: &out, stderr: &out}, embeddedOptions{dataDir: dir, imapAddr: "127.0.0.1:0", smtpAddr: "127.0.0.1:0"})
+	}()
+	waitFor(t, "the start", 10*time.Second, func() bool { return strings.Contains(out.String(), "Stop with Ctrl-C") })
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	conf := filepath.Join(dir, judgeConfigName)
+	got := mustRun(t, "game", "pause", "demo", "--config", conf)
+	if !strings.Contains(got, "sent when it next starts") && !strings.Contains(got, "next starts") {
+		t.Fatalf("game pause with the judge stopped:\n%s", got)
+	}
+	if show := mustRun(t, "game", "show", "demo", "--config", conf); !strings.Contains(show, "paused") {
+		t.Fatalf("game show:\n%s", show)
 	}
 }

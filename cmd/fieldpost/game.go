@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -50,6 +51,7 @@ var gameCommands = []gameCommand{
 	{"advance", "GAMEID", "Play the open round now; sides without orders play the default orders (FORCE).", "FORCE", 0},
 	{"rollback", "GAMEID", "Undo the last round played; the players are asked for new orders (ROLLBACK).", "ROLLBACK", 0},
 	{"end", "GAMEID", "End a game now; everyone is mailed the final situation (END).", "END", 0},
+	{"remail", "GAMEID", "Mail every player its situation and order form again, for players who lost their mail (REMAIL).", "REMAIL", 0},
 }
 
 func cmdGame(e *env, args []string) error {
@@ -121,7 +123,11 @@ func (f *adminFlags) open(write bool) (*pbem.AdminConn, error) {
 		}
 		opts.Config = cfg
 	case opts.Database == "":
+		// The embedded judge's, with the configuration it wrote.
 		opts.Database = embeddedDatabase(defaultDataDir)
+		if cfg, err := pbem.LoadConfig(filepath.Join(defaultDataDir, judgeConfigName), os.Getenv); err == nil {
+			opts.Config = cfg
+		}
 	}
 	a, err := pbem.OpenAdmin(opts)
 	if errors.Is(err, pbem.ErrNeedConfig) {

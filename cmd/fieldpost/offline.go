@@ -317,6 +317,9 @@ func cmdResolve(e *env, args []string) error {
 			return err
 		}
 	}
+	for _, side := range defaulted {
+		fmt.Fprintf(e.stdout, "%s gave no orders and played the default orders: every unit held where it stood\n", side)
+	}
 	fmt.Fprintf(e.stdout, "played %s: %d events", ordertext.RoundName(rs, st), len(events))
 	if next.Ended {
 		fmt.Fprintf(e.stdout, "; the battle is over: %s", next.Result)
