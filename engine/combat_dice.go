@@ -90,7 +90,8 @@ func (r *resolver) defenderPool(e *engagement) []DiceSource {
 		core.Shots = 1
 	}
 	out := []DiceSource{core}
-	if o.stand != nil {
+	hqLost := o.stand != nil && o.unit.HQ(r.rs) == nil
+	if o.stand != nil && !(hqLost && r.rs.HQLostNoOwnSupport) {
 		if src, ok := r.platoonSource(o.unit, o.stand, ctx); ok {
 			out = append(out, src)
 		}
@@ -99,7 +100,9 @@ func (r *resolver) defenderPool(e *engagement) []DiceSource {
 	// of a present HQ; a battery is never out of command.
 	inCommand := o.battery != nil || r.b.inCommand(o.unit, o.stand)
 	switch {
-	case o.stand != nil && o.unit.HQ(r.rs) == nil:
+	case hqLost && r.rs.HQLostNoOwnSupport:
+		r.note("6", "%s's unit has lost its HQ: it summons no support and uses none of its support stands, not even in its own hex", r.label(o))
+	case hqLost:
 		r.note("6", "%s's unit has lost its HQ: it gets no support from outside its hex", r.label(o))
 	case !inCommand:
 		r.note("3.5", "%s is more than %d hexes from its HQ: it gets no support from outside its hex", r.label(o), r.rs.CommandRange)
@@ -503,7 +506,9 @@ func (r *resolver) airPoints(side string, n int, over []Hex, foe foeView) []Dice
 func (r *resolver) airGetsThrough(side string, over []Hex) bool {
 	enemy := r.st.Enemy(side)
 	for _, u := range r.st.Units {
-		if u.Removed || u.Side != enemy {
+		// 6: a unit whose HQ is lost cannot use its own support stands where
+		// the ruleset says so (3SG), its AA included.
+		if u.Removed || u.Side != enemy || (u.HQ(r.rs) == nil && r.rs.HQLostNoOwnSupport) {
 			continue
 		}
 		for _, s := range u.Stands {

@@ -66,6 +66,10 @@ type Ruleset struct {
 	// HoldAtCost is where a beaten D stand may pay 1 SP to stay: "cover" (2SG 4.1:
 	// defensive terrain) or "anywhere" (3SG 4.1).
 	HoldAtCost string `json:"hold_at_cost"`
+	// HQLostNoOwnSupport: while its HQ is lost, a unit's stands use none of
+	// its support platoons, not even the one in their own hex (3SG 6: "or use
+	// its own support stands"), where 2SG 6 bars only those outside the hex.
+	HQLostNoOwnSupport bool `json:"hq_lost_no_own_support"`
 	// RetreatStartZOCLoss is the SP a retreating stand loses for starting in an enemy ZOC (2SG 2.6).
 	RetreatStartZOCLoss int  `json:"retreat_start_zoc_loss"`
 	Trucks              bool `json:"trucks"` // whether truck stands exist (2SG 2.1)
@@ -249,8 +253,8 @@ func (rs *Ruleset) prepare() error {
 			return fmt.Errorf("defend_hits[%s]: %w", d, err)
 		}
 	}
-	for name, mv := range rs.Movement {
-		if mv.Normal <= 0 || mv.Strategic < mv.Normal {
+	for _, name := range sortedKeys(rs.Movement) {
+		if mv := rs.Movement[name]; mv.Normal <= 0 || mv.Strategic < mv.Normal {
 			return fmt.Errorf("movement %q: normal must be positive and strategic at least normal", name)
 		}
 	}
