@@ -48,7 +48,9 @@ func (d *SeededDice) D6() int {
 type ScriptedDice struct {
 	Faces []int
 	Used  int
-	// Short counts rolls asked for after the script ran out; they return 1.
+	// Short counts rolls asked for after the script ran out. They count
+	// 1, 2, ... 6 round, never all alike, so that a roll-off that ran out of
+	// dice cannot tie for ever and the test ends and reports it.
 	Short int
 }
 
@@ -56,7 +58,7 @@ type ScriptedDice struct {
 func (d *ScriptedDice) D6() int {
 	if d.Used >= len(d.Faces) {
 		d.Short++
-		return 1
+		return (d.Short-1)%6 + 1
 	}
 	f := d.Faces[d.Used]
 	d.Used++

@@ -27,7 +27,7 @@ func ForecastWithNotes(rs *Ruleset, st *State, o *Orders, unitID string) (*Comba
 	orders := map[string]*Orders{o.Side: o}
 	enemy := st.Enemy(o.Side)
 	orders[enemy] = DefaultOrders(rs, st, enemy)
-	r := newResolver(rs, st, orders, &ScriptedDice{})
+	r := newResolver(rs, st, orders, aaMisses{})
 	u := r.st.Unit(unitID)
 	if u == nil || u.Side != o.Side {
 		return nil, nil, fmt.Errorf("%s is not a unit of %s", unitID, o.Side)
@@ -60,3 +60,9 @@ func ForecastWithNotes(rs *Ruleset, st *State, o *Orders, unitID string) (*Comba
 	}
 	return e.c, notes, nil
 }
+
+// aaMisses is the die of a forecast: the only dice rolled before the pools
+// are the AA's, and a forecast assumes the air points get through.
+type aaMisses struct{}
+
+func (aaMisses) D6() int { return 1 }
