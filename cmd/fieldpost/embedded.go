@@ -81,11 +81,7 @@ func saveClubFile(path string, cf *clubFile) error {
 	if err != nil {
 		return err
 	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, append(raw, '\n'), 0o600); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	return writeFileAtomic(path, append(raw, '\n'), 0o600) // it holds passwords
 }
 
 // newClubFile makes the accounts of a first start: the judge, the GM, the
@@ -269,7 +265,7 @@ smtp_tls = none
 smtp_username = %s
 gm_address = %s
 `, cfg.Address, cfg.Name, cfg.Database, cfg.IMAPAddr, cfg.IMAPUsername, cfg.SMTPAddr, cfg.SMTPUsername, cfg.GMAddress)
-	return writeFileAtomic(filepath.Join(dataDir, judgeConfigName), []byte(text))
+	return writeFileAtomic(filepath.Join(dataDir, judgeConfigName), []byte(text), 0o600)
 }
 
 // newGameCommand is the GM's mail that creates a tutorial game with the

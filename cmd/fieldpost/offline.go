@@ -73,13 +73,13 @@ func writeGame(path string, gf *gameFile) error {
 	if err != nil {
 		return err
 	}
-	return writeFileAtomic(path, append(raw, '\n'))
+	return writeFileAtomic(path, append(raw, '\n'), 0o644)
 }
 
 // writeFileAtomic never leaves a half-written file behind.
-func writeFileAtomic(path string, content []byte) error {
+func writeFileAtomic(path string, content []byte, mode os.FileMode) error {
 	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, content, 0o644); err != nil {
+	if err := os.WriteFile(tmp, content, mode); err != nil {
 		return err
 	}
 	return os.Rename(tmp, path)
@@ -304,7 +304,7 @@ func cmdResolve(e *env, args []string) error {
 		if err != nil {
 			return err
 		}
-		if err := writeFileAtomic(*reportPath, []byte(text)); err != nil {
+		if err := writeFileAtomic(*reportPath, []byte(text), 0o644); err != nil {
 			return err
 		}
 	}
@@ -313,7 +313,7 @@ func cmdResolve(e *env, args []string) error {
 		if err := mapview.PNG(&b, rs, next, events, mapview.Options{}); err != nil {
 			return err
 		}
-		if err := writeFileAtomic(*mapPath, b.Bytes()); err != nil {
+		if err := writeFileAtomic(*mapPath, b.Bytes(), 0o644); err != nil {
 			return err
 		}
 	}
@@ -351,5 +351,5 @@ func cmdMap(e *env, args []string) error {
 	if err := mapview.PNG(&b, rs, gf.State, nil, mapview.Options{}); err != nil {
 		return err
 	}
-	return writeFileAtomic(*png, b.Bytes())
+	return writeFileAtomic(*png, b.Bytes(), 0o644)
 }
