@@ -15,7 +15,7 @@ import (
 	"strings"
 	"sync"
 
-	"fieldpost/engine"
+	"fieldpost/engine/stargeneral/rules"
 )
 
 //go:embed rulesets/*.json scenarios/*.txt
@@ -29,8 +29,8 @@ const (
 )
 
 var (
-	rulesets  = newCache[*engine.Ruleset]()
-	scenarios = newCache[*engine.Scenario]()
+	rulesets  = newCache[*rules.Ruleset]()
+	scenarios = newCache[*rules.Scenario]()
 )
 
 // RulesetNames lists the bundled rulesets, such as "2sg", in name order.
@@ -40,34 +40,34 @@ func RulesetNames() []string { return names(rulesetDir, rulesetExt) }
 func ScenarioNames() []string { return names(scenarioDir, scenarioExt) }
 
 // Ruleset returns the bundled ruleset with the given name. It is an
-// engine.RulesetLookup, so a scenario written by hand can be read with
-// engine.ParseScenario(text, data.Ruleset).
-func Ruleset(name string) (*engine.Ruleset, error) {
+// rules.RulesetLookup, so a scenario written by hand can be read with
+// rules.ParseScenario(text, data.Ruleset).
+func Ruleset(name string) (*rules.Ruleset, error) {
 	if !known(RulesetNames(), name) {
 		return nil, fmt.Errorf("unknown ruleset %q (bundled: %s)", name, strings.Join(RulesetNames(), ", "))
 	}
-	return rulesets.get(name, func() (*engine.Ruleset, error) {
+	return rulesets.get(name, func() (*rules.Ruleset, error) {
 		text, err := files.ReadFile(path.Join(rulesetDir, name+rulesetExt))
 		if err != nil {
 			return nil, err
 		}
-		return engine.ParseRuleset(text)
+		return rules.ParseRuleset(text)
 	})
 }
 
 // Scenario returns the bundled scenario with the given name, parsed with the
 // bundled rulesets.
-func Scenario(name string) (*engine.Scenario, error) {
+func Scenario(name string) (*rules.Scenario, error) {
 	if !known(ScenarioNames(), name) {
 		return nil, fmt.Errorf("unknown scenario %q (bundled: %s)", name, strings.Join(ScenarioNames(), ", "))
 	}
-	return scenarios.get(name, func() (*engine.Scenario, error) {
+	return scenarios.get(name, func() (*rules.Scenario, error) {
 		file := path.Join(scenarioDir, name+scenarioExt)
 		text, err := files.ReadFile(file)
 		if err != nil {
 			return nil, err
 		}
-		sc, err := engine.ParseScenario(text, Ruleset)
+		sc, err := rules.ParseScenario(text, Ruleset)
 		if err != nil {
 			return nil, fmt.Errorf("%s:\n%w", file, err)
 		}

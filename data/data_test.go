@@ -8,7 +8,7 @@ import (
 	"sync"
 	"testing"
 
-	"fieldpost/engine"
+	"fieldpost/engine/stargeneral/rules"
 )
 
 // filesOn lists the files in a folder of the source tree with the given
@@ -99,7 +99,7 @@ func TestUnknownNamesListWhatExists(t *testing.T) {
 
 func TestLoadsOnceWhenAskedConcurrently(t *testing.T) {
 	const n = 8
-	got := make([]*engine.Scenario, n)
+	got := make([]*rules.Scenario, n)
 	var wg sync.WaitGroup
 	for i := range n {
 		wg.Add(1)
@@ -137,10 +137,10 @@ func TestBundledScenarios(t *testing.T) {
 // a core stand or battery on the map at the start.
 type piece struct {
 	side, who string
-	hex       engine.Hex
+	hex       rules.Hex
 }
 
-func checkOpening(t *testing.T, sc *engine.Scenario) {
+func checkOpening(t *testing.T, sc *rules.Scenario) {
 	rs, st := sc.Ruleset, sc.State
 	if sc.Title == "" || sc.Description == "" {
 		t.Error("a bundled scenario needs a TITLE and a DESCRIPTION")
@@ -148,7 +148,7 @@ func checkOpening(t *testing.T, sc *engine.Scenario) {
 	if st.Day != 1 || st.Round != 1 || st.Night || st.Turn != 0 {
 		t.Errorf("starts on day %d round %d (night %v, turn %d), want the first round", st.Day, st.Round, st.Night, st.Turn)
 	}
-	terrain := func(h engine.Hex) *engine.TerrainType { return rs.TerrainByLetter(st.Map.Letter(h)) }
+	terrain := func(h rules.Hex) *rules.TerrainType { return rs.TerrainByLetter(st.Map.Letter(h)) }
 	var pieces []piece
 	for _, u := range st.Units {
 		if len(u.Lost) > 0 {
@@ -162,7 +162,7 @@ func checkOpening(t *testing.T, sc *engine.Scenario) {
 		for _, s := range u.Stands {
 			pieces = append(pieces, piece{u.Side, u.ID + " " + s.Name, s.Hex})
 			// 1.1: every stand starts in command.
-			if d := engine.Distance(hq.Hex, s.Hex); d > rs.CommandRange {
+			if d := rules.Distance(hq.Hex, s.Hex); d > rs.CommandRange {
 				t.Errorf("%s %s at %s is %d hexes from its HQ at %s (command range %d)", u.ID, s.Name, s.Hex, d, hq.Hex, rs.CommandRange)
 			}
 		}
@@ -170,7 +170,7 @@ func checkOpening(t *testing.T, sc *engine.Scenario) {
 	for _, b := range st.Batteries {
 		pieces = append(pieces, piece{b.Side, "battery " + b.ID, b.Hex})
 	}
-	held := map[engine.Hex]string{}
+	held := map[rules.Hex]string{}
 	for _, p := range pieces {
 		if !st.Map.OnMap(p.hex) || terrain(p.hex).Impassable {
 			t.Errorf("%s at %s is not on passable ground", p.who, p.hex)
@@ -183,7 +183,7 @@ func checkOpening(t *testing.T, sc *engine.Scenario) {
 	// 2.4: nobody starts in an enemy zone of control.
 	for i, a := range pieces {
 		for _, b := range pieces[i+1:] {
-			if a.side != b.side && engine.Adjacent(a.hex, b.hex) {
+			if a.side != b.side && rules.Adjacent(a.hex, b.hex) {
 				t.Errorf("%s at %s and %s at %s start next to each other", a.who, a.hex, b.who, b.hex)
 			}
 		}
@@ -201,7 +201,7 @@ func checkOpening(t *testing.T, sc *engine.Scenario) {
 			t.Errorf("objective %s has no name", o.Hex)
 		}
 	}
-	onRoad := map[engine.Hex]bool{}
+	onRoad := map[rules.Hex]bool{}
 	for _, road := range st.Map.Roads {
 		for _, h := range road {
 			onRoad[h] = true
@@ -212,7 +212,7 @@ func checkOpening(t *testing.T, sc *engine.Scenario) {
 	}
 	for r := 1; r <= st.Map.Rows; r++ {
 		for c := 1; c <= st.Map.Cols; c++ {
-			h := engine.Hex{Col: c, Row: r}
+			h := rules.Hex{Col: c, Row: r}
 			if terrain(h).ID == "bridge" && !onRoad[h] {
 				t.Errorf("bridge at %s carries no road", h)
 			}
@@ -303,12 +303,12 @@ func TestScenarioBriefs(t *testing.T) {
 
 // checkSection12 checks a battalion against the sample organisations of 2SG
 // section 12: an HQ and three core stands, and its support platoons.
-func checkSection12(t *testing.T, rs *engine.Ruleset, u *engine.Unit) {
+func checkSection12(t *testing.T, rs *rules.Ruleset, u *rules.Unit) {
 	t.Helper()
 	roles := map[string]int{}
 	for _, s := range u.Stands {
 		roles[rs.StandTypes[s.Type].Role]++
-		for _, p := range []*engine.Platoon{s.Support, s.Transport} {
+		for _, p := range []*rules.Platoon{s.Support, s.Transport} {
 			if p != nil {
 				roles["+"+rs.StandTypes[p.Type].Role]++
 			}
@@ -317,20 +317,20 @@ func checkSection12(t *testing.T, rs *engine.Ruleset, u *engine.Unit) {
 	for _, p := range u.LostPlatoons {
 		roles["+"+rs.StandTypes[p.Type].Role]++
 	}
-	if roles[engine.RoleHQ] != 1 || len(u.Stands) != 4 {
-		t.Errorf("%s: %d stands with %d HQ, want an HQ and three core stands (12)", u.ID, len(u.Stands), roles[engine.RoleHQ])
+	if roles[rules.RoleHQ] != 1 || len(u.Stands) != 4 {
+		t.Errorf("%s: %d stands with %d HQ, want an HQ and three core stands (12)", u.ID, len(u.Stands), roles[rules.RoleHQ])
 	}
 	switch {
-	case roles[engine.RoleTank] > 0:
+	case roles[rules.RoleTank] > 0:
 		// A panzer Kampfgruppe or tank battalion: tanks, perhaps infantry in
 		// armoured transport, anti-tank and light artillery platoons.
-		if roles[engine.RoleTank] < 2 {
-			t.Errorf("%s: an armoured battalion with %d tank stands, want at least 2 (12)", u.ID, roles[engine.RoleTank])
+		if roles[rules.RoleTank] < 2 {
+			t.Errorf("%s: an armoured battalion with %d tank stands, want at least 2 (12)", u.ID, roles[rules.RoleTank])
 		}
-	case roles[engine.RoleInfantry] == 3:
+	case roles[rules.RoleInfantry] == 3:
 		// An infantry battalion: a machine-gun and a light artillery platoon,
 		// or armoured transport that counts as machine guns (2.1).
-		if roles["+"+engine.RoleMG] == 0 || (roles["+"+engine.RoleLightArtillery] == 0 && roles["+"+engine.RoleMG] < 3) {
+		if roles["+"+rules.RoleMG] == 0 || (roles["+"+rules.RoleLightArtillery] == 0 && roles["+"+rules.RoleMG] < 3) {
 			t.Errorf("%s: an infantry battalion needs its machine-gun and mortar platoons (12)", u.ID)
 		}
 	default:
@@ -380,7 +380,7 @@ func TestDocsExample(t *testing.T) {
 	if !ok || !ok2 {
 		t.Fatal("the complete example is not in a text block")
 	}
-	sc, err := engine.ParseScenario([]byte(example), Ruleset)
+	sc, err := rules.ParseScenario([]byte(example), Ruleset)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,7 +12,7 @@ import (
 	"go.etcd.io/bbolt"
 
 	"fieldpost/data"
-	"fieldpost/engine/ordertext"
+	"fieldpost/engine/stargeneral/ordertext"
 )
 
 // AdminAnswer is what a GM command given by the administration did.

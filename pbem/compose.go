@@ -11,9 +11,9 @@ import (
 	"strings"
 	texttemplate "text/template"
 
-	"fieldpost/engine"
-	"fieldpost/engine/mapview"
-	"fieldpost/engine/report"
+	"fieldpost/engine/stargeneral/rules"
+	"fieldpost/engine/stargeneral/mapview"
+	"fieldpost/engine/stargeneral/report"
 	"fieldpost/mail"
 )
 
@@ -144,7 +144,7 @@ func (s *Service) htmlWithMap(subject, text string) (string, error) {
 }
 
 // mapPart draws the map as an inline PNG.
-func mapPart(rs *engine.Ruleset, st *engine.State, events []engine.Event) (mail.Part, error) {
+func mapPart(rs *rules.Ruleset, st *rules.State, events []rules.Event) (mail.Part, error) {
 	var b bytes.Buffer
 	if err := mapview.PNG(&b, rs, st, events, mapview.Options{}); err != nil {
 		return mail.Part{}, fmt.Errorf("drawing the map: %w", err)
@@ -153,10 +153,10 @@ func mapPart(rs *engine.Ruleset, st *engine.State, events []engine.Event) (mail.
 }
 
 // situationPart is the situation.json attachment: the whole position.
-func situationPart(st *engine.State) (mail.Part, error) {
+func situationPart(st *rules.State) (mail.Part, error) {
 	raw, err := json.Marshal(struct {
 		Ruleset string        `json:"ruleset"`
-		State   *engine.State `json:"state"`
+		State   *rules.State `json:"state"`
 	}{st.Ruleset, st})
 	if err != nil {
 		return mail.Part{}, fmt.Errorf("encoding situation.json: %w", err)

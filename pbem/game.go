@@ -10,7 +10,7 @@ import (
 
 	"go.etcd.io/bbolt"
 
-	"fieldpost/engine"
+	"fieldpost/engine/stargeneral/rules"
 )
 
 // Game is one game run by mail, as the games bucket holds it.
@@ -19,7 +19,7 @@ type Game struct {
 	Scenario string `json:"scenario"`
 	Ruleset  string `json:"ruleset"`
 	Title    string `json:"title"`
-	// Seed is the secret every round's dice come from (engine.RoundSeed).
+	// Seed is the secret every round's dice come from (rules.RoundSeed).
 	// It is never mailed or logged; ROLLBACK draws a new one, because the
 	// undone round's seed has been revealed.
 	Seed uint64 `json:"seed"`
@@ -27,7 +27,7 @@ type Game struct {
 	// id used before (in a database started afresh with the same server key)
 	// gets new ones.
 	Nonce string `json:"nonce"`
-	// Turn is engine.State.Turn of the current position: the next orders
+	// Turn is rules.State.Turn of the current position: the next orders
 	// are for round Turn+1.
 	Turn      int      `json:"turn"`
 	Players   []Player `json:"players"`
@@ -85,15 +85,15 @@ func (g *Game) due(grace time.Duration) time.Time {
 // played, which sides were given the default orders, and the events.
 type roundRecord struct {
 	Seed      uint64           `json:"seed"`
-	Orders    []*engine.Orders `json:"orders"`
+	Orders    []*rules.Orders `json:"orders"`
 	Defaulted []string         `json:"defaulted,omitempty"`
-	Events    []engine.Event   `json:"events"`
+	Events    []rules.Event   `json:"events"`
 	Played    time.Time        `json:"played"`
 }
 
 // submission is a side's latest valid orders for the current round.
 type submission struct {
-	Orders    *engine.Orders `json:"orders"`
+	Orders    *rules.Orders `json:"orders"`
 	MessageID string         `json:"message_id"`
 	Received  time.Time      `json:"received"`
 }
@@ -131,12 +131,12 @@ func (t storeTx) games() ([]*Game, error) {
 }
 
 // state returns the position at the start of a turn.
-func (t storeTx) state(game string, turn int) (*engine.State, error) {
+func (t storeTx) state(game string, turn int) (*rules.State, error) {
 	b, err := gameBucket(t.tx, bucketStates, game, false)
 	if err != nil {
 		return nil, err
 	}
-	var st engine.State
+	var st rules.State
 	if b != nil {
 		found, err := getJSON(b, turnKey(turn), &st)
 		if err != nil {
@@ -149,7 +149,7 @@ func (t storeTx) state(game string, turn int) (*engine.State, error) {
 	return nil, fmt.Errorf("no state of %s at turn %d", game, turn)
 }
 
-func (t storeTx) putState(game string, st *engine.State) error {
+func (t storeTx) putState(game string, st *rules.State) error {
 	b, err := gameBucket(t.tx, bucketStates, game, true)
 	if err != nil {
 		return err

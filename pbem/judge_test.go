@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"fieldpost/data"
-	"fieldpost/engine"
-	"fieldpost/engine/ordertext"
+	"fieldpost/engine/stargeneral/rules"
+	"fieldpost/engine/stargeneral/ordertext"
 )
 
 var (
@@ -72,7 +72,7 @@ func TestWelcomeFollowsTheContract(t *testing.T) {
 		}
 		var situation struct {
 			Ruleset string        `json:"ruleset"`
-			State   *engine.State `json:"state"`
+			State   *rules.State `json:"state"`
 		}
 		if err := json.Unmarshal(m.part(t, "situation.json"), &situation); err != nil || situation.Ruleset != "2sg" || situation.State.Turn != 0 {
 			t.Errorf("%s: situation.json: %v, ruleset %q", m, err, situation.Ruleset)
@@ -134,7 +134,7 @@ func TestRoundIsPlayedWhenBothSidesSent(t *testing.T) {
 			t.Errorf("%s: want the round 2 order form", r)
 		}
 		seed = revealedSeed(t, r)
-		if got, want := engine.SeedCommitment(seed), commitment(t, w[side]); got != want {
+		if got, want := rules.SeedCommitment(seed), commitment(t, w[side]); got != want {
 			t.Errorf("the revealed seed's commitment %s is not the welcome's %s", got, want)
 		}
 		if commitment(t, r) == commitment(t, w[side]) {
@@ -153,7 +153,7 @@ func TestRoundIsPlayedWhenBothSidesSent(t *testing.T) {
 	if errs != nil || errs2 != nil {
 		t.Fatal(errs, errs2)
 	}
-	want, _, err := engine.Resolve(sc.Ruleset, st, []*engine.Orders{us.Orders, ger.Orders}, engine.NewSeededDice(seed))
+	want, _, err := rules.Resolve(sc.Ruleset, st, []*rules.Orders{us.Orders, ger.Orders}, rules.NewSeededDice(seed))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,7 +186,7 @@ func TestLaterOrdersReplaceEarlier(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		if got := r.Orders[0].For("743").Status; got != engine.Move {
+		if got := r.Orders[0].For("743").Status; got != rules.Move {
 			t.Errorf("743 played %s: the first orders were used", got)
 		}
 		return nil

@@ -7,9 +7,9 @@ import (
 	"strings"
 
 	"fieldpost/data"
-	"fieldpost/engine"
-	"fieldpost/engine/ordertext"
-	"fieldpost/engine/report"
+	"fieldpost/engine/stargeneral/rules"
+	"fieldpost/engine/stargeneral/ordertext"
+	"fieldpost/engine/stargeneral/report"
 	"fieldpost/mail"
 )
 
@@ -57,7 +57,7 @@ func (t *txn) playerRequest(req *request) error {
 }
 
 // position returns a game's current position and its ruleset.
-func (t *txn) position(g *Game) (*engine.State, *engine.Ruleset, error) {
+func (t *txn) position(g *Game) (*rules.State, *rules.Ruleset, error) {
 	st, err := t.state(g.ID, g.Turn)
 	if err != nil {
 		return nil, nil, err
@@ -70,11 +70,11 @@ func (t *txn) position(g *Game) (*engine.State, *engine.Ruleset, error) {
 }
 
 // gameData fills what every mail about a game shows.
-func (t *txn) gameData(g *Game, side string, st *engine.State, rs *engine.Ruleset) *mailData {
+func (t *txn) gameData(g *Game, side string, st *rules.State, rs *rules.Ruleset) *mailData {
 	d := &mailData{
 		Game: g.ID, Title: g.Title, Side: side, Round: g.Round(), RoundName: ordertext.RoundName(rs, st),
 		Paused: g.Paused, Ended: g.Ended, Result: g.Result,
-		Commitment: engine.SeedCommitment(engine.RoundSeed(g.Seed, g.Turn)),
+		Commitment: rules.SeedCommitment(rules.RoundSeed(g.Seed, g.Turn)),
 	}
 	if !g.Deadline.IsZero() {
 		d.Deadline = formatTime(g.Deadline)
@@ -87,7 +87,7 @@ func (t *txn) gameData(g *Game, side string, st *engine.State, rs *engine.Rulese
 
 // situation is the position as the templates show it: the roster, the
 // objectives and the text map.
-func situation(rs *engine.Ruleset, st *engine.State) *report.Data {
+func situation(rs *rules.Ruleset, st *rules.State) *report.Data {
 	d := report.Build(report.Round{Ruleset: rs, Before: st, After: st})
 	return &d
 }

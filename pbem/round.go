@@ -5,9 +5,9 @@ import (
 	"time"
 
 	"fieldpost/data"
-	"fieldpost/engine"
-	"fieldpost/engine/ordertext"
-	"fieldpost/engine/report"
+	"fieldpost/engine/stargeneral/rules"
+	"fieldpost/engine/stargeneral/ordertext"
+	"fieldpost/engine/stargeneral/report"
 	"fieldpost/mail"
 )
 
@@ -30,7 +30,7 @@ func (t *txn) playRound(g *Game, notice string) error {
 	if err != nil {
 		return err
 	}
-	rec := &roundRecord{Seed: engine.RoundSeed(g.Seed, st.Turn), Played: t.now}
+	rec := &roundRecord{Seed: rules.RoundSeed(g.Seed, st.Turn), Played: t.now}
 	for _, sd := range st.Sides {
 		sub, err := t.submission(g.ID, st.Turn, sd.Name)
 		if err != nil {
@@ -38,12 +38,12 @@ func (t *txn) playRound(g *Game, notice string) error {
 		}
 		if sub == nil {
 			rec.Defaulted = append(rec.Defaulted, sd.Name)
-			rec.Orders = append(rec.Orders, engine.DefaultOrders(rs, st, sd.Name))
+			rec.Orders = append(rec.Orders, rules.DefaultOrders(rs, st, sd.Name))
 			continue
 		}
 		rec.Orders = append(rec.Orders, sub.Orders)
 	}
-	next, events, err := engine.Resolve(rs, st, rec.Orders, engine.NewSeededDice(rec.Seed))
+	next, events, err := rules.Resolve(rs, st, rec.Orders, rules.NewSeededDice(rec.Seed))
 	if err != nil {
 		return fmt.Errorf("playing round %d of %s: %w", st.Turn+1, g.ID, err)
 	}
@@ -86,8 +86,8 @@ var (
 
 // played is a round played, ready to be mailed.
 type played struct {
-	rs            *engine.Ruleset
-	before, after *engine.State
+	rs            *rules.Ruleset
+	before, after *rules.State
 	rec           *roundRecord
 	text          string // the report, without an order form
 	png           mail.Part

@@ -11,7 +11,7 @@ import (
 	"go.etcd.io/bbolt"
 
 	"fieldpost/data"
-	"fieldpost/engine"
+	"fieldpost/engine/stargeneral/rules"
 )
 
 func TestStoreRoundTrips(t *testing.T) {
@@ -25,13 +25,13 @@ func TestStoreRoundTrips(t *testing.T) {
 	now := time.Date(2026, 3, 2, 18, 0, 0, 0, time.UTC)
 	g := &Game{ID: "g1", Scenario: "tutorial", Seed: 1<<63 + 12345, Players: []Player{{"us", "a@b.c"}, {"german", "d@e.f"}},
 		Deadline: now, Created: now, Thread: "root@x"}
-	orders := engine.DefaultOrders(sc.Ruleset, st, "us")
+	orders := rules.DefaultOrders(sc.Ruleset, st, "us")
 	// Zero hexes (no HQ placement, no barrage target) and events without a
 	// place must read back.
-	orders.Units = append(orders.Units, engine.UnitOrders{Unit: "743", Status: engine.Hold})
-	orders.Batteries = append(orders.Batteries, engine.BatteryOrders{Battery: "230FA", Keep: 1})
-	rec := &roundRecord{Seed: 42, Orders: []*engine.Orders{orders}, Defaulted: []string{"german"},
-		Events: []engine.Event{{Kind: engine.EvRoundStart, Text: "Day 1, round 1 begins"}}, Played: now}
+	orders.Units = append(orders.Units, rules.UnitOrders{Unit: "743", Status: rules.Hold})
+	orders.Batteries = append(orders.Batteries, rules.BatteryOrders{Battery: "230FA", Keep: 1})
+	rec := &roundRecord{Seed: 42, Orders: []*rules.Orders{orders}, Defaulted: []string{"german"},
+		Events: []rules.Event{{Kind: rules.EvRoundStart, Text: "Day 1, round 1 begins"}}, Played: now}
 
 	err = s.db.Update(func(tx *bbolt.Tx) error {
 		st2 := storeTx{tx}

@@ -15,9 +15,9 @@ import (
 	"time"
 
 	"fieldpost/data"
-	"fieldpost/engine"
-	"fieldpost/engine/bot"
-	"fieldpost/engine/ordertext"
+	"fieldpost/engine/stargeneral/rules"
+	"fieldpost/engine/stargeneral/bot"
+	"fieldpost/engine/stargeneral/ordertext"
 	"fieldpost/mail"
 )
 
@@ -337,14 +337,14 @@ func (b *mailBot) reply(ctx context.Context, msg *mail.Inbound, log *slog.Logger
 
 // readSituation reads the situation.json attachment of a judge's mail:
 // the ruleset's name and the whole position.
-func readSituation(msg *mail.Inbound) (*engine.Ruleset, *engine.State, error) {
+func readSituation(msg *mail.Inbound) (*rules.Ruleset, *rules.State, error) {
 	for _, a := range msg.Attachments {
 		if a.Filename != situationFile {
 			continue
 		}
 		var sit struct {
 			Ruleset string        `json:"ruleset"`
-			State   *engine.State `json:"state"`
+			State   *rules.State `json:"state"`
 		}
 		if err := json.Unmarshal(a.Data, &sit); err != nil {
 			return nil, nil, fmt.Errorf("%s: %w", situationFile, err)

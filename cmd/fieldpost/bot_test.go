@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"fieldpost/data"
-	"fieldpost/engine"
-	"fieldpost/engine/ordertext"
+	"fieldpost/engine/stargeneral/rules"
+	"fieldpost/engine/stargeneral/ordertext"
 	"fieldpost/mail"
 	"fieldpost/mail/mailtest"
 )
@@ -30,7 +30,7 @@ type judgeMail struct {
 	id, kind, side string
 	round          int
 	text           string
-	st             *engine.State // attached as situation.json; nil for none
+	st             *rules.State // attached as situation.json; nil for none
 	header         []mail.HeaderField
 }
 
@@ -68,7 +68,7 @@ func (jm judgeMail) raw(t *testing.T) []byte {
 }
 
 // welcome is the judge's first mail of the tutorial to side us.
-func welcome(t *testing.T, id string, st *engine.State) judgeMail {
+func welcome(t *testing.T, id string, st *rules.State) judgeMail {
 	sc, err := data.Scenario("tutorial")
 	if err != nil {
 		t.Fatal(err)
@@ -143,7 +143,7 @@ func (w *botWorld) sent(t *testing.T, inReplyTo ...string) []*mail.Inbound {
 	return out
 }
 
-func tutorialStart(t *testing.T) (*engine.Ruleset, *engine.State) {
+func tutorialStart(t *testing.T) (*rules.Ruleset, *rules.State) {
 	sc, err := data.Scenario("tutorial")
 	if err != nil {
 		t.Fatal(err)
@@ -176,7 +176,7 @@ func TestBotAnswersTheJudge(t *testing.T) {
 	if errs != nil {
 		t.Fatalf("the bot's orders are refused:\n%v\n%s", errs, reply.Text)
 	}
-	if probs := engine.Validate(rs, st, sub.Orders); len(probs) > 0 {
+	if probs := rules.Validate(rs, st, sub.Orders); len(probs) > 0 {
 		t.Fatalf("the bot's orders break the rules: %v", probs)
 	}
 	if sub.Game != testGame || sub.Round != 1 || len(sub.Orders.Units) == 0 {

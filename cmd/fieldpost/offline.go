@@ -11,10 +11,10 @@ import (
 	"strings"
 
 	"fieldpost/data"
-	"fieldpost/engine"
-	"fieldpost/engine/mapview"
-	"fieldpost/engine/ordertext"
-	"fieldpost/engine/report"
+	"fieldpost/engine/stargeneral/rules"
+	"fieldpost/engine/stargeneral/mapview"
+	"fieldpost/engine/stargeneral/ordertext"
+	"fieldpost/engine/stargeneral/report"
 	"fieldpost/templates"
 )
 
@@ -37,13 +37,13 @@ type gameFile struct {
 	Format  int           `json:"format,omitempty"`
 	Ruleset string        `json:"ruleset,omitempty"`
 	Seed    uint64        `json:"seed,omitempty"`
-	State   *engine.State `json:"state"`
+	State   *rules.State `json:"state"`
 }
 
 // situation reports whether the file is a judge's situation.json.
 func (gf *gameFile) situation() bool { return gf.Format == 0 }
 
-func readGame(path string) (*gameFile, *engine.Ruleset, error) {
+func readGame(path string) (*gameFile, *rules.Ruleset, error) {
 	if path == "" {
 		return nil, nil, fmt.Errorf("--state is required")
 	}
@@ -167,7 +167,7 @@ func flagSet(fs *flag.FlagSet, name string) bool {
 	return found
 }
 
-func sideArg(st *engine.State, side string) error {
+func sideArg(st *rules.State, side string) error {
 	if side == "" {
 		return fmt.Errorf("--side is required (%s)", sideNames(st))
 	}
@@ -177,7 +177,7 @@ func sideArg(st *engine.State, side string) error {
 	return nil
 }
 
-func sideNames(st *engine.State) string {
+func sideNames(st *rules.State) string {
 	return st.Sides[0].Name + " or " + st.Sides[1].Name
 }
 
@@ -253,7 +253,7 @@ func cmdResolve(e *env, args []string) error {
 		return err
 	}
 	st := gf.State
-	var orders []*engine.Orders
+	var orders []*rules.Orders
 	var defaulted []string
 	given := map[string]bool{}
 	for _, spec := range orderFiles {
@@ -284,14 +284,14 @@ func cmdResolve(e *env, args []string) error {
 			defaulted = append(defaulted, sd.Name)
 		}
 	}
-	roundSeed := engine.RoundSeed(gf.Seed, st.Turn)
+	roundSeed := rules.RoundSeed(gf.Seed, st.Turn)
 	switch {
 	case flagSet(fs, "seed"):
 		roundSeed = *seed
 	case gf.situation():
 		return fmt.Errorf("%s is a situation from the judge, without the game's seed: give the round's --seed from its report", *state)
 	}
-	next, events, err := engine.Resolve(rs, st, orders, engine.NewSeededDice(roundSeed))
+	next, events, err := rules.Resolve(rs, st, orders, rules.NewSeededDice(roundSeed))
 	if err != nil {
 		return err
 	}

@@ -1,0 +1,515 @@
+// Package bot is a computer player: from a position it plots one side's
+// orders for the coming round as a sensible player would. It holds the
+// objectives it owns and digs in when the enemy comes near, advances on the
+// objectives it lacks with each battalion keeping its stands in command of
+// its HQ, attacks when the odds the engine forecasts are good (with light
+// artillery, batteries and air), fires its batteries in the artillery phase,
+// pulls badly damaged units back, and spends the night's recovery. Every
+// plan passes rules.Validate: whatever the rules refuse is dropped for
+// something simpler.
+package bot
+
+import (
+	"slices"
+
+	"fieldpost/engine/stargeneral/rules"
+)
+
+// Options tune the player.
+type Options struct {
+	// Seed varies the plans: bots with different seeds weigh their goals a
+	// little differently. The same seed and position give the same orders.
+	Seed uint64
+}
+
+// Plan plots side's orders for the round st is about to play: a day round
+// or the night. The orders always pass rules.Validate.
+func Plan(rs *rules.Ruleset, st *rules.State, side string, opt Options) *rules.Orders {
+	switch {
+	case st.Ended || st.Side(side) == nil:
+		return rules.DefaultOrders(rs, st, side)
+	case st.Night:
+		return planNight(rs, st, side)
+	}
+	return newPlanner(rs, st, side, opt).day()
+}
+
+// The planner's thresholds and ranges; values are in strength points, as
+// attackValue counts them.
+const (
+	// attackThreshold: an M unit attacks when it expects to come out this
+	// much ahead.
+	attackThreshold = 0.3
+	// holdAttackThreshold is stricter: the stand of an H unit that attacks
+	// gives up its cover for the round (3.7.2).
+	holdAttackThreshold = 0.6
+	// maxCloseLoss: the largest chance of losing a close combat (and falling
+	// back, 4.1) worth taking.
+	maxCloseLoss = 0.4
+	// groundCost is what an attack gives up for each hex it leaves the
+	// unit short of where its advance would have taken it.
+	groundCost = 0.4
+	// retreatStrength: a unit with no more than this share of its fighting
+	// strength left pulls back when the enemy is close.
+	retreatStrength = 0.4
+	// threatRange: an enemy stand this near makes a position threatened.
+	threatRange = 5
+	// digInRange: a holding unit digs in when an enemy stand is this near.
+	digInRange = 4
+)
+
+// planKind says what a unit does this round; attacks act first (1.7).
+type planKind int
+
+const (
+	kindAttack planKind = iota
+	kindAdvance
+	kindHold
+	kindRetreat
+	kindNoHQ
+)
+
+// unitPlan is one unit's orders and what the planner knows of them.
+type unitPlan struct {
+	kind   planKind
+	orders rules.UnitOrders
+	ends   map[*rules.Stand]rules.Hex // where each stand finishes, moving or not
+	value  float64                      // the attack's value, for the priority
+}
+
+// goal is where a unit is going, and whether to hold it once there.
+type goal struct {
+	hex    rules.Hex
+	defend bool // an objective of ours the enemy threatens
+}
+
+type planner struct {
+	*position
+	o     *rules.Orders
+	rnd   *rules.SeededDice
+	taken map[rules.Hex]bool // hexes planned moves finish in
+	// fst is the position with, as a careful player assumes, the enemy's M
+	// and R units on Hold, the firmer defence. Forecasts are made on it.
+	fst     *rules.State
+	shots   map[string]int // battery shots left for attack support
+	air     int            // air points left for attack support
+	goals   map[*rules.Unit]goal
+	plans   []*unitPlan
+	reaches map[reachKey]reachable
+}
+
+type reachKey struct {
+	s         *rules.Stand
+	strategic bool
+}
+
+func newPlanner(rs *rules.Ruleset, st *rules.State, side string, opt Options) *planner {
+	p := &planner{
+		position: newPosition(rs, st, side),
+		o:        &rules.Orders{Side: side},
+		rnd:      rules.NewSeededDice(opt.Seed ^ uint64(st.Turn+1)*0x9e3779b97f4a7c15),
+		taken:    map[rules.Hex]bool{},
+		shots:    map[string]int{},
+		goals:    map[*rules.Unit]goal{},
+		reaches:  map[reachKey]reachable{},
+	}
+	p.fst = st.Clone()
+	for _, bt := range p.fst.Batteries {
+		if bt.Side == side && !bt.Removed {
+			p.shots[bt.ID] = attackShots(bt)
+		}
+	}
+	for _, u := range p.fst.Units {
+		if u.Side != side && (u.Status == rules.Move || u.Status == rules.Retreat) {
+			u.Status = rules.Hold
+		}
+	}
+	p.air = st.Side(side).Air
+	return p
+}
+
+// keepShots is what each battery keeps back from attack support (5): a
+// shot for the artillery phase.
+const keepShots = 1
+
+// attackShots is how many of a battery's shots support attacks: all but the
+// one kept back and one more left for defence (3.5.2), but at least one.
+func attackShots(bt *rules.Battery) int {
+	return max(1, bt.ShotsPerRound-keepShots-1)
+}
+
+// day plots a day round: goals, then each unit (those nearest the enemy
+// first, so that they have first call on the batteries), then the
+// artillery phase and the activation priority.
+func (p *planner) day() *rules.Orders {
+	p.assignGoals()
+	units := p.st.ActiveUnits(p.side)
+	slices.SortStableFunc(units, func(a, b *rules.Unit) int {
+		return p.unitEnemyDistance(a) - p.unitEnemyDistance(b)
+	})
+	for _, u := range units {
+		pl := p.planUnit(u)
+		p.plans = append(p.plans, pl)
+		for _, s := range u.Stands {
+			if end := pl.ends[s]; end != s.Hex {
+				p.taken[end] = true
+			}
+		}
+	}
+	for _, pl := range p.plans {
+		p.o.Units = append(p.o.Units, pl.orders)
+	}
+	p.priority()
+	p.artillery()
+	return p.valid()
+}
+
+// planUnit chooses what one unit does.
+func (p *planner) planUnit(u *rules.Unit) *unitPlan {
+	if u.HQ(p.rs) == nil {
+		return p.hqReturn(u)
+	}
+	if p.shouldRetreat(u) {
+		if pl := p.retreat(u); pl != nil {
+			return pl
+		}
+	}
+	g, ok := p.goals[u]
+	switch {
+	case !ok || p.strength(u) <= retreatStrength:
+		return p.hold(u, g)
+	case g.defend && p.occupies(u, g.hex):
+		return p.hold(u, g)
+	case !rules.StatusAllowed(p.rs, p.st, u, rules.Move):
+		// A dug-in unit goes to Hold first (1.6), to move next round.
+		return p.stand(u, true)
+	}
+	advance := p.arrange(u, g.hex, nil)
+	if advance != nil && !p.progresses(u, advance, g.hex) {
+		advance = nil
+	}
+	if pl := p.bestAttack(u, g, advance); pl != nil {
+		return pl
+	}
+	if advance != nil {
+		return advance
+	}
+	return p.stand(u, false)
+}
+
+// progresses: a plan brings the unit nearer its goal: its leading stand,
+// or its stands together by two hexes or more. Near the enemy, moving
+// without getting anywhere only trades a Hold for the weaker defence of a
+// unit on the move (3.2); away from it, any move that gets nearer will do.
+func (p *planner) progresses(u *rules.Unit, pl *unitPlan, goal rules.Hex) bool {
+	if len(pl.orders.Moves) == 0 {
+		return false
+	}
+	leadBefore, leadAfter, sumBefore, sumAfter := 99, 99, 0, 0
+	for _, s := range u.Stands {
+		if p.role(s) == rules.RoleHQ {
+			continue
+		}
+		before, after := rules.Distance(s.Hex, goal), rules.Distance(pl.ends[s], goal)
+		leadBefore, leadAfter = min(leadBefore, before), min(leadAfter, after)
+		sumBefore += before
+		sumAfter += after
+	}
+	if p.unitEnemyDistance(u) > 2 {
+		return sumAfter < sumBefore
+	}
+	return leadAfter < leadBefore || sumAfter <= sumBefore-2
+}
+
+// lead is how near a plan brings the unit's leading stand to the goal.
+func (p *planner) lead(u *rules.Unit, pl *unitPlan, goal rules.Hex) int {
+	best := 99
+	for _, s := range u.Stands {
+		if p.role(s) != rules.RoleHQ {
+			best = min(best, rules.Distance(pl.ends[s], goal))
+		}
+	}
+	return best
+}
+
+// finalRound: the round st is about to play is the battle's last, after
+// which only the objectives count (8, 11).
+func (p *planner) finalRound() bool {
+	return p.st.Day >= p.st.Days && p.st.Round >= p.rs.RoundsPerDay
+}
+
+// hold keeps a unit where it is (stand), first bringing back into command
+// any stand that has strayed from its HQ (1.1): the stands on objectives
+// stay put, and the HQ and the rest gather round them. It does so only on
+// Move orders and only when every stand ends in command.
+func (p *planner) hold(u *rules.Unit, g goal) *unitPlan {
+	hq := u.HQ(p.rs)
+	strays := false
+	fixed := map[*rules.Stand][]rules.Hex{}
+	for _, s := range u.Stands {
+		strays = strays || rules.Distance(s.Hex, hq.Hex) > p.rs.CommandRange
+		if s != hq && p.objective(s.Hex) != nil {
+			fixed[s] = nil
+		}
+	}
+	if !strays || !rules.StatusAllowed(p.rs, p.st, u, rules.Move) {
+		return p.stand(u, false)
+	}
+	at := g.hex
+	if at.IsZero() {
+		at = hq.Hex
+	}
+	pl := p.arrange(u, at, fixed)
+	if pl == nil {
+		return p.stand(u, false)
+	}
+	for _, s := range u.Stands {
+		if rules.Distance(pl.ends[s], pl.ends[hq]) > p.rs.CommandRange {
+			return p.stand(u, false)
+		}
+	}
+	return pl
+}
+
+// stand keeps a unit where it is: on Hold, attacking with one stand when
+// the odds are good, or else dug in when the enemy is near (1.6, 3.4).
+func (p *planner) stand(u *rules.Unit, noDig bool) *unitPlan {
+	pl := p.stay(u, kindHold, rules.Hold)
+	if a := p.holdAttack(u); a != nil {
+		return a
+	}
+	if !noDig && p.unitEnemyDistance(u) <= digInRange && rules.StatusAllowed(p.rs, p.st, u, rules.DigIn) {
+		pl.orders.Status = rules.DigIn
+	}
+	return pl
+}
+
+// stay is a plan in which nobody moves.
+func (p *planner) stay(u *rules.Unit, kind planKind, status rules.Status) *unitPlan {
+	pl := &unitPlan{kind: kind, orders: rules.UnitOrders{Unit: u.ID, Status: status}, ends: map[*rules.Stand]rules.Hex{}}
+	for _, s := range u.Stands {
+		pl.ends[s] = s.Hex
+	}
+	return pl
+}
+
+// hqReturn is the plan of a unit whose HQ is lost (6): it takes no new
+// orders, and asks for its new HQ where most of its stands are in command,
+// away from the enemy.
+func (p *planner) hqReturn(u *rules.Unit) *unitPlan {
+	pl := p.stay(u, kindNoHQ, rules.LegalStatuses(p.rs, p.st, u)[0])
+	var best rules.Hex
+	bestScore := -1
+	for _, s := range u.Stands {
+		for _, h := range s.Hex.Neighbours() {
+			if !p.passable(h) || p.held(h) || p.taken[h] || p.inEnemyZOC(h) {
+				continue
+			}
+			score := 10 * p.inCommandCount(u, h)
+			score += min(p.enemyDistance(h), 9)
+			if score > bestScore {
+				best, bestScore = h, score
+			}
+		}
+	}
+	if bestScore >= 0 {
+		pl.orders.HQPlacement = best
+		p.taken[best] = true
+	}
+	return pl
+}
+
+func (p *planner) inCommandCount(u *rules.Unit, hq rules.Hex) int {
+	n := 0
+	for _, s := range u.Stands {
+		if rules.Distance(s.Hex, hq) <= p.rs.CommandRange {
+			n++
+		}
+	}
+	return n
+}
+
+// shouldRetreat: a badly damaged unit with the enemy close pulls back,
+// unless it holds an objective.
+func (p *planner) shouldRetreat(u *rules.Unit) bool {
+	return p.strength(u) <= retreatStrength && p.unitEnemyDistance(u) <= 2 &&
+		rules.StatusAllowed(p.rs, p.st, u, rules.Retreat) && !p.onObjective(u)
+}
+
+// retreat moves the HQ as far from the enemy as it can get without
+// crossing enemy ZOC, and the stands as far as they can within command of
+// it (2.6). Nil when nobody would get any further from the enemy.
+func (p *planner) retreat(u *rules.Unit) *unitPlan {
+	pl := p.stay(u, kindRetreat, rules.Retreat)
+	hq := u.HQ(p.rs)
+	claimed := map[rules.Hex]bool{}
+	place := func(s *rules.Stand, within func(rules.Hex) bool) bool {
+		opts := p.retreatReach(s)
+		best, bestScore := s.Hex, p.retreatScore(s.Hex, 0)
+		for _, h := range sortedHexes(opts) {
+			if h == s.Hex || p.held(h) || p.taken[h] || claimed[h] || !within(h) {
+				continue
+			}
+			if sc := p.retreatScore(h, opts[h].cost); sc > bestScore {
+				best, bestScore = h, sc
+			}
+		}
+		pl.ends[s] = best
+		if best == s.Hex {
+			return false
+		}
+		claimed[best] = true
+		pl.orders.Moves = append(pl.orders.Moves, rules.StandMove{Stand: s.Name, Path: opts[best].path})
+		return true
+	}
+	moved := place(hq, func(rules.Hex) bool { return true })
+	for _, s := range u.Stands {
+		if s != hq {
+			inCommand := func(h rules.Hex) bool { return rules.Distance(h, pl.ends[hq]) <= p.rs.CommandRange }
+			moved = place(s, inCommand) || moved
+		}
+	}
+	if !moved {
+		return nil
+	}
+	return pl
+}
+
+// retreatScore: farther from the enemy is better, and every SP lost to
+// enemy ZOC on the way costs more than a hex gained.
+func (p *planner) retreatScore(h rules.Hex, cost int) int {
+	return min(p.enemyDistance(h), 9) - 3*cost
+}
+
+// priority: the attacks first, the best first, so that they go in before
+// the enemy can move away or strike first; then the advances (1.7).
+func (p *planner) priority() {
+	order := slices.Clone(p.plans)
+	slices.SortStableFunc(order, func(a, b *unitPlan) int {
+		if a.kind != b.kind {
+			return int(a.kind) - int(b.kind)
+		}
+		switch {
+		case a.value > b.value:
+			return -1
+		case a.value < b.value:
+			return 1
+		}
+		return 0
+	})
+	for _, pl := range order {
+		p.o.Priority = append(p.o.Priority, pl.orders.Unit)
+	}
+}
+
+// jitter is a factor near 1 drawn from the seed, to vary the weights.
+func (p *planner) jitter() float64 {
+	return 1 + float64(p.rnd.D6()-1)/50
+}
+
+// strength is the share of a unit's fighting strength left: the SP of its
+// stands other than the HQ over their full strength, lost ones included.
+func (p *planner) strength(u *rules.Unit) float64 {
+	sp, full := 0, 0
+	for _, s := range u.Stands {
+		if p.role(s) != rules.RoleHQ {
+			sp += s.SP
+			full += s.MaxSP
+		}
+	}
+	for _, s := range u.Lost {
+		if p.role(s) != rules.RoleHQ {
+			full += s.MaxSP
+		}
+	}
+	if full == 0 {
+		return 0
+	}
+	return float64(sp) / float64(full)
+}
+
+// unitEnemyDistance is how near the enemy is to the unit's nearest stand.
+func (p *planner) unitEnemyDistance(u *rules.Unit) int {
+	best := 99
+	for _, s := range u.Stands {
+		best = min(best, p.enemyDistance(s.Hex))
+	}
+	return best
+}
+
+func (p *planner) occupies(u *rules.Unit, h rules.Hex) bool {
+	for _, s := range u.Stands {
+		if s.Hex == h {
+			return true
+		}
+	}
+	return false
+}
+
+func (p *planner) onObjective(u *rules.Unit) bool {
+	for _, s := range u.Stands {
+		if p.objective(s.Hex) != nil {
+			return true
+		}
+	}
+	return false
+}
+
+func (p *planner) objective(h rules.Hex) *rules.Objective {
+	for _, ob := range p.st.Objectives {
+		if ob.Hex == h {
+			return ob
+		}
+	}
+	return nil
+}
+
+// valid returns the orders once rules.Validate accepts them: each unit the
+// rules find fault with gives up, a step at a time, its support, attack,
+// moves and status change; a battery its orders; the side its air strikes.
+// Should anything still be refused, the default orders are sent.
+func (p *planner) valid() *rules.Orders {
+	o := p.o
+	for range 8 {
+		probs := rules.Validate(p.rs, p.st, o)
+		if len(probs) == 0 {
+			return o
+		}
+		done := map[string]bool{}
+		for _, pr := range probs {
+			if done[pr.Unit] {
+				continue
+			}
+			done[pr.Unit] = true
+			switch {
+			case o.For(pr.Unit) != nil:
+				p.simplify(o, pr.Unit)
+			case o.BatteryOrder(pr.Unit) != nil:
+				o.Batteries = slices.DeleteFunc(o.Batteries, func(bo rules.BatteryOrders) bool { return bo.Battery == pr.Unit })
+			default:
+				o.AirStrikes = nil
+				for i := range o.Units {
+					if a := o.Units[i].Attack; a != nil {
+						a.Air = 0
+					}
+				}
+			}
+		}
+	}
+	return rules.DefaultOrders(p.rs, p.st, p.side)
+}
+
+// simplify takes the next step down for a unit's orders.
+func (p *planner) simplify(o *rules.Orders, id string) {
+	uo := o.For(id)
+	switch a := uo.Attack; {
+	case a != nil && (len(a.LightArtillery) > 0 || len(a.Batteries) > 0 || a.Air > 0):
+		a.LightArtillery, a.Batteries, a.Air = nil, nil, 0
+	case a != nil:
+		uo.Attack = nil
+	case len(uo.Swaps) > 0 || len(uo.Moves) > 0 || !uo.HQPlacement.IsZero():
+		uo.Swaps, uo.Moves, uo.HQPlacement = nil, nil, rules.Hex{}
+	default:
+		uo.Status = rules.DefaultOrders(p.rs, p.st, p.side).For(id).Status
+	}
+}

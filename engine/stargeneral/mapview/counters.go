@@ -1,0 +1,265 @@
+package mapview
+
+import (
+	"image/color"
+	"math"
+	"strconv"
+
+	"fieldpost/engine/stargeneral/rules"
+)
+
+// The two sides: counters in field grey and in khaki, and a strong shade of
+// each for arrows and objective rings.
+var (
+	sideFill   = [2]color.RGBA{rgb(0x9fb3cc), rgb(0xcdb15a)}
+	sideStrong = [2]color.RGBA{rgb(0x1f4e8c), rgb(0x7a5a00)}
+	counterRim = rgb(0x202020)
+	shadow     = withAlpha(rgb(0x000000), 90)
+	symbolBack = rgb(0xfbfbf6)
+	lossText   = rgb(0xa01010)
+	markBack   = rgb(0xfbfbf6)
+
+	statusBack = map[rules.Status]color.RGBA{
+		rules.Move: rgb(0x2e7d32), rules.Hold: rgb(0xf2b01e), rules.DigIn: rgb(0x6d4c41), rules.Retreat: rgb(0xc62828),
+	}
+	statusInk = map[rules.Status]color.RGBA{
+		rules.Move: rgb(0xffffff), rules.Hold: rgb(0x1c1c1c), rules.DigIn: rgb(0xffffff), rules.Retreat: rgb(0xffffff),
+	}
+	statusWords = map[rules.Status]string{
+		rules.Move: "move", rules.Hold: "hold", rules.DigIn: "dig in", rules.Retreat: "retreat",
+	}
+)
+
+// symbol is a NATO-style unit symbol: the frame's contents.
+type symbol struct {
+	kind      string // "infantry", "tank", "recce", "artillery", "hq", or "other"
+	armoured  bool   // an oval inside: tracked or armoured
+	motorised bool   // wheels under the frame
+	letter    string // for "other": the type's initial
+}
+
+// counter is what one counter shows.
+type counter struct {
+	side   int
+	top    string        // unit or battery id
+	status rules.Status // "" for a battery
+	name   string        // stand name
+	sym    symbol
+	sp     int
+	maxSP  int
+	marks  []string // attached support and transport
+	shots  int      // batteries: shots left this round
+	per    int      // batteries: shots a round
+}
+
+func (r *renderer) side(name string) int { return r.sideOf[name] }
+
+func (r *renderer) standCounter(u *rules.Unit, s *rules.Stand) counter {
+	return counter{side: r.side(u.Side), top: u.ID, status: u.Status, name: s.Name,
+		sym: standSymbol(r.rs, s), sp: s.SP, maxSP: s.MaxSP, marks: standMarks(r.rs, s)}
+}
+
+func (r *renderer) batteryCounter(b *rules.Battery) counter {
+	st := r.rs.StandTypes[b.Type]
+	return counter{side: r.side(b.Side), top: b.ID, name: "Bty",
+		sym: symbol{kind: "artillery", armoured: b.Armoured || st.Armoured}, sp: b.SP, maxSP: b.MaxSP,
+		shots: b.Shots, per: b.ShotsPerRound}
+}
+
+// standSymbol reads the symbol from the stand's role and what carries it.
+func standSymbol(rs *rules.Ruleset, s *rules.Stand) symbol {
+	st := rs.StandTypes[s.Type]
+	armoured := s.Armoured || st.Armoured
+	move := st.Move
+	if s.MoveClass != "" {
+		move = s.MoveClass
+	}
+	if s.Support != nil && rs.StandTypes[s.Support.Type].GivesArmour {
+		armoured = true
+	}
+	switch st.Role {
+	case rules.RoleHQ:
+		return symbol{kind: "hq", armoured: armoured}
+	case rules.RoleInfantry:
+		return symbol{kind: "infantry", armoured: armoured, motorised: move == "wheeled" && !armoured}
+	case rules.RoleTank:
+		if move == "wheeled" {
+			return symbol{kind: "recce", armoured: true}
+		}
+		return symbol{kind: "tank", armoured: true}
+	case rules.RoleArtillery:
+		return symbol{kind: "artillery", armoured: armoured}
+	}
+	letter := "?"
+	if s.Type != "" {
+		letter = string([]rune(s.Type)[:1])
+	}
+	return symbol{kind: "other", armoured: armoured, letter: letter}
+}
+
+// standMarks lists the short marks of a stand's support platoon and truck.
+func standMarks(rs *rules.Ruleset, s *rules.Stand) []string {
+	var out []string
+	for _, p := range []*rules.Platoon{s.Support, s.Transport} {
+		if p != nil {
+			out = append(out, platoonMark(rs, p.Type))
+		}
+	}
+	return out
+}
+
+// platoonMark is the short mark for a support or transport type.
+func platoonMark(rs *rules.Ruleset, typ string) string {
+	st := rs.StandTypes[typ]
+	switch {
+	case st.GivesArmour:
+		return "HT"
+	case st.Class == rules.ClassTransport:
+		return "T"
+	}
+	switch st.Role {
+	case rules.RoleMG:
+		return "MG"
+	case rules.RoleAT:
+		return "AT"
+	case rules.RoleLightArtillery:
+		return "LA"
+	case rules.RoleEngineers:
+		return "E"
+	case rules.RoleAA:
+		return "AA"
+	case rules.RoleTankPlatoon:
+		return "TK"
+	}
+	if typ == "" {
+		return "?"
+	}
+	return string([]rune(typ)[:1])
+}
+
+// counterSize is the width and height of a counter for hex radius r.
+func counterSize(r float64) (w, h float64) { return math.Round(1.44 * r), math.Round(1.14 * r) }
+
+// counterBox is the counter's rectangle when it stands in the hex at ctr.
+func counterBox(ctr pt, r float64) (x0, y0, x1, y1 float64) {
+	w, h := counterSize(r)
+	x0 = math.Round(ctr.x - w/2)
+	y0 = math.Round(ctr.y - 0.55*r)
+	return x0, y0, x0 + w, y0 + h
+}
+
+// drawCounter draws a counter in the hex centred at ctr: unit id and order
+// on top, the type symbol and stand name in the middle, strength and
+// attached support below.
+func (r *renderer) drawCounter(ctr pt, k counter) {
+	c := r.c
+	x0, y0, x1, y1 := counterBox(ctr, r.r)
+	cw := x1 - x0
+	pad := math.Max(2, math.Round(0.08*r.r))
+	c.fill(shadow, roundRect(x0+1.5, y0+1.5, x1+1.5, y1+1.5, 3))
+	c.fill(counterRim, roundRect(x0, y0, x1, y1, 3))
+	c.fill(sideFill[k.side], roundRect(x0+1, y0+1, x1-1, y1-1, 2.5))
+
+	// Top row: unit id, and the unit's order in a coloured box.
+	rowH := math.Round(0.3 * r.r)
+	topBase := y0 + 1 + rowH/2
+	avail := cw - 2*pad
+	if k.status != "" {
+		sb := rowH
+		bx1 := x1 - 2
+		c.fill(statusBack[k.status], rect(bx1-sb, y0+2, bx1, y0+2+sb))
+		sf := c.face(true, int(math.Round(0.27*r.r)))
+		c.textCentred(sf, string(k.status), bx1-sb/2, y0+2+sb/2, statusInk[k.status])
+		avail -= sb + 1
+	}
+	tf := c.fit(true, int(math.Round(0.27*r.r)), int(math.Round(0.2*r.r)), k.top, avail)
+	c.text(tf, clip(tf, k.top, avail), x0+pad, topBase+capHalf(tf), ink)
+
+	// Middle row: symbol frame and stand name.
+	fw, fh := symbolSize(r.r)
+	fx0 := x0 + pad
+	fy0 := math.Round(y0 + 0.5*(y1-y0) - fh/2)
+	drawSymbol(c, k.sym, fx0, fy0, fx0+fw, fy0+fh)
+	nameW := x1 - pad - (fx0 + fw + 2)
+	nf := c.fit(true, int(math.Round(0.31*r.r)), int(math.Round(0.2*r.r)), k.name, nameW)
+	c.textCentred(nf, clip(nf, k.name, nameW), fx0+fw+2+nameW/2, fy0+fh/2, ink)
+
+	// Bottom row: strength left of full, then support marks or shots.
+	bf := c.face(true, int(math.Round(0.26*r.r)))
+	baseY := y1 - 1 - rowH/2
+	sp := strconv.Itoa(k.sp) + "/" + strconv.Itoa(k.maxSP)
+	spCol := ink
+	if k.sp < k.maxSP {
+		spCol = lossText
+	}
+	c.text(bf, sp, x0+pad, baseY+capHalf(bf), spCol)
+	right := x1 - pad
+	if k.per > 4 {
+		// Too many shots for pips: the number left.
+		mf := c.face(true, int(math.Round(0.22*r.r)))
+		txt := strconv.Itoa(k.shots) + " sh"
+		c.text(mf, txt, right-float64(mf.width(txt)), baseY+capHalf(mf), ink)
+		return
+	}
+	if k.per > 0 {
+		pr := math.Max(1.5, 0.07*r.r)
+		for i := k.per - 1; i >= 0; i-- {
+			p := pt{right - pr, baseY}
+			c.fill(ink, circle(p, pr+0.8))
+			if i >= k.shots {
+				c.fill(markBack, circle(p, pr-0.4))
+			}
+			right -= 2*pr + 2
+		}
+		return
+	}
+	mf := c.face(true, int(math.Round(0.22*r.r)))
+	for i := len(k.marks) - 1; i >= 0; i-- {
+		m := k.marks[i]
+		w := float64(mf.width(m)) + 3
+		c.fill(markBack, rect(right-w, baseY-rowH/2+1, right, baseY+rowH/2-1))
+		c.textCentred(mf, m, right-w/2+0.5, baseY, ink)
+		right -= w + 1
+	}
+}
+
+// symbolSize is the width and height of a unit symbol's frame.
+func symbolSize(r float64) (w, h float64) { return math.Round(0.5 * r), math.Round(0.37 * r) }
+
+// drawSymbol draws a NATO-style unit symbol in the frame (x0,y0)-(x1,y1).
+func drawSymbol(c *canvas, s symbol, x0, y0, x1, y1 float64) {
+	w, h := x1-x0, y1-y0
+	lw := math.Max(1, h/11)
+	c.fill(ink, rect(x0, y0, x1, y1))
+	c.fill(symbolBack, rect(x0+lw, y0+lw, x1-lw, y1-lw))
+	mid := pt{x0 + w/2, y0 + h/2}
+	if s.armoured {
+		oval := roundRect(x0+w*0.2, y0+h*0.24, x1-w*0.2, y1-h*0.24, h*0.26)
+		c.strokeClosed(ink, lw, oval)
+	}
+	switch s.kind {
+	case "infantry":
+		c.stroke(ink, lw, pt{x0, y0}, pt{x1, y1})
+		c.stroke(ink, lw, pt{x0, y1}, pt{x1, y0})
+	case "recce":
+		c.stroke(ink, lw, pt{x0, y1}, pt{x1, y0})
+	case "artillery":
+		c.fill(ink, circle(mid, h*0.17))
+	case "hq":
+		// A flag on its staff, smaller inside an armoured oval.
+		px, top, bot, fw := x0+w*0.3, y0+h*0.12, y1-h*0.12, w*0.4
+		if s.armoured {
+			px, top, bot, fw = x0+w*0.4, y0+h*0.32, y1-h*0.3, w*0.24
+		}
+		c.stroke(ink, lw, pt{px, bot}, pt{px, top})
+		c.fill(ink, rect(px, top, px+fw, top+(bot-top)*0.5))
+	case "other":
+		f := c.face(true, int(math.Round(h*0.75)))
+		c.textCentred(f, s.letter, mid.x, mid.y, ink)
+	}
+	if s.motorised {
+		for _, fx := range []float64{0.3, 0.7} {
+			c.strokeClosed(ink, lw*0.8, circle(pt{x0 + w*fx, y1 - h*0.2}, h*0.1))
+		}
+	}
+}

@@ -1,0 +1,381 @@
+// Package mapview draws the map of a game for the players: a PNG picture to
+// attach to the round's email (terrain, roads, objectives, every stand as a
+// counter, the round's moves and combats, a legend) and a plain-text map for
+// readers without pictures.
+package mapview
+
+import (
+	"bufio"
+	"errors"
+	"image"
+	"image/color"
+	"image/png"
+	"io"
+	"math"
+	"sort"
+
+	"fieldpost/engine/stargeneral/rules"
+)
+
+// DefaultHexRadius makes a 30-column map about 1600 pixels wide, which reads
+// well in a mail client without zooming.
+const DefaultHexRadius = 35
+
+// Options change how the picture is drawn.
+type Options struct {
+	// HexRadius is the distance in pixels from a hex's centre to its corners;
+	// 0 means DefaultHexRadius. Text and counters scale with it.
+	HexRadius int
+}
+
+// PNG draws the map of st, with the events of the round just played, and
+// writes it as a 256-colour PNG image, small enough to mail every round.
+func PNG(w io.Writer, rs *rules.Ruleset, st *rules.State, events []rules.Event, opt Options) error {
+	img, err := Render(rs, st, events, opt)
+	if err != nil {
+		return err
+	}
+	bw := bufio.NewWriter(w)
+	if err := (&png.Encoder{CompressionLevel: png.DefaultCompression}).Encode(bw, paletted(img)); err != nil {
+		return err
+	}
+	return bw.Flush()
+}
+
+// Render draws the map of st with the events of the round just played. The
+// same input always gives the same picture, pixel for pixel.
+func Render(rs *rules.Ruleset, st *rules.State, events []rules.Event, opt Options) (*image.RGBA, error) {
+	if err := checkMap(st); err != nil {
+		return nil, err
+	}
+	radius := opt.HexRadius
+	if radius <= 0 {
+		radius = DefaultHexRadius
+	}
+	r := newRenderer(rs, st, events, float64(radius))
+	r.draw()
+	return r.c.img, nil
+}
+
+// checkMap makes sure the state has a map with a terrain letter for every hex.
+func checkMap(st *rules.State) error {
+	if st == nil || st.Map == nil || st.Map.Cols < 1 || st.Map.Rows < 1 {
+		return errors.New("mapview: the state has no map")
+	}
+	if len(st.Map.Grid) != st.Map.Rows {
+		return errors.New("mapview: the map grid does not have one line per row")
+	}
+	for _, row := range st.Map.Grid {
+		if len(row) != st.Map.Cols {
+			return errors.New("mapview: a map grid line does not have one letter per column")
+		}
+	}
+	return nil
+}
+
+// renderer holds one drawing: the layout and what the legend must explain.
+type renderer struct {
+	rs     *rules.Ruleset
+	st     *rules.State
+	events []rules.Event
+	c      *canvas
+
+	r      float64 // hex radius
+	hh     float64 // hex height, flat side to flat side
+	margin float64
+	origin pt // top-left corner of the map's bounding box
+	width  int
+	mapBot float64
+
+	sideOf   map[string]int // side name -> 0 or 1
+	counters map[rules.Hex]bool
+	legend   []legendSection
+}
+
+func newRenderer(rs *rules.Ruleset, st *rules.State, events []rules.Event, radius float64) *renderer {
+	r := &renderer{rs: rs, st: st, events: events, r: radius, hh: math.Sqrt(3) * radius,
+		c: newCanvas(), sideOf: map[string]int{}, counters: map[rules.Hex]bool{}}
+	for i, sd := range st.Sides {
+		if i < 2 {
+			r.sideOf[sd.Name] = i
+		}
+	}
+	for _, u := range st.Units {
+		if !u.Removed {
+			for _, s := range u.Stands {
+				r.counters[s.Hex] = true
+			}
+		}
+	}
+	for _, b := range st.Batteries {
+		if !b.Removed {
+			r.counters[b.Hex] = true
+		}
+	}
+	m := st.Map
+	r.margin = math.Round(math.Max(10, 0.5*radius))
+	mapW := 1.5*radius*float64(m.Cols-1) + 2*radius
+	mapH := r.hh * float64(m.Rows)
+	if m.Cols > 1 {
+		mapH += r.hh / 2
+	}
+	r.width = int(math.Ceil(mapW + 2*r.margin))
+	r.origin = pt{r.margin, math.Round(r.titleHeight() + r.margin)}
+	r.mapBot = r.origin.y + mapH
+	return r
+}
+
+// centre is the pixel centre of a hex: columns 1.5 radii apart, even columns
+// half a hex lower (engine/hex.go).
+func (r *renderer) centre(h rules.Hex) pt {
+	p := pt{r.origin.x + r.r + float64(h.Col-1)*1.5*r.r, r.origin.y + r.hh/2 + float64(h.Row-1)*r.hh}
+	if h.Col%2 == 0 {
+		p.y += r.hh / 2
+	}
+	return p
+}
+
+// hexagon returns the corners of a flat-topped hexagon.
+func hexagon(c pt, radius float64) []pt {
+	out := make([]pt, 6)
+	for i := range out {
+		a := float64(i) * math.Pi / 3
+		out[i] = pt{c.x + radius*math.Cos(a), c.y + radius*math.Sin(a)}
+	}
+	return out
+}
+
+// edgeMid is the middle of the hex side facing neighbour direction d, in the
+// order of rules.Hex.Neighbours: north first, then clockwise.
+func edgeMid(c pt, hh float64, d int) pt {
+	a := (-90 + 60*float64(d)) * math.Pi / 180
+	return pt{c.x + hh/2*math.Cos(a), c.y + hh/2*math.Sin(a)}
+}
+
+func (r *renderer) draw() {
+	r.legend = r.legendSections()
+	height := int(math.Ceil(r.mapBot + r.margin + r.legendHeight() + r.margin))
+	r.c.paper(r.width, height, paperColour)
+	r.drawTitle()
+	r.drawTerrain()
+	r.drawRoads()
+	r.drawGrid()
+	r.drawObjectives()
+	r.drawNames()
+	r.drawDestroyed()
+	r.drawMoves(arrowShaft)
+	r.drawCounters()
+	r.drawMoves(arrowTip)
+	r.drawCombats()
+	r.drawLegend(r.mapBot + r.margin)
+}
+
+// allHexes lists the map's hexes column by column.
+func (r *renderer) allHexes() []rules.Hex {
+	var out []rules.Hex
+	for col := 1; col <= r.st.Map.Cols; col++ {
+		for row := 1; row <= r.st.Map.Rows; row++ {
+			out = append(out, rules.Hex{Col: col, Row: row})
+		}
+	}
+	return out
+}
+
+func (r *renderer) terrainAt(h rules.Hex) *rules.TerrainType {
+	return r.rs.TerrainByLetter(r.st.Map.Letter(h))
+}
+
+func (r *renderer) drawTerrain() {
+	m := r.st.Map
+	for _, h := range r.allHexes() {
+		t := r.terrainAt(h)
+		var around [6]string
+		for d, n := range h.Neighbours() {
+			if m.OnMap(n) {
+				around[d] = terrainLook(r.terrainAt(n))
+			}
+		}
+		paintTerrain(r.c, t, r.centre(h), r.r, hexSeed(h), around)
+	}
+}
+
+func (r *renderer) drawRoads() {
+	// Bridge decks first, so the road runs over them.
+	m := r.st.Map
+	for _, h := range r.allHexes() {
+		if t := r.terrainAt(h); t == nil || t.ID != "bridge" {
+			continue
+		}
+		dirs := r.roadDirections(h)
+		if len(dirs) == 0 {
+			dirs = []int{0, 3}
+		}
+		drawBridgeDeck(r.c, r.centre(h), r.r, dirs)
+	}
+	var lines [][]pt
+	for _, road := range m.Roads {
+		var line []pt
+		for _, h := range road {
+			line = append(line, r.centre(h))
+		}
+		lines = append(lines, line)
+	}
+	for _, l := range lines {
+		r.c.stroke(roadEdge, 0.21*r.r, l...)
+	}
+	for _, l := range lines {
+		r.c.stroke(roadFill, 0.13*r.r, l...)
+	}
+}
+
+// roadDirections lists the sides of h that a road crosses.
+func (r *renderer) roadDirections(h rules.Hex) []int {
+	var dirs []int
+	seen := [6]bool{}
+	for _, road := range r.st.Map.Roads {
+		for i, rh := range road {
+			if rh != h {
+				continue
+			}
+			for _, j := range []int{i - 1, i + 1} {
+				if j < 0 || j >= len(road) {
+					continue
+				}
+				for d, n := range h.Neighbours() {
+					if n == road[j] && !seen[d] {
+						seen[d] = true
+						dirs = append(dirs, d)
+					}
+				}
+			}
+		}
+	}
+	sort.Ints(dirs)
+	return dirs
+}
+
+func (r *renderer) drawGrid() {
+	numFace := r.c.face(false, int(math.Round(0.23*r.r)))
+	for _, h := range r.allHexes() {
+		c := r.centre(h)
+		r.c.strokeClosed(gridLine, math.Max(1, r.r/30), hexagon(c, r.r))
+		col := numberDark
+		if t := r.terrainAt(h); t != nil && luminance(terrainBase(t)) < 0.45 {
+			col = numberLight
+		}
+		r.c.textCentred(numFace, h.String(), c.x, c.y-0.7*r.r, col)
+	}
+}
+
+func (r *renderer) drawObjectives() {
+	for _, o := range r.st.SortedObjectives() {
+		if !r.st.Map.OnMap(o.Hex) {
+			continue
+		}
+		c := r.centre(o.Hex)
+		col := r.ownerColour(o.Owner)
+		r.c.fillRing(col, hexagon(c, r.r*0.97), hexagon(c, r.r*0.83))
+		s := star(pt{c.x - 0.86*r.r, c.y}, 0.2*r.r)
+		r.c.fill(ink, grow(s, 1.2))
+		r.c.fill(col, s)
+	}
+}
+
+// grow pushes a star-shaped polygon's points outwards by d, for outlines.
+func grow(p []pt, d float64) []pt {
+	var c pt
+	for _, q := range p {
+		c = c.add(q)
+	}
+	c = c.scale(1 / float64(len(p)))
+	out := make([]pt, len(p))
+	for i, q := range p {
+		v := q.sub(c)
+		out[i] = q.add(v.unit().scale(d))
+	}
+	return out
+}
+
+func (r *renderer) ownerColour(owner string) color.RGBA {
+	if i, ok := r.sideOf[owner]; ok {
+		return sideStrong[i]
+	}
+	return unheld
+}
+
+// drawNames writes a name low in each named hex, where a counter leaves
+// room: the objective's name if it has one, else the place name. A long
+// name runs under the neighbouring counters.
+func (r *renderer) drawNames() {
+	labels := map[rules.Hex]string{}
+	objective := map[rules.Hex]bool{}
+	for k, name := range r.st.Map.Names {
+		if h, err := rules.ParseHex(k); err == nil && r.st.Map.OnMap(h) {
+			labels[h] = name
+		}
+	}
+	for _, o := range r.st.Objectives {
+		objective[o.Hex] = true
+		if o.Name != "" && o.Name != o.Hex.String() {
+			labels[o.Hex] = o.Name
+		}
+	}
+	for _, h := range r.allHexes() {
+		name, ok := labels[h]
+		if !ok {
+			continue
+		}
+		c := r.centre(h)
+		y := c.y + 0.74*r.r
+		f := r.c.fit(true, int(math.Round(0.26*r.r)), int(math.Round(0.22*r.r)), name, 2.9*r.r)
+		text := clip(f, name, 2.9*r.r)
+		w := float64(f.width(text))
+		x0 := c.x - w/2
+		bg := labelBack
+		if objective[h] {
+			bg = objLabelBack
+		}
+		r.c.fill(bg, roundRect(x0-3, y-float64(f.ascent)*0.5-2, x0+w+3, y+float64(f.ascent)*0.5+3, 2))
+		r.c.textCentred(f, text, c.x, y, ink)
+	}
+}
+
+// drawDestroyed marks where stands were destroyed this round.
+func (r *renderer) drawDestroyed() {
+	for _, e := range r.events {
+		if e.Kind != rules.EvEliminated || e.From.IsZero() || !r.st.Map.OnMap(e.From) {
+			continue
+		}
+		c := r.centre(e.From)
+		d := 0.42 * r.r
+		r.c.stroke(destroyed, 0.13*r.r, pt{c.x - d, c.y - d}, pt{c.x + d, c.y + d})
+		r.c.stroke(destroyed, 0.13*r.r, pt{c.x - d, c.y + d}, pt{c.x + d, c.y - d})
+	}
+}
+
+func (r *renderer) drawCounters() {
+	for _, u := range r.st.Units {
+		if u.Removed {
+			continue
+		}
+		for _, s := range u.Stands {
+			if r.st.Map.OnMap(s.Hex) {
+				r.drawCounter(r.centre(s.Hex), r.standCounter(u, s))
+			}
+		}
+	}
+	for _, b := range r.st.Batteries {
+		if !b.Removed && r.st.Map.OnMap(b.Hex) {
+			r.drawCounter(r.centre(b.Hex), r.batteryCounter(b))
+		}
+	}
+}
+
+func luminance(c color.RGBA) float64 {
+	return (0.299*float64(c.R) + 0.587*float64(c.G) + 0.114*float64(c.B)) / 255
+}
+
+// hexSeed gives each hex its own fixed pattern of trees, houses and stones.
+func hexSeed(h rules.Hex) uint32 {
+	return uint32(h.Col)*2654435761 ^ uint32(h.Row)*40503 ^ 0x9e3779b9
+}

@@ -1,0 +1,153 @@
+package ordertext
+
+import (
+	"fmt"
+	"strings"
+
+	"fieldpost/engine/stargeneral/rules"
+)
+
+// Form writes the order form for a side: a valid order text naming every
+// unit and stand where it stands, with the choices open to it in comments.
+// Sent back unchanged it is accepted, and everything holds where it is.
+func Form(rs *rules.Ruleset, st *rules.State, side, game string) string {
+	var b strings.Builder
+	sd := st.Side(side)
+	w := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
+	w("# Fieldpost order form: %s\n", st.Title)
+	w("# %s (%s), %s\n", sd.Name, sd.Title, RoundName(rs, st))
+	w("# Reply with this form and change what you want: a line kept as it is means no change.\n")
+	if st.Night {
+		w("# Night orders (9): RECOVER unit stand SP | PLATOON unit platoon TO stand |\n")
+		w("#   REBUILD unit stand AT hex SP n | RESHUFFLE unit stand TO hex. Points you leave are\n")
+		w("#   given out for you: strength to the most damaged stands in command, then platoons.\n")
+	} else {
+		w("# A stand's line is its path: \"1A 0506 0606\" walks 1A into 0506, then 0606.\n")
+		w("# Status after the unit: M move, H hold, D dig in, R retreat.\n")
+		w("# Attack: ATTACK hex WITH stand [stand] [CLOSE|FIRE] SUPPORT platoon, ART battery, AIR\n")
+	}
+	w("# Everything after # is a comment. The whole language: reply HELP.\n\n")
+	w("GAME %s  SIDE %s  ROUND %d\n", orDash(game), side, st.Turn+1)
+	if st.Night {
+		nightForm(&b, rs, st, side)
+	} else {
+		dayForm(&b, rs, st, side)
+	}
+	w("\nLOSSES keep-strength  PURSUE yes  HOLD-AT-COST yes  DEFENSIVE-SUPPORT yes\n")
+	w("END\n")
+	return b.String()
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// RoundName says which round st is about to play, e.g. "day 1, round 3 of 5".
+func RoundName(rs *rules.Ruleset, st *rules.State) string {
+	if st.Night {
+		return fmt.Sprintf("night of day %d of %d", st.Day, st.Days)
+	}
+	return fmt.Sprintf("day %d of %d, round %d of %d", st.Day, st.Days, st.Round, rs.RoundsPerDay)
+}
+
+func dayForm(b *strings.Builder, rs *rules.Ruleset, st *rules.State, side string) {
+	w := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
+	var ids []string
+	for _, u := range st.ActiveUnits(side) {
+		ids = append(ids, u.ID)
+		w("\n%s %s %s", unitKeyword(rs), u.ID, u.Status)
+		hq := u.HQ(rs)
+		switch {
+		case hq == nil:
+			w("  # %s; HQ lost: no new orders until it returns (6); HQ-RETURN hex to place it\n", titleOr(u))
+		default:
+			w("  # %s; may be %s\n", titleOr(u), statusChoices(rules.LegalStatuses(rs, st, u)))
+		}
+		for _, s := range u.Stands {
+			line := fmt.Sprintf("  %-5s %s", s.Name, s.Hex)
+			w("%-21s # %s\n", line, standNote(rs, hq, s))
+		}
+	}
+	w("\nPRIORITY %s\n", strings.Join(ids, " "))
+	for _, bt := range st.Batteries {
+		if bt.Side != side || bt.Removed {
+			continue
+		}
+		line := fmt.Sprintf("ARTILLERY %s HOLD", bt.ID)
+		w("%-21s # at %s, %d SP, %d shots a round, range %d: FIRE hex | MOVE hexes | KEEP n\n", line, bt.Hex, bt.SP, bt.ShotsPerRound, bt.Range)
+	}
+	if sd := st.Side(side); sd.Air > 0 {
+		w("# AIR hex ...          # %s this round: support on ATTACK lines", countWord(sd.Air, "air point"))
+		if rs.AirInArtilleryPhase {
+			w(", or strikes in the artillery phase here")
+		}
+		w("\n")
+	}
+}
+
+func nightForm(b *strings.Builder, rs *rules.Ruleset, st *rules.State, side string) {
+	w := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
+	sp, support := rules.NightPools(rs, st, side)
+	w("# Recovery pool: %d strength points, %d support points.\n", sp, support)
+	for _, u := range st.ActiveUnits(side) {
+		hq := u.HQ(rs)
+		for _, s := range u.Stands {
+			if s.SP < s.MaxSP {
+				cmd := "in command"
+				if hq == nil || rules.Distance(hq.Hex, s.Hex) > rs.CommandRange {
+					cmd = "out of command: cannot recover"
+				}
+				w("#   %s %s at %s: %d/%d SP, %s\n", u.ID, s.Name, s.Hex, s.SP, s.MaxSP, cmd)
+			}
+		}
+		for _, s := range u.Lost {
+			if rs.StandTypes[s.Type].Role != rules.RoleHQ {
+				w("#   %s %s (%s) lost, last at %s: REBUILD %s %s AT hex SP n\n", u.ID, s.Name, rs.StandTypes[s.Type].Title, s.Hex, u.ID, s.Name)
+			}
+		}
+		for _, p := range u.LostPlatoons {
+			w("#   %s platoon %s (%s) lost: PLATOON %s %s TO stand\n", u.ID, p.Name, rs.StandTypes[p.Type].Title, u.ID, p.Name)
+		}
+	}
+}
+
+// unitKeyword is how the form opens a unit's block: BN for battalions, REGT
+// for regiments.
+func unitKeyword(rs *rules.Ruleset) string {
+	if rs.UnitWord == "regiment" {
+		return "REGT"
+	}
+	return "BN"
+}
+
+func titleOr(u *rules.Unit) string {
+	if u.Title != "" {
+		return u.Title
+	}
+	return u.ID
+}
+
+func statusChoices(ss []rules.Status) string {
+	parts := make([]string, len(ss))
+	for i, s := range ss {
+		parts[i] = string(s)
+	}
+	return strings.Join(parts, ", ")
+}
+
+func standNote(rs *rules.Ruleset, hq *rules.Stand, s *rules.Stand) string {
+	t := rs.StandTypes[s.Type]
+	note := fmt.Sprintf("%s %d/%d SP", t.Title, s.SP, s.MaxSP)
+	for _, p := range []*rules.Platoon{s.Support, s.Transport} {
+		if p != nil {
+			note += fmt.Sprintf(", +%s (%s)", p.Name, rs.StandTypes[p.Type].Title)
+		}
+	}
+	if hq != nil && s != hq && rules.Distance(hq.Hex, s.Hex) > rs.CommandRange {
+		note += ", OUT OF COMMAND"
+	}
+	return note
+}
