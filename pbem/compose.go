@@ -11,9 +11,9 @@ import (
 	"strings"
 	texttemplate "text/template"
 
-	"fieldpost/engine/stargeneral/rules"
 	"fieldpost/engine/stargeneral/mapview"
 	"fieldpost/engine/stargeneral/report"
+	"fieldpost/engine/stargeneral/rules"
 	"fieldpost/mail"
 )
 
@@ -155,7 +155,7 @@ func mapPart(rs *rules.Ruleset, st *rules.State, events []rules.Event) (mail.Par
 // situationPart is the situation.json attachment: the whole position.
 func situationPart(st *rules.State) (mail.Part, error) {
 	raw, err := json.Marshal(struct {
-		Ruleset string        `json:"ruleset"`
+		Ruleset string       `json:"ruleset"`
 		State   *rules.State `json:"state"`
 	}{st.Ruleset, st})
 	if err != nil {

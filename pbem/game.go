@@ -84,18 +84,18 @@ func (g *Game) due(grace time.Duration) time.Time {
 // RESEND: the dice seed (revealed in the report), the orders each side
 // played, which sides were given the default orders, and the events.
 type roundRecord struct {
-	Seed      uint64           `json:"seed"`
+	Seed      uint64          `json:"seed"`
 	Orders    []*rules.Orders `json:"orders"`
-	Defaulted []string         `json:"defaulted,omitempty"`
+	Defaulted []string        `json:"defaulted,omitempty"`
 	Events    []rules.Event   `json:"events"`
-	Played    time.Time        `json:"played"`
+	Played    time.Time       `json:"played"`
 }
 
 // submission is a side's latest valid orders for the current round.
 type submission struct {
 	Orders    *rules.Orders `json:"orders"`
-	MessageID string         `json:"message_id"`
-	Received  time.Time      `json:"received"`
+	MessageID string        `json:"message_id"`
+	Received  time.Time     `json:"received"`
 }
 
 // storeTx gives typed access to the store within one bbolt transaction.

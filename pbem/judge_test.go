@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"fieldpost/data"
-	"fieldpost/engine/stargeneral/rules"
 	"fieldpost/engine/stargeneral/ordertext"
+	"fieldpost/engine/stargeneral/rules"
 )
 
 var (
@@ -71,7 +71,7 @@ func TestWelcomeFollowsTheContract(t *testing.T) {
 			t.Errorf("%s: the text does not end with the order form:\n%s", m, form)
 		}
 		var situation struct {
-			Ruleset string        `json:"ruleset"`
+			Ruleset string       `json:"ruleset"`
 			State   *rules.State `json:"state"`
 		}
 		if err := json.Unmarshal(m.part(t, "situation.json"), &situation); err != nil || situation.Ruleset != "2sg" || situation.State.Turn != 0 {

@@ -7,9 +7,9 @@ import (
 	"strings"
 
 	"fieldpost/data"
-	"fieldpost/engine/stargeneral/rules"
 	"fieldpost/engine/stargeneral/ordertext"
 	"fieldpost/engine/stargeneral/report"
+	"fieldpost/engine/stargeneral/rules"
 	"fieldpost/mail"
 )
 

@@ -5,9 +5,9 @@ import (
 	"time"
 
 	"fieldpost/data"
-	"fieldpost/engine/stargeneral/rules"
 	"fieldpost/engine/stargeneral/ordertext"
 	"fieldpost/engine/stargeneral/report"
+	"fieldpost/engine/stargeneral/rules"
 	"fieldpost/mail"
 )
 

@@ -15,9 +15,9 @@ import (
 	"time"
 
 	"fieldpost/data"
-	"fieldpost/engine/stargeneral/rules"
 	"fieldpost/engine/stargeneral/bot"
 	"fieldpost/engine/stargeneral/ordertext"
+	"fieldpost/engine/stargeneral/rules"
 	"fieldpost/mail"
 )
 
@@ -343,7 +343,7 @@ func readSituation(msg *mail.Inbound) (*rules.Ruleset, *rules.State, error) {
 			continue
 		}
 		var sit struct {
-			Ruleset string        `json:"ruleset"`
+			Ruleset string       `json:"ruleset"`
 			State   *rules.State `json:"state"`
 		}
 		if err := json.Unmarshal(a.Data, &sit); err != nil {

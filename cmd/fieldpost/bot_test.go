@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"fieldpost/data"
-	"fieldpost/engine/stargeneral/rules"
 	"fieldpost/engine/stargeneral/ordertext"
+	"fieldpost/engine/stargeneral/rules"
 	"fieldpost/mail"
 	"fieldpost/mail/mailtest"
 )

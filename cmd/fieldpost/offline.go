@@ -11,10 +11,10 @@ import (
 	"strings"
 
 	"fieldpost/data"
-	"fieldpost/engine/stargeneral/rules"
 	"fieldpost/engine/stargeneral/mapview"
 	"fieldpost/engine/stargeneral/ordertext"
 	"fieldpost/engine/stargeneral/report"
+	"fieldpost/engine/stargeneral/rules"
 	"fieldpost/templates"
 )
 
@@ -34,9 +34,9 @@ func init() {
 // seed (Format 0, with its Ruleset): a round is replayed from it with the
 // seed its report reveals.
 type gameFile struct {
-	Format  int           `json:"format,omitempty"`
-	Ruleset string        `json:"ruleset,omitempty"`
-	Seed    uint64        `json:"seed,omitempty"`
+	Format  int          `json:"format,omitempty"`
+	Ruleset string       `json:"ruleset,omitempty"`
+	Seed    uint64       `json:"seed,omitempty"`
 	State   *rules.State `json:"state"`
 }
 

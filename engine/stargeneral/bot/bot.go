@@ -74,7 +74,7 @@ type unitPlan struct {
 	kind   planKind
 	orders rules.UnitOrders
 	ends   map[*rules.Stand]rules.Hex // where each stand finishes, moving or not
-	value  float64                      // the attack's value, for the priority
+	value  float64                    // the attack's value, for the priority
 }
 
 // goal is where a unit is going, and whether to hold it once there.

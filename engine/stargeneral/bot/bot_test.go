@@ -6,9 +6,9 @@ import (
 	"testing"
 
 	"fieldpost/data"
-	"fieldpost/engine/stargeneral/rules"
 	"fieldpost/engine/stargeneral/bot"
 	"fieldpost/engine/stargeneral/ordertext"
+	"fieldpost/engine/stargeneral/rules"
 )
 
 // player plots a side's orders for a round.

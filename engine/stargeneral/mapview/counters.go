@@ -41,9 +41,9 @@ type symbol struct {
 // counter is what one counter shows.
 type counter struct {
 	side   int
-	top    string        // unit or battery id
+	top    string       // unit or battery id
 	status rules.Status // "" for a battery
-	name   string        // stand name
+	name   string       // stand name
 	sym    symbol
 	sp     int
 	maxSP  int

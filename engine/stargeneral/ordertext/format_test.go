@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"fieldpost/data"
-	"fieldpost/engine/stargeneral/rules"
 	"fieldpost/engine/stargeneral/ordertext"
+	"fieldpost/engine/stargeneral/rules"
 )
 
 // Whatever valid orders a side gives, Format writes them so that Parse reads

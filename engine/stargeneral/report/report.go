@@ -14,9 +14,9 @@ import (
 	"strings"
 	"text/template"
 
-	"fieldpost/engine/stargeneral/rules"
 	"fieldpost/engine/stargeneral/mapview"
 	"fieldpost/engine/stargeneral/ordertext"
+	"fieldpost/engine/stargeneral/rules"
 )
 
 // Round is what a round report is written from.

@@ -6,8 +6,8 @@ import (
 	"testing/fstest"
 
 	"fieldpost/data"
-	"fieldpost/engine/stargeneral/rules"
 	"fieldpost/engine/stargeneral/report"
+	"fieldpost/engine/stargeneral/rules"
 	"fieldpost/templates"
 )
 
