@@ -1,6 +1,8 @@
 package pbem
 
 import (
+	"fieldpost/engine"
+
 	"bytes"
 	"context"
 	"errors"
@@ -12,7 +14,6 @@ import (
 	"testing"
 	"time"
 
-	"fieldpost/engine/stargeneral/rules"
 	"fieldpost/mail"
 	"fieldpost/mail/mailtest"
 )
@@ -195,7 +196,7 @@ func TestTutorialByMail(t *testing.T) {
 	byKind(t, mails, kindAccepted, bob)
 	report := map[string]*sent{"us": byKind(t, mails, kindReport, alice), "german": byKind(t, mails, kindReport, bob)}
 	for side, r := range report {
-		if r.Round() != "2" || rules.SeedCommitment(revealedSeed(t, r)) != commitment(t, welcome[side]) {
+		if r.Round() != "2" || engine.SeedCommitment(revealedSeed(t, r)) != commitment(t, welcome[side]) {
 			t.Errorf("%s: round %s, the seed does not match the welcome's commitment", r, r.Round())
 		}
 		if r.References[0] != welcome[side].References[0] || r.Header.Get("List-Id") != "<tutorial-1.club.example>" {

@@ -19,7 +19,7 @@ type Game struct {
 	Scenario string `json:"scenario"`
 	Ruleset  string `json:"ruleset"`
 	Title    string `json:"title"`
-	// Seed is the secret every round's dice come from (rules.RoundSeed).
+	// Seed is the secret every round's dice come from (engine.RoundSeed).
 	// It is never mailed or logged; ROLLBACK draws a new one, because the
 	// undone round's seed has been revealed.
 	Seed uint64 `json:"seed"`

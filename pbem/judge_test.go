@@ -1,6 +1,8 @@
 package pbem
 
 import (
+	"fieldpost/engine"
+
 	"encoding/json"
 	"fmt"
 	"regexp"
@@ -134,7 +136,7 @@ func TestRoundIsPlayedWhenBothSidesSent(t *testing.T) {
 			t.Errorf("%s: want the round 2 order form", r)
 		}
 		seed = revealedSeed(t, r)
-		if got, want := rules.SeedCommitment(seed), commitment(t, w[side]); got != want {
+		if got, want := engine.SeedCommitment(seed), commitment(t, w[side]); got != want {
 			t.Errorf("the revealed seed's commitment %s is not the welcome's %s", got, want)
 		}
 		if commitment(t, r) == commitment(t, w[side]) {
@@ -153,7 +155,7 @@ func TestRoundIsPlayedWhenBothSidesSent(t *testing.T) {
 	if errs != nil || errs2 != nil {
 		t.Fatal(errs, errs2)
 	}
-	want, _, err := rules.Resolve(sc.Ruleset, st, []*rules.Orders{us.Orders, ger.Orders}, rules.NewSeededDice(seed))
+	want, _, err := rules.Resolve(sc.Ruleset, st, []*rules.Orders{us.Orders, ger.Orders}, engine.NewSeededDice(seed))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,8 @@
 package pbem
 
 import (
+	"fieldpost/engine"
+
 	"fmt"
 	"slices"
 	"strconv"
@@ -74,7 +76,7 @@ func (t *txn) gameData(g *Game, side string, st *rules.State, rs *rules.Ruleset)
 	d := &mailData{
 		Game: g.ID, Title: g.Title, Side: side, Round: g.Round(), RoundName: ordertext.RoundName(rs, st),
 		Paused: g.Paused, Ended: g.Ended, Result: g.Result,
-		Commitment: rules.SeedCommitment(rules.RoundSeed(g.Seed, g.Turn)),
+		Commitment: engine.SeedCommitment(engine.RoundSeed(g.Seed, g.Turn)),
 	}
 	if !g.Deadline.IsZero() {
 		d.Deadline = formatTime(g.Deadline)

@@ -1,6 +1,8 @@
 package pbem
 
 import (
+	"fieldpost/engine"
+
 	"fmt"
 	"time"
 
@@ -30,7 +32,7 @@ func (t *txn) playRound(g *Game, notice string) error {
 	if err != nil {
 		return err
 	}
-	rec := &roundRecord{Seed: rules.RoundSeed(g.Seed, st.Turn), Played: t.now}
+	rec := &roundRecord{Seed: engine.RoundSeed(g.Seed, st.Turn), Played: t.now}
 	for _, sd := range st.Sides {
 		sub, err := t.submission(g.ID, st.Turn, sd.Name)
 		if err != nil {
@@ -43,7 +45,7 @@ func (t *txn) playRound(g *Game, notice string) error {
 		}
 		rec.Orders = append(rec.Orders, sub.Orders)
 	}
-	next, events, err := rules.Resolve(rs, st, rec.Orders, rules.NewSeededDice(rec.Seed))
+	next, events, err := rules.Resolve(rs, st, rec.Orders, engine.NewSeededDice(rec.Seed))
 	if err != nil {
 		return fmt.Errorf("playing round %d of %s: %w", st.Turn+1, g.ID, err)
 	}

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fieldpost/engine"
+
 	"bytes"
 	"crypto/rand"
 	"encoding/binary"
@@ -284,14 +286,14 @@ func cmdResolve(e *env, args []string) error {
 			defaulted = append(defaulted, sd.Name)
 		}
 	}
-	roundSeed := rules.RoundSeed(gf.Seed, st.Turn)
+	roundSeed := engine.RoundSeed(gf.Seed, st.Turn)
 	switch {
 	case flagSet(fs, "seed"):
 		roundSeed = *seed
 	case gf.situation():
 		return fmt.Errorf("%s is a situation from the judge, without the game's seed: give the round's --seed from its report", *state)
 	}
-	next, events, err := rules.Resolve(rs, st, orders, rules.NewSeededDice(roundSeed))
+	next, events, err := rules.Resolve(rs, st, orders, engine.NewSeededDice(roundSeed))
 	if err != nil {
 		return err
 	}

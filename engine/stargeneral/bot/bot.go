@@ -10,6 +10,8 @@
 package bot
 
 import (
+	"fieldpost/engine"
+
 	"slices"
 
 	"fieldpost/engine/stargeneral/rules"
@@ -86,7 +88,7 @@ type goal struct {
 type planner struct {
 	*position
 	o     *rules.Orders
-	rnd   *rules.SeededDice
+	rnd   *engine.SeededDice
 	taken map[rules.Hex]bool // hexes planned moves finish in
 	// fst is the position with, as a careful player assumes, the enemy's M
 	// and R units on Hold, the firmer defence. Forecasts are made on it.
@@ -107,7 +109,7 @@ func newPlanner(rs *rules.Ruleset, st *rules.State, side string, opt Options) *p
 	p := &planner{
 		position: newPosition(rs, st, side),
 		o:        &rules.Orders{Side: side},
-		rnd:      rules.NewSeededDice(opt.Seed ^ uint64(st.Turn+1)*0x9e3779b97f4a7c15),
+		rnd:      engine.NewSeededDice(opt.Seed ^ uint64(st.Turn+1)*0x9e3779b97f4a7c15),
 		taken:    map[rules.Hex]bool{},
 		shots:    map[string]int{},
 		goals:    map[*rules.Unit]goal{},

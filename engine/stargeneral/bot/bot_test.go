@@ -1,6 +1,8 @@
 package bot_test
 
 import (
+	"fieldpost/engine"
+
 	"reflect"
 	"slices"
 	"testing"
@@ -52,7 +54,7 @@ func play(t *testing.T, name string, players [2]player, seed uint64) result {
 			}
 			orders = append(orders, o)
 		}
-		next, events, err := rules.Resolve(rs, st, orders, rules.NewSeededDice(rules.RoundSeed(seed, st.Turn)))
+		next, events, err := rules.Resolve(rs, st, orders, engine.NewSeededDice(engine.RoundSeed(seed, st.Turn)))
 		if err != nil {
 			t.Fatalf("%s seed %d turn %d: %v", name, seed, st.Turn, err)
 		}

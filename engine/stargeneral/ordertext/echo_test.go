@@ -1,6 +1,8 @@
 package ordertext
 
 import (
+	"fieldpost/engine"
+
 	"strings"
 	"testing"
 
@@ -34,7 +36,7 @@ func TestEchoOddsMatchTheRound(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, events, err := rules.Resolve(rs, st, []*rules.Orders{sub.Orders}, rules.NewSeededDice(3))
+	_, events, err := rules.Resolve(rs, st, []*rules.Orders{sub.Orders}, engine.NewSeededDice(3))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,8 @@
 package ordertext_test
 
 import (
+	"fieldpost/engine"
+
 	"math/rand/v2"
 	"reflect"
 	"testing"
@@ -63,7 +65,7 @@ func samplePositions(t *testing.T, rs *rules.Ruleset, st *rules.State, rnd *rand
 		for _, sd := range st.Sides {
 			orders = append(orders, randomOrders(rs, st, sd.Name, rnd))
 		}
-		next, _, err := rules.Resolve(rs, st, orders, rules.NewSeededDice(rnd.Uint64()))
+		next, _, err := rules.Resolve(rs, st, orders, engine.NewSeededDice(rnd.Uint64()))
 		if err != nil {
 			t.Fatal(err)
 		}

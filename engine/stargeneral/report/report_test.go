@@ -1,6 +1,8 @@
 package report_test
 
 import (
+	"fieldpost/engine"
+
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -17,7 +19,7 @@ func playRound(t *testing.T) report.Round {
 		t.Fatal(err)
 	}
 	st := sc.NewGame()
-	next, events, err := rules.Resolve(sc.Ruleset, st, nil, rules.NewSeededDice(5))
+	next, events, err := rules.Resolve(sc.Ruleset, st, nil, engine.NewSeededDice(5))
 	if err != nil {
 		t.Fatal(err)
 	}

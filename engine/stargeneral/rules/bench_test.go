@@ -19,7 +19,7 @@ func BenchmarkDivisionRound(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := range b.N {
-		_, events, err := Resolve(rs, st, orders, NewSeededDice(uint64(i)))
+		_, events, err := Resolve(rs, st, orders, engine.NewSeededDice(uint64(i)))
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -53,7 +53,7 @@ func contactPosition(b *testing.B, sc *Scenario) (*State, []*Orders) {
 		if !st.Night && attacks[st.Sides[0].Name] >= 2 && attacks[st.Sides[1].Name] >= 2 {
 			return st, orders
 		}
-		next, _, err := Resolve(rs, st, orders, NewSeededDice(uint64(round)))
+		next, _, err := Resolve(rs, st, orders, engine.NewSeededDice(uint64(round)))
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -1,6 +1,8 @@
 package rules
 
 import (
+	"fieldpost/engine"
+
 	"strings"
 	"testing"
 )
@@ -171,7 +173,7 @@ UNIT B1 D
 				if st.Turn != i {
 					t.Fatalf("round %d: turn %d", i, st.Turn)
 				}
-				next, events, err := Resolve(rs, st, nil, NewSeededDice(uint64(1000+i)))
+				next, events, err := Resolve(rs, st, nil, engine.NewSeededDice(uint64(1000+i)))
 				if err != nil {
 					t.Fatalf("round %d: %v", i, err)
 				}
@@ -186,7 +188,7 @@ UNIT B1 D
 			if st.Winner != "allies" || !strings.Contains(st.Result, "allies 1") {
 				t.Errorf("winner %q, result %q: want allies holding the town", st.Winner, st.Result)
 			}
-			if _, _, err := Resolve(rs, st, nil, NewSeededDice(1)); err == nil {
+			if _, _, err := Resolve(rs, st, nil, engine.NewSeededDice(1)); err == nil {
 				t.Error("a finished game played another round")
 			}
 		})

@@ -1,6 +1,8 @@
 package rules
 
 import (
+	"fieldpost/engine"
+
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -44,7 +46,7 @@ func bundledScenarios(t testing.TB) []string {
 
 // randomOrders plots legal random orders for a side: random statuses, paths
 // and attacks, each kept only if the whole plot still validates.
-func randomOrders(rs *Ruleset, st *State, side string, rnd *SeededDice) *Orders {
+func randomOrders(rs *Ruleset, st *State, side string, rnd *engine.SeededDice) *Orders {
 	o := DefaultOrders(rs, st, side)
 	if st.Night {
 		return o
@@ -239,7 +241,7 @@ func checkInvariants(rs *Ruleset, st *State, events []Event) []string {
 func playRandomGame(t testing.TB, sc *Scenario, seed uint64, maxRounds int) (*State, []byte, int) {
 	rs := sc.Ruleset
 	st := sc.NewGame()
-	plot := NewSeededDice(seed ^ 0x5eed)
+	plot := engine.NewSeededDice(seed ^ 0x5eed)
 	var trace bytes.Buffer
 	combats := 0
 	for round := 0; round < maxRounds && !st.Ended; round++ {
@@ -253,7 +255,7 @@ func playRandomGame(t testing.TB, sc *Scenario, seed uint64, maxRounds int) (*St
 				orders = append(orders, randomOrders(rs, st, sd.Name, plot))
 			}
 		}
-		next, events, err := Resolve(rs, st, orders, NewSeededDice(seed+uint64(round)))
+		next, events, err := Resolve(rs, st, orders, engine.NewSeededDice(seed+uint64(round)))
 		if err != nil {
 			t.Fatalf("seed %d round %d: %v", seed, round, err)
 		}

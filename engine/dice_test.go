@@ -1,4 +1,4 @@
-package rules
+package engine
 
 import "testing"
 
@@ -27,6 +27,28 @@ func TestSeededDice(t *testing.T) {
 	for i := range want {
 		if first[i] != want[i] {
 			t.Fatalf("seed 1 starts %v, want %v", first, want)
+		}
+	}
+}
+
+// d10 and d20 are as fair as the d6 and stay in range.
+func TestSeededDiceFaces(t *testing.T) {
+	for _, faces := range []int{10, 20} {
+		d := NewSeededDice(7)
+		counts := make([]int, faces+1)
+		const n = 100000
+		for range n {
+			f := d.Roll(faces)
+			if f < 1 || f > faces {
+				t.Fatalf("d%d gave %d", faces, f)
+			}
+			counts[f]++
+		}
+		want := n / faces
+		for f := 1; f <= faces; f++ {
+			if counts[f] < want*9/10 || counts[f] > want*11/10 {
+				t.Errorf("d%d face %d came up %d times in %d", faces, f, counts[f], n)
+			}
 		}
 	}
 }
