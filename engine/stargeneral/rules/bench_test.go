@@ -1,6 +1,10 @@
 package rules
 
-import "testing"
+import (
+	"testing"
+
+	"fieldpost/engine"
+)
 
 // BenchmarkDivisionRound resolves one full day round of the largest bundled
 // scenario after the armies have closed, with both sides plotting attacks.
