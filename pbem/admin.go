@@ -1,18 +1,19 @@
 package pbem
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
 
 	"go.etcd.io/bbolt"
 
-	"fieldpost/data"
-	"fieldpost/engine/stargeneral/ordertext"
+	"fieldpost/engine"
 )
 
 // AdminAnswer is what a GM command given by the administration did.
@@ -83,6 +84,7 @@ func (s *Service) Admin(ctx context.Context, command string, args ...string) (*A
 // and no dice seed.
 type GameInfo struct {
 	ID       string `json:"id"`
+	System   string `json:"system"`
 	Scenario string `json:"scenario"`
 	Ruleset  string `json:"ruleset"`
 	Title    string `json:"title"`
@@ -130,8 +132,8 @@ type SideInfo struct {
 	SP     int `json:"sp"`
 }
 
-// Games returns every game, in id order.
-func (s *Store) Games() ([]GameInfo, error) {
+// Games returns every game, in id order, read with the game systems hosted.
+func (s *Store) Games(systems engine.Systems) ([]GameInfo, error) {
 	var out []GameInfo
 	err := s.db.View(func(tx *bbolt.Tx) error {
 		st := storeTx{tx}
@@ -144,7 +146,7 @@ func (s *Store) Games() ([]GameInfo, error) {
 			return err
 		}
 		for _, g := range games {
-			info, err := st.gameInfo(g, mails[g.ID])
+			info, err := gameInfo(systems, st, g, mails[g.ID])
 			if err != nil {
 				return err
 			}
@@ -155,8 +157,9 @@ func (s *Store) Games() ([]GameInfo, error) {
 	return out, err
 }
 
-// Game returns a game; an error when there is none.
-func (s *Store) Game(id string) (*GameInfo, error) {
+// Game returns a game, read with the game systems hosted; an error when
+// there is none.
+func (s *Store) Game(systems engine.Systems, id string) (*GameInfo, error) {
 	var info *GameInfo
 	err := s.db.View(func(tx *bbolt.Tx) error {
 		st := storeTx{tx}
@@ -171,7 +174,7 @@ func (s *Store) Game(id string) (*GameInfo, error) {
 		if err != nil {
 			return err
 		}
-		info, err = st.gameInfo(g, mails[g.ID])
+		info, err = gameInfo(systems, st, g, mails[g.ID])
 		return err
 	})
 	return info, err
@@ -200,20 +203,18 @@ func (t storeTx) outboxByGame() (map[string]mailCount, error) {
 	return counts, err
 }
 
-func (t storeTx) gameInfo(g *Game, mails mailCount) (*GameInfo, error) {
-	st, err := t.state(g.ID, g.Turn)
+// gameInfo describes a game for the administration.
+func gameInfo(systems engine.Systems, t storeTx, g *Game, mails mailCount) (*GameInfo, error) {
+	pos, err := loadPosition(systems, t, g, g.Turn)
 	if err != nil {
 		return nil, err
 	}
-	rs, err := data.Ruleset(st.Ruleset)
-	if err != nil {
-		return nil, fmt.Errorf("game %s: %w", g.ID, err)
-	}
 	info := &GameInfo{
-		ID: g.ID, Scenario: g.Scenario, Ruleset: g.Ruleset, Title: g.Title,
-		Round: g.Round(), RoundName: ordertext.RoundName(rs, st), Created: g.Created,
+		ID: g.ID, System: cmp.Or(g.System, legacySystem), Scenario: g.Scenario, Ruleset: g.Ruleset, Title: g.Title,
+		Round: g.Round(), RoundName: pos.Step().Name, Created: g.Created,
 		PeriodSeconds: int64(g.Period / time.Second), Paused: g.Paused, Ended: g.Ended, Result: g.Result,
 		Observers: g.Observers, RoundsPlayed: g.Turn, MailWaiting: mails.waiting, MailFailed: mails.failed,
+		Objectives: pos.Objectives(),
 	}
 	if !g.Paused {
 		info.Deadline = g.Deadline
@@ -223,25 +224,12 @@ func (t storeTx) gameInfo(g *Game, mails mailCount) (*GameInfo, error) {
 	if g.Ended {
 		info.RoundName = ""
 	}
+	waiting := pos.Step().Waiting
 	for _, p := range g.Players {
-		side := SideInfo{Side: p.Side, Address: p.Address}
-		if sd := st.Side(p.Side); sd != nil {
-			side.Title = sd.Title
-		}
-		for _, u := range st.ActiveUnits(p.Side) {
-			side.Units++
-			for _, stand := range u.Stands {
-				side.Stands++
-				side.SP += stand.SP
-			}
-		}
-		for _, b := range st.Batteries {
-			if b.Side == p.Side && !b.Removed {
-				side.Stands++
-				side.SP += b.SP
-			}
-		}
-		if !g.Ended {
+		f := pos.Forces(p.Side)
+		side := SideInfo{Side: p.Side, Title: sideTitle(pos, p.Side), Address: p.Address,
+			Units: f.Units, Stands: f.Pieces, SP: f.Strength}
+		if !g.Ended && slices.Contains(waiting, p.Side) {
 			sub, err := t.submission(g.ID, g.Turn, p.Side)
 			if err != nil {
 				return nil, err
@@ -253,13 +241,6 @@ func (t storeTx) gameInfo(g *Game, mails mailCount) (*GameInfo, error) {
 			}
 		}
 		info.Sides = append(info.Sides, side)
-	}
-	for _, o := range st.SortedObjectives() {
-		owner := o.Owner
-		if owner == "" {
-			owner = "nobody"
-		}
-		info.Objectives = append(info.Objectives, fmt.Sprintf("%s %s (worth %d): held by %s", o.Hex, o.Name, o.Value, owner))
 	}
 	if g.Turn > 0 {
 		rec, err := t.round(g.ID, g.Turn-1)

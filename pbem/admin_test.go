@@ -155,7 +155,7 @@ func TestAdminViews(t *testing.T) {
 	j.takeN(1)
 	j.admin("PAUSE", "tutorial-2") // queued, not sent: the outbox shows it
 
-	games, err := j.store.Games()
+	games, err := j.store.Games(testSystems(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -188,7 +188,7 @@ func TestAdminViews(t *testing.T) {
 	}
 
 	j.admin("FORCE", "tutorial-1")
-	shown, err := j.store.Game("Tutorial-1")
+	shown, err := j.store.Game(testSystems(t), "Tutorial-1")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -210,11 +210,11 @@ func TestAdminViews(t *testing.T) {
 		t.Errorf("the view shows a secret:\n%s", b.String())
 	}
 
-	if _, err := j.store.Game("nosuch"); err == nil || !strings.Contains(err.Error(), `no game "nosuch"`) {
+	if _, err := j.store.Game(testSystems(t), "nosuch"); err == nil || !strings.Contains(err.Error(), `no game "nosuch"`) {
 		t.Errorf("no such game: %v", err)
 	}
 	j.admin("END", "tutorial-2")
-	ended, _ := j.store.Game("tutorial-2")
+	ended, _ := j.store.Game(testSystems(t), "tutorial-2")
 	b.Reset()
 	WriteGame(&b, ended, j.clock.Now())
 	if ended.Status() != "over" || ended.Waiting != nil || !strings.Contains(b.String(), "over after 0 rounds: The game master ended the game.") {

@@ -2,18 +2,16 @@ package pbem
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	htmltemplate "html/template"
+	"io"
 	"io/fs"
 	"slices"
 	"strconv"
 	"strings"
 	texttemplate "text/template"
 
-	"fieldpost/engine/stargeneral/mapview"
-	"fieldpost/engine/stargeneral/report"
-	"fieldpost/engine/stargeneral/rules"
+	"fieldpost/engine"
 	"fieldpost/mail"
 )
 
@@ -49,7 +47,14 @@ const mapContentID = "map@fieldpost"
 // share "situation.txt.tmpl".
 var mailTemplates = []string{
 	kindWelcome, "round", kindAccepted, kindRejected, kindCheck, kindReminder, kindDefaulted,
-	kindStatus, kindMap, kindHistory, kindHelp, kindAuthFailed, kindError, kindGM, "situation",
+	kindStatus, kindMap, kindHistory, kindHelp, kindAuthFailed, kindError, kindGM,
+}
+
+// templateFuncs are the helpers the mail templates may use.
+var templateFuncs = texttemplate.FuncMap{
+	"join": strings.Join,
+	"rule": func(n int) string { return strings.Repeat("-", n) },
+	"wrap": wrap,
 }
 
 // parseTemplates reads the mail templates from fsys.
@@ -58,17 +63,12 @@ func parseTemplates(fsys fs.FS) (*texttemplate.Template, *htmltemplate.Template,
 	for i, name := range mailTemplates {
 		files[i] = name + ".txt.tmpl"
 	}
-	text, err := texttemplate.New("mail").Funcs(report.Funcs).Funcs(texttemplate.FuncMap{"wrap": wrap}).ParseFS(fsys, files...)
+	text, err := texttemplate.New("mail").Funcs(templateFuncs).ParseFS(fsys, files...)
 	if err != nil {
 		return nil, nil, fmt.Errorf("mail templates: %w", err)
 	}
 	html, err := htmltemplate.New("mail").ParseFS(fsys, "mail.html.tmpl")
 	if err != nil {
-		return nil, nil, fmt.Errorf("mail templates: %w", err)
-	}
-	// report.Text reads this one itself; checking it here makes a broken
-	// template folder fail at start rather than at the first report.
-	if _, err := fs.Stat(fsys, "report.txt.tmpl"); err != nil {
 		return nil, nil, fmt.Errorf("mail templates: %w", err)
 	}
 	return text, html, nil
@@ -95,8 +95,11 @@ type mailData struct {
 	Result     string
 	// Body is the mail's main text: a report, an echo, errors, a message.
 	Body string
-	// Situation is the position, for the templates that show it.
-	Situation *report.Data
+	// Situation is the position in text (forces, objectives, text map),
+	// for the templates that show it.
+	Situation string
+	// TextMap is the text map alone, for the map mail.
+	TextMap string
 	// Waiting lists the sides whose orders the round still waits for.
 	Waiting []string
 	// Description is the scenario's introduction, in the welcome.
@@ -143,21 +146,28 @@ func (s *Service) htmlWithMap(subject, text string) (string, error) {
 	return b.String(), nil
 }
 
-// mapPart draws the map as an inline PNG.
-func mapPart(rs *rules.Ruleset, st *rules.State, events []rules.Event) (mail.Part, error) {
+// mapPart draws a map for a side as an inline PNG.
+func mapPart(draw func(io.Writer, string, engine.MapFormat) error, side string) (mail.Part, error) {
 	var b bytes.Buffer
-	if err := mapview.PNG(&b, rs, st, events, mapview.Options{}); err != nil {
+	if err := draw(&b, side, engine.PNG); err != nil {
 		return mail.Part{}, fmt.Errorf("drawing the map: %w", err)
 	}
 	return mail.Part{ContentType: "image/png", Filename: "map.png", ContentID: mapContentID, Data: b.Bytes()}, nil
 }
 
-// situationPart is the situation.json attachment: the whole position.
-func situationPart(st *rules.State) (mail.Part, error) {
-	raw, err := json.Marshal(struct {
-		Ruleset string       `json:"ruleset"`
-		State   *rules.State `json:"state"`
-	}{st.Ruleset, st})
+// textMap is the position's map in text, as a side sees it.
+func textMap(pos engine.Position, side string) (string, error) {
+	var b strings.Builder
+	if err := pos.Map(&b, side, engine.ASCII); err != nil {
+		return "", fmt.Errorf("writing the text map: %w", err)
+	}
+	return b.String(), nil
+}
+
+// situationPart is the situation.json attachment: the position as the
+// side may see it.
+func situationPart(pos engine.Position, side string) (mail.Part, error) {
+	raw, err := pos.View(side)
 	if err != nil {
 		return mail.Part{}, fmt.Errorf("encoding situation.json: %w", err)
 	}

@@ -16,6 +16,8 @@ import (
 	"time"
 
 	"go.etcd.io/bbolt"
+
+	"fieldpost/engine"
 )
 
 // The control socket lets the command-line administration (fieldpost game,
@@ -164,9 +166,9 @@ func (c *control) handle(conn net.Conn) {
 	var resp controlResponse
 	switch req.Op {
 	case opGames:
-		resp.Games, err = c.d.store.Games()
+		resp.Games, err = c.d.store.Games(c.d.svc.opts.Systems)
 	case opGame:
-		resp.Game, err = c.d.store.Game(req.Game)
+		resp.Game, err = c.d.store.Game(c.d.svc.opts.Systems, req.Game)
 	case opCommand:
 		resp.Answer, err = c.d.svc.Admin(context.Background(), req.Command, req.Args...)
 	case opBackup:
@@ -218,6 +220,9 @@ type AdminOptions struct {
 	// Write opens the database for changes (Command) when no judge runs;
 	// otherwise it is opened read-only.
 	Write bool
+	// Games are the game systems the judge hosts, to read its games when
+	// no judge runs. Required.
+	Games Games
 }
 
 // ErrNeedConfig: the judge is not running, and changing a game without it
@@ -239,6 +244,7 @@ type AdminConn struct {
 	live     bool
 	store    *Store   // without a judge
 	svc      *Service // without a judge, opened for Write
+	systems  engine.Systems
 }
 
 // OpenAdmin connects to the judge of a database, or when none answers on
@@ -255,7 +261,11 @@ func OpenAdmin(opts AdminOptions) (*AdminConn, error) {
 	case database == "":
 		return nil, errors.New("no database given")
 	}
-	a := &AdminConn{database: database, socket: ControlSocket(database)}
+	systems, err := hostedSystems(opts.Games, templatesOf(cfg))
+	if err != nil {
+		return nil, err
+	}
+	a := &AdminConn{database: database, socket: ControlSocket(database), systems: systems}
 	conn, err := net.DialTimeout("unix", a.socket, 2*time.Second)
 	if err == nil {
 		conn.Close()
@@ -283,7 +293,7 @@ func OpenAdmin(opts AdminOptions) (*AdminConn, error) {
 	}
 	a.store = store
 	if opts.Write {
-		options, err := serviceOptions(cfg, slog.New(slog.DiscardHandler), SystemClock(), false)
+		options, err := serviceOptions(cfg, opts.Games, slog.New(slog.DiscardHandler), SystemClock(), false)
 		if err == nil {
 			// Without a sender: the judge sends the outbox when it starts.
 			a.svc, err = NewService(store, nil, options)
@@ -314,7 +324,7 @@ func (a *AdminConn) Close() error {
 // Games returns every game, in id order.
 func (a *AdminConn) Games(ctx context.Context) ([]GameInfo, error) {
 	if !a.live {
-		return a.store.Games()
+		return a.store.Games(a.systems)
 	}
 	resp, err := a.call(ctx, &controlRequest{Op: opGames}, nil)
 	if err != nil {
@@ -326,7 +336,7 @@ func (a *AdminConn) Games(ctx context.Context) ([]GameInfo, error) {
 // Game returns a game.
 func (a *AdminConn) Game(ctx context.Context, id string) (*GameInfo, error) {
 	if !a.live {
-		return a.store.Game(id)
+		return a.store.Game(a.systems, id)
 	}
 	resp, err := a.call(ctx, &controlRequest{Op: opGame, Game: id}, nil)
 	if err != nil {
@@ -387,7 +397,7 @@ func (a *AdminConn) Backup(ctx context.Context, path string) (*BackupInfo, error
 	if err != nil {
 		return nil, fmt.Errorf("the backup does not open: %w", err)
 	}
-	games, err := copied.Games()
+	games, err := copied.Games(a.systems)
 	if err := errors.Join(err, copied.Close()); err != nil {
 		return nil, fmt.Errorf("the backup does not read: %w", err)
 	}

@@ -9,13 +9,15 @@ import (
 	"time"
 
 	"go.etcd.io/bbolt"
-
-	"fieldpost/engine/stargeneral/rules"
 )
 
 // Game is one game run by mail, as the games bucket holds it.
 type Game struct {
-	ID       string `json:"id"`
+	ID string `json:"id"`
+	// System is the game system the game is played in (engine.System's
+	// Name); "" for games stored before the judge hosted several, which
+	// are all Star General.
+	System   string `json:"system,omitempty"`
 	Scenario string `json:"scenario"`
 	Ruleset  string `json:"ruleset"`
 	Title    string `json:"title"`
@@ -27,7 +29,7 @@ type Game struct {
 	// id used before (in a database started afresh with the same server key)
 	// gets new ones.
 	Nonce string `json:"nonce"`
-	// Turn is rules.State.Turn of the current position: the next orders
+	// Turn is the current position's engine.Position.Turn: the next orders
 	// are for round Turn+1.
 	Turn      int      `json:"turn"`
 	Players   []Player `json:"players"`
@@ -82,20 +84,23 @@ func (g *Game) due(grace time.Duration) time.Time {
 
 // roundRecord is how the round played from a turn went, for HISTORY and
 // RESEND: the dice seed (revealed in the report), the orders each side
-// played, which sides were given the default orders, and the events.
+// played, which sides were given the default orders, and the events. The
+// orders and events are kept as the game system wrote them.
 type roundRecord struct {
-	Seed      uint64          `json:"seed"`
-	Orders    []*rules.Orders `json:"orders"`
-	Defaulted []string        `json:"defaulted,omitempty"`
-	Events    []rules.Event   `json:"events"`
-	Played    time.Time       `json:"played"`
+	Seed uint64 `json:"seed"`
+	// Orders are the orders played by the sides the round waited for
+	// (engine.Step's Waiting), in that order.
+	Orders    []json.RawMessage `json:"orders"`
+	Defaulted []string          `json:"defaulted,omitempty"`
+	Events    json.RawMessage   `json:"events"`
+	Played    time.Time         `json:"played"`
 }
 
 // submission is a side's latest valid orders for the current round.
 type submission struct {
-	Orders    *rules.Orders `json:"orders"`
-	MessageID string        `json:"message_id"`
-	Received  time.Time     `json:"received"`
+	Orders    json.RawMessage `json:"orders"`
+	MessageID string          `json:"message_id"`
+	Received  time.Time       `json:"received"`
 }
 
 // storeTx gives typed access to the store within one bbolt transaction.
@@ -130,31 +135,27 @@ func (t storeTx) games() ([]*Game, error) {
 	return out, err
 }
 
-// state returns the position at the start of a turn.
-func (t storeTx) state(game string, turn int) (*rules.State, error) {
+// state returns the stored position at the start of a turn, as its game
+// system wrote it.
+func (t storeTx) state(game string, turn int) ([]byte, error) {
 	b, err := gameBucket(t.tx, bucketStates, game, false)
 	if err != nil {
 		return nil, err
 	}
-	var st rules.State
 	if b != nil {
-		found, err := getJSON(b, turnKey(turn), &st)
-		if err != nil {
-			return nil, fmt.Errorf("state of %s at turn %d: %w", game, turn, err)
-		}
-		if found {
-			return &st, nil
+		if v := b.Get(turnKey(turn)); v != nil {
+			return v, nil
 		}
 	}
 	return nil, fmt.Errorf("no state of %s at turn %d", game, turn)
 }
 
-func (t storeTx) putState(game string, st *rules.State) error {
+func (t storeTx) putState(game string, turn int, raw []byte) error {
 	b, err := gameBucket(t.tx, bucketStates, game, true)
 	if err != nil {
 		return err
 	}
-	return putJSON(b, turnKey(st.Turn), st)
+	return b.Put(turnKey(turn), raw)
 }
 
 func (t storeTx) deleteState(game string, turn int) error {
@@ -246,16 +247,27 @@ func (t storeTx) deleteSubmissions(game string, turn int) error {
 	return nil
 }
 
-// missingSides lists the sides of g without orders for the current round.
-func (t storeTx) missingSides(g *Game) ([]string, error) {
+// missingSides lists the sides the current round waits for that have sent
+// no orders yet.
+func (t *txn) missingSides(g *Game) ([]string, error) {
+	pos, err := t.position(g)
+	if err != nil {
+		return nil, err
+	}
+	return t.sidesWithoutOrders(g, pos.Step().Waiting)
+}
+
+// sidesWithoutOrders lists the sides of waiting without orders for the
+// current round.
+func (t storeTx) sidesWithoutOrders(g *Game, waiting []string) ([]string, error) {
 	var missing []string
-	for _, p := range g.Players {
-		sub, err := t.submission(g.ID, g.Turn, p.Side)
+	for _, side := range waiting {
+		sub, err := t.submission(g.ID, g.Turn, side)
 		if err != nil {
 			return nil, err
 		}
 		if sub == nil {
-			missing = append(missing, p.Side)
+			missing = append(missing, side)
 		}
 	}
 	return missing, nil

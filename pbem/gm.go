@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"fieldpost/data"
 	"fieldpost/mail"
 )
 
@@ -153,9 +152,9 @@ func (t *txn) newGame(req *request) error {
 			addresses[key] = val
 		}
 	}
-	sc, err := data.Scenario(scenario)
+	sys, sc, err := t.s.opts.Systems.Scenario(scenario)
 	if err != nil {
-		return refuse("No scenario %q; the scenarios are: %s.", scenario, strings.Join(data.ScenarioNames(), ", "))
+		return refuse("No scenario %q; the scenarios are: %s.", scenario, strings.Join(t.s.opts.Systems.ScenarioNames(), ", "))
 	}
 	if !validGameID(id) {
 		return refuse("The game id %q must be 1 to 40 lower-case letters, digits and hyphens, e.g. id=tutorial-1.", id)
@@ -166,11 +165,14 @@ func (t *txn) newGame(req *request) error {
 		}
 		return refuse("There is a game %s already (ids are never reused).", id)
 	}
-	st := sc.NewGame()
-	g := &Game{ID: id, Scenario: sc.Name, Ruleset: st.Ruleset, Title: st.Title, Seed: randomSeed(), Nonce: randomHex(8),
-		Turn: st.Turn, Period: period, Thread: mail.NewMessageID(t.s.domain), Created: t.now}
+	pos, err := sys.NewGame(sc.Name)
+	if err != nil {
+		return fmt.Errorf("setting up %s: %w", sc.Name, err)
+	}
+	g := &Game{ID: id, System: sys.Name(), Scenario: sc.Name, Ruleset: sc.Ruleset, Title: pos.Title(), Seed: randomSeed(),
+		Nonce: randomHex(8), Turn: pos.Turn(), Period: period, Thread: mail.NewMessageID(t.s.domain), Created: t.now}
 	var sides []string
-	for _, sd := range st.Sides {
+	for _, sd := range pos.Sides() {
 		sides = append(sides, sd.Name)
 		val, ok := addresses[strings.ToLower(sd.Name)]
 		if !ok {
@@ -187,11 +189,11 @@ func (t *txn) newGame(req *request) error {
 		keys := slices.Sorted(maps.Keys(addresses))
 		return refuse("%q is neither scenario, id, deadline nor a side of %s (%s).", keys[0], sc.Name, strings.Join(sides, ", "))
 	}
-	if len(g.Players) != len(st.Sides) {
+	if len(g.Players) != len(sides) {
 		return refuse("Every side needs a player's address: %s.", strings.Join(sides, "=..., ")+"=...")
 	}
 	t.openRound(g)
-	if err := t.putState(g.ID, st); err != nil {
+	if err := t.putPosition(g, pos); err != nil {
 		return err
 	}
 	if err := t.putGame(g); err != nil {
@@ -204,14 +206,17 @@ func (t *txn) newGame(req *request) error {
 	}
 	t.log.Info("game created", "game", g.ID, "scenario", g.Scenario)
 
-	rs := sc.Ruleset
-	png, err := mapPart(rs, st, nil)
-	if err != nil {
-		return err
+	var png *mail.Part
+	if !pos.HidesInformation() {
+		part, err := mapPart(pos.Map, "")
+		if err != nil {
+			return err
+		}
+		png = &part
 	}
 	var who []string
 	for _, p := range g.Players {
-		if err := t.welcome(g, p.Side, &png); err != nil {
+		if err := t.welcome(g, p.Side, png); err != nil {
 			return err
 		}
 		who = append(who, fmt.Sprintf("  %-10s %s", p.Side, p.Address))
@@ -347,7 +352,7 @@ func (t *txn) rollback(g *Game) error {
 	undone := g.Turn // the round played from turn Turn-1
 	for _, err := range []error{
 		t.deleteSubmissions(g.ID, g.Turn),
-		t.deleteState(g.ID, g.Turn),
+		t.dropPosition(g, g.Turn),
 		t.deleteSubmissions(g.ID, g.Turn-1),
 		t.deleteRound(g.ID, g.Turn-1),
 	} {
@@ -387,25 +392,32 @@ func (t *txn) endGame(g *Game) error {
 		return err
 	}
 	t.log.Info("game ended by the GM")
-	st, rs, err := t.position(g)
-	if err != nil {
-		return err
-	}
-	png, err := mapPart(rs, st, nil)
-	if err != nil {
-		return err
-	}
-	attachment, err := situationPart(st)
+	pos, err := t.position(g)
 	if err != nil {
 		return err
 	}
 	body := fmt.Sprintf("The game master has ended game %s before its time. The final situation:", g.ID)
 	recipients := append(slices.Clone(g.Players), observersAsPlayers(g)...)
+	var png *mail.Part
 	for _, p := range recipients {
-		d := t.gameData(g, p.Side, st, rs)
-		d.Body, d.Situation = body, situation(rs, st)
+		if png == nil || pos.HidesInformation() {
+			part, err := mapPart(pos.Map, p.Side)
+			if err != nil {
+				return err
+			}
+			png = &part
+		}
+		attachment, err := situationPart(pos, p.Side)
+		if err != nil {
+			return err
+		}
+		d := t.gameData(g, p.Side, pos)
+		d.Body = body
+		if d.Situation, err = pos.Situation(p.Side); err != nil {
+			return err
+		}
 		l := &letter{kind: kindGameOver, game: g, side: p.Side, to: p.Address, subject: fmt.Sprintf("[%s] Game over", g.ID),
-			inline: []mail.Part{png}, attachments: []mail.Part{attachment}}
+			inline: []mail.Part{*png}, attachments: []mail.Part{attachment}}
 		if l.text, err = t.s.render("round", d); err != nil {
 			return err
 		}

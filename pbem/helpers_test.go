@@ -307,6 +307,9 @@ func newJudge(t *testing.T, opts *Options) *judge {
 	}
 	o.Address, o.ServerKey, o.GMSecret, o.GMAddress = testJudge, testServerKey, testGMSecret, testGM
 	o.Clock, o.Logger = j.clock, testLogger(t, j.logs)
+	if o.Systems == nil {
+		o.Systems = testSystems(t)
+	}
 	if j.svc, err = NewService(store, j.sender, o); err != nil {
 		t.Fatal(err)
 	}

@@ -164,9 +164,8 @@ func TestRoundIsPlayedWhenBothSidesSent(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		a, _ := json.Marshal(got)
 		b, _ := json.Marshal(want)
-		if string(a) != string(b) {
+		if string(got) != string(b) {
 			t.Errorf("the replayed round differs from the judge's")
 		}
 		return nil
@@ -188,7 +187,11 @@ func TestLaterOrdersReplaceEarlier(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		if got := r.Orders[0].For("743").Status; got != rules.Move {
+		var played rules.Orders
+		if err := json.Unmarshal(r.Orders[0], &played); err != nil {
+			return err
+		}
+		if got := played.For("743").Status; got != rules.Move {
 			t.Errorf("743 played %s: the first orders were used", got)
 		}
 		return nil
@@ -210,7 +213,7 @@ func TestCheckStoresNothing(t *testing.T) {
 		t.Errorf("want the error of line 3, got %s:\n%s", m, m.Text)
 	}
 	storeView(t, j.store, func(tx storeTx) error {
-		missing, err := tx.missingSides(gameRecord(t, j.store, "tutorial-1"))
+		missing, err := tx.sidesWithoutOrders(gameRecord(t, j.store, "tutorial-1"), bothSides)
 		if len(missing) != 2 {
 			t.Errorf("CHECK stored orders: waiting only for %v", missing)
 		}
@@ -267,7 +270,7 @@ func TestAuthentication(t *testing.T) {
 	noOrders := func() {
 		t.Helper()
 		storeView(t, j.store, func(tx storeTx) error {
-			missing, err := tx.missingSides(gameRecord(t, j.store, "tutorial-1"))
+			missing, err := tx.sidesWithoutOrders(gameRecord(t, j.store, "tutorial-1"), bothSides)
 			if len(missing) != 2 {
 				t.Errorf("orders were stored: waiting only for %v", missing)
 			}

@@ -2,19 +2,25 @@ package pbem
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"io/fs"
 	"log/slog"
 	"os"
 
+	"fieldpost/engine"
 	"fieldpost/templates"
 )
+
+// Games makes the game systems a judge hosts, writing their reports with
+// the judge's templates (the built-in ones, or a club's over them).
+type Games func(templates fs.FS) (engine.Systems, error)
 
 // serviceOptions are the Options of the Service a configuration describes.
 // The server key file is created when missing only with createKey: the
 // daemon creates it with the database, the administration never does,
 // since a new key could not read the secrets of the games already there.
-func serviceOptions(cfg *Config, logger *slog.Logger, clock Clock, createKey bool) (Options, error) {
+func serviceOptions(cfg *Config, games Games, logger *slog.Logger, clock Clock, createKey bool) (Options, error) {
 	key := []byte(cfg.ServerKey)
 	if len(key) == 0 {
 		path := cmp.Or(cfg.KeyFile, cfg.Database+".key")
@@ -28,14 +34,36 @@ func serviceOptions(cfg *Config, logger *slog.Logger, clock Clock, createKey boo
 			return Options{}, err
 		}
 	}
-	var tmpl fs.FS = templates.FS
-	if cfg.Templates != "" {
-		tmpl = overlayFS{top: os.DirFS(cfg.Templates), base: templates.FS}
+	tmpl := templatesOf(cfg)
+	systems, err := hostedSystems(games, tmpl)
+	if err != nil {
+		return Options{}, err
 	}
 	return Options{
-		Address: cfg.Address, Name: cfg.Name, ServerKey: key, GMSecret: cfg.GMSecret, GMAddress: cfg.GMAddress,
+		Systems: systems, Address: cfg.Address, Name: cfg.Name, ServerKey: key, GMSecret: cfg.GMSecret, GMAddress: cfg.GMAddress,
 		Deadline: cfg.Deadline, Reminders: cfg.Reminders, Grace: cfg.Grace, MaxMessageSize: cfg.MaxMessageSize,
 		Templates: tmpl, RetryMin: cfg.SendRetryMin, RetryMax: cfg.SendRetryMax, GiveUp: cfg.SendGiveUp,
 		Clock: clock, Logger: logger,
 	}, nil
+}
+
+// templatesOf is the templates of a configuration: the built-in ones, with a
+// club's folder over them.
+func templatesOf(cfg *Config) fs.FS {
+	if cfg == nil || cfg.Templates == "" {
+		return templates.FS
+	}
+	return overlayFS{top: os.DirFS(cfg.Templates), base: templates.FS}
+}
+
+// hostedSystems makes the game systems with the templates.
+func hostedSystems(games Games, tmpl fs.FS) (engine.Systems, error) {
+	if games == nil {
+		return nil, errors.New("no game systems given")
+	}
+	systems, err := games(tmpl)
+	if err != nil {
+		return nil, fmt.Errorf("game systems: %w", err)
+	}
+	return systems, nil
 }

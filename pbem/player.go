@@ -1,17 +1,12 @@
 package pbem
 
 import (
-	"fieldpost/engine"
-
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
 
-	"fieldpost/data"
-	"fieldpost/engine/stargeneral/ordertext"
-	"fieldpost/engine/stargeneral/report"
-	"fieldpost/engine/stargeneral/rules"
+	"fieldpost/engine"
 	"fieldpost/mail"
 )
 
@@ -58,40 +53,18 @@ func (t *txn) playerRequest(req *request) error {
 	return fmt.Errorf("no handler for command %s", req.Command)
 }
 
-// position returns a game's current position and its ruleset.
-func (t *txn) position(g *Game) (*rules.State, *rules.Ruleset, error) {
-	st, err := t.state(g.ID, g.Turn)
-	if err != nil {
-		return nil, nil, err
-	}
-	rs, err := data.Ruleset(st.Ruleset)
-	if err != nil {
-		return nil, nil, fmt.Errorf("game %s: %w", g.ID, err)
-	}
-	return st, rs, nil
-}
-
 // gameData fills what every mail about a game shows.
-func (t *txn) gameData(g *Game, side string, st *rules.State, rs *rules.Ruleset) *mailData {
+func (t *txn) gameData(g *Game, side string, pos engine.Position) *mailData {
 	d := &mailData{
-		Game: g.ID, Title: g.Title, Side: side, Round: g.Round(), RoundName: ordertext.RoundName(rs, st),
+		Game: g.ID, Title: g.Title, Side: side, Round: g.Round(), RoundName: pos.Step().Name,
 		Paused: g.Paused, Ended: g.Ended, Result: g.Result,
 		Commitment: engine.SeedCommitment(engine.RoundSeed(g.Seed, g.Turn)),
+		SideTitle:  sideTitle(pos, side),
 	}
 	if !g.Deadline.IsZero() {
 		d.Deadline = formatTime(g.Deadline)
 	}
-	if sd := st.Side(side); sd != nil {
-		d.SideTitle = sd.Title
-	}
 	return d
-}
-
-// situation is the position as the templates show it: the roster, the
-// objectives and the text map.
-func situation(rs *rules.Ruleset, st *rules.State) *report.Data {
-	d := report.Build(report.Round{Ruleset: rs, Before: st, After: st})
-	return &d
 }
 
 // mailPlayer sends a side's player a mail about its game, written by the
@@ -102,20 +75,22 @@ func (t *txn) mailPlayer(g *Game, side, kind, subject, body string, withForm boo
 	if p == nil {
 		return fmt.Errorf("game %s has no side %q", g.ID, side)
 	}
-	st, rs, err := t.position(g)
+	pos, err := t.position(g)
 	if err != nil {
 		return err
 	}
-	d := t.gameData(g, side, st, rs)
+	d := t.gameData(g, side, pos)
 	d.Body = body
 	l := &letter{kind: kind, game: g, side: side, to: p.Address, subject: "[" + g.ID + "] " + subject}
 	if withForm && !g.Ended {
 		if d.Waiting, err = t.missingSides(g); err != nil {
 			return err
 		}
-		d.Situation = situation(rs, st)
-		l.form = ordertext.Form(rs, st, side, g.ID)
-		attachment, err := situationPart(st)
+		if d.Situation, err = pos.Situation(side); err != nil {
+			return err
+		}
+		l.form = pos.Form(side, g.ID)
+		attachment, err := situationPart(pos, side)
 		if err != nil {
 			return err
 		}
@@ -150,36 +125,45 @@ func (t *txn) orders(id *identity, req *request, check bool) error {
 			why+fmt.Sprintf("\nThe orders now are for round %d. Nothing has changed: send orders for round %d\n"+
 				"(reply to the latest report, or send STATUS for the current order form).", g.Round(), g.Round()), false)
 	}
-	st, rs, err := t.position(g)
+	pos, err := t.position(g)
 	if err != nil {
 		return err
+	}
+	if !slices.Contains(pos.Step().Waiting, side) {
+		return t.mailPlayer(g, side, refused, fmt.Sprintf("Orders for round %d NOT accepted", g.Round()),
+			fmt.Sprintf("Round %d (%s) takes no orders from %s: it waits for %s.", g.Round(), pos.Step().Name,
+				side, strings.Join(pos.Step().Waiting, ", ")), false)
 	}
 	text := req.Text
 	if check {
 		text = blankLine(text, req.Line)
 	}
-	sub, errs := ordertext.Parse(rs, st, side, text)
+	reading := pos.Read(side, text)
 	switch {
-	case errs == nil && sub.Lines == 0:
+	case reading.Errors == 0 && !reading.Found:
 		t.log.Info("mail with neither orders nor a command")
 		return t.mailPlayer(g, side, kindHelp, "No orders found",
 			"The judge found neither orders nor a command in your mail, so nothing was done.\n"+
 				"Orders start with a line such as \"BN 1/120 M\" (the order form at the end of every report\n"+
 				"has them all); commands are listed below.", false)
-	case errs != nil:
-		t.log.Info("orders refused", "check", check, "errors", len(errs))
+	case reading.Errors > 0:
+		t.log.Info("orders refused", "check", check, "errors", reading.Errors)
 		subject := fmt.Sprintf("Orders for round %d NOT accepted", g.Round())
 		if check {
-			subject = fmt.Sprintf("CHECK of orders for round %d: %s", g.Round(), plural(len(errs), "error"))
+			subject = fmt.Sprintf("CHECK of orders for round %d: %s", g.Round(), plural(reading.Errors, "error"))
 		}
-		return t.mailPlayer(g, side, refused, subject, ordertext.ErrorReport(errs), false)
+		return t.mailPlayer(g, side, refused, subject, reading.Answer, false)
 	case check:
 		t.log.Info("orders checked")
 		return t.mailPlayer(g, side, kindCheck, fmt.Sprintf("CHECK of orders for round %d: valid", g.Round()),
-			ordertext.Echo(rs, st, sub.Orders), false)
+			reading.Answer, false)
 	}
 
-	err = t.putSubmission(g.ID, g.Turn, side, &submission{Orders: sub.Orders, MessageID: t.msg.MessageID, Received: t.now})
+	raw, err := reading.Orders.Marshal()
+	if err != nil {
+		return fmt.Errorf("game %s: storing the orders of %s: %w", g.ID, side, err)
+	}
+	err = t.putSubmission(g.ID, g.Turn, side, &submission{Orders: raw, MessageID: t.msg.MessageID, Received: t.now})
 	if err != nil {
 		return err
 	}
@@ -188,8 +172,7 @@ func (t *txn) orders(id *identity, req *request, check bool) error {
 		return err
 	}
 	t.log.Info("orders accepted", "round", g.Round(), "waiting_for", missing)
-	echo := ordertext.Echo(rs, st, sub.Orders)
-	if err := t.mailPlayer(g, side, kind, fmt.Sprintf("Orders accepted for round %d", g.Round()), echo, false); err != nil {
+	if err := t.mailPlayer(g, side, kind, fmt.Sprintf("Orders accepted for round %d", g.Round()), reading.Answer, false); err != nil {
 		return err
 	}
 	if len(missing) > 0 || g.Paused {
@@ -210,16 +193,18 @@ func blankLine(text string, i int) string {
 // mapMail sends the map of the current position.
 func (t *txn) mapMail(id *identity) error {
 	g := id.game
-	st, rs, err := t.position(g)
+	pos, err := t.position(g)
 	if err != nil {
 		return err
 	}
-	png, err := mapPart(rs, st, nil)
+	png, err := mapPart(pos.Map, id.side)
 	if err != nil {
 		return err
 	}
-	d := t.gameData(g, id.side, st, rs)
-	d.Situation = situation(rs, st)
+	d := t.gameData(g, id.side, pos)
+	if d.TextMap, err = textMap(pos, id.side); err != nil {
+		return err
+	}
 	l := &letter{kind: kindMap, game: g, side: id.side, to: g.Player(id.side).Address,
 		subject: fmt.Sprintf("[%s] Map before round %d", g.ID, g.Round()), inline: []mail.Part{png}}
 	if l.text, err = t.s.render(kindMap, d); err != nil {
@@ -245,10 +230,16 @@ func (t *txn) history(id *identity, n int) error {
 	if err != nil {
 		return err
 	}
-	d := t.gameData(g, id.side, played.after, played.rs)
-	d.Body = played.text
+	d := t.gameData(g, id.side, played.after)
+	if d.Body, err = played.report(id.side); err != nil {
+		return err
+	}
+	png, err := played.png(id.side)
+	if err != nil {
+		return err
+	}
 	l := &letter{kind: kindHistory, game: g, side: id.side, to: g.Player(id.side).Address,
-		subject: fmt.Sprintf("[%s] Report of round %d (again)", g.ID, n), inline: []mail.Part{played.png}}
+		subject: fmt.Sprintf("[%s] Report of round %d (again)", g.ID, n), inline: []mail.Part{png}}
 	if l.text, err = t.s.render(kindHistory, d); err != nil {
 		return err
 	}
@@ -296,14 +287,16 @@ func (t *txn) subscribe(req *request) error {
 		return err
 	}
 	t.log.Info("observer list changed", "game", g.ID, "subscribe", on, "observer", addr)
-	st, rs, err := t.position(g)
+	pos, err := t.position(g)
 	if err != nil {
 		return err
 	}
-	d := t.gameData(g, "", st, rs)
+	d := t.gameData(g, "", pos)
 	d.Body = body
 	if on {
-		d.Situation = situation(rs, st)
+		if d.Situation, err = pos.Situation(""); err != nil {
+			return err
+		}
 	}
 	l := &letter{kind: kindStatus, game: g, to: addr, subject: fmt.Sprintf("[%s] %s", g.ID, strings.ToLower(req.Command))}
 	if l.text, err = t.s.render(kindStatus, d); err != nil {

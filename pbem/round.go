@@ -1,15 +1,10 @@
 package pbem
 
 import (
-	"fieldpost/engine"
-
 	"fmt"
 	"time"
 
-	"fieldpost/data"
-	"fieldpost/engine/stargeneral/ordertext"
-	"fieldpost/engine/stargeneral/report"
-	"fieldpost/engine/stargeneral/rules"
+	"fieldpost/engine"
 	"fieldpost/mail"
 )
 
@@ -28,52 +23,62 @@ func (t *txn) openRound(g *Game) {
 // default orders for a side that sent none, which is told so with notice
 // (a format of the round number), and mails the report to everyone.
 func (t *txn) playRound(g *Game, notice string) error {
-	st, rs, err := t.position(g)
+	pos, err := t.position(g)
 	if err != nil {
 		return err
 	}
-	rec := &roundRecord{Seed: engine.RoundSeed(g.Seed, st.Turn), Played: t.now}
-	for _, sd := range st.Sides {
-		sub, err := t.submission(g.ID, st.Turn, sd.Name)
+	turn := pos.Turn()
+	rec := &roundRecord{Seed: engine.RoundSeed(g.Seed, turn), Played: t.now}
+	orders := map[string]engine.Orders{}
+	for _, side := range pos.Step().Waiting {
+		sub, err := t.submission(g.ID, turn, side)
 		if err != nil {
 			return err
 		}
+		o := pos.Default(side)
 		if sub == nil {
-			rec.Defaulted = append(rec.Defaulted, sd.Name)
-			rec.Orders = append(rec.Orders, rules.DefaultOrders(rs, st, sd.Name))
-			continue
+			rec.Defaulted = append(rec.Defaulted, side)
+		} else if o, err = pos.LoadOrders(side, sub.Orders); err != nil {
+			return fmt.Errorf("game %s: %w", g.ID, err)
 		}
-		rec.Orders = append(rec.Orders, sub.Orders)
+		raw, err := o.Marshal()
+		if err != nil {
+			return fmt.Errorf("game %s: storing the orders of %s: %w", g.ID, side, err)
+		}
+		rec.Orders = append(rec.Orders, raw)
+		orders[side] = o
 	}
-	next, events, err := rules.Resolve(rs, st, rec.Orders, engine.NewSeededDice(rec.Seed))
+	next, round, err := pos.Play(orders, engine.NewSeededDice(rec.Seed))
 	if err != nil {
-		return fmt.Errorf("playing round %d of %s: %w", st.Turn+1, g.ID, err)
+		return fmt.Errorf("playing round %d of %s: %w", turn+1, g.ID, err)
 	}
-	rec.Events = events
-	if err := t.putState(g.ID, next); err != nil {
+	if rec.Events, err = round.Marshal(); err != nil {
+		return fmt.Errorf("game %s: storing round %d: %w", g.ID, turn+1, err)
+	}
+	if err := t.putPosition(g, next); err != nil {
 		return err
 	}
-	if err := t.putRound(g.ID, st.Turn, rec); err != nil {
+	if err := t.putRound(g.ID, turn, rec); err != nil {
 		return err
 	}
-	g.Turn = next.Turn
-	if next.Ended {
-		g.Ended, g.Result, g.Deadline = true, next.Result, time.Time{}
+	g.Turn = next.Turn()
+	if step := next.Step(); step.Over {
+		g.Ended, g.Result, g.Deadline = true, step.Result, time.Time{}
 	} else {
 		t.openRound(g)
 	}
 	if err := t.putGame(g); err != nil {
 		return err
 	}
-	t.log.Info("round played", "game", g.ID, "round", st.Turn+1, "defaulted", rec.Defaulted, "ended", next.Ended)
+	t.log.Info("round played", "game", g.ID, "round", turn+1, "defaulted", rec.Defaulted, "ended", g.Ended)
 	for _, side := range rec.Defaulted {
-		err := t.mailPlayer(g, side, kindDefaulted, fmt.Sprintf("No orders from you: default orders played in round %d", st.Turn+1),
-			fmt.Sprintf(notice, st.Turn+1), false)
+		err := t.mailPlayer(g, side, kindDefaulted, fmt.Sprintf("No orders from you: default orders played in round %d", turn+1),
+			fmt.Sprintf(notice, turn+1), false)
 		if err != nil {
 			return err
 		}
 	}
-	return t.reportMails(g, st.Turn, nil)
+	return t.reportMails(g, turn, nil)
 }
 
 // The notices of a side that sent no orders, by why the round was played.
@@ -86,44 +91,82 @@ var (
 		"The report follows in its own mail."
 )
 
-// played is a round played, ready to be mailed.
+// played is a round played, ready to be mailed: its report and map are
+// written once for each view (one for all where the system hides nothing).
 type played struct {
-	rs            *rules.Ruleset
-	before, after *rules.State
-	rec           *roundRecord
-	text          string // the report, without an order form
-	png           mail.Part
+	before, after engine.Position
+	round         engine.Round
+	meta          engine.RoundMeta
+	texts         map[string]string
+	pngs          map[string]mail.Part
 }
 
-// playedRound reads back the round played from a turn and writes its
-// report and map.
+// playedRound reads back the round played from a turn.
 func (t *txn) playedRound(g *Game, turn int) (*played, error) {
 	rec, err := t.round(g.ID, turn)
 	if err != nil {
 		return nil, err
 	}
-	before, err := t.state(g.ID, turn)
+	before, err := t.positionAt(g, turn)
 	if err != nil {
 		return nil, err
 	}
-	after, err := t.state(g.ID, turn+1)
+	after, err := t.positionAt(g, turn+1)
 	if err != nil {
 		return nil, err
 	}
-	rs, err := data.Ruleset(after.Ruleset)
+	round, err := before.LoadRound(after, rec.Events)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("game %s: %w", g.ID, err)
 	}
-	text, err := report.Text(t.s.opts.Templates, report.Round{Ruleset: rs, Before: before, After: after,
-		Events: rec.Events, Seed: rec.Seed, Game: g.ID, Defaulted: rec.Defaulted, Orders: rec.Orders})
+	meta := engine.RoundMeta{Game: g.ID, Seed: rec.Seed, Defaulted: rec.Defaulted, Orders: map[string]engine.Orders{}}
+	for i, side := range before.Step().Waiting {
+		if i >= len(rec.Orders) {
+			break
+		}
+		if meta.Orders[side], err = before.LoadOrders(side, rec.Orders[i]); err != nil {
+			return nil, fmt.Errorf("game %s: %w", g.ID, err)
+		}
+	}
+	return &played{before: before, after: after, round: round, meta: meta,
+		texts: map[string]string{}, pngs: map[string]mail.Part{}}, nil
+}
+
+// report is the round's report as a side reads it, without an order form.
+func (p *played) report(side string) (string, error) {
+	view := viewOf(p.after, side)
+	if text, ok := p.texts[view]; ok {
+		return text, nil
+	}
+	text, err := p.round.Report(side, p.meta)
 	if err != nil {
-		return nil, err
+		return "", fmt.Errorf("writing the report of game %s: %w", p.meta.Game, err)
 	}
-	png, err := mapPart(rs, after, rec.Events)
+	p.texts[view] = text
+	return text, nil
+}
+
+// png is the map after the round, with what happened, as a side sees it.
+func (p *played) png(side string) (mail.Part, error) {
+	view := viewOf(p.after, side)
+	if part, ok := p.pngs[view]; ok {
+		return part, nil
+	}
+	part, err := mapPart(p.round.Map, side)
 	if err != nil {
-		return nil, err
+		return mail.Part{}, err
 	}
-	return &played{rs: rs, before: before, after: after, rec: rec, text: text, png: png}, nil
+	p.pngs[view] = part
+	return part, nil
+}
+
+// viewOf names what a side sees of a position: its own view where the
+// system hides things, one view for everybody where it hides nothing.
+func viewOf(p engine.Position, side string) string {
+	if p.HidesInformation() {
+		return side
+	}
+	return ""
 }
 
 // reportMails mails the report of the round played from a turn (the
@@ -135,23 +178,29 @@ func (t *txn) reportMails(g *Game, turn int, only *Player) error {
 	if err != nil {
 		return err
 	}
-	kind, subject := kindReport, fmt.Sprintf("[%s] Report of round %d (%s)", g.ID, turn+1, ordertext.RoundName(p.rs, p.before))
+	kind, subject := kindReport, fmt.Sprintf("[%s] Report of round %d (%s)", g.ID, turn+1, p.before.Step().Name)
 	if g.Ended {
 		kind, subject = kindGameOver, fmt.Sprintf("[%s] Game over: report of round %d", g.ID, turn+1)
 	}
-	attachment, err := situationPart(p.after)
-	if err != nil {
-		return err
-	}
 	send := func(side, to string) error {
-		d := t.gameData(g, side, p.after, p.rs)
-		d.Body = p.text
-		l := &letter{kind: kind, game: g, side: side, to: to, subject: subject,
-			inline: []mail.Part{p.png}, attachments: []mail.Part{attachment}}
-		if side != "" && !g.Ended {
-			l.form = ordertext.Form(p.rs, p.after, side, g.ID)
-		}
+		d := t.gameData(g, side, p.after)
 		var err error
+		if d.Body, err = p.report(side); err != nil {
+			return err
+		}
+		png, err := p.png(side)
+		if err != nil {
+			return err
+		}
+		attachment, err := situationPart(p.after, side)
+		if err != nil {
+			return err
+		}
+		l := &letter{kind: kind, game: g, side: side, to: to, subject: subject,
+			inline: []mail.Part{png}, attachments: []mail.Part{attachment}}
+		if side != "" && !g.Ended {
+			l.form = p.after.Form(side, g.ID)
+		}
 		if l.text, err = t.s.render("round", d); err != nil {
 			return err
 		}
@@ -174,36 +223,51 @@ func (t *txn) reportMails(g *Game, turn int, only *Player) error {
 }
 
 // welcome mails a player its secret, the scenario, the situation and the
-// first order form. png is the opening map, when already drawn.
+// first order form. png is the opening map, when already drawn for a
+// position that hides nothing.
 func (t *txn) welcome(g *Game, side string, png *mail.Part) error {
-	st, rs, err := t.position(g)
+	pos, err := t.position(g)
 	if err != nil {
 		return err
 	}
-	if png == nil {
-		p, err := mapPart(rs, st, nil)
+	if png == nil || pos.HidesInformation() {
+		p, err := mapPart(pos.Map, side)
 		if err != nil {
 			return err
 		}
 		png = &p
 	}
-	sc, err := data.Scenario(g.Scenario)
+	sys, err := t.s.system(g)
 	if err != nil {
 		return err
 	}
-	attachment, err := situationPart(st)
+	attachment, err := situationPart(pos, side)
 	if err != nil {
 		return err
 	}
 	secret := deriveSecret(t.s.opts.ServerKey, g, side)
-	d := t.gameData(g, side, st, rs)
+	d := t.gameData(g, side, pos)
 	d.Secret, d.ReplyTo = secret, t.s.tokenAddress(secret)
-	d.Situation, d.Description = situation(rs, st), sc.Description
+	d.Description = scenarioDescription(sys, g.Scenario)
+	if d.Situation, err = pos.Situation(side); err != nil {
+		return err
+	}
 	l := &letter{kind: kindWelcome, game: g, side: side, to: g.Player(side).Address,
 		subject: fmt.Sprintf("[%s] Welcome: you play %s in %s", g.ID, d.SideTitle, g.Title),
-		form:    ordertext.Form(rs, st, side, g.ID), inline: []mail.Part{*png}, attachments: []mail.Part{attachment}}
+		form:    pos.Form(side, g.ID), inline: []mail.Part{*png}, attachments: []mail.Part{attachment}}
 	if l.text, err = t.s.render(kindWelcome, d); err != nil {
 		return err
 	}
 	return t.queue(l)
+}
+
+// scenarioDescription is a bundled scenario's introduction, "" if the
+// system no longer has it.
+func scenarioDescription(sys engine.System, scenario string) string {
+	for _, sc := range sys.Scenarios() {
+		if sc.Name == scenario {
+			return sc.Description
+		}
+	}
+	return ""
 }

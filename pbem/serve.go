@@ -20,8 +20,8 @@ const shutdownFlush = 15 * time.Second
 // watched and the administration is served on the control socket
 // (ControlSocket). At the end it finishes the mail in hand, sends what it can of
 // the outbox and closes the database.
-func Serve(ctx context.Context, cfg *Config, logger *slog.Logger) error {
-	d, err := newDaemon(cfg, logger, SystemClock())
+func Serve(ctx context.Context, cfg *Config, games Games, logger *slog.Logger) error {
+	d, err := newDaemon(cfg, games, logger, SystemClock())
 	if err != nil {
 		return err
 	}
@@ -37,11 +37,11 @@ type daemon struct {
 	log    *slog.Logger
 }
 
-func newDaemon(cfg *Config, logger *slog.Logger, clock Clock) (*daemon, error) {
+func newDaemon(cfg *Config, games Games, logger *slog.Logger, clock Clock) (*daemon, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	opts, err := serviceOptions(cfg, logger, clock, true)
+	opts, err := serviceOptions(cfg, games, logger, clock, true)
 	if err != nil {
 		return nil, err
 	}

@@ -18,6 +18,7 @@ import (
 
 	"go.etcd.io/bbolt"
 
+	"fieldpost/engine"
 	"fieldpost/mail"
 	"fieldpost/templates"
 )
@@ -49,6 +50,9 @@ type Options struct {
 	// intake is configured (10 MiB, its default); only used to tell the
 	// sender.
 	MaxMessageSize int64
+	// Systems are the game systems the judge hosts; a game names its own.
+	// Required.
+	Systems engine.Systems
 	// Templates holds the mail templates; templates.FS by default.
 	Templates fs.FS
 	// RetryMin and RetryMax bound the exponential backoff between attempts
@@ -88,6 +92,9 @@ func NewService(store *Store, sender Sender, opts Options) (*Service, error) {
 	}
 	if len(opts.ServerKey) < 32 {
 		return nil, errors.New("pbem: the server key must be at least 32 bytes")
+	}
+	if len(opts.Systems) == 0 {
+		return nil, errors.New("pbem: no game system to host")
 	}
 	if opts.GMSecret != "" && opts.GMAddress == "" {
 		return nil, errors.New("pbem: a GM secret needs a GM address for the answers")
@@ -148,6 +155,9 @@ type txn struct {
 	// answer collects what a command given by the administration did
 	// (Service.Admin); nil for mail and the deadline loop.
 	answer *AdminAnswer
+	// positions are the positions read in this transaction, by game and
+	// turn: each is read from the store once.
+	positions map[positionKey]engine.Position
 }
 
 // update runs fn in a write transaction and wakes the loops after it
@@ -155,7 +165,7 @@ type txn struct {
 func (s *Service) update(msg *mail.Inbound, log *slog.Logger, fn func(t *txn) error) error {
 	t := &txn{s: s, now: s.clock.Now(), msg: msg, log: log}
 	err := s.store.db.Update(func(tx *bbolt.Tx) error {
-		t.storeTx, t.queued = storeTx{tx}, 0
+		t.storeTx, t.queued, t.positions = storeTx{tx}, 0, nil
 		return fn(t)
 	})
 	if err != nil {

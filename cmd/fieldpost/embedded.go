@@ -15,7 +15,6 @@ import (
 	"sync"
 	"time"
 
-	"fieldpost/data"
 	"fieldpost/mail"
 	"fieldpost/mail/club"
 	"fieldpost/pbem"
@@ -87,13 +86,13 @@ func saveClubFile(path string, cf *clubFile) error {
 // newClubFile makes the accounts of a first start: the judge, the GM, the
 // referee, and one player per side of the demo scenario.
 func newClubFile() (*clubFile, error) {
-	sc, err := data.Scenario(demoScenario)
+	_, sc, err := scenarioInfo(demoScenario)
 	if err != nil {
 		return nil, err
 	}
 	cf := &clubFile{Domain: club.DefaultDomain, GMSecret: "gm-" + rand.Text()}
 	names := []string{judgeAccount, gmAccount, refereeAccount}
-	for _, sd := range sc.State.Sides {
+	for _, sd := range sc.Sides {
 		names = append(names, sd.Name)
 	}
 	for _, n := range names {
@@ -174,7 +173,7 @@ func serveEmbedded(ctx context.Context, e *env, opt embeddedOptions) error {
 	var wg sync.WaitGroup
 	var judgeErr error
 	wg.Go(func() {
-		judgeErr = pbem.Serve(runCtx, cfg, log.With("part", "judge"))
+		judgeErr = pbem.Serve(runCtx, cfg, hostedGames, log.With("part", "judge"))
 		stop()
 	})
 
@@ -214,7 +213,7 @@ func remailAfterRestart(ctx context.Context, database string) (int, error) {
 	var a *pbem.AdminConn
 	for wait := time.Now().Add(30 * time.Second); ; {
 		var err error
-		a, err = pbem.OpenAdmin(pbem.AdminOptions{Database: database})
+		a, err = pbem.OpenAdmin(pbem.AdminOptions{Database: database, Games: hostedGames})
 		if err == nil && a.Live() {
 			break
 		}
@@ -271,10 +270,10 @@ gm_address = %s
 // newGameCommand is the GM's mail that creates a tutorial game with the
 // club's player accounts.
 func newGameCommand(id string, srv *club.Server) string {
-	sc, _ := data.Scenario(demoScenario)
+	_, sc, _ := scenarioInfo(demoScenario)
 	var b strings.Builder
 	fmt.Fprintf(&b, "NEWGAME scenario=%s id=%s deadline=none", demoScenario, id)
-	for _, sd := range sc.State.Sides {
+	for _, sd := range sc.Sides {
 		fmt.Fprintf(&b, " %s=%s", sd.Name, srv.Address(sd.Name))
 	}
 	return b.String()
@@ -300,13 +299,13 @@ func clubMail(srv *club.Server, account, subject, body string) error {
 
 // printWelcome tells a newcomer how to play: one mail account per side.
 func printWelcome(w io.Writer, srv *club.Server, cf *clubFile, opt embeddedOptions) {
-	sc, _ := data.Scenario(demoScenario)
+	_, sc, _ := scenarioInfo(demoScenario)
 	fmt.Fprintf(w, "Fieldpost is running, with its own small mail server on %s.\n", hostOf(srv.IMAPAddr()))
 	fmt.Fprintf(w, "A game of %q (game id demo) has been created, one player a side.\n", sc.Title)
 	fmt.Fprintln(w, "Set up a mail program (Thunderbird, mutt, ...) with a player's account below; its")
 	fmt.Fprintln(w, "INBOX holds the judge's welcome with your order form. Reply to it with your orders.")
 	fmt.Fprintln(w, "The order language: docs/orders.md. Commands (STATUS, MAP, HELP...): docs/commands.md.")
-	for _, sd := range sc.State.Sides {
+	for _, sd := range sc.Sides {
 		text, err := srv.ConnectionInstructions(sd.Name)
 		if err != nil {
 			continue
@@ -334,7 +333,7 @@ func runDemo(ctx context.Context, e *env, srv *club.Server, cf *clubFile, opt em
 	if err := os.MkdirAll(reports, 0o700); err != nil {
 		return err
 	}
-	sc, err := data.Scenario(demoScenario)
+	_, sc, err := scenarioInfo(demoScenario)
 	if err != nil {
 		return err
 	}
@@ -349,7 +348,7 @@ func runDemo(ctx context.Context, e *env, srv *club.Server, cf *clubFile, opt em
 	demoCtx, stop := context.WithCancel(ctx)
 	defer stop()
 	var wg sync.WaitGroup
-	for i, sd := range sc.State.Sides {
+	for i, sd := range sc.Sides {
 		b, intake, err := clubBot(srv, cf, sd.Name, uint64(i+1), log)
 		if err != nil {
 			return err

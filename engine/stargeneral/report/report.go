@@ -108,13 +108,7 @@ func Build(in Round) Data {
 		}
 		d.Played = append(d.Played, PlayedOrders{Side: sd.Name, Text: ordertext.Format(in.Ruleset, in.Before, o, in.Game)})
 	}
-	for _, o := range in.After.SortedObjectives() {
-		owner := o.Owner
-		if owner == "" {
-			owner = "nobody"
-		}
-		d.Objectives = append(d.Objectives, fmt.Sprintf("%s %s (worth %d): held by %s", o.Hex, o.Name, o.Value, owner))
-	}
+	d.Objectives = Objectives(in.After)
 	if !in.After.Ended {
 		d.NextRound = ordertext.RoundName(in.Ruleset, in.After)
 		if in.Side != "" {
@@ -122,6 +116,35 @@ func Build(in Round) Data {
 		}
 	}
 	return d
+}
+
+// Objectives lists a position's objectives in words, with who holds them.
+func Objectives(st *rules.State) []string {
+	var out []string
+	for _, o := range st.SortedObjectives() {
+		owner := o.Owner
+		if owner == "" {
+			owner = "nobody"
+		}
+		out = append(out, fmt.Sprintf("%s %s (worth %d): held by %s", o.Hex, o.Name, o.Value, owner))
+	}
+	return out
+}
+
+// Situation renders the position alone with the template "situation.txt":
+// every side's forces, the objectives, the text map.
+func Situation(templates fs.FS, rs *rules.Ruleset, st *rules.State) (string, error) {
+	return render(templates, "situation.txt", Round{Ruleset: rs, Before: st, After: st})
+}
+
+// CheckTemplates parses the report templates of a folder.
+func CheckTemplates(templates fs.FS) error {
+	for _, name := range []string{"report.txt", "situation.txt"} {
+		if _, err := template.New(name).Funcs(Funcs).ParseFS(templates, name+".tmpl"); err != nil {
+			return fmt.Errorf("report template %s: %w", name, err)
+		}
+	}
+	return nil
 }
 
 func render(templates fs.FS, name string, in Round) (string, error) {

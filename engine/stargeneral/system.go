@@ -1,0 +1,323 @@
+// Package stargeneral is the Star General family of rules (Two Star General
+// and its variant Three Star General) as a game system of the judge: it joins
+// the rules (rules), the order language (ordertext), the reports (report),
+// the maps (mapview) and the bot (bot) behind engine.System.
+package stargeneral
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"io/fs"
+
+	"fieldpost/data"
+	"fieldpost/engine"
+	"fieldpost/engine/stargeneral/bot"
+	"fieldpost/engine/stargeneral/mapview"
+	"fieldpost/engine/stargeneral/ordertext"
+	"fieldpost/engine/stargeneral/report"
+	"fieldpost/engine/stargeneral/rules"
+)
+
+// Name is the system's stored name. Games stored before systems had names
+// are Star General games.
+const Name = "stargeneral"
+
+// System is Star General for the judge. Its reports are written with the
+// templates it is given (a club may restyle them).
+type System struct {
+	templates fs.FS
+}
+
+// New returns the system, writing reports with the templates in fsys
+// (report.txt.tmpl, situation.txt.tmpl). A template that is missing or
+// does not parse is an error now rather than at the first report.
+func New(templates fs.FS) (*System, error) {
+	if err := report.CheckTemplates(templates); err != nil {
+		return nil, err
+	}
+	return &System{templates: templates}, nil
+}
+
+var (
+	_ engine.System  = (*System)(nil)
+	_ engine.Planner = (*System)(nil)
+)
+
+// Name implements engine.System.
+func (s *System) Name() string { return Name }
+
+// Title implements engine.System.
+func (s *System) Title() string { return "Two Star General / Three Star General" }
+
+// Scenarios implements engine.System: the bundled scenarios.
+func (s *System) Scenarios() []engine.ScenarioInfo {
+	var out []engine.ScenarioInfo
+	for _, name := range data.ScenarioNames() {
+		sc, err := data.Scenario(name)
+		if err != nil {
+			continue // data's own tests load every bundled scenario
+		}
+		info := engine.ScenarioInfo{Name: sc.Name, Title: sc.Title, Ruleset: sc.State.Ruleset, Description: sc.Description}
+		info.Sides = sides(sc.State)
+		out = append(out, info)
+	}
+	return out
+}
+
+// NewGame implements engine.System.
+func (s *System) NewGame(scenario string) (engine.Position, error) {
+	sc, err := data.Scenario(scenario)
+	if err != nil {
+		return nil, err
+	}
+	return &Position{sys: s, rs: sc.Ruleset, st: sc.NewGame()}, nil
+}
+
+// Load implements engine.System.
+func (s *System) Load(stored []byte) (engine.Position, error) {
+	var st rules.State
+	if err := json.Unmarshal(stored, &st); err != nil {
+		return nil, fmt.Errorf("reading a Star General position: %w", err)
+	}
+	return s.Wrap(&st)
+}
+
+// Wrap makes a position of a state, with the bundled ruleset it names.
+func (s *System) Wrap(st *rules.State) (*Position, error) {
+	rs, err := data.Ruleset(st.Ruleset)
+	if err != nil {
+		return nil, err
+	}
+	return &Position{sys: s, rs: rs, st: st}, nil
+}
+
+// Plan implements engine.Planner with the bot.
+func (s *System) Plan(p engine.Position, side string, seed uint64) (engine.Orders, error) {
+	pos, ok := p.(*Position)
+	if !ok {
+		return nil, fmt.Errorf("not a Star General position: %T", p)
+	}
+	return &Orders{bot.Plan(pos.rs, pos.st, side, bot.Options{Seed: seed})}, nil
+}
+
+// Position is a Star General game between rounds. Star General hides
+// nothing: every side sees the whole position.
+type Position struct {
+	sys *System
+	rs  *rules.Ruleset
+	st  *rules.State
+}
+
+// State is the rules' position; callers must not change it.
+func (p *Position) State() *rules.State { return p.st }
+
+// Ruleset is the position's ruleset.
+func (p *Position) Ruleset() *rules.Ruleset { return p.rs }
+
+// Marshal implements engine.Position.
+func (p *Position) Marshal() ([]byte, error) { return json.Marshal(p.st) }
+
+// Scenario implements engine.Position.
+func (p *Position) Scenario() string { return p.st.Scenario }
+
+// Title implements engine.Position.
+func (p *Position) Title() string { return p.st.Title }
+
+// Sides implements engine.Position.
+func (p *Position) Sides() []engine.Side { return sides(p.st) }
+
+// Turn implements engine.Position.
+func (p *Position) Turn() int { return p.st.Turn }
+
+// Step implements engine.Position: both sides plot every round at once.
+func (p *Position) Step() engine.Step {
+	step := engine.Step{Name: ordertext.RoundName(p.rs, p.st), Over: p.st.Ended, Winner: p.st.Winner, Result: p.st.Result}
+	if !p.st.Ended {
+		for _, sd := range p.st.Sides {
+			step.Waiting = append(step.Waiting, sd.Name)
+		}
+	}
+	return step
+}
+
+// HidesInformation implements engine.Position: Star General is played
+// with open information.
+func (p *Position) HidesInformation() bool { return false }
+
+// Forces implements engine.Position: units in play, their core stands on
+// the map with the batteries, and the strength points of those.
+func (p *Position) Forces(side string) engine.Forces {
+	var f engine.Forces
+	for _, u := range p.st.ActiveUnits(side) {
+		f.Units++
+		for _, s := range u.Stands {
+			f.Pieces++
+			f.Strength += s.SP
+		}
+	}
+	for _, b := range p.st.Batteries {
+		if b.Side == side && !b.Removed {
+			f.Pieces++
+			f.Strength += b.SP
+		}
+	}
+	return f
+}
+
+// Objectives implements engine.Position.
+func (p *Position) Objectives() []string { return report.Objectives(p.st) }
+
+// Form implements engine.Position.
+func (p *Position) Form(side, game string) string { return ordertext.Form(p.rs, p.st, side, game) }
+
+// Read implements engine.Position.
+func (p *Position) Read(side, text string) engine.Reading {
+	sub, errs := ordertext.Parse(p.rs, p.st, side, text)
+	r := engine.Reading{Found: sub.Lines > 0, Errors: len(errs)}
+	switch {
+	case errs != nil:
+		r.Answer = ordertext.ErrorReport(errs)
+	case r.Found:
+		r.Orders = &Orders{sub.Orders}
+		r.Answer = ordertext.Echo(p.rs, p.st, sub.Orders)
+	}
+	return r
+}
+
+// Default implements engine.Position: everything holds.
+func (p *Position) Default(side string) engine.Orders {
+	return &Orders{rules.DefaultOrders(p.rs, p.st, side)}
+}
+
+// LoadOrders implements engine.Position.
+func (p *Position) LoadOrders(side string, stored []byte) (engine.Orders, error) {
+	var o rules.Orders
+	if err := json.Unmarshal(stored, &o); err != nil {
+		return nil, fmt.Errorf("reading %s's stored orders: %w", side, err)
+	}
+	return &Orders{&o}, nil
+}
+
+// Play implements engine.Position: it plays the next round, day or night.
+func (p *Position) Play(orders map[string]engine.Orders, dice engine.Dice) (engine.Position, engine.Round, error) {
+	list, err := p.orderList(orders)
+	if err != nil {
+		return nil, nil, err
+	}
+	next, events, err := rules.Resolve(p.rs, p.st, list, sixSided{dice})
+	if err != nil {
+		return nil, nil, err
+	}
+	after := &Position{sys: p.sys, rs: p.rs, st: next}
+	return after, &Round{before: p, after: after, events: events}, nil
+}
+
+// orderList puts orders in the order of the sides, a side without any
+// playing the default orders.
+func (p *Position) orderList(orders map[string]engine.Orders) ([]*rules.Orders, error) {
+	var list []*rules.Orders
+	for _, sd := range p.st.Sides {
+		o, given := orders[sd.Name]
+		if !given || o == nil {
+			list = append(list, rules.DefaultOrders(p.rs, p.st, sd.Name))
+			continue
+		}
+		so, ok := o.(*Orders)
+		if !ok {
+			return nil, fmt.Errorf("orders of %s are not Star General orders: %T", sd.Name, o)
+		}
+		list = append(list, so.Orders)
+	}
+	return list, nil
+}
+
+// LoadRound implements engine.Position.
+func (p *Position) LoadRound(after engine.Position, stored []byte) (engine.Round, error) {
+	a, ok := after.(*Position)
+	if !ok {
+		return nil, fmt.Errorf("not a Star General position: %T", after)
+	}
+	var events []rules.Event
+	if err := json.Unmarshal(stored, &events); err != nil {
+		return nil, fmt.Errorf("reading a stored round: %w", err)
+	}
+	return &Round{before: p, after: a, events: events}, nil
+}
+
+// Situation implements engine.Position.
+func (p *Position) Situation(side string) (string, error) {
+	return report.Situation(p.sys.templates, p.rs, p.st)
+}
+
+// View implements engine.Position: situation.json, the whole position (it
+// is what `fieldpost resolve --state` replays from).
+func (p *Position) View(side string) ([]byte, error) {
+	return json.Marshal(struct {
+		Ruleset string       `json:"ruleset"`
+		State   *rules.State `json:"state"`
+	}{p.st.Ruleset, p.st})
+}
+
+// Map implements engine.Position.
+func (p *Position) Map(w io.Writer, side string, f engine.MapFormat) error {
+	return drawMap(w, p.rs, p.st, nil, f)
+}
+
+func drawMap(w io.Writer, rs *rules.Ruleset, st *rules.State, events []rules.Event, f engine.MapFormat) error {
+	switch f {
+	case engine.PNG:
+		return mapview.PNG(w, rs, st, events, mapview.Options{})
+	case engine.ASCII:
+		_, err := io.WriteString(w, mapview.ASCII(rs, st))
+		return err
+	}
+	return fmt.Errorf("no %q map in Star General", f)
+}
+
+// Orders are a side's orders for a Star General round.
+type Orders struct{ *rules.Orders }
+
+// Marshal implements engine.Orders.
+func (o *Orders) Marshal() ([]byte, error) { return json.Marshal(o.Orders) }
+
+// Round is a Star General round played.
+type Round struct {
+	before, after *Position
+	events        []rules.Event
+}
+
+// Events is the round's event log.
+func (r *Round) Events() []rules.Event { return r.events }
+
+// Marshal implements engine.Round.
+func (r *Round) Marshal() ([]byte, error) { return json.Marshal(r.events) }
+
+// Report implements engine.Round: the report without an order form (the
+// judge adds the reader's).
+func (r *Round) Report(side string, meta engine.RoundMeta) (string, error) {
+	orders, err := r.before.orderList(meta.Orders)
+	if err != nil {
+		return "", err
+	}
+	return report.Text(r.before.sys.templates, report.Round{Ruleset: r.after.rs, Before: r.before.st, After: r.after.st,
+		Events: r.events, Seed: meta.Seed, Game: meta.Game, Defaulted: meta.Defaulted, Orders: orders})
+}
+
+// Map implements engine.Round.
+func (r *Round) Map(w io.Writer, side string, f engine.MapFormat) error {
+	return drawMap(w, r.after.rs, r.after.st, r.events, f)
+}
+
+// sixSided rolls the rules' d6 from the engine's dice.
+type sixSided struct{ engine.Dice }
+
+func (d sixSided) D6() int { return d.Roll(6) }
+
+func sides(st *rules.State) []engine.Side {
+	out := make([]engine.Side, len(st.Sides))
+	for i, sd := range st.Sides {
+		out[i] = engine.Side{Name: sd.Name, Title: sd.Title}
+	}
+	return out
+}

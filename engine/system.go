@@ -1,0 +1,206 @@
+package engine
+
+import (
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+)
+
+// System is a game system the judge can host: a family of rules, its order
+// language, its reports and maps, and its bundled scenarios.
+type System interface {
+	// Name is the system's stored name, such as "stargeneral".
+	Name() string
+	// Title is the system's name for people: "Two Star General / Three Star General".
+	Title() string
+	Scenarios() []ScenarioInfo
+	// NewGame sets up a bundled scenario for its first turn.
+	NewGame(scenario string) (Position, error)
+	// Load reads back a position stored from Position.Marshal.
+	Load(stored []byte) (Position, error)
+}
+
+// ScenarioInfo describes a bundled scenario.
+type ScenarioInfo struct {
+	Name        string
+	Title       string
+	Ruleset     string // the ruleset within the system, such as "2sg"
+	Description string
+	Sides       []Side
+}
+
+// Side is one side of a game.
+type Side struct {
+	Name  string // as orders and addresses write it: "us", "german"
+	Title string // for people: "US 2nd Infantry Division"
+}
+
+// Step is where a game stands between two plays.
+type Step struct {
+	// Name names the orders now due for people: "day 1, round 2 of 5",
+	// "turn 4, German player".
+	Name string
+	// Waiting lists the sides whose orders the next Play needs: every side
+	// for simultaneous rounds, the side to act for alternating turns.
+	Waiting []string
+	Over    bool
+	Winner  string // "" for a draw or while playing
+	Result  string // why the game ended as it did
+}
+
+// Position is a game between two plays, with everything the rules need for
+// the next one. Methods that take a side show only what that side may know;
+// side "" is an observer's view.
+type Position interface {
+	// Marshal is the position as the judge stores it.
+	Marshal() ([]byte, error)
+	Scenario() string
+	Title() string
+	Sides() []Side
+	// Turn counts the plays so far, from 0: the judge keeps positions under it.
+	Turn() int
+	Step() Step
+	// HidesInformation reports whether sides may see different things
+	// (hidden hands, fog of war); when false the judge writes one report
+	// and one map for everybody.
+	HidesInformation() bool
+
+	// Form is the side's order form for the next play: valid sent back
+	// unchanged.
+	Form(side, game string) string
+	// Read reads a side's mail text: its orders checked against the map and
+	// the rules, every problem at once.
+	Read(side, text string) Reading
+	// Default is what a side that sent nothing plays.
+	Default(side string) Orders
+	// LoadOrders reads back orders stored from Orders.Marshal.
+	LoadOrders(side string, stored []byte) (Orders, error)
+	// Play plays the next turn with the orders of every waiting side. It is
+	// deterministic: the same position, orders and dice give the same bytes.
+	Play(orders map[string]Orders, dice Dice) (Position, Round, error)
+	// LoadRound reads back a round played from this position to after,
+	// stored from Round.Marshal.
+	LoadRound(after Position, stored []byte) (Round, error)
+
+	// Situation is the position in text for a side's mail: its forces, the
+	// objectives, a text map.
+	Situation(side string) (string, error)
+	// View is the position as a side may see it, as a file to attach
+	// (JSON): the whole of it only where nothing is hidden.
+	View(side string) ([]byte, error)
+	// Map draws the position for a side.
+	Map(w io.Writer, side string, f MapFormat) error
+	// Forces counts what a side has left, for the game master's overview.
+	Forces(side string) Forces
+	// Objectives lists the objectives in words, with who holds them.
+	Objectives() []string
+}
+
+// Forces counts a side's forces still in play.
+type Forces struct {
+	Units    int // formations: battalions, regiments, divisions
+	Pieces   int // stands, platoons, counters or batteries on the map
+	Strength int // strength points or steps of those
+}
+
+// Orders are one side's orders for a play, read and checked.
+type Orders interface {
+	Marshal() ([]byte, error)
+}
+
+// Reading is what the judge made of a side's mail.
+type Reading struct {
+	// Orders are the side's orders when the mail holds valid ones; nil when
+	// it holds none or has errors.
+	Orders Orders
+	// Found reports whether the mail holds any order line at all.
+	Found bool
+	// Errors counts the problems found; Answer lists them by line.
+	Errors int
+	// Answer is the reply in words: the orders echoed with their odds and
+	// warnings, or every error with its line.
+	Answer string
+}
+
+// Round is what one play did, kept by the judge for reports, HISTORY and
+// pages.
+type Round interface {
+	// Marshal is the round's event log as the judge stores it.
+	Marshal() ([]byte, error)
+	// Report is the round's report as a side may read it.
+	Report(side string, meta RoundMeta) (string, error)
+	// Map draws the position after the round, with what happened in it,
+	// for a side.
+	Map(w io.Writer, side string, f MapFormat) error
+}
+
+// RoundMeta is what the judge knows of a round beyond its events.
+type RoundMeta struct {
+	Game      string
+	Seed      uint64            // revealed in the report
+	Orders    map[string]Orders // as played, by side
+	Defaulted []string          // sides that sent nothing
+}
+
+// MapFormat is a kind of map picture.
+type MapFormat string
+
+// The map formats.
+const (
+	PNG   MapFormat = "png"
+	ASCII MapFormat = "ascii"
+)
+
+// Planner is a system that can play a side by itself: the bot of solo play
+// and the demo.
+type Planner interface {
+	// Plan returns a side's orders for the position's next play; seed varies
+	// the plan between games.
+	Plan(p Position, side string, seed uint64) (Orders, error)
+}
+
+// Systems is the set of game systems a judge hosts, by name.
+type Systems []System
+
+// Lookup returns the system with the given name.
+func (ss Systems) Lookup(name string) (System, error) {
+	for _, s := range ss {
+		if s.Name() == name {
+			return s, nil
+		}
+	}
+	return nil, fmt.Errorf("no game system %q (hosted: %s)", name, strings.Join(ss.names(), ", "))
+}
+
+// Scenario finds a bundled scenario by name among every system's.
+func (ss Systems) Scenario(name string) (System, ScenarioInfo, error) {
+	for _, s := range ss {
+		for _, sc := range s.Scenarios() {
+			if sc.Name == name {
+				return s, sc, nil
+			}
+		}
+	}
+	return nil, ScenarioInfo{}, fmt.Errorf("no scenario %q; the scenarios are: %s", name, strings.Join(ss.ScenarioNames(), ", "))
+}
+
+// ScenarioNames lists every system's scenarios, in name order.
+func (ss Systems) ScenarioNames() []string {
+	var names []string
+	for _, s := range ss {
+		for _, sc := range s.Scenarios() {
+			names = append(names, sc.Name)
+		}
+	}
+	slices.Sort(names)
+	return names
+}
+
+func (ss Systems) names() []string {
+	names := make([]string, len(ss))
+	for i, s := range ss {
+		names[i] = s.Name()
+	}
+	return names
+}

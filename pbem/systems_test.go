@@ -1,0 +1,33 @@
+package pbem
+
+import (
+	"io/fs"
+	"testing"
+
+	"fieldpost/engine"
+	"fieldpost/engine/stargeneral"
+	"fieldpost/templates"
+)
+
+// testGames hosts Star General, as the binary does; the tests play real
+// games through the seam.
+func testGames(tmpl fs.FS) (engine.Systems, error) {
+	sg, err := stargeneral.New(tmpl)
+	if err != nil {
+		return nil, err
+	}
+	return engine.Systems{sg}, nil
+}
+
+// bothSides are the tutorial's sides, whose orders every round waits for.
+var bothSides = []string{"us", "german"}
+
+// testSystems are testGames with the built-in templates.
+func testSystems(t testing.TB) engine.Systems {
+	t.Helper()
+	systems, err := testGames(templates.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return systems
+}
