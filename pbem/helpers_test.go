@@ -300,6 +300,13 @@ func newJudge(t *testing.T, opts *Options) *judge {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { store.Close() })
+	return newJudgeOn(t, store, opts)
+}
+
+// newJudgeOn is a judge on a store already open.
+func newJudgeOn(t *testing.T, store *Store, opts *Options) *judge {
+	t.Helper()
+	var err error
 	j := &judge{t: t, store: store, clock: newFakeClock(), sender: &recordingSender{t: t}, logs: &syncBuffer{}}
 	o := Options{}
 	if opts != nil {
