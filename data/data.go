@@ -78,43 +78,6 @@ func Scenario(name string) (*rules.Scenario, error) {
 	})
 }
 
-// ScenarioInfo is what a player choosing a scenario wants to know.
-type ScenarioInfo struct {
-	Name    string
-	Title   string
-	Ruleset string
-	Cols    int
-	Rows    int
-	// Sides are the side names, as orders spell them, in the file's order.
-	Sides []string
-	// The battle lasts Days days of RoundsPerDay day rounds, with a night
-	// round between days.
-	Days         int
-	RoundsPerDay int
-}
-
-// Scenarios describes every bundled scenario, in name order.
-func Scenarios() ([]ScenarioInfo, error) {
-	var out []ScenarioInfo
-	for _, name := range ScenarioNames() {
-		sc, err := Scenario(name)
-		if err != nil {
-			return nil, err
-		}
-		st := sc.State
-		info := ScenarioInfo{
-			Name: sc.Name, Title: sc.Title, Ruleset: sc.Ruleset.Name,
-			Cols: st.Map.Cols, Rows: st.Map.Rows,
-			Days: st.Days, RoundsPerDay: sc.Ruleset.RoundsPerDay,
-		}
-		for _, sd := range st.Sides {
-			info.Sides = append(info.Sides, sd.Name)
-		}
-		out = append(out, info)
-	}
-	return out, nil
-}
-
 // names lists the files of an embedded folder with the given extension,
 // without it.
 func names(dir, ext string) []string {

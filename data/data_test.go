@@ -60,30 +60,6 @@ func TestScenarioListIsComplete(t *testing.T) {
 			t.Errorf("scenario %s is not bundled", want)
 		}
 	}
-	infos, err := Scenarios()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(infos) != len(names) {
-		t.Fatalf("Scenarios() lists %d scenarios, want %d", len(infos), len(names))
-	}
-	for i, info := range infos {
-		sc, err := Scenario(names[i])
-		if err != nil {
-			t.Fatal(err)
-		}
-		want := ScenarioInfo{
-			Name: names[i], Title: sc.Title, Ruleset: sc.Ruleset.Name,
-			Cols: sc.State.Map.Cols, Rows: sc.State.Map.Rows,
-			Sides: []string{sc.State.Sides[0].Name, sc.State.Sides[1].Name},
-			Days:  sc.State.Days, RoundsPerDay: sc.Ruleset.RoundsPerDay,
-		}
-		if info.Name != want.Name || info.Title != want.Title || info.Ruleset != want.Ruleset ||
-			info.Cols != want.Cols || info.Rows != want.Rows || !slices.Equal(info.Sides, want.Sides) ||
-			info.Days != want.Days || info.RoundsPerDay != want.RoundsPerDay {
-			t.Errorf("Scenarios()[%d] = %+v, want %+v", i, info, want)
-		}
-	}
 }
 
 func TestUnknownNamesListWhatExists(t *testing.T) {

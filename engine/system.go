@@ -28,6 +28,8 @@ type ScenarioInfo struct {
 	Ruleset     string // the ruleset within the system, such as "2sg"
 	Description string
 	Sides       []Side
+	Map         string // the map's size: "13x10"
+	Length      string // how long a game lasts: "1 day of 5 rounds"
 }
 
 // Side is one side of a game.
@@ -152,12 +154,25 @@ const (
 	ASCII MapFormat = "ascii"
 )
 
-// Planner is a system that can play a side by itself: the bot of solo play
-// and the demo.
+// Planner is a system that can play a side by itself, as a player would:
+// the bot of solo play and the demo.
 type Planner interface {
-	// Plan returns a side's orders for the position's next play; seed varies
-	// the plan between games.
-	Plan(p Position, side string, seed uint64) (Orders, error)
+	// Plan reads a side's view of a game (Position.View, as the judge
+	// attaches it to its mails) and writes the side's orders for the next
+	// play in the order language, for game. seed varies the plans between
+	// bots; the same view and seed give the same orders.
+	Plan(view []byte, side, game string, seed uint64) (Plan, error)
+}
+
+// Plan is a planner's answer.
+type Plan struct {
+	Turn int  // the turn of the view planned for
+	Over bool // the game is over: nothing to plan
+	// Orders are the orders as a player would mail them; "" when the side
+	// is not to give orders now.
+	Orders string
+	// Summary says in a few words what the orders do, for a log.
+	Summary string
 }
 
 // Systems is the set of game systems a judge hosts, by name.
@@ -182,7 +197,7 @@ func (ss Systems) Scenario(name string) (System, ScenarioInfo, error) {
 			}
 		}
 	}
-	return nil, ScenarioInfo{}, fmt.Errorf("no scenario %q; the scenarios are: %s", name, strings.Join(ss.ScenarioNames(), ", "))
+	return nil, ScenarioInfo{}, fmt.Errorf("unknown scenario %q; the scenarios are: %s", name, strings.Join(ss.ScenarioNames(), ", "))
 }
 
 // ScenarioNames lists every system's scenarios, in name order.

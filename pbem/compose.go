@@ -2,6 +2,7 @@ package pbem
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	htmltemplate "html/template"
 	"io"
@@ -219,6 +220,7 @@ func (t *txn) queue(l *letter) error {
 		out.ListID = fmt.Sprintf("<%s.%s>", g.ID, s.domain)
 		out.Headers = append(out.Headers,
 			mail.HeaderField{Key: "X-Fieldpost-Game", Value: g.ID},
+			mail.HeaderField{Key: "X-Fieldpost-System", Value: cmp.Or(g.System, legacySystem)},
 			mail.HeaderField{Key: "X-Fieldpost-Round", Value: strconv.Itoa(g.Round())})
 		if l.side != "" {
 			out.Headers = append(out.Headers, mail.HeaderField{Key: "X-Fieldpost-Side", Value: l.side})

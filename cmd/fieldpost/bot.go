@@ -1,8 +1,8 @@
 package main
 
 import (
+	"cmp"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -14,10 +14,7 @@ import (
 	"syscall"
 	"time"
 
-	"fieldpost/data"
-	"fieldpost/engine/stargeneral/bot"
-	"fieldpost/engine/stargeneral/ordertext"
-	"fieldpost/engine/stargeneral/rules"
+	"fieldpost/engine"
 	"fieldpost/mail"
 )
 
@@ -232,19 +229,19 @@ func bareAddress(addr string) string {
 // play answers a welcome, report or status mail with the bot's orders for
 // the round; again answers a round the bot has answered already.
 func (b *mailBot) play(ctx context.Context, msg *mail.Inbound, log *slog.Logger, game string, round int, to string, again bool) error {
-	rs, st, err := readSituation(msg)
+	plan, err := planFromMail(msg, b.side, game, b.seed)
 	switch {
 	case err != nil:
 		log.Error("ignored: the situation cannot be read", "err", err)
 		return nil
-	case st.Ended:
+	case plan.Over:
 		log.Info("the game is over: nothing to answer")
 		return nil
-	case st.Turn+1 != round:
-		log.Error("ignored: the situation is not the position of the round the mail names", "situation_round", st.Turn+1)
+	case plan.Turn+1 != round:
+		log.Error("ignored: the situation is not the position of the round the mail names", "situation_round", plan.Turn+1)
 		return nil
-	case st.Side(b.side) == nil:
-		log.Error("ignored: the game has no such side", "side", b.side)
+	case plan.Orders == "":
+		log.Info("ignored: the side gives no orders this round")
 		return nil
 	}
 	if mem := b.games[game]; mem != nil && mem.round >= round && !again {
@@ -253,28 +250,14 @@ func (b *mailBot) play(ctx context.Context, msg *mail.Inbound, log *slog.Logger,
 	}
 	form := orderForm(msg.Text)
 	if form == "" {
-		form = ordertext.Form(rs, st, b.side, game)
+		form = plan.Orders
 	}
-	o := bot.Plan(rs, st, b.side, bot.Options{Seed: b.seed})
-	text := ordertext.Format(rs, st, o, game)
-	if _, errs := ordertext.Parse(rs, st, b.side, text); errs != nil {
-		// The bot's plans always validate; should the text still not read
-		// back, the form is what surely does.
-		log.Error("the bot's orders do not read back: sending the order form unchanged", "errors", errs.Error())
-		text = form
-	}
-	sent, err := b.reply(ctx, msg, log, to, text)
+	sent, err := b.reply(ctx, msg, log, to, plan.Orders)
 	if err != nil || !sent {
 		return err
 	}
 	b.games[game] = &gameMemory{round: round, form: form}
-	attacks := 0
-	for _, uo := range o.Units {
-		if uo.Attack != nil {
-			attacks++
-		}
-	}
-	log.Info("orders sent", "to", bareAddress(to), "units", len(o.Units), "attacks", attacks)
+	log.Info("orders sent", "to", bareAddress(to), "orders", plan.Summary)
 	return nil
 }
 
@@ -335,30 +318,32 @@ func (b *mailBot) reply(ctx context.Context, msg *mail.Inbound, log *slog.Logger
 	return true, nil
 }
 
-// readSituation reads the situation.json attachment of a judge's mail:
-// the ruleset's name and the whole position.
-func readSituation(msg *mail.Inbound) (*rules.Ruleset, *rules.State, error) {
-	for _, a := range msg.Attachments {
-		if a.Filename != situationFile {
-			continue
-		}
-		var sit struct {
-			Ruleset string       `json:"ruleset"`
-			State   *rules.State `json:"state"`
-		}
-		if err := json.Unmarshal(a.Data, &sit); err != nil {
-			return nil, nil, fmt.Errorf("%s: %w", situationFile, err)
-		}
-		if sit.State == nil || sit.State.Map == nil {
-			return nil, nil, fmt.Errorf("%s holds no position", situationFile)
-		}
-		rs, err := data.Ruleset(sit.Ruleset)
-		if err != nil {
-			return nil, nil, fmt.Errorf("%s: %w", situationFile, err)
-		}
-		return rs, sit.State, nil
+// planFromMail plans a side's orders from the situation.json attachment
+// of a judge's mail, with the planner of the game's system
+// (X-Fieldpost-System; Star General when a judge did not name it).
+func planFromMail(msg *mail.Inbound, side, game string, seed uint64) (engine.Plan, error) {
+	systems, err := builtinGames()
+	if err != nil {
+		return engine.Plan{}, err
 	}
-	return nil, nil, fmt.Errorf("no %s attached", situationFile)
+	sys, err := systems.Lookup(cmp.Or(strings.TrimSpace(msg.Header.Get("X-Fieldpost-System")), legacySystem))
+	if err != nil {
+		return engine.Plan{}, err
+	}
+	planner, ok := sys.(engine.Planner)
+	if !ok {
+		return engine.Plan{}, fmt.Errorf("no bot plays %s", sys.Title())
+	}
+	for _, a := range msg.Attachments {
+		if a.Filename == situationFile {
+			plan, err := planner.Plan(a.Data, side, game, seed)
+			if err != nil {
+				return engine.Plan{}, fmt.Errorf("%s: %w", situationFile, err)
+			}
+			return plan, nil
+		}
+	}
+	return engine.Plan{}, fmt.Errorf("no %s attached", situationFile)
 }
 
 // orderForm is the order form at the end of a judge's mail: the lines

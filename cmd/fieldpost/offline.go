@@ -1,23 +1,18 @@
 package main
 
 import (
-	"fieldpost/engine"
-
 	"bytes"
+	"cmp"
 	"crypto/rand"
 	"encoding/binary"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
-	"fieldpost/data"
-	"fieldpost/engine/stargeneral/mapview"
-	"fieldpost/engine/stargeneral/ordertext"
-	"fieldpost/engine/stargeneral/report"
-	"fieldpost/engine/stargeneral/rules"
-	"fieldpost/templates"
+	"fieldpost/engine"
 )
 
 func init() {
@@ -30,47 +25,69 @@ func init() {
 	commands["map"] = command{"map --state STATE.json (--png FILE | --ascii)", "Draw the map of a game.", cmdMap}
 }
 
-// gameFile is a game on disk for the offline commands: the position and the
-// game's secret dice seed, from which every round's seed is derived. The
-// situation.json attached to the judge's mails reads as one too, without a
-// seed (Format 0, with its Ruleset): a round is replayed from it with the
-// seed its report reveals.
+// gameFile is a game on disk for the offline commands: its game system,
+// the position and the game's secret dice seed, from which every round's
+// seed is derived. The situation.json attached to the judge's mails of a
+// game that hides nothing reads as one too, without a seed (Format 0, with
+// its Ruleset): a round is replayed from it with the seed its report
+// reveals.
 type gameFile struct {
-	Format  int          `json:"format,omitempty"`
-	Ruleset string       `json:"ruleset,omitempty"`
-	Seed    uint64       `json:"seed,omitempty"`
-	State   *rules.State `json:"state"`
+	Format int `json:"format,omitempty"`
+	// System is the game system; files written before there were several
+	// have none and are Star General.
+	System  string          `json:"system,omitempty"`
+	Ruleset string          `json:"ruleset,omitempty"`
+	Seed    uint64          `json:"seed,omitempty"`
+	State   json.RawMessage `json:"state"`
+
+	pos engine.Position
 }
+
+// legacySystem is the system of state files without one.
+const legacySystem = "stargeneral"
 
 // situation reports whether the file is a judge's situation.json.
 func (gf *gameFile) situation() bool { return gf.Format == 0 }
 
-func readGame(path string) (*gameFile, *rules.Ruleset, error) {
+func readGame(path string) (*gameFile, error) {
 	if path == "" {
-		return nil, nil, fmt.Errorf("--state is required")
+		return nil, fmt.Errorf("--state is required")
 	}
 	raw, err := os.ReadFile(path)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
 	var gf gameFile
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&gf); err != nil {
-		return nil, nil, fmt.Errorf("%s is not a Fieldpost state file: %w", path, err)
+		return nil, fmt.Errorf("%s is not a Fieldpost state file: %w", path, err)
 	}
 	situation := gf.Format == 0 && gf.Ruleset != ""
-	if gf.Format != 1 && !situation || gf.State == nil || gf.State.Map == nil {
-		return nil, nil, fmt.Errorf("%s is not a Fieldpost state file (format 1) or a judge's situation.json", path)
+	if gf.Format != 1 && !situation || len(gf.State) == 0 {
+		return nil, fmt.Errorf("%s is not a Fieldpost state file (format 1) or a judge's situation.json", path)
 	}
-	rs, err := data.Ruleset(gf.State.Ruleset)
+	systems, err := builtinGames()
 	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", path, err)
+		return nil, err
 	}
-	return &gf, rs, nil
+	sys, err := systems.Lookup(cmp.Or(gf.System, legacySystem))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	if gf.pos, err = sys.Load(gf.State); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return &gf, nil
 }
 
-func writeGame(path string, gf *gameFile) error {
+// writeGame writes a game file with the position pos.
+func writeGame(path string, gf *gameFile, pos engine.Position) error {
+	state, err := pos.Marshal()
+	if err != nil {
+		return err
+	}
+	gf.State = state
 	raw, err := json.MarshalIndent(gf, "", " ")
 	if err != nil {
 		return err
@@ -96,33 +113,38 @@ func cmdScenarios(e *env, args []string) error {
 	if fs.NArg() > 0 {
 		return errUsage
 	}
-	list, err := data.Scenarios()
+	systems, err := builtinGames()
 	if err != nil {
 		return err
 	}
 	type entry struct {
-		Name         string   `json:"name"`
-		Title        string   `json:"title"`
-		Ruleset      string   `json:"ruleset"`
-		Sides        []string `json:"sides"`
-		Cols         int      `json:"cols"`
-		Rows         int      `json:"rows"`
-		Days         int      `json:"days"`
-		RoundsPerDay int      `json:"rounds_per_day"`
+		Name    string   `json:"name"`
+		Title   string   `json:"title"`
+		System  string   `json:"system"`
+		Ruleset string   `json:"ruleset"`
+		Sides   []string `json:"sides"`
+		Map     string   `json:"map"`
+		Length  string   `json:"length"`
 	}
 	out := []entry{}
-	for _, sc := range list {
-		out = append(out, entry{Name: sc.Name, Title: sc.Title, Ruleset: sc.Ruleset, Sides: sc.Sides,
-			Cols: sc.Cols, Rows: sc.Rows, Days: sc.Days, RoundsPerDay: sc.RoundsPerDay})
+	for _, sys := range systems {
+		for _, sc := range sys.Scenarios() {
+			en := entry{Name: sc.Name, Title: sc.Title, System: sys.Name(), Ruleset: sc.Ruleset, Map: sc.Map, Length: sc.Length}
+			for _, sd := range sc.Sides {
+				en.Sides = append(en.Sides, sd.Name)
+			}
+			out = append(out, en)
+		}
 	}
+	slices.SortFunc(out, func(a, b entry) int { return strings.Compare(a.Name, b.Name) })
 	if *asJSON {
 		enc := json.NewEncoder(e.stdout)
 		enc.SetIndent("", "  ")
 		return enc.Encode(out)
 	}
 	for _, en := range out {
-		fmt.Fprintf(e.stdout, "%-10s %-4s %2dx%-2d  %d day(s) of %d rounds  %-16s %s\n",
-			en.Name, en.Ruleset, en.Cols, en.Rows, en.Days, en.RoundsPerDay, strings.Join(en.Sides, " v "), en.Title)
+		fmt.Fprintf(e.stdout, "%-10s %-4s %-6s %-20s %-16s %s\n",
+			en.Name, en.Ruleset, en.Map, en.Length, strings.Join(en.Sides, " v "), en.Title)
 	}
 	return nil
 }
@@ -138,11 +160,15 @@ func cmdNew(e *env, args []string) error {
 	if *name == "" || *out == "" || fs.NArg() > 0 {
 		return errUsage
 	}
-	sc, err := data.Scenario(*name)
+	sys, sc, err := scenarioInfo(*name)
 	if err != nil {
 		return err
 	}
-	gf := &gameFile{Format: 1, Seed: *seed, State: sc.NewGame()}
+	pos, err := sys.NewGame(sc.Name)
+	if err != nil {
+		return err
+	}
+	gf := &gameFile{Format: 1, System: sys.Name(), Seed: *seed}
 	if !flagSet(fs, "seed") {
 		var b [8]byte
 		if _, err := rand.Read(b[:]); err != nil {
@@ -150,11 +176,10 @@ func cmdNew(e *env, args []string) error {
 		}
 		gf.Seed = binary.BigEndian.Uint64(b[:])
 	}
-	if err := writeGame(*out, gf); err != nil {
+	if err := writeGame(*out, gf, pos); err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stdout, "%s: %s, %s v %s, %s\n", *out, sc.Title, gf.State.Sides[0].Name, gf.State.Sides[1].Name,
-		ordertext.RoundName(sc.Ruleset, gf.State))
+	fmt.Fprintf(e.stdout, "%s: %s, %s, %s\n", *out, sc.Title, strings.Join(sideNameList(pos), " v "), pos.Step().Name)
 	return nil
 }
 
@@ -169,18 +194,23 @@ func flagSet(fs *flag.FlagSet, name string) bool {
 	return found
 }
 
-func sideArg(st *rules.State, side string) error {
+func sideArg(pos engine.Position, side string) error {
+	names := sideNameList(pos)
 	if side == "" {
-		return fmt.Errorf("--side is required (%s)", sideNames(st))
+		return fmt.Errorf("--side is required (%s)", strings.Join(names, " or "))
 	}
-	if st.Side(side) == nil {
-		return fmt.Errorf("no side %q in this game (%s)", side, sideNames(st))
+	if !slices.Contains(names, side) {
+		return fmt.Errorf("no side %q in this game (%s)", side, strings.Join(names, " or "))
 	}
 	return nil
 }
 
-func sideNames(st *rules.State) string {
-	return st.Sides[0].Name + " or " + st.Sides[1].Name
+func sideNameList(pos engine.Position) []string {
+	var names []string
+	for _, sd := range pos.Sides() {
+		names = append(names, sd.Name)
+	}
+	return names
 }
 
 func cmdForm(e *env, args []string) error {
@@ -191,17 +221,17 @@ func cmdForm(e *env, args []string) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	gf, rs, err := readGame(*state)
+	gf, err := readGame(*state)
 	if err != nil {
 		return err
 	}
-	if err := sideArg(gf.State, *side); err != nil {
+	if err := sideArg(gf.pos, *side); err != nil {
 		return err
 	}
-	if gf.State.Ended {
-		return fmt.Errorf("the game is over: %s", gf.State.Result)
+	if step := gf.pos.Step(); step.Over {
+		return fmt.Errorf("the game is over: %s", step.Result)
 	}
-	fmt.Fprint(e.stdout, ordertext.Form(rs, gf.State, *side, *game))
+	fmt.Fprint(e.stdout, gf.pos.Form(*side, *game))
 	return nil
 }
 
@@ -215,23 +245,22 @@ func cmdCheck(e *env, args []string) error {
 	if fs.NArg() != 1 {
 		return errUsage
 	}
-	gf, rs, err := readGame(*state)
+	gf, err := readGame(*state)
 	if err != nil {
 		return err
 	}
-	if err := sideArg(gf.State, *side); err != nil {
+	if err := sideArg(gf.pos, *side); err != nil {
 		return err
 	}
 	body, err := os.ReadFile(fs.Arg(0))
 	if err != nil {
 		return err
 	}
-	sub, errs := ordertext.Parse(rs, gf.State, *side, string(body))
-	if errs != nil {
-		fmt.Fprint(e.stdout, ordertext.ErrorReport(errs))
+	reading := gf.pos.Read(*side, string(body))
+	fmt.Fprint(e.stdout, reading.Answer)
+	if reading.Errors > 0 {
 		return exitCode(1)
 	}
-	fmt.Fprint(e.stdout, ordertext.Echo(rs, gf.State, sub.Orders))
 	return nil
 }
 
@@ -250,59 +279,65 @@ func cmdResolve(e *env, args []string) error {
 	if *out == "" || fs.NArg() > 0 {
 		return errUsage
 	}
-	gf, rs, err := readGame(*state)
+	gf, err := readGame(*state)
 	if err != nil {
 		return err
 	}
-	st := gf.State
-	var orders []*rules.Orders
-	var defaulted []string
-	given := map[string]bool{}
+	pos := gf.pos
+	step := pos.Step()
+	orders := map[string]engine.Orders{}
 	for _, spec := range orderFiles {
 		side, file, ok := strings.Cut(spec, "=")
 		if !ok {
 			return fmt.Errorf("--orders %q: want SIDE=FILE", spec)
 		}
-		if err := sideArg(st, side); err != nil {
+		if err := sideArg(pos, side); err != nil {
 			return err
 		}
-		if given[side] {
+		if !slices.Contains(step.Waiting, side) {
+			return fmt.Errorf("--orders: %s gives no orders now (%s waits for %s)", side, step.Name, strings.Join(step.Waiting, ", "))
+		}
+		if orders[side] != nil {
 			return fmt.Errorf("--orders: two files for %s", side)
 		}
-		given[side] = true
 		body, err := os.ReadFile(file)
 		if err != nil {
 			return err
 		}
-		sub, errs := ordertext.Parse(rs, st, side, string(body))
-		if errs != nil {
-			fmt.Fprintf(e.stderr, "%s's orders (%s) are refused:\n%s", side, file, ordertext.ErrorReport(errs))
+		reading := pos.Read(side, string(body))
+		if reading.Orders == nil {
+			why := reading.Answer
+			if reading.Errors == 0 {
+				why = "no orders found\n"
+			}
+			fmt.Fprintf(e.stderr, "%s's orders (%s) are refused:\n%s", side, file, why)
 			return exitCode(1)
 		}
-		orders = append(orders, sub.Orders)
+		orders[side] = reading.Orders
 	}
-	for _, sd := range st.Sides {
-		if !given[sd.Name] {
-			defaulted = append(defaulted, sd.Name)
+	var defaulted []string
+	for _, side := range step.Waiting {
+		if orders[side] == nil {
+			defaulted = append(defaulted, side)
+			orders[side] = pos.Default(side)
 		}
 	}
-	roundSeed := engine.RoundSeed(gf.Seed, st.Turn)
+	roundSeed := engine.RoundSeed(gf.Seed, pos.Turn())
 	switch {
 	case flagSet(fs, "seed"):
 		roundSeed = *seed
 	case gf.situation():
 		return fmt.Errorf("%s is a situation from the judge, without the game's seed: give the round's --seed from its report", *state)
 	}
-	next, events, err := rules.Resolve(rs, st, orders, engine.NewSeededDice(roundSeed))
+	next, round, err := pos.Play(orders, engine.NewSeededDice(roundSeed))
 	if err != nil {
 		return err
 	}
-	nextFile := &gameFile{Format: gf.Format, Ruleset: gf.Ruleset, Seed: gf.Seed, State: next}
-	if err := writeGame(*out, nextFile); err != nil {
+	if err := writeGame(*out, &gameFile{Format: gf.Format, System: gf.System, Ruleset: gf.Ruleset, Seed: gf.Seed}, next); err != nil {
 		return err
 	}
 	if *reportPath != "" {
-		text, err := report.Text(templates.FS, report.Round{Ruleset: rs, Before: st, After: next, Events: events, Seed: roundSeed, Defaulted: defaulted, Orders: orders})
+		text, err := round.Report("", engine.RoundMeta{Seed: roundSeed, Defaulted: defaulted, Orders: orders})
 		if err != nil {
 			return err
 		}
@@ -312,7 +347,7 @@ func cmdResolve(e *env, args []string) error {
 	}
 	if *mapPath != "" {
 		var b bytes.Buffer
-		if err := mapview.PNG(&b, rs, next, events, mapview.Options{}); err != nil {
+		if err := round.Map(&b, "", engine.PNG); err != nil {
 			return err
 		}
 		if err := writeFileAtomic(*mapPath, b.Bytes(), 0o644); err != nil {
@@ -322,9 +357,9 @@ func cmdResolve(e *env, args []string) error {
 	for _, side := range defaulted {
 		fmt.Fprintf(e.stdout, "%s gave no orders and played the default orders: every unit held where it stood\n", side)
 	}
-	fmt.Fprintf(e.stdout, "played %s: %d events", ordertext.RoundName(rs, st), len(events))
-	if next.Ended {
-		fmt.Fprintf(e.stdout, "; the battle is over: %s", next.Result)
+	fmt.Fprintf(e.stdout, "played %s", step.Name)
+	if after := next.Step(); after.Over {
+		fmt.Fprintf(e.stdout, "; the battle is over: %s", after.Result)
 	}
 	fmt.Fprintln(e.stdout)
 	return nil
@@ -341,16 +376,15 @@ func cmdMap(e *env, args []string) error {
 	if (*png == "") == !*ascii || fs.NArg() > 0 {
 		return errUsage
 	}
-	gf, rs, err := readGame(*state)
+	gf, err := readGame(*state)
 	if err != nil {
 		return err
 	}
 	if *ascii {
-		fmt.Fprint(e.stdout, mapview.ASCII(rs, gf.State))
-		return nil
+		return gf.pos.Map(e.stdout, "", engine.ASCII)
 	}
 	var b bytes.Buffer
-	if err := mapview.PNG(&b, rs, gf.State, nil, mapview.Options{}); err != nil {
+	if err := gf.pos.Map(&b, "", engine.PNG); err != nil {
 		return err
 	}
 	return writeFileAtomic(*png, b.Bytes(), 0o644)

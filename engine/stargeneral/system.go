@@ -6,6 +6,7 @@ package stargeneral
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -58,8 +59,10 @@ func (s *System) Scenarios() []engine.ScenarioInfo {
 		if err != nil {
 			continue // data's own tests load every bundled scenario
 		}
-		info := engine.ScenarioInfo{Name: sc.Name, Title: sc.Title, Ruleset: sc.State.Ruleset, Description: sc.Description}
-		info.Sides = sides(sc.State)
+		st := sc.State
+		info := engine.ScenarioInfo{Name: sc.Name, Title: sc.Title, Ruleset: st.Ruleset, Description: sc.Description,
+			Sides: sides(st), Map: fmt.Sprintf("%dx%d", st.Map.Cols, st.Map.Rows),
+			Length: fmt.Sprintf("%s of %d rounds", plural(st.Days, "day"), sc.Ruleset.RoundsPerDay)}
 		out = append(out, info)
 	}
 	return out
@@ -92,13 +95,50 @@ func (s *System) Wrap(st *rules.State) (*Position, error) {
 	return &Position{sys: s, rs: rs, st: st}, nil
 }
 
-// Plan implements engine.Planner with the bot.
-func (s *System) Plan(p engine.Position, side string, seed uint64) (engine.Orders, error) {
-	pos, ok := p.(*Position)
-	if !ok {
-		return nil, fmt.Errorf("not a Star General position: %T", p)
+// Plan implements engine.Planner with the bot, from situation.json.
+func (s *System) Plan(view []byte, side, game string, seed uint64) (engine.Plan, error) {
+	var sit situation
+	if err := json.Unmarshal(view, &sit); err != nil {
+		return engine.Plan{}, fmt.Errorf("reading the situation: %w", err)
 	}
-	return &Orders{bot.Plan(pos.rs, pos.st, side, bot.Options{Seed: seed})}, nil
+	if sit.State == nil || sit.State.Map == nil {
+		return engine.Plan{}, errors.New("the situation holds no position")
+	}
+	rs, err := data.Ruleset(sit.Ruleset)
+	if err != nil {
+		return engine.Plan{}, err
+	}
+	st := sit.State
+	plan := engine.Plan{Turn: st.Turn, Over: st.Ended}
+	switch {
+	case st.Ended:
+		return plan, nil
+	case st.Side(side) == nil:
+		return engine.Plan{}, fmt.Errorf("the game has no side %q", side)
+	}
+	o := bot.Plan(rs, st, side, bot.Options{Seed: seed})
+	plan.Orders = ordertext.Format(rs, st, o, game)
+	if _, errs := ordertext.Parse(rs, st, side, plan.Orders); errs != nil {
+		// The bot's plans always validate; should the text still not read
+		// back, the form surely does.
+		plan.Orders = ordertext.Form(rs, st, side, game)
+		plan.Summary = "the order form unchanged: the bot's orders did not read back: " + errs.Error()
+		return plan, nil
+	}
+	attacks := 0
+	for _, uo := range o.Units {
+		if uo.Attack != nil {
+			attacks++
+		}
+	}
+	plan.Summary = fmt.Sprintf("%s, %s", plural(len(o.Units), "unit"), plural(attacks, "attack"))
+	return plan, nil
+}
+
+// situation is situation.json: the whole position and its ruleset's name.
+type situation struct {
+	Ruleset string       `json:"ruleset"`
+	State   *rules.State `json:"state"`
 }
 
 // Position is a Star General game between rounds. Star General hides
@@ -253,10 +293,7 @@ func (p *Position) Situation(side string) (string, error) {
 // View implements engine.Position: situation.json, the whole position (it
 // is what `fieldpost resolve --state` replays from).
 func (p *Position) View(side string) ([]byte, error) {
-	return json.Marshal(struct {
-		Ruleset string       `json:"ruleset"`
-		State   *rules.State `json:"state"`
-	}{p.st.Ruleset, p.st})
+	return json.Marshal(situation{p.st.Ruleset, p.st})
 }
 
 // Map implements engine.Position.
@@ -320,4 +357,11 @@ func sides(st *rules.State) []engine.Side {
 		out[i] = engine.Side{Name: sd.Name, Title: sd.Title}
 	}
 	return out
+}
+
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
 }

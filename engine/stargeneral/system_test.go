@@ -1,0 +1,128 @@
+package stargeneral
+
+import (
+	"bytes"
+	"slices"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"fieldpost/data"
+	"fieldpost/engine"
+	"fieldpost/templates"
+)
+
+func newSystem(t *testing.T) *System {
+	t.Helper()
+	s, err := New(templates.FS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func TestScenariosAreTheBundledOnes(t *testing.T) {
+	var names []string
+	for _, sc := range newSystem(t).Scenarios() {
+		names = append(names, sc.Name)
+		if sc.Title == "" || len(sc.Sides) != 2 || sc.Map == "" || !strings.Contains(sc.Length, "rounds") {
+			t.Errorf("scenario %s: %+v", sc.Name, sc)
+		}
+	}
+	if !slices.Equal(names, data.ScenarioNames()) {
+		t.Errorf("scenarios %v, bundled %v", names, data.ScenarioNames())
+	}
+	if info := newSystem(t).Scenarios()[slices.Index(names, "tutorial")]; info.Map != "13x10" || info.Ruleset != "2sg" {
+		t.Errorf("tutorial: %+v", info)
+	}
+}
+
+func TestNewGameNeedsABundledScenario(t *testing.T) {
+	if _, err := newSystem(t).NewGame("stalingrad"); err == nil || !strings.Contains(err.Error(), "stalingrad") {
+		t.Errorf("NewGame(stalingrad): %v", err)
+	}
+}
+
+func TestTemplatesAreCheckedAtStart(t *testing.T) {
+	if _, err := New(fstest.MapFS{}); err == nil || !strings.Contains(err.Error(), "report.txt") {
+		t.Errorf("New without templates: %v", err)
+	}
+}
+
+// A round played through the seam: both sides are waited for, the stored
+// position reads back the same, the same seed gives the same bytes, and
+// the bot's orders read back as valid orders.
+func TestRoundThroughTheSeam(t *testing.T) {
+	sys := newSystem(t)
+	pos, err := sys.NewGame("tutorial")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if step := pos.Step(); !slices.Equal(step.Waiting, []string{"us", "german"}) || step.Over || step.Name != "day 1 of 1, round 1 of 5" {
+		t.Errorf("step: %+v", step)
+	}
+	raw, err := pos.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	loaded, err := sys.Load(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, _ := loaded.Marshal()
+	if !bytes.Equal(raw, again) {
+		t.Error("a stored position does not read back the same")
+	}
+	if r := pos.Read("us", "Thanks, see you\n"); r.Found || r.Errors != 0 || r.Orders != nil {
+		t.Errorf("prose read as orders: %+v", r)
+	}
+	if r := pos.Read("us", "BN 743 X\n"); r.Errors == 0 || !strings.Contains(r.Answer, "line 1") {
+		t.Errorf("a wrong status: %+v", r)
+	}
+	view, err := pos.View("german")
+	if err != nil {
+		t.Fatal(err)
+	}
+	orders := map[string]engine.Orders{}
+	for i, side := range pos.Step().Waiting {
+		plan, err := sys.Plan(view, side, "g1", uint64(i+1))
+		if err != nil || plan.Turn != 0 || plan.Over || plan.Orders == "" {
+			t.Fatalf("plan of %s: %+v %v", side, plan, err)
+		}
+		r := pos.Read(side, plan.Orders)
+		if r.Orders == nil {
+			t.Fatalf("the bot's orders for %s are refused:\n%s", side, r.Answer)
+		}
+		orders[side] = r.Orders
+	}
+	play := func() ([]byte, []byte) {
+		next, round, err := loaded.Play(orders, engine.NewSeededDice(99))
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, _ := next.Marshal()
+		b, _ := round.Marshal()
+		return a, b
+	}
+	next1, events1 := play()
+	next2, events2 := play()
+	if !bytes.Equal(next1, next2) || !bytes.Equal(events1, events2) {
+		t.Error("the same position, orders and seed gave different bytes")
+	}
+	next, _ := sys.Load(next1)
+	round, err := loaded.LoadRound(next, events1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, err := round.Report("us", engine.RoundMeta{Game: "g1", Seed: 99, Orders: orders})
+	if err != nil || !strings.Contains(text, "Dice seed for this round: 99") || !strings.Contains(text, "ORDERS PLAYED: german") {
+		t.Errorf("report: %v\n%s", err, text)
+	}
+	var png bytes.Buffer
+	if err := round.Map(&png, "us", engine.PNG); err != nil || !bytes.HasPrefix(png.Bytes(), []byte("\x89PNG")) {
+		t.Errorf("round map: %v", err)
+	}
+	if next.Turn() != 1 || next.Forces("us").Units == 0 {
+		t.Errorf("after the round: turn %d, forces %+v", next.Turn(), next.Forces("us"))
+	}
+}
