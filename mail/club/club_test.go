@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -31,10 +32,13 @@ func password(name string) string { return name + "-pw" }
 
 // startServer starts a club server on 127.0.0.1 with free ports and closes
 // it when the test ends. cfg's addresses and logger are overridden; nil
-// Accounts are testAccounts.
+// Accounts are testAccounts, an empty MailFile a new file in t.TempDir().
 func startServer(t testing.TB, cfg club.Config) *club.Server {
 	t.Helper()
 	cfg.IMAPAddr, cfg.SMTPAddr = "127.0.0.1:0", "127.0.0.1:0"
+	if cfg.MailFile == "" {
+		cfg.MailFile = filepath.Join(t.TempDir(), "mail.db")
+	}
 	if cfg.Accounts == nil {
 		cfg.Accounts = testAccounts
 	}
@@ -502,17 +506,20 @@ func TestAddAccount(t *testing.T) {
 }
 
 func TestNew(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "mail.db")
 	for _, cfg := range []club.Config{
-		{Accounts: []club.Account{{Name: "us"}, {Name: "US"}}},
-		{Accounts: []club.Account{{Name: "bad+name"}}},
-		{Domain: "two@domains"},
-		{MaxMessageSize: -1},
+		{MailFile: file, Accounts: []club.Account{{Name: "us"}, {Name: "US"}}},
+		{MailFile: file, Accounts: []club.Account{{Name: "bad+name"}}},
+		{MailFile: file, Domain: "two@domains"},
+		{MailFile: file, MaxMessageSize: -1},
+		{Accounts: []club.Account{{Name: "judge"}}}, // no mail file
+		{MailFile: t.TempDir()},                     // a folder
 	} {
 		if _, err := club.New(cfg); err == nil {
 			t.Errorf("New(%+v) succeeded", cfg)
 		}
 	}
-	s, err := club.New(club.Config{Accounts: []club.Account{{Name: "judge"}}})
+	s, err := club.New(club.Config{MailFile: file, Accounts: []club.Account{{Name: "judge"}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -543,7 +550,7 @@ func TestConnectionInstructions(t *testing.T) {
 		"Incoming mail (IMAP)\n  Server:               127.0.0.1\n  Port:                 " + imapPort + "\n  Username:             us\n  Password:             us-pw\n",
 		"Outgoing mail (SMTP)\n  Server:               127.0.0.1\n  Port:                 " + smtpPort + "\n  Username:             us\n  Password:             us-pw\n",
 		"Connection security:  none (no SSL/TLS, no STARTTLS)\n",
-		"lost when Fieldpost stops",
+		"kept on this computer, and across restarts",
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("instructions lack %q:\n%s", want, text)
@@ -556,10 +563,11 @@ func TestConnectionInstructions(t *testing.T) {
 		t.Error("instructions for an unknown account")
 	}
 
-	lan, err := club.New(club.Config{IMAPAddr: "0.0.0.0:1143", Hostname: "clubpc.lan", Accounts: testAccounts})
+	lan, err := club.New(club.Config{MailFile: filepath.Join(t.TempDir(), "mail.db"), IMAPAddr: "0.0.0.0:1143", Hostname: "clubpc.lan", Accounts: testAccounts})
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer lan.Close()
 	text, err = lan.ConnectionInstructions("german")
 	if err != nil {
 		t.Fatal(err)
