@@ -57,7 +57,13 @@ func startServer(t testing.TB, cfg club.Config) *club.Server {
 // smtpLogin connects to the server's SMTP port and authenticates.
 func smtpLogin(t testing.TB, s *club.Server, user, pass string) *smtp.Client {
 	t.Helper()
-	c, err := smtp.Dial(s.SMTPAddr())
+	return smtpDial(t, s.SMTPAddr(), user, pass)
+}
+
+// smtpDial connects to an SMTP server and authenticates.
+func smtpDial(t testing.TB, addr, user, pass string) *smtp.Client {
+	t.Helper()
+	c, err := smtp.Dial(addr)
 	if err != nil {
 		t.Fatal(err)
 	}
