@@ -315,6 +315,10 @@ func TestAdminWithTheEmbeddedJudgeStopped(t *testing.T) {
 		done <- serveEmbedded(ctx, &env{stdout: &out, stderr: &out}, embeddedOptions{dataDir: dir, imapAddr: "127.0.0.1:0", smtpAddr: "127.0.0.1:0"})
 	}()
 	waitFor(t, "the start", 10*time.Second, func() bool { return strings.Contains(out.String(), "Stop with Ctrl-C") })
+	// The judge may create the game after the banner (issue 15, item 4):
+	// the welcome mail shows that it exists.
+	us := printedAccount(t, out.String(), "us")
+	waitFor(t, "the welcome", 10*time.Second, func() bool { return ofKind(inbox(t, us), "welcome") != nil })
 	cancel()
 	if err := <-done; err != nil {
 		t.Fatal(err)

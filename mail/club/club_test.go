@@ -342,8 +342,10 @@ func TestIdleWakesOnDelivery(t *testing.T) {
 				if got == n {
 					return time.Since(since)
 				}
-			case <-time.After(time.Second):
-				t.Fatalf("no EXISTS %d within a second", n)
+			// The server never polls: an IDLE that missed the wake-up
+			// would wait for ever, so this is no timing check.
+			case <-time.After(10 * time.Second):
+				t.Fatalf("no EXISTS %d: the IDLE missed a wake-up", n)
 			}
 		}
 	}
@@ -380,9 +382,6 @@ func TestIdleWakesOnDelivery(t *testing.T) {
 	slices.Sort(viaSMTP)
 	t.Logf("delivery → IDLE EXISTS over %d messages: Deliver median %v max %v; SMTP send median %v max %v",
 		2*len(viaDeliver), viaDeliver[len(viaDeliver)/2], viaDeliver[len(viaDeliver)-1], viaSMTP[len(viaSMTP)/2], viaSMTP[len(viaSMTP)-1])
-	if worst := max(viaDeliver[len(viaDeliver)-1], viaSMTP[len(viaSMTP)-1]); worst > 250*time.Millisecond {
-		t.Errorf("slowest IDLE notification %v, want well under a second", worst)
-	}
 
 	if err := idle.Close(); err != nil {
 		t.Fatal(err)
@@ -429,7 +428,7 @@ func TestIdleSeesOtherSessions(t *testing.T) {
 		if n != 1 {
 			t.Errorf("EXPUNGE %d, want 1", n)
 		}
-	case <-time.After(time.Second):
+	case <-time.After(5 * time.Second):
 		t.Fatal("the idling connection was not told of the MOVE")
 	}
 }
