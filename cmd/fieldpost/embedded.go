@@ -31,6 +31,10 @@ const defaultDataDir = "fieldpost-data"
 // embeddedDatabase is the judge's database in an embedded data folder.
 func embeddedDatabase(dataDir string) string { return filepath.Join(dataDir, "fieldpost.db") }
 
+// embeddedMailFile keeps the club mail server's mailboxes in an embedded
+// data folder.
+func embeddedMailFile(dataDir string) string { return filepath.Join(dataDir, "mail.db") }
+
 // embeddedOptions are serve's flags for the embedded mode.
 type embeddedOptions struct {
 	dataDir  string
@@ -44,7 +48,7 @@ type embeddedOptions struct {
 
 // clubFile is what the embedded mode keeps across restarts beside the
 // judge's database: the accounts' passwords (so that mail programs keep
-// working) and the GM secret. The mailboxes themselves live in memory.
+// working) and the GM secret. The mailboxes are in the mail file.
 type clubFile struct {
 	Domain   string         `json:"domain"`
 	GMSecret string         `json:"gm_secret"`
@@ -141,7 +145,10 @@ func serveEmbedded(ctx context.Context, e *env, opt embeddedOptions) error {
 			return err
 		}
 	}
-	srv, err := club.New(club.Config{Domain: cf.Domain, IMAPAddr: opt.imapAddr, SMTPAddr: opt.smtpAddr,
+	mailFile := embeddedMailFile(opt.dataDir)
+	_, err = os.Stat(mailFile)
+	mailKept := err == nil
+	srv, err := club.New(club.Config{MailFile: mailFile, Domain: cf.Domain, IMAPAddr: opt.imapAddr, SMTPAddr: opt.smtpAddr,
 		Hostname: opt.hostname, Accounts: cf.Accounts, Logger: log.With("part", "club")})
 	if err != nil {
 		return err
@@ -192,12 +199,16 @@ func serveEmbedded(ctx context.Context, e *env, opt embeddedOptions) error {
 	default:
 		fmt.Fprintf(e.stdout, "Fieldpost is running again (club mail server: IMAP %s, SMTP %s; data in %s).\n", srv.IMAPAddr(), srv.SMTPAddr(), opt.dataDir)
 		fmt.Fprintf(e.stdout, "The accounts and passwords are those of the first start, in %s.\n", clubPath)
+		if mailKept {
+			fmt.Fprintf(e.stdout, "The mailboxes are as they were (in %s): nobody is mailed again. Stop with Ctrl-C.\n", mailFile)
+			break
+		}
 		n, err := remailAfterRestart(runCtx, cfg.Database)
 		if err != nil {
 			log.Error("mailing the players their forms again", "err", err)
 			fmt.Fprintf(e.stdout, "Could not mail the players their order forms again (%v): see %s.\n", err, filepath.Join(opt.dataDir, "fieldpost.log"))
 		} else {
-			fmt.Fprintf(e.stdout, "The mail from before the restart is gone, so every player of the %s running was mailed\n", plural(n, "game"))
+			fmt.Fprintf(e.stdout, "The mail file %s was missing, so every player of the %s running was mailed\n", mailFile, plural(n, "game"))
 			fmt.Fprintln(e.stdout, "its situation and order form again. Stop with Ctrl-C.")
 		}
 	}
@@ -207,8 +218,10 @@ func serveEmbedded(ctx context.Context, e *env, opt embeddedOptions) error {
 
 // remailAfterRestart gives every player of every running game its
 // situation and order form again (the GM's REMAIL), through the judge just
-// started: the club server's mailboxes come back empty, and with them the
-// mails that carried the players' secrets. It returns the number of games.
+// started, when the mail file was missing (deleted, or a data folder of a
+// Fieldpost that kept mail in memory): the mailboxes are empty, and with
+// them went the mails that carried the players' secrets. It returns the
+// number of games.
 func remailAfterRestart(ctx context.Context, database string) (int, error) {
 	var a *pbem.AdminConn
 	for wait := time.Now().Add(30 * time.Second); ; {
@@ -314,7 +327,7 @@ func printWelcome(w io.Writer, srv *club.Server, cf *clubFile, opt embeddedOptio
 	}
 	fmt.Fprintf(w, "\nThe game master's account is %q (password in %s); GM commands need the\n", gmAccount, filepath.Join(opt.dataDir, "club.json"))
 	fmt.Fprintln(w, "GM secret from that file on a PASSWORD line (docs/commands.md).")
-	fmt.Fprintf(w, "Games are kept in %s; mail lives in memory only. Stop with Ctrl-C.\n", embeddedDatabase(opt.dataDir))
+	fmt.Fprintf(w, "Games are kept in %s, mail in %s. Stop with Ctrl-C.\n", embeddedDatabase(opt.dataDir), embeddedMailFile(opt.dataDir))
 }
 
 func hostOf(addr string) string {

@@ -109,11 +109,46 @@ func inbox(t *testing.T, a account) []*mail.Inbound {
 	return out
 }
 
-func ofKind(msgs []*mail.Inbound, kind string) *mail.Inbound {
+// replyWithForm sends the player's orders, form, in a reply to the
+// judge's mail to, as a mail program does: to the Reply-To address, which
+// carries the player's token.
+func replyWithForm(t *testing.T, ctx context.Context, a account, to *mail.Inbound, form string) {
+	t.Helper()
+	replyTo := to.ReplyTo[0].Email
+	if !strings.Contains(replyTo, "+") {
+		t.Fatalf("the Reply-To %q of %q carries no token", replyTo, to.Subject)
+	}
+	user, _, _ := strings.Cut(a.address, "@")
+	sender, err := mail.NewSender(mail.SenderConfig{Addr: a.smtp, TLS: mail.TLSNone, Username: user, Password: a.password})
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := mail.Compose(&mail.Outbound{From: mail.Address{Email: a.address}, To: []mail.Address{{Email: replyTo}},
+		Subject: "Re: " + to.Subject, MessageID: mail.NewMessageID("player.test"), InReplyTo: to.MessageID,
+		Date: time.Now(), Text: "My orders, the form as it is:\n\n" + form, Personal: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sender.Send(ctx, a.address, []string{replyTo}, raw); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// ofKinds returns the messages of the kind (X-Fieldpost-Kind).
+func ofKinds(msgs []*mail.Inbound, kind string) []*mail.Inbound {
+	var out []*mail.Inbound
 	for _, m := range msgs {
 		if m.Header.Get("X-Fieldpost-Kind") == kind {
-			return m
+			out = append(out, m)
 		}
+	}
+	return out
+}
+
+// ofKind returns the first message of the kind, or nil.
+func ofKind(msgs []*mail.Inbound, kind string) *mail.Inbound {
+	if found := ofKinds(msgs, kind); len(found) > 0 {
+		return found[0]
 	}
 	return nil
 }
@@ -144,24 +179,7 @@ func TestEmbeddedServePlayersByMail(t *testing.T) {
 		if !ok || !strings.Contains(form, "SIDE "+side) {
 			t.Fatalf("%s's welcome has no order form:\n%s", side, welcome.Text)
 		}
-		replyTo := welcome.ReplyTo[0].Email
-		if !strings.Contains(replyTo, "+") {
-			t.Fatalf("the welcome's Reply-To %q carries no token", replyTo)
-		}
-		user, _, _ := strings.Cut(a.address, "@")
-		sender, err := mail.NewSender(mail.SenderConfig{Addr: a.smtp, TLS: mail.TLSNone, Username: user, Password: a.password})
-		if err != nil {
-			t.Fatal(err)
-		}
-		raw, err := mail.Compose(&mail.Outbound{From: mail.Address{Email: a.address}, To: []mail.Address{{Email: replyTo}},
-			Subject: "Re: " + welcome.Subject, MessageID: mail.NewMessageID("player.test"), InReplyTo: welcome.MessageID,
-			Date: time.Now(), Text: "My orders, the form as it is:\n\n" + form, Personal: true})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := sender.Send(ctx, a.address, []string{replyTo}, raw); err != nil {
-			t.Fatal(err)
-		}
+		replyWithForm(t, ctx, a, welcome, form)
 	}
 	us := printedAccount(t, out.String(), "us")
 	var report *mail.Inbound
@@ -172,32 +190,77 @@ func TestEmbeddedServePlayersByMail(t *testing.T) {
 	if !strings.Contains(report.Text, "Activation 1") || !strings.Contains(report.Text, "Dice seed for this round") {
 		t.Fatalf("the report:\n%s", report.Text)
 	}
-	if _, form, ok := strings.Cut(report.Text, "--- ORDER FORM ---"); !ok || !strings.Contains(form, "ROUND 2") {
+	_, form, ok := strings.Cut(report.Text, "--- ORDER FORM ---")
+	if !ok || !strings.Contains(form, "ROUND 2") {
 		t.Fatal("the report carries no form for round 2")
 	}
+	before := inbox(t, us)
 	cancel()
 	if err := <-done; err != nil {
 		t.Fatalf("serve: %v", err)
 	}
-	// A second start keeps the accounts and the game; the mailboxes come
-	// back empty, so each player is mailed its situation and form again,
-	// its secret in the reply address.
+
+	// A second start keeps the accounts, the game and the mailboxes: the
+	// player still has every mail, replies to the report with the next
+	// orders and has them accepted, and gets no other mail: nobody is
+	// mailed again.
 	cf, existed, err := loadClubFile(filepath.Join(dir, "club.json"))
 	if err != nil || !existed || cf.password("us") != us.password {
 		t.Fatalf("club accounts not kept: %v %v", existed, err)
 	}
-	var again lockedBuffer
-	ctx2, cancel2 := context.WithTimeout(context.Background(), time.Minute)
+	restart := func(what string) (*lockedBuffer, context.CancelFunc) {
+		t.Helper()
+		var again lockedBuffer
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		go func() {
+			done <- serveEmbedded(ctx, &env{stdout: &again, stderr: &again}, embeddedOptions{dataDir: dir, imapAddr: "127.0.0.1:0", smtpAddr: "127.0.0.1:0"})
+		}()
+		waitFor(t, what, 20*time.Second, func() bool { return strings.Contains(again.String(), "Stop with Ctrl-C") })
+		ports := regexp.MustCompile(`IMAP (\S+), SMTP (\S+);`).FindStringSubmatch(again.String())
+		us.imap, us.smtp = ports[1], ports[2]
+		return &again, cancel
+	}
+	again, cancel2 := restart("the restart")
 	defer cancel2()
-	go func() {
-		done <- serveEmbedded(ctx2, &env{stdout: &again, stderr: &again}, embeddedOptions{dataDir: dir, imapAddr: "127.0.0.1:0", smtpAddr: "127.0.0.1:0"})
-	}()
-	waitFor(t, "the restart", 20*time.Second, func() bool { return strings.Contains(again.String(), "Stop with Ctrl-C") })
-	if !strings.Contains(again.String(), "every player of the 1 game running was mailed") {
+	if !strings.Contains(again.String(), "nobody is mailed again") {
 		t.Fatalf("after the restart:\n%s", again.String())
 	}
-	ports := regexp.MustCompile(`IMAP (\S+), SMTP (\S+);`).FindStringSubmatch(again.String())
-	us.imap, us.smtp = ports[1], ports[2]
+	kept := inbox(t, us)
+	if len(kept) != len(before) {
+		t.Fatalf("after the restart the player has %d mails, before %d", len(kept), len(before))
+	}
+	for i := range kept {
+		if kept[i].MessageID != before[i].MessageID {
+			t.Errorf("mail %d after the restart is %q, before %q", i+1, kept[i].Subject, before[i].Subject)
+		}
+	}
+	accepted := len(ofKinds(kept, "accepted"))
+	replyWithForm(t, context.Background(), us, report, form)
+	var now []*mail.Inbound
+	waitFor(t, "the round 2 orders accepted", 20*time.Second, func() bool {
+		now = inbox(t, us)
+		return len(ofKinds(now, "accepted")) > accepted
+	})
+	for _, m := range now[len(before):] {
+		if kind := m.Header.Get("X-Fieldpost-Kind"); kind != "accepted" {
+			t.Errorf("after the restart the player got a %q mail: %q", kind, m.Subject)
+		}
+	}
+	cancel2()
+	if err := <-done; err != nil {
+		t.Fatalf("serve after the restart: %v", err)
+	}
+
+	// Without the mail file the mailboxes are empty: each player is
+	// mailed its situation and form again, its secret in the reply address.
+	if err := os.Remove(embeddedMailFile(dir)); err != nil {
+		t.Fatal(err)
+	}
+	again, cancel3 := restart("the start without the mail file")
+	defer cancel3()
+	if !strings.Contains(again.String(), "every player of the 1 game running was mailed") {
+		t.Fatalf("after the restart without the mail file:\n%s", again.String())
+	}
 	var status *mail.Inbound
 	waitFor(t, "the form mailed again", 10*time.Second, func() bool {
 		status = ofKind(inbox(t, us), "status")
@@ -206,9 +269,9 @@ func TestEmbeddedServePlayersByMail(t *testing.T) {
 	if _, form, ok := strings.Cut(status.Text, "--- ORDER FORM ---"); !ok || !strings.Contains(form, "ROUND 2") || !strings.Contains(status.ReplyTo[0].Email, "+") {
 		t.Fatalf("the mail after the restart:\n%s", status.Text)
 	}
-	cancel2()
+	cancel3()
 	if err := <-done; err != nil {
-		t.Fatalf("serve after the restart: %v", err)
+		t.Fatalf("serve after the restart without the mail file: %v", err)
 	}
 }
 
@@ -252,6 +315,10 @@ func TestAdminWithTheEmbeddedJudgeStopped(t *testing.T) {
 		done <- serveEmbedded(ctx, &env{stdout: &out, stderr: &out}, embeddedOptions{dataDir: dir, imapAddr: "127.0.0.1:0", smtpAddr: "127.0.0.1:0"})
 	}()
 	waitFor(t, "the start", 10*time.Second, func() bool { return strings.Contains(out.String(), "Stop with Ctrl-C") })
+	// The judge may create the game after the banner (issue 15, item 4):
+	// the welcome mail shows that it exists.
+	us := printedAccount(t, out.String(), "us")
+	waitFor(t, "the welcome", 10*time.Second, func() bool { return ofKind(inbox(t, us), "welcome") != nil })
 	cancel()
 	if err := <-done; err != nil {
 		t.Fatal(err)

@@ -12,7 +12,6 @@ import (
 	"sync"
 
 	"github.com/emersion/go-imap/v2/imapserver"
-	"github.com/emersion/go-imap/v2/imapserver/imapmemserver"
 	"github.com/emersion/go-smtp"
 )
 
@@ -25,9 +24,12 @@ const (
 	DefaultMaxMessageSize = 10 << 20 // 10 MiB
 )
 
-// Config configures a Server. The zero value is a server for
-// fieldpost.local on loopback with no accounts.
+// Config configures a Server. Only MailFile is required: the rest has
+// defaults, for fieldpost.local on loopback with no accounts.
 type Config struct {
+	// MailFile is the file that keeps every account's mailboxes, created
+	// if missing. One server at a time can use it.
+	MailFile string
 	// Domain is the domain of every address; DefaultDomain when empty.
 	Domain string
 	// IMAPAddr and SMTPAddr are the listen addresses, host:port;
@@ -61,8 +63,9 @@ type Account struct {
 
 // Server is the club mail server. Its methods are safe for concurrent use.
 type Server struct {
-	cfg Config
-	log *slog.Logger
+	cfg   Config
+	log   *slog.Logger
+	store *mailStore
 
 	mu       sync.Mutex
 	accounts map[string]*account
@@ -75,16 +78,19 @@ type Server struct {
 	serving  sync.WaitGroup // the Serve goroutines
 }
 
-// account is an Account with its mailboxes.
+// account is an Account and the signal of changes to its mailboxes.
 type account struct {
 	Account
-	user    *imapmemserver.User
 	changes changeSignal
 }
 
-// New checks cfg, fills in its defaults and creates its accounts. It does
-// not listen yet: see Start.
+// New checks cfg, fills in its defaults, opens the mail file and creates
+// the accounts' mailboxes there unless the file has them already. It does
+// not listen yet: see Start. Close closes the mail file.
 func New(cfg Config) (*Server, error) {
+	if cfg.MailFile == "" {
+		return nil, errors.New("club: no mail file for the mailboxes")
+	}
 	if cfg.Domain == "" {
 		cfg.Domain = DefaultDomain
 	}
@@ -107,12 +113,18 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
+	store, err := openMailStore(cfg.MailFile)
+	if err != nil {
+		return nil, err
+	}
 	s := &Server{
 		log:      cfg.Logger.With("component", "club-mail"),
+		store:    store,
 		accounts: make(map[string]*account),
 	}
 	for _, a := range cfg.Accounts {
 		if _, err := s.addAccount(a.Name, a.Password); err != nil {
+			store.close()
 			return nil, err
 		}
 	}
@@ -121,8 +133,9 @@ func New(cfg Config) (*Server, error) {
 	return s, nil
 }
 
-// AddAccount creates an account with an empty INBOX and returns it. An
-// empty password is generated. It works before and after Start.
+// AddAccount creates an account and returns it. Its mailboxes are those
+// the mail file has for its name, or an empty INBOX. An empty password is
+// generated. It works before and after Start.
 func (s *Server) AddAccount(name, password string) (Account, error) {
 	a, err := s.addAccount(name, password)
 	if err != nil {
@@ -142,17 +155,16 @@ func (s *Server) addAccount(name, password string) (Account, error) {
 		// it is easier to type.
 		password = strings.ToLower(rand.Text())
 	}
-	user := imapmemserver.NewUser(name, password)
-	if err := user.Create("INBOX", nil); err != nil {
-		return Account{}, fmt.Errorf("club: creating INBOX of %q: %w", name, err)
-	}
 
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if _, dup := s.accounts[name]; dup {
 		return Account{}, fmt.Errorf("club: account %q already exists", name)
 	}
-	a := &account{Account: Account{Name: name, Password: password}, user: user}
+	if err := s.store.ensureAccount(name); err != nil {
+		return Account{}, err
+	}
+	a := &account{Account: Account{Name: name, Password: password}}
 	s.accounts[name] = a
 	return a.Account, nil
 }
@@ -295,17 +307,21 @@ func (s *Server) SMTPAddr() string {
 	return s.cfg.SMTPAddr
 }
 
-// Close stops listening, closes every connection at once and returns when
-// both ports are free. A closed server cannot be started again.
+// Close stops listening, closes every connection at once, then the mail
+// file, and returns when both ports are free. A closed server cannot be
+// started again.
 func (s *Server) Close() error {
 	s.mu.Lock()
-	if s.closed || !s.started {
-		s.closed = true
+	if s.closed {
 		s.mu.Unlock()
 		return nil
 	}
 	s.closed = true
+	started := s.started
 	s.mu.Unlock()
+	if !started {
+		return s.closeStore()
+	}
 
 	// The servers close the listeners they serve and every connection.
 	// The listeners are also closed here because a server that was closed
@@ -313,6 +329,7 @@ func (s *Server) Close() error {
 	// open.
 	errs := []error{s.imapSrv.Close(), s.smtpSrv.Close(), s.imapLn.Close(), s.smtpLn.Close()}
 	s.serving.Wait()
+	errs = append(errs, s.closeStore())
 	var failed []error
 	for _, err := range errs {
 		if err != nil && !errors.Is(err, net.ErrClosed) && !errors.Is(err, smtp.ErrServerClosed) {
@@ -322,6 +339,13 @@ func (s *Server) Close() error {
 	s.log.Info("club mail server closed")
 	if len(failed) > 0 {
 		return fmt.Errorf("club: closing: %w", errors.Join(failed...))
+	}
+	return nil
+}
+
+func (s *Server) closeStore() error {
+	if err := s.store.close(); err != nil {
+		return fmt.Errorf("club: closing the mail file: %w", err)
 	}
 	return nil
 }

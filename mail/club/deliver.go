@@ -7,8 +7,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/emersion/go-imap/v2"
 	"github.com/emersion/go-smtp"
+	"go.etcd.io/bbolt"
 )
 
 // recipient is a local envelope recipient: the address as written, which
@@ -59,24 +59,43 @@ func addRecipient(rcpts []recipient, r recipient) []recipient {
 }
 
 // deliver appends the message to each recipient's INBOX, unseen, after
-// Return-Path and Delivered-To fields as a delivery agent writes them, and
-// wakes the account's idling clients.
+// Return-Path and Delivered-To fields as a delivery agent writes them, in
+// one transaction: once it returns, every copy is on disk. It then wakes
+// the accounts' idling clients.
 func (s *Server) deliver(from string, rcpts []recipient, raw []byte) error {
 	body := crlfLines(raw)
-	now := time.Now()
-	for _, r := range rcpts {
-		var msg bytes.Buffer
-		msg.Grow(len(body) + len(from) + len(r.address) + 32)
-		fmt.Fprintf(&msg, "Return-Path: <%s>\r\nDelivered-To: %s\r\n", from, r.address)
-		msg.Write(body)
-		// imapmemserver has no \Recent (IMAP4rev2 dropped it): no flag at
-		// all makes the message new and unseen.
-		if _, err := r.account.user.Append("INBOX", bytes.NewReader(msg.Bytes()), &imap.AppendOptions{Time: now}); err != nil {
-			return fmt.Errorf("club: delivering to the INBOX of %q: %w", r.account.Name, err)
+	// There is no \Recent (IMAP4rev2 dropped it): no flag at all makes the
+	// message new and unseen.
+	meta := msgMeta{date: time.Now()}
+	sizes := make([]int, len(rcpts))
+	err := s.store.change(func(tx *bbolt.Tx, q *queue) error {
+		for i, r := range rcpts {
+			var msg bytes.Buffer
+			msg.Grow(len(body) + len(from) + len(r.address) + 32)
+			fmt.Fprintf(&msg, "Return-Path: <%s>\r\nDelivered-To: %s\r\n", from, r.address)
+			msg.Write(body)
+			sizes[i] = msg.Len()
+			inbox, err := openBox(tx, r.account.Name, "INBOX")
+			if err != nil {
+				return fmt.Errorf("the INBOX of %q: %w", r.account.Name, err)
+			}
+			if _, err := inbox.add(msg.Bytes(), meta); err != nil {
+				return fmt.Errorf("the INBOX of %q: %w", r.account.Name, err)
+			}
+			if err := inbox.saveInfo(); err != nil {
+				return err
+			}
+			q.exists(inbox.id, inbox.info.count)
 		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("club: delivering: %w", err)
+	}
+	for i, r := range rcpts {
 		r.account.changes.broadcast()
 		// The address is not logged: its tag is a player's secret.
-		s.log.Info("mail delivered", "from", untagged(from), "account", r.account.Name, "bytes", msg.Len())
+		s.log.Info("mail delivered", "from", untagged(from), "account", r.account.Name, "bytes", sizes[i])
 	}
 	return nil
 }

@@ -2,17 +2,21 @@
 // newcomer trying Fieldpost, or a club on a LAN evening, can play by email
 // without owning a mail server.
 //
-// It serves IMAP (go-imap's imapserver over the in-memory imapmemserver
-// backend) and SMTP submission (go-smtp) for a few accounts of one domain,
-// "fieldpost.local" by default: "judge" for Fieldpost itself and one per
-// player. Every account has one mailbox tree, INBOX plus the folders its
-// clients create (the judge creates "Processed").
+// It serves IMAP (go-imap's imapserver, over its own backend) and SMTP
+// submission (go-smtp) for a few accounts of one domain, "fieldpost.local"
+// by default: "judge" for Fieldpost itself and one per player. Every account
+// has one mailbox tree, INBOX plus the folders its clients create (the
+// judge creates "Processed").
+//
+// The mailboxes are kept in a bbolt file (Config.MailFile): messages,
+// flags, UIDs, UIDNEXT and UIDVALIDITY survive a restart, and a change is
+// committed to disk before the IMAP or SMTP command that made it is
+// answered, so a crash loses nothing a client was told was done. A
+// mailbox's UIDVALIDITY is never given to another mailbox of the file (see
+// store.go), so a client's cache is never taken for the new mail's.
 //
 // What it is not:
 //
-//   - It keeps mail in memory only. Mailboxes are NOT kept across restarts:
-//     everything in them is lost when the process stops. (Fieldpost's game
-//     database lives on disk, in another package; only the mail is lost.)
 //   - It is not an Internet mail server. It never relays: mail to an address
 //     outside its domain is refused with 550, and nothing from outside can
 //     reach it. It speaks no TLS: logins and mail travel in clear text, which

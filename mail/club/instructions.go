@@ -44,7 +44,7 @@ func (s *Server) ConnectionInstructions(name string) (string, error) {
 	}
 	fmt.Fprintf(&b, "\nSend as %s: the server refuses other sender addresses, and it delivers\n", address)
 	fmt.Fprintf(&b, "only to @%s addresses, never to the Internet.\n", s.cfg.Domain)
-	b.WriteString("Mail is kept in memory only: it is lost when Fieldpost stops.\n")
+	b.WriteString("Mail is kept on this computer, and across restarts of Fieldpost.\n")
 	if !isLoopbackAddr(imapAddr) || !isLoopbackAddr(smtpAddr) {
 		b.WriteString("Passwords and mail cross the network unencrypted: use this only on a trusted LAN.\n")
 	}
