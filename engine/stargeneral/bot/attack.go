@@ -228,11 +228,7 @@ func (p *planner) callSupport(u *rules.Unit, pl *unitPlan) {
 			continue
 		}
 		e := pl.ends[s]
-		d := rules.Distance(e, a.Target)
-		if rules.Distance(e, hqEnd) > p.rs.CommandRange || d > p.rs.LightArtilleryMax {
-			continue
-		}
-		if p.rs.LightArtilleryTotal > 0 && d+minDistance(e, attackers) > p.rs.LightArtilleryTotal {
+		if rules.Distance(e, hqEnd) > p.rs.CommandRange || p.rs.FireSupportOutOfReach(e, []rules.Hex{a.Target}, attackers) != "" {
 			continue
 		}
 		a.LightArtillery = append(a.LightArtillery, la.Name)
