@@ -24,26 +24,26 @@ type Ruleset struct {
 	// BookSections are all the section numbers the book has (and its named
 	// parts, such as an example): what a citation may name.
 	BookSections []string `json:"book_sections"`
-	Title     string            `json:"title"`
-	UnitWord  string            `json:"unit_word"`  // "battalion" or "regiment"
-	StandWord string            `json:"stand_word"` // "company" or "battalion"
+	Title        string   `json:"title"`
+	UnitWord     string   `json:"unit_word"`  // "battalion" or "regiment"
+	StandWord    string   `json:"stand_word"` // "company" or "battalion"
 
-	CommandRange      int `json:"command_range"`       // 1.1: stands within this many hexes of the HQ are in command
-	RoundsPerDay      int `json:"rounds_per_day"`      // 1.5/8: day rounds before the night round
-	MaxLossPerCombat  int `json:"max_loss_per_combat"` // 4: SP lost in one combat, per side or per hex (MaxLossPer)
+	CommandRange     int `json:"command_range"`       // 1.1: stands within this many hexes of the HQ are in command
+	RoundsPerDay     int `json:"rounds_per_day"`      // 1.5/8: day rounds before the night round
+	MaxLossPerCombat int `json:"max_loss_per_combat"` // 4: SP lost in one combat, per side or per hex (MaxLossPer)
 	// MaxLossPer is what the loss cap counts: "side" (2SG Example 1: "the
 	// maximum loss for either side is 2") or "hex" (3SG 4: "the maximum
 	// physical losses a Hex can take is 2 SP").
-	MaxLossPer string `json:"max_loss_per"`
-	MaxAttackStands   int `json:"max_attack_stands"`   // 3.4: core stands an M unit attacks with
-	HoldAttackStands  int `json:"hold_attack_stands"`  // 3.4: core stands an H unit attacks with
-	DistantFireRange  int `json:"distant_fire_range"`  // 3.3
-	LongRange         int `json:"long_range"`          // 3.3: range at which the long-range penalty applies; 0: none
-	LightArtilleryMax int `json:"light_artillery_range"`
+	MaxLossPer        string `json:"max_loss_per"`
+	MaxAttackStands   int    `json:"max_attack_stands"`  // 3.4: core stands an M unit attacks with
+	HoldAttackStands  int    `json:"hold_attack_stands"` // 3.4: core stands an H unit attacks with
+	DistantFireRange  int    `json:"distant_fire_range"` // 3.3
+	LongRange         int    `json:"long_range"`         // 3.3: range at which the long-range penalty applies; 0: none
+	LightArtilleryMax int    `json:"light_artillery_range"`
 	// LightArtilleryPath caps the path light artillery fires along: from
 	// the platoon to the core stand it supports, then on to what that stand
 	// fights (3SG 3.5.2: "the total range does not exceed 3 Hexes"); 0: no cap.
-	LightArtilleryPath int `json:"light_artillery_path_range"`
+	LightArtilleryPath  int `json:"light_artillery_path_range"`
 	FieldArtilleryRange int `json:"field_artillery_range"` // 5: default battery range
 	ShotsPerRound       int `json:"shots_per_round"`       // 5: default battery shots
 	MaxBatteries        int `json:"max_batteries_per_combat"`
