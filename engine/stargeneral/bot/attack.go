@@ -284,10 +284,10 @@ func (p *planner) forecast(uo *rules.UnitOrders) (float64, bool) {
 // counting, less that of falling back (4.1, 4.2). A close combat too likely
 // lost is worth nothing.
 func (p *planner) attackValue(c *rules.Combat) float64 {
-	att := c.Attacker.Rule.HitDistribution(c.Attacker.Dice)
+	att := p.rs.PoolOdds(c.Attacker)
 	def := []float64{1}
 	if c.NoReturn == "" {
-		def = c.Defender.Rule.HitDistribution(c.Defender.Dice)
+		def = p.rs.PoolOdds(c.Defender)
 	}
 	maxLoss := p.rs.MaxLossPerCombat
 	v := cappedMean(att, maxLoss)*p.worth(c.Target) - cappedMean(def, maxLoss)

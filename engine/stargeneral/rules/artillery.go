@@ -129,7 +129,7 @@ func (r *resolver) airStrike(side string, target Hex) {
 		return
 	}
 	sd.AirLeft--
-	if !r.airGetsThrough(side, []Hex{target}) {
+	if through, _ := r.airGetsThrough(side, []Hex{target}); !through {
 		return
 	}
 	r.strike(side, "air", side+" air point", "air", r.rs.AirDicePerPoint, 1, o, spotter, r.sec(SecAir))

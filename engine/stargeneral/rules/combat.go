@@ -73,6 +73,9 @@ func (r *resolver) engage(u *Unit, a *Attack) *engagement {
 	if c.NoReturn == "" {
 		c.Defender.Rule = r.rs.Defending(e.defStatus)
 		c.Defender.Sources = r.defenderPool(e)
+		if e.close {
+			c.Defender.MinDice = closeDefenceMinDice
+		}
 	}
 	c.Attacker.Dice = poolDice(c.Attacker.Sources)
 	c.Defender.Dice = poolDice(c.Defender.Sources)

@@ -121,10 +121,14 @@ func (r *resolver) defenderPool(e *engagement) []DiceSource {
 	return r.closeMinimum(out, e.close)
 }
 
+// closeDefenceMinDice is what a defender in close combat always throws at
+// least (3.4).
+const closeDefenceMinDice = 1
+
 // closeMinimum: a defender in close combat always throws at least one die (3.4).
 func (r *resolver) closeMinimum(out []DiceSource, close bool) []DiceSource {
-	if close && poolDice(out) < 1 {
-		out = append(out, DiceSource{Who: "close-combat minimum", Kind: "minimum", Dice: 1,
+	if close && poolDice(out) < closeDefenceMinDice {
+		out = append(out, DiceSource{Who: "close-combat minimum", Kind: "minimum", Dice: closeDefenceMinDice,
 			Factors: []Factor{{Dice: 1, Why: "a defender in close combat throws at least 1 die", Section: r.sec(SecInitiating)}}})
 	}
 	return out
@@ -515,16 +519,20 @@ func (r *resolver) airPoints(side string, n int, over []Hex, foe foeView) []Dice
 	sd := r.st.Side(side)
 	for range n {
 		sd.AirLeft--
-		if r.airGetsThrough(side, over) {
-			out = append(out, r.supportSource(side+" air point", "air", r.rs.AirDicePerPoint, foe))
+		if through, aaShots := r.airGetsThrough(side, over); through {
+			src := r.supportSource(side+" air point", "air", r.rs.AirDicePerPoint, foe)
+			src.AAShots = aaShots
+			out = append(out, src)
 		}
 	}
 	return out
 }
 
 // airGetsThrough rolls the enemy AA platoons within range of where an air
-// point of side strikes, one after the other until one hits (7).
-func (r *resolver) airGetsThrough(side string, over []Hex) bool {
+// point of side strikes, one after the other until one hits (7), and says
+// whether the point got through and how many AA platoons fired at it.
+func (r *resolver) airGetsThrough(side string, over []Hex) (bool, int) {
+	shots := 0
 	enemy := r.st.Enemy(side)
 	for _, u := range r.st.Units {
 		// 6: a unit whose HQ is lost cannot use its own support stands where
@@ -540,17 +548,18 @@ func (r *resolver) airGetsThrough(side string, over []Hex) bool {
 				continue
 			}
 			dice := rollDice(r.dice, r.rs.AADice)
+			shots++
 			hit := r.rs.aaRule.Hits(dice) > 0
 			ev := Event{Kind: EvAir, Side: enemy, Unit: u.ID, Stand: s.Support.Name, From: s.Hex, Dice: dice, Section: r.sec(SecAir)}
 			if hit {
 				ev.Text = fmt.Sprintf("%s %s (AA with %s) fires at %s's air point: rolls %s, a hit: the air point is lost for the round",
 					u.ID, s.Support.Name, s.Name, side, diceText(dice))
 				r.emit(ev)
-				return false
+				return false, shots
 			}
 			ev.Text = fmt.Sprintf("%s %s (AA with %s) fires at %s's air point: rolls %s, no hit", u.ID, s.Support.Name, s.Name, side, diceText(dice))
 			r.emit(ev)
 		}
 	}
-	return true
+	return true, shots
 }
