@@ -72,6 +72,9 @@ type resolver struct {
 	// initiated marks stands that launched an attack this round: they get no
 	// cover when attacked later (3.7.2).
 	initiated map[*Stand]bool
+	// beforeAttack, when set, is shown each attack just before it is made,
+	// after the unit's moves: the property tests forecast it there.
+	beforeAttack func(u *Unit, a *Attack)
 }
 
 // newResolver sets up a round to be played on a copy of st.
@@ -294,6 +297,9 @@ func (r *resolver) activate(u *Unit) {
 	}
 	r.moveUnit(u, uo)
 	if uo.Attack != nil && !u.Removed && u.HQ(r.rs) != nil {
+		if r.beforeAttack != nil {
+			r.beforeAttack(u, uo.Attack)
+		}
 		r.attack(u, uo.Attack)
 	}
 }
