@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"maps"
 	"math"
+	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 )
