@@ -317,7 +317,7 @@ func (r *resolver) attackLightArtillery(e *engagement, a *Attack, supported []He
 			continue
 		}
 		if why := r.laOutOfReach(s.Hex, []Hex{a.Target}, supported); why != "" {
-			r.cancelSupport(u, label, a.Target, r.sec(SecSupport), "%s", why)
+			r.cancelSupport(u, label, a.Target, r.sec(SecSupportRange), "%s", why)
 			continue
 		}
 		out = append(out, r.laSource(u, s))
