@@ -177,7 +177,7 @@ type TerrainType struct {
 	Normal     string `json:"normal"`
 	Strategic  string `json:"strategic"`
 	Cover      bool   `json:"cover,omitempty"`      // 3.7.2
-	Open       bool   `json:"open,omitempty"`       // "in the open" for the tank bonus (3.7.1)
+	Open       bool   `json:"open,omitempty"`       // "in the open" for the tank bonus (3.7.1): every terrain that is not cover
 	River      bool   `json:"river,omitempty"`      // 3.7.3: -1D6 for a core stand in it; fights as M (2.5)
 	BlocksLOS  bool   `json:"blocks_los,omitempty"` // 3.3, 5.2
 	Impassable bool   `json:"impassable,omitempty"` // lake/sea
