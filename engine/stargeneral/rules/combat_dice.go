@@ -316,7 +316,7 @@ func (r *resolver) attackLightArtillery(e *engagement, a *Attack, supported []He
 			r.cancelSupport(u, label, a.Target, r.sec(SecSupport), "its stand %s is more than %d hexes from its HQ", s.Name, r.rs.CommandRange)
 			continue
 		}
-		if why := r.laOutOfReach(s.Hex, []Hex{a.Target}, supported); why != "" {
+		if why := r.rs.FireSupportOutOfReach(s.Hex, []Hex{a.Target}, supported); why != "" {
 			r.cancelSupport(u, label, a.Target, r.sec(SecSupportRange), "%s", why)
 			continue
 		}
@@ -339,7 +339,7 @@ func (r *resolver) defenceLightArtillery(o occupant, attHexes []Hex) []DiceSourc
 		if p == nil || r.rs.StandTypes[p.Type].Role != RoleLightArtillery {
 			continue
 		}
-		if r.b.inCommand(o.unit, s) && r.laOutOfReach(s.Hex, attHexes, []Hex{o.hex()}) == "" {
+		if r.b.inCommand(o.unit, s) && r.rs.FireSupportOutOfReach(s.Hex, attHexes, []Hex{o.hex()}) == "" {
 			out = append(out, r.laSource(o.unit, s))
 		}
 	}
@@ -349,12 +349,6 @@ func (r *resolver) defenceLightArtillery(o occupant, attHexes []Hex) []DiceSourc
 func (r *resolver) laSource(u *Unit, s *Stand) DiceSource {
 	pt := r.rs.StandTypes[s.Support.Type]
 	return total(DiceSource{Who: fmt.Sprintf("%s %s (%s with %s)", u.ID, s.Support.Name, pt.Title, s.Name), Kind: s.Support.Type, Base: pt.FS})
-}
-
-// laOutOfReach says why light artillery at from cannot fire at fireAt in
-// support of a stand at supported, or "" when it can (3.5; 3SG 3.5.2).
-func (r *resolver) laOutOfReach(from Hex, fireAt, supported []Hex) string {
-	return r.rs.FireSupportOutOfReach(from, fireAt, supported)
 }
 
 // FireSupportOutOfReach says why a light artillery (fire support) platoon
