@@ -605,7 +605,11 @@ func parseCaseOrders(side string, lines []caseLine) (*Orders, error) {
 			case "PLATOON":
 				pr := PlatoonRecovery{Unit: f[2], Platoon: f[3], To: f[4]}
 				if len(f) > 5 {
-					pr.From = strings.TrimPrefix(f[5], "from=")
+					from, ok := strings.CutPrefix(f[5], "from=")
+					if !ok {
+						return nil, bad(fmt.Errorf("NIGHT PLATOON: %q, want from=UNIT", f[5]))
+					}
+					pr.From = from
 				}
 				n.Platoons = append(n.Platoons, pr)
 			case "REBUILD":
