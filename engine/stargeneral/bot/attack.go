@@ -228,11 +228,7 @@ func (p *planner) callSupport(u *rules.Unit, pl *unitPlan) {
 			continue
 		}
 		e := pl.ends[s]
-		d := rules.Distance(e, a.Target)
-		if rules.Distance(e, hqEnd) > p.rs.CommandRange || d > p.rs.LightArtilleryMax {
-			continue
-		}
-		if p.rs.LightArtilleryTotal > 0 && d+minDistance(e, attackers) > p.rs.LightArtilleryTotal {
+		if rules.Distance(e, hqEnd) > p.rs.CommandRange || p.rs.FireSupportOutOfReach(e, []rules.Hex{a.Target}, attackers) != "" {
 			continue
 		}
 		a.LightArtillery = append(a.LightArtillery, la.Name)
@@ -279,22 +275,26 @@ func (p *planner) forecast(uo *rules.UnitOrders) (float64, bool) {
 			return 0, false
 		}
 	}
-	return p.attackValue(c), true
+	return p.attackValue(c, len(uo.Attack.Stands)), true
 }
 
 // attackValue is what an attack is worth, in SP: the losses it expects to
 // inflict (weighted by what the target is worth) less those it expects to
 // suffer (4), and in close combat the chance of winning the hex, objectives
 // counting, less that of falling back (4.1, 4.2). A close combat too likely
-// lost is worth nothing.
-func (p *planner) attackValue(c *rules.Combat) float64 {
-	att := c.Attacker.Rule.HitDistribution(c.Attacker.Dice)
+// lost is worth nothing. Where the loss cap is per hex (3SG 4), each of the
+// attacking stands may lose up to the cap.
+func (p *planner) attackValue(c *rules.Combat, stands int) float64 {
+	att := p.rs.PoolOdds(c.Attacker)
 	def := []float64{1}
 	if c.NoReturn == "" {
-		def = c.Defender.Rule.HitDistribution(c.Defender.Dice)
+		def = p.rs.PoolOdds(c.Defender)
 	}
-	maxLoss := p.rs.MaxLossPerCombat
-	v := cappedMean(att, maxLoss)*p.worth(c.Target) - cappedMean(def, maxLoss)
+	maxLoss, ownMaxLoss := p.rs.MaxLossPerCombat, p.rs.MaxLossPerCombat
+	if p.rs.MaxLossPer == rules.LossCapPerHex {
+		ownMaxLoss *= stands
+	}
+	v := cappedMean(att, maxLoss)*p.worth(c.Target) - cappedMean(def, ownMaxLoss)
 	if c.Close {
 		win, lose := rules.ChanceMore(att, def), rules.ChanceMore(def, att)
 		if lose > maxCloseLoss {

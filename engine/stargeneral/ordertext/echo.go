@@ -144,19 +144,55 @@ func echoAttack(b *strings.Builder, rs *rules.Ruleset, st *rules.State, o *rules
 	for _, n := range notes {
 		fmt.Fprintf(b, "    as things stand, %s\n", n)
 	}
-	att := fc.Attacker.Rule.HitDistribution(fc.Attacker.Dice)
-	def := fc.Defender.Rule.HitDistribution(fc.Defender.Dice)
+	att := rs.PoolOdds(fc.Attacker)
+	def := rs.PoolOdds(fc.Defender)
 	fmt.Fprintf(b, "    target now: %s\n", describeTarget(rs, st, a.Target))
-	fmt.Fprintf(b, "    you roll %d dice hitting on %s: %.1f hits expected\n", fc.Attacker.Dice, fc.Attacker.Rule, rules.Expected(att))
+	echoForce(b, rs, "you", "your", "their", fc.Attacker, att)
 	if fc.NoReturn != "" {
 		fmt.Fprintf(b, "    they do not fire back: %s\n", fc.NoReturn)
 	} else {
-		fmt.Fprintf(b, "    they roll %d dice hitting on %s: %.1f hits expected\n", fc.Defender.Dice, fc.Defender.Rule, rules.Expected(def))
+		echoForce(b, rs, "they", "their", "your", fc.Defender, def)
 	}
 	if fc.Close {
 		fmt.Fprintf(b, "    chance to win the close combat: %.0f%% (they win %.0f%%, a draw %.0f%%)\n",
 			100*rules.ChanceMore(att, def), 100*rules.ChanceMore(def, att), 100*(1-rules.ChanceMore(att, def)-rules.ChanceMore(def, att)))
 	}
+}
+
+// echoForce says what one side of a forecast combat throws, with its
+// expected hits. An air point that AA in range fires at adds its dice only
+// if it gets through (9; 2SG 7): the echo says so, with the chance, and the
+// odds count it.
+func echoForce(b *strings.Builder, rs *rules.Ruleset, who, whose, enemys string, f rules.Force, odds []float64) {
+	sure, points, airDice, aaShots := 0, 0, 0, 0
+	for _, s := range f.Sources {
+		if s.AAShots == 0 {
+			sure += s.Dice
+			continue
+		}
+		points++
+		airDice += s.Dice
+		aaShots = max(aaShots, s.AAShots)
+	}
+	if points == 0 {
+		fmt.Fprintf(b, "    %s roll %d dice hitting on %s: %.1f hits expected\n", who, f.Dice, f.Rule, rules.Expected(odds))
+		return
+	}
+	air := fmt.Sprintf("%d if %s air point gets", max(sure+airDice, f.MinDice), whose)
+	if points > 1 {
+		air = fmt.Sprintf("up to %d as %s %d air points get", max(sure+airDice, f.MinDice), whose, points)
+	}
+	fmt.Fprintf(b, "    %s roll %d dice hitting on %s, %s past %s AA: %.1f hits expected\n",
+		who, max(sure, f.MinDice), f.Rule, air, enemys, rules.Expected(odds))
+	fmt.Fprintf(b, "    (%s AA in range fires %s at each air point: it gets through %.0f%% of the time, and the odds count that)\n",
+		enemys, timesWord(aaShots), 100*rs.AirThrough(aaShots))
+}
+
+func timesWord(n int) string {
+	if n == 1 {
+		return "once"
+	}
+	return fmt.Sprintf("%d times", n)
 }
 
 // describeTarget names what stands in a hex: unit, stand, type, SP and order.

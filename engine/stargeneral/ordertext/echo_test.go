@@ -1,12 +1,12 @@
 package ordertext
 
 import (
-	"fieldpost/engine"
-
+	"fmt"
 	"strings"
 	"testing"
 
 	"fieldpost/data"
+	"fieldpost/engine"
 	"fieldpost/engine/stargeneral/rules"
 )
 
@@ -95,5 +95,62 @@ func TestEchoNamesAStandThatCannotJoinTheAttack(t *testing.T) {
 	echo := Echo(rs, st, sub.Orders)
 	if want := "743 A cannot attack 0605: no line of sight"; !strings.Contains(echo, want) {
 		t.Errorf("echo lacks %q:\n%s", want, echo)
+	}
+}
+
+// The echo's odds count the chance that enemy AA stops an air point (3SG
+// 9): its stated chance to win must be the exact one, worked out here by
+// going through every roll of the AA's two dice (a 6 stops the point, which
+// then adds none of its 2 dice).
+func TestEchoOddsCountTheAA(t *testing.T) {
+	const position = `
+RULESET 3sg
+MAP 10 10 open
+SIDE red air=1
+UNIT A1 M
+  HQ hq 0503
+  1A infantry 0504
+SIDE blue
+UNIT B1 H
+  HQ hq 0508
+  X infantry 0505
+  Y infantry 0506 +aa
+`
+	sc, err := rules.ParseScenario([]byte(position), loadTestRuleset)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs, st := sc.Ruleset, sc.NewGame()
+	sub, errs := Parse(rs, st, "red", "BN A1 M\n  ATTACK 0505 WITH 1A CLOSE SUPPORT AIR\n")
+	if errs != nil {
+		t.Fatal(errs)
+	}
+	echo := Echo(rs, st, sub.Orders)
+	// 1A throws 3 dice on "6" (M against H), and 2 more when the air point
+	// gets through; X throws 3 on "5,6" (H defending).
+	six, _ := rules.ParseHitRule("6")
+	fiveSix, _ := rules.ParseHitRule("5,6")
+	def := fiveSix.HitDistribution(3)
+	var win, lose, through float64
+	for a := 1; a <= 6; a++ {
+		for b := 1; b <= 6; b++ {
+			dice := 3
+			if a != 6 && b != 6 {
+				dice += 2
+				through += 1.0 / 36
+			}
+			att := six.HitDistribution(dice)
+			win += rules.ChanceMore(att, def) / 36
+			lose += rules.ChanceMore(def, att) / 36
+		}
+	}
+	for _, want := range []string{
+		"you roll 3 dice hitting on 6, 5 if your air point gets past their AA",
+		fmt.Sprintf("it gets through %.0f%% of the time, and the odds count that", 100*through),
+		fmt.Sprintf("chance to win the close combat: %.0f%% (they win %.0f%%, a draw %.0f%%)", 100*win, 100*lose, 100*(1-win-lose)),
+	} {
+		if !strings.Contains(echo, want) {
+			t.Errorf("echo lacks %q:\n%s", want, echo)
+		}
 	}
 }

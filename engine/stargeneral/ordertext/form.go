@@ -18,7 +18,7 @@ func Form(rs *rules.Ruleset, st *rules.State, side, game string) string {
 	w("# %s (%s), %s\n", sd.Name, sd.Title, RoundName(rs, st))
 	w("# Reply with this form and change what you want: a line kept as it is means no change.\n")
 	if st.Night {
-		w("# Night orders (9): RECOVER unit stand SP | PLATOON unit platoon TO stand |\n")
+		w("# Night orders (%s): RECOVER unit stand SP | PLATOON unit platoon TO stand |\n", rs.Section(rules.SecNight))
 		w("#   REBUILD unit stand AT hex SP n | RESHUFFLE unit stand TO hex. Points you leave are\n")
 		w("#   given out for you: strength to the most damaged stands in command, then platoons.\n")
 	} else {
@@ -62,7 +62,7 @@ func dayForm(b *strings.Builder, rs *rules.Ruleset, st *rules.State, side string
 		hq := u.HQ(rs)
 		switch {
 		case hq == nil:
-			w("  # %s; HQ lost: no new orders until it returns (6); HQ-RETURN hex to place it\n", titleOr(u))
+			w("  # %s; HQ lost: no new orders until it returns (%s); HQ-RETURN hex to place it\n", titleOr(u), rs.Section(rules.SecHQ))
 		default:
 			w("  # %s; may be %s\n", titleOr(u), statusChoices(rules.LegalStatuses(rs, st, u)))
 		}
@@ -109,7 +109,11 @@ func nightForm(b *strings.Builder, rs *rules.Ruleset, st *rules.State, side stri
 			}
 		}
 		for _, p := range u.LostPlatoons {
-			w("#   %s platoon %s (%s) lost: PLATOON %s %s TO stand\n", u.ID, p.Name, rs.StandTypes[p.Type].Title, u.ID, p.Name)
+			w("#   %s platoon %s (%s) lost: PLATOON %s %s TO stand", u.ID, p.Name, rs.StandTypes[p.Type].Title, u.ID, p.Name)
+			if !rs.NightPlatoonsOwnUnit {
+				w(", or to another %s: PLATOON unit %s FROM %s TO stand", rs.UnitWord, p.Name, u.ID)
+			}
+			w("\n")
 		}
 	}
 }

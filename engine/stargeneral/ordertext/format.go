@@ -122,6 +122,10 @@ func formatNight(b *strings.Builder, n *rules.NightOrders) {
 		fmt.Fprintf(b, "RECOVER %s %s %d\n", r.Unit, r.Stand, r.SP)
 	}
 	for _, p := range n.Platoons {
+		if p.From != "" {
+			fmt.Fprintf(b, "PLATOON %s %s FROM %s TO %s\n", p.Unit, p.Platoon, p.From, p.To)
+			continue
+		}
 		fmt.Fprintf(b, "PLATOON %s %s TO %s\n", p.Unit, p.Platoon, p.To)
 	}
 	for _, r := range n.Rebuild {

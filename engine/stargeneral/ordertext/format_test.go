@@ -263,8 +263,15 @@ func randomNight(rs *rules.Ruleset, st *rules.State, o *rules.Orders, rnd *rand.
 			}
 		}
 		for _, p := range u.LostPlatoons {
-			to := u.Stands[rnd.IntN(len(u.Stands))]
-			n.Platoons = append(n.Platoons, rules.PlatoonRecovery{Unit: u.ID, Platoon: p.Name, To: to.Name})
+			// Where the ruleset allows (3SG 8), sometimes to another unit.
+			unit, from := u, ""
+			if all := st.ActiveUnits(o.Side); !rs.NightPlatoonsOwnUnit && rnd.IntN(2) == 0 {
+				if other := all[rnd.IntN(len(all))]; other != u {
+					unit, from = other, u.ID
+				}
+			}
+			to := unit.Stands[rnd.IntN(len(unit.Stands))]
+			n.Platoons = append(n.Platoons, rules.PlatoonRecovery{Unit: unit.ID, Platoon: p.Name, To: to.Name, From: from})
 			keep(func() { n.Platoons = n.Platoons[:len(n.Platoons)-1] })
 		}
 		for _, s := range u.Lost {

@@ -110,8 +110,10 @@ func newParser(rs *rules.Ruleset, st *rules.State, side string) *parser {
 	}
 }
 
-func (p *parser) errorf(l srcLine, section, hint, format string, args ...any) {
-	p.errs = append(p.errs, Error{Line: l.n, Quote: l.raw, Msg: fmt.Sprintf(format, args...), Section: section, Hint: hint})
+// errorf records an error on a line, citing the part of the rules it breaks
+// by the number the ruleset's book gives it.
+func (p *parser) errorf(l srcLine, section rules.Sec, hint, format string, args ...any) {
+	p.errs = append(p.errs, Error{Line: l.n, Quote: l.raw, Msg: fmt.Sprintf(format, args...), Section: p.rs.Section(section), Hint: hint})
 }
 
 // Keywords, each with the spellings players use.
@@ -200,10 +202,10 @@ func (p *parser) unknownLine(l srcLine) {
 		hint = "if this line is not an order, end your orders with a line saying END"
 	}
 	if p.unit != nil {
-		p.errorf(l, "", hint, "%q is not a stand of %s, a unit of %s, or an order word", word, p.unit.ID, p.side)
+		p.errorf(l, rules.SecNone, hint, "%q is not a stand of %s, a unit of %s, or an order word", word, p.unit.ID, p.side)
 		return
 	}
-	p.errorf(l, "", hint, "%q is not an order word or a unit of %s", word, p.side)
+	p.errorf(l, rules.SecNone, hint, "%q is not an order word or a unit of %s", word, p.side)
 }
 
 func (p *parser) keyword(l srcLine, kw string) {
@@ -213,7 +215,7 @@ func (p *parser) keyword(l srcLine, kw string) {
 		p.header(l)
 	case "UNIT":
 		if len(args) == 0 {
-			p.errorf(l, "", "write BN and the unit's id, then its status: BN I/77 M", "%s needs a unit id", l.toks[0])
+			p.errorf(l, rules.SecNone, "write BN and the unit's id, then its status: BN I/77 M", "%s needs a unit id", l.toks[0])
 			return
 		}
 		p.unitHeader(l, args)
@@ -236,7 +238,7 @@ func (p *parser) header(l srcLine) {
 	for i := 0; i < len(toks); i++ {
 		kw, ok := keywords[strings.ToUpper(toks[i])]
 		if !ok || i+1 >= len(toks) {
-			p.errorf(l, "", "write GAME name SIDE name ROUND number on one line, or one per line", "%q is out of place in the header", toks[i])
+			p.errorf(l, rules.SecNone, "write GAME name SIDE name ROUND number on one line, or one per line", "%q is out of place in the header", toks[i])
 			return
 		}
 		val := toks[i+1]
@@ -246,21 +248,21 @@ func (p *parser) header(l srcLine) {
 			p.sub.Game = val
 		case "SIDE":
 			if !strings.EqualFold(val, p.side) {
-				p.errorf(l, "", "", "these orders say SIDE %s, but they are being checked for %s", val, p.side)
+				p.errorf(l, rules.SecNone, "", "these orders say SIDE %s, but they are being checked for %s", val, p.side)
 				return
 			}
 			p.sub.Side = p.side
 		case "ROUND":
 			n, err := strconv.Atoi(val)
 			if err != nil || n < 1 {
-				p.errorf(l, "", "", "ROUND %q: want the round number from the order form", val)
+				p.errorf(l, rules.SecNone, "", "ROUND %q: want the round number from the order form", val)
 				return
 			}
 			p.sub.Round = n
 		case "PASSWORD":
 			p.sub.Password = val
 		default:
-			p.errorf(l, "", "", "%q is out of place in the header", toks[i-1])
+			p.errorf(l, rules.SecNone, "", "%q is out of place in the header", toks[i-1])
 			return
 		}
 	}
@@ -271,24 +273,24 @@ func (p *parser) unitHeader(l srcLine, args []string) {
 	p.endUnit()
 	u := p.findUnit(args[0])
 	if u == nil || u.Side != p.side {
-		p.errorf(l, "", p.unitHint(args[0]), "%q is not a unit of %s", args[0], p.side)
+		p.errorf(l, rules.SecNone, p.unitHint(args[0]), "%q is not a unit of %s", args[0], p.side)
 		return
 	}
 	if line, dup := p.unitLine[u.ID]; dup {
-		p.errorf(l, "", "", "%s already has orders at line %d: give each unit one block", u.ID, line)
+		p.errorf(l, rules.SecNone, "", "%s already has orders at line %d: give each unit one block", u.ID, line)
 		return
 	}
 	status := u.Status
 	if len(args) > 1 {
 		s, ok := parseStatus(args[1])
 		if !ok {
-			p.errorf(l, "", "statuses are M (move), H (hold), D (dig in) and R (retreat)", "%q is not a status", args[1])
+			p.errorf(l, rules.SecNone, "statuses are M (move), H (hold), D (dig in) and R (retreat)", "%q is not a status", args[1])
 			return
 		}
 		status = s
 	}
 	if len(args) > 2 {
-		p.errorf(l, "", "put each stand's path on its own line below the unit", "unexpected %q after %s's status", args[2], u.ID)
+		p.errorf(l, rules.SecNone, "put each stand's path on its own line below the unit", "unexpected %q after %s's status", args[2], u.ID)
 		return
 	}
 	p.sub.Orders.Units = append(p.sub.Orders.Units, rules.UnitOrders{Unit: u.ID, Status: status})
@@ -337,7 +339,7 @@ func findStand(u *rules.Unit, name string) *rules.Stand {
 func (p *parser) standPath(l srcLine, s *rules.Stand) {
 	key := p.unit.ID + " " + s.Name
 	if line, dup := p.standLine[key]; dup {
-		p.errorf(l, "", "", "%s already has a path at line %d", s.Name, line)
+		p.errorf(l, rules.SecNone, "", "%s already has a path at line %d", s.Name, line)
 		return
 	}
 	p.standLine[key] = l.n
@@ -358,7 +360,7 @@ func (p *parser) standPath(l srcLine, s *rules.Stand) {
 	prev := s.Hex
 	for _, h := range path {
 		if !rules.Adjacent(prev, h) {
-			p.errorf(l, "2", adjacentHint(prev, h), "%s is not adjacent to %s: a path lists every hex in turn", h, prev)
+			p.errorf(l, rules.SecMovement, adjacentHint(prev, h), "%s is not adjacent to %s: a path lists every hex in turn", h, prev)
 			return
 		}
 		prev = h
@@ -412,11 +414,11 @@ func (p *parser) hexes(l srcLine, args []string) ([]rules.Hex, bool) {
 	for _, a := range args {
 		h, err := rules.ParseHex(a)
 		if err != nil {
-			p.errorf(l, "", "hexes are four digits, column then row, e.g. 0707", "%q is not a hex number", a)
+			p.errorf(l, rules.SecNone, "hexes are four digits, column then row, e.g. 0707", "%q is not a hex number", a)
 			return nil, false
 		}
 		if !p.st.Map.OnMap(h) {
-			p.errorf(l, "", "", "%s is off the map (%d columns, %d rows)", h, p.st.Map.Cols, p.st.Map.Rows)
+			p.errorf(l, rules.SecNone, "", "%s is off the map (%d columns, %d rows)", h, p.st.Map.Cols, p.st.Map.Rows)
 			return nil, false
 		}
 		out = append(out, h)
@@ -440,7 +442,7 @@ func (p *parser) unitOrder(l srcLine, w string) {
 			return
 		}
 		if len(hs) != 1 {
-			p.errorf(l, "6", "", "HQ-RETURN takes one hex: where the new HQ should appear")
+			p.errorf(l, rules.SecHQ, "", "HQ-RETURN takes one hex: where the new HQ should appear")
 			return
 		}
 		p.uo.HQPlacement = hs[0]
@@ -454,7 +456,7 @@ func (p *parser) swap(l srcLine, args []string) {
 		args = []string{args[0], args[2]}
 	}
 	if len(args) != 2 {
-		p.errorf(l, "2.3", "", "write SWAP PLATOON TO STAND, e.g. SWAP mg TO 1B")
+		p.errorf(l, rules.SecSupportSwap, "", "write SWAP PLATOON TO STAND, e.g. SWAP mg TO 1B")
 		return
 	}
 	_, pl := p.unit.Platoon(args[0])
@@ -468,12 +470,12 @@ func (p *parser) swap(l srcLine, args []string) {
 		}
 	}
 	if pl == nil {
-		p.errorf(l, "2.3", p.platoonHint(args[0]), "%s has no platoon %q", p.unit.ID, args[0])
+		p.errorf(l, rules.SecSupportSwap, p.platoonHint(args[0]), "%s has no platoon %q", p.unit.ID, args[0])
 		return
 	}
 	to := findStand(p.unit, args[1])
 	if to == nil {
-		p.errorf(l, "2.3", p.standHint(args[1]), "%s has no stand %q", p.unit.ID, args[1])
+		p.errorf(l, rules.SecSupportSwap, p.standHint(args[1]), "%s has no stand %q", p.unit.ID, args[1])
 		return
 	}
 	p.uo.Swaps = append(p.uo.Swaps, rules.Swap{Platoon: pl.Name, To: to.Name})
@@ -523,7 +525,7 @@ func (p *parser) attack(l srcLine, verb string, args []string) {
 		args = args[1:]
 	}
 	if len(args) == 0 {
-		p.errorf(l, "3.4", "e.g. ATTACK 0707 WITH 1A 1B", "%s needs a target hex", verb)
+		p.errorf(l, rules.SecInitiating, "e.g. ATTACK 0707 WITH 1A 1B", "%s needs a target hex", verb)
 		return
 	}
 	target, ok := p.hexes(l, args[:1])
@@ -551,7 +553,7 @@ func (p *parser) attack(l srcLine, verb string, args []string) {
 		}
 		if m := modeWord(w); m != "" {
 			if len(a.Stands) == 0 {
-				p.errorf(l, "3.4", "", "%s before any stand: name the attacking stands first", args[i])
+				p.errorf(l, rules.SecInitiating, "", "%s before any stand: name the attacking stands first", args[i])
 				return
 			}
 			// A mode applies to the stands named since the last mode word.
@@ -562,14 +564,14 @@ func (p *parser) attack(l srcLine, verb string, args []string) {
 		}
 		s := findStand(p.unit, args[i])
 		if s == nil {
-			p.errorf(l, "3.4", p.standHint(args[i]), "%s has no stand %q", p.unit.ID, args[i])
+			p.errorf(l, rules.SecInitiating, p.standHint(args[i]), "%s has no stand %q", p.unit.ID, args[i])
 			return
 		}
 		a.Stands = append(a.Stands, rules.AttackStand{Stand: s.Name})
 		modes = append(modes, "")
 	}
 	if len(a.Stands) == 0 {
-		p.errorf(l, "3.4", "e.g. ATTACK 0707 WITH 1A 1B", "name the stands that attack")
+		p.errorf(l, rules.SecInitiating, "e.g. ATTACK 0707 WITH 1A 1B", "name the stands that attack")
 		return
 	}
 	for j := range a.Stands {
@@ -591,7 +593,7 @@ func (p *parser) attack(l srcLine, verb string, args []string) {
 		}
 	}
 	if p.uo.Attack != nil {
-		p.errorf(l, "3.4", "", "%s already attacks at line %d: a unit makes one attack a round", p.unit.ID, p.attackLine[p.unit.ID])
+		p.errorf(l, rules.SecInitiating, "", "%s already attacks at line %d: a unit makes one attack a round", p.unit.ID, p.attackLine[p.unit.ID])
 		return
 	}
 	p.uo.Attack = a
@@ -635,13 +637,13 @@ func (p *parser) support(l srcLine, a *rules.Attack, args []string) bool {
 			a.Air += n
 		case w == "ART" || w == "ARTY" || w == "ARTILLERY" || w == "BATTERY" || w == "BTY":
 			if i+1 >= len(args) {
-				p.errorf(l, "3.5", "", "%s needs a battery id", args[i])
+				p.errorf(l, rules.SecSupport, "", "%s needs a battery id", args[i])
 				return false
 			}
 			i++
 			bt := p.findBattery(args[i])
 			if bt == nil {
-				p.errorf(l, "3.5", p.batteryHint(args[i]), "%q is not a battery of %s", args[i], p.side)
+				p.errorf(l, rules.SecSupport, p.batteryHint(args[i]), "%q is not a battery of %s", args[i], p.side)
 				return false
 			}
 			a.Batteries = append(a.Batteries, bt.ID)
@@ -658,7 +660,7 @@ func (p *parser) support(l srcLine, a *rules.Attack, args []string) bool {
 				a.LightArtillery = append(a.LightArtillery, pl.Name)
 				continue
 			}
-			p.errorf(l, "3.5", p.platoonHint(args[i]), "%q is neither a platoon of %s nor a battery of %s", args[i], p.unit.ID, p.side)
+			p.errorf(l, rules.SecSupport, p.platoonHint(args[i]), "%q is neither a platoon of %s nor a battery of %s", args[i], p.unit.ID, p.side)
 			return false
 		}
 	}
@@ -703,18 +705,18 @@ func (p *parser) batteryHint(word string) string {
 
 func (p *parser) priority(l srcLine, args []string) {
 	if len(p.sub.Orders.Priority) > 0 {
-		p.errorf(l, "1.7", "", "a second PRIORITY line")
+		p.errorf(l, rules.SecSequence, "", "a second PRIORITY line")
 		return
 	}
 	seen := map[string]bool{}
 	for _, a := range args {
 		u := p.findUnit(a)
 		if u == nil || u.Side != p.side {
-			p.errorf(l, "1.7", p.unitHint(a), "%q is not a unit of %s", a, p.side)
+			p.errorf(l, rules.SecSequence, p.unitHint(a), "%q is not a unit of %s", a, p.side)
 			return
 		}
 		if seen[u.ID] {
-			p.errorf(l, "1.7", "", "%s is listed twice", u.ID)
+			p.errorf(l, rules.SecSequence, "", "%s is listed twice", u.ID)
 			return
 		}
 		seen[u.ID] = true
@@ -730,12 +732,12 @@ func (p *parser) choices(l srcLine) {
 	for i := 0; i < len(toks); i += 2 {
 		key := strings.ToUpper(toks[i])
 		if i+1 >= len(toks) {
-			p.errorf(l, "", "", "%s needs a value", toks[i])
+			p.errorf(l, rules.SecNone, "", "%s needs a value", toks[i])
 			return
 		}
 		val := strings.ToLower(toks[i+1])
 		if p.choiceSeen[key] {
-			p.errorf(l, "", "", "%s is given twice", toks[i])
+			p.errorf(l, rules.SecNone, "", "%s is given twice", toks[i])
 			return
 		}
 		p.choiceSeen[key] = true
@@ -748,12 +750,12 @@ func (p *parser) choices(l srcLine) {
 			case "platoons-first", "platoons", "support-first":
 				c.Losses = rules.LossesPlatoonsFirst
 			default:
-				p.errorf(l, "4", "", "LOSSES %q: choose keep-strength or platoons-first", toks[i+1])
+				p.errorf(l, rules.SecLosses, "", "LOSSES %q: choose keep-strength or platoons-first", toks[i+1])
 				return
 			}
 		case "PURSUE", "PURSUIT", "HOLD-AT-COST", "DEFENSIVE-SUPPORT":
 			if !isBool {
-				p.errorf(l, "", "", "%s %q: answer yes or no", toks[i], toks[i+1])
+				p.errorf(l, rules.SecNone, "", "%s %q: answer yes or no", toks[i], toks[i+1])
 				return
 			}
 			switch key {
@@ -765,7 +767,7 @@ func (p *parser) choices(l srcLine) {
 				c.NoDefensiveSupport = !yes
 			}
 		default:
-			p.errorf(l, "", "the standing choices are LOSSES, PURSUE, HOLD-AT-COST and DEFENSIVE-SUPPORT", "%q is not a standing choice", toks[i])
+			p.errorf(l, rules.SecNone, "the standing choices are LOSSES, PURSUE, HOLD-AT-COST and DEFENSIVE-SUPPORT", "%q is not a standing choice", toks[i])
 			return
 		}
 	}
@@ -779,14 +781,14 @@ func (p *parser) artillery(l srcLine, args []string) {
 		switch w {
 		case "FIRE", "MOVE", "KEEP", "HOLD":
 			if cur == nil {
-				p.errorf(l, "5", p.batteryHint(args[i]), "%s before a battery id", args[i])
+				p.errorf(l, rules.SecArtillery, p.batteryHint(args[i]), "%s before a battery id", args[i])
 				return
 			}
 		}
 		switch w {
 		case "FIRE":
 			if i+1 >= len(args) {
-				p.errorf(l, "5.1", "", "FIRE needs a target hex")
+				p.errorf(l, rules.SecArtilleryPhase, "", "FIRE needs a target hex")
 				return
 			}
 			hs, ok := p.hexes(l, args[i+1:i+2])
@@ -805,7 +807,7 @@ func (p *parser) artillery(l srcLine, args []string) {
 				return
 			}
 			if len(hs) == 0 {
-				p.errorf(l, "5.1", "", "MOVE needs the hexes of the battery's path")
+				p.errorf(l, rules.SecArtilleryPhase, "", "MOVE needs the hexes of the battery's path")
 				return
 			}
 			bt := p.st.Battery(cur.Battery)
@@ -816,12 +818,12 @@ func (p *parser) artillery(l srcLine, args []string) {
 			i = j - 1
 		case "KEEP":
 			if i+1 >= len(args) {
-				p.errorf(l, "5", "", "KEEP needs a number of shots")
+				p.errorf(l, rules.SecArtillery, "", "KEEP needs a number of shots")
 				return
 			}
 			n, err := strconv.Atoi(args[i+1])
 			if err != nil || n < 0 {
-				p.errorf(l, "5", "", "KEEP %q: want a number of shots", args[i+1])
+				p.errorf(l, rules.SecArtillery, "", "KEEP %q: want a number of shots", args[i+1])
 				return
 			}
 			cur.Keep = n
@@ -830,11 +832,11 @@ func (p *parser) artillery(l srcLine, args []string) {
 		default:
 			bt := p.findBattery(args[i])
 			if bt == nil {
-				p.errorf(l, "5", p.batteryHint(args[i]), "%q is not a battery of %s", args[i], p.side)
+				p.errorf(l, rules.SecArtillery, p.batteryHint(args[i]), "%q is not a battery of %s", args[i], p.side)
 				return
 			}
 			if p.battSeen[bt.ID] {
-				p.errorf(l, "5", "", "battery %s has orders already", bt.ID)
+				p.errorf(l, rules.SecArtillery, "", "battery %s has orders already", bt.ID)
 				return
 			}
 			p.battSeen[bt.ID] = true
@@ -844,7 +846,7 @@ func (p *parser) artillery(l srcLine, args []string) {
 		}
 	}
 	if cur == nil {
-		p.errorf(l, "5", p.batteryHint(""), "ARTILLERY needs a battery id and FIRE hex, MOVE hexes, KEEP n or HOLD")
+		p.errorf(l, rules.SecArtillery, p.batteryHint(""), "ARTILLERY needs a battery id and FIRE hex, MOVE hexes, KEEP n or HOLD")
 	}
 }
 
@@ -859,7 +861,7 @@ func (p *parser) airStrikes(l srcLine, args []string) {
 		return
 	}
 	if len(hs) == 0 {
-		p.errorf(l, "7", "", "AIR needs target hexes for the artillery phase (air support for an attack goes on its ATTACK line)")
+		p.errorf(l, rules.SecAir, "", "AIR needs target hexes for the artillery phase (air support for an attack goes on its ATTACK line)")
 		return
 	}
 	p.sub.Orders.AirStrikes = append(p.sub.Orders.AirStrikes, hs...)
@@ -870,6 +872,7 @@ func (p *parser) airStrikes(l srcLine, args []string) {
 //
 //	RECOVER I/77 1A 2            strength points to a stand (9.1)
 //	PLATOON I/77 mg TO 1A        a lost platoon back to a stand of its unit
+//	PLATOON II/77 mg FROM I/77 TO 1A  one another unit lost (3SG 8)
 //	REBUILD I/77 1C AT 0505 SP 2 a lost stand back, next to its unit
 //	RESHUFFLE I/77 1A TO 0506    a stand to another hex its unit holds (9.2)
 func (p *parser) night(l srcLine, kw string, args []string) {
@@ -880,15 +883,15 @@ func (p *parser) night(l srcLine, kw string, args []string) {
 	}
 	args = dropWords(args, "TO", "AT", "SP")
 	if len(args) == 0 {
-		p.errorf(l, "9", "", "%s needs a unit", kw)
+		p.errorf(l, rules.SecNight, "", "%s needs a unit", kw)
 		return
 	}
 	u := p.findUnit(args[0])
 	if u == nil || u.Side != p.side {
-		p.errorf(l, "9", p.unitHint(args[0]), "%q is not a unit of %s", args[0], p.side)
+		p.errorf(l, rules.SecNight, p.unitHint(args[0]), "%q is not a unit of %s", args[0], p.side)
 		return
 	}
-	bad := func(form string) { p.errorf(l, "9", "", "write %s", form) }
+	bad := func(form string) { p.errorf(l, rules.SecNight, "", "write %s", form) }
 	num := func(s string) (int, bool) {
 		v, err := strconv.Atoi(s)
 		return v, err == nil && v > 0
@@ -908,16 +911,25 @@ func (p *parser) night(l srcLine, kw string, args []string) {
 		}
 		n.Strength = append(n.Strength, rules.Recovery{Unit: u.ID, Stand: s.Name, SP: sp})
 	case "PLATOON":
+		from := ""
+		if len(args) == 5 && strings.EqualFold(args[2], "FROM") {
+			lost := p.findUnit(args[3])
+			if lost == nil || lost.Side != p.side {
+				p.errorf(l, rules.SecNight, p.unitHint(args[3]), "%q is not a unit of %s", args[3], p.side)
+				return
+			}
+			from, args = lost.ID, []string{args[0], args[1], args[4]}
+		}
 		if len(args) != 3 {
-			bad("PLATOON UNIT PLATOON TO STAND, e.g. PLATOON I/77 mg TO 1A")
+			bad("PLATOON UNIT PLATOON TO STAND, e.g. PLATOON I/77 mg TO 1A, or PLATOON UNIT PLATOON FROM UNIT TO STAND for a platoon another unit lost")
 			return
 		}
 		s := findStand(u, args[2])
 		if s == nil {
-			p.errorf(l, "9", "", "%s has no stand %q", u.ID, args[2])
+			p.errorf(l, rules.SecNight, "", "%s has no stand %q", u.ID, args[2])
 			return
 		}
-		n.Platoons = append(n.Platoons, rules.PlatoonRecovery{Unit: u.ID, Platoon: args[1], To: s.Name})
+		n.Platoons = append(n.Platoons, rules.PlatoonRecovery{Unit: u.ID, Platoon: args[1], To: s.Name, From: from})
 	case "REBUILD":
 		if len(args) != 4 {
 			bad("REBUILD UNIT STAND AT HEX SP N, e.g. REBUILD I/77 1C AT 0505 SP 2")
@@ -968,7 +980,7 @@ func (p *parser) ruleError(prob rules.Problem) Error {
 	line := 0
 	key := prob.Unit + " " + prob.Stand
 	switch {
-	case prob.Stand != "" && p.attackLine[prob.Unit] != 0 && strings.HasPrefix(prob.Section, "3"):
+	case prob.Stand != "" && p.attackLine[prob.Unit] != 0 && strings.HasPrefix(prob.Section, p.rs.Section(rules.SecCombat)):
 		line = p.attackLine[prob.Unit]
 	case prob.Stand != "" && p.standLine[key] != 0:
 		line = p.standLine[key]
@@ -976,15 +988,15 @@ func (p *parser) ruleError(prob rules.Problem) Error {
 		line = p.swapLine[key]
 	case p.batLine[prob.Unit] != 0:
 		line = p.batLine[prob.Unit]
-	case p.attackLine[prob.Unit] != 0 && strings.HasPrefix(prob.Section, "3"):
+	case p.attackLine[prob.Unit] != 0 && strings.HasPrefix(prob.Section, p.rs.Section(rules.SecCombat)):
 		line = p.attackLine[prob.Unit]
-	case p.otherLine["night "+prob.Unit] != 0 && strings.HasPrefix(prob.Section, "9"):
+	case p.otherLine["night "+prob.Unit] != 0 && strings.HasPrefix(prob.Section, p.rs.Section(rules.SecNight)):
 		line = p.otherLine["night "+prob.Unit]
 	case p.unitLine[prob.Unit] != 0:
 		line = p.unitLine[prob.Unit]
-	case prob.Section == "1.7":
+	case prob.Section == p.rs.Section(rules.SecSequence):
 		line = p.otherLine["priority"]
-	case prob.Section == "7":
+	case prob.Section == p.rs.Section(rules.SecAir):
 		line = p.otherLine["air"]
 	}
 	e := Error{Line: line, Quote: p.raw[line], Msg: prob.Msg, Section: prob.Section}

@@ -269,9 +269,9 @@ func combatLines(rs *rules.Ruleset, c *rules.Combat, heading string) []string {
 	}
 	switch {
 	case c.Winner != "":
-		out = append(out, fmt.Sprintf("  Result : %s scored more hits (%d to %d) and wins the close combat (4.1)", c.Winner, max(c.Attacker.Hits, c.Defender.Hits), min(c.Attacker.Hits, c.Defender.Hits)))
+		out = append(out, fmt.Sprintf("  Result : %s scored more hits (%d to %d) and wins the close combat (%s)", c.Winner, max(c.Attacker.Hits, c.Defender.Hits), min(c.Attacker.Hits, c.Defender.Hits), rs.Section(rules.SecFallBack)))
 	case c.Close:
-		out = append(out, fmt.Sprintf("  Result : equal hits (%d each): nobody falls back (4.1)", c.Attacker.Hits))
+		out = append(out, fmt.Sprintf("  Result : equal hits (%d each): nobody falls back (%s)", c.Attacker.Hits, rs.Section(rules.SecFallBack)))
 	}
 	return out
 }
@@ -346,7 +346,7 @@ func roster(rs *rules.Ruleset, st *rules.State) []RosterSide {
 				r.Lines = append(r.Lines, fmt.Sprintf("%-10s %-2s %-6s %-18s %-5s %-6s %s", unit, status, s.Name, rs.StandTypes[s.Type].Title, s.Hex, fmt.Sprintf("%d/%d", s.SP, s.MaxSP), note))
 			}
 			if hq == nil {
-				r.Lines = append(r.Lines, fmt.Sprintf("%-10s    HQ lost: returns in the unit's next turn (6)", ""))
+				r.Lines = append(r.Lines, fmt.Sprintf("%-10s    HQ lost: returns in the unit's next turn (%s)", "", rs.Section(rules.SecHQ)))
 			}
 		}
 		for _, bt := range st.Batteries {

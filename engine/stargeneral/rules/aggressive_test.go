@@ -14,6 +14,7 @@ func aggressiveOrders(rs *Ruleset, st *State, side string) *Orders {
 	if len(enemies) == 0 {
 		return o
 	}
+	airLeft := st.Side(side).Air
 	for _, u := range st.ActiveUnits(side) {
 		if u.HQ(rs) == nil || !StatusAllowed(rs, st, u, Move) {
 			continue
@@ -32,6 +33,12 @@ func aggressiveOrders(rs *Ruleset, st *State, side string) *Orders {
 			ends[s.Name] = end
 		}
 		uo.Attack = plotAttack(rs, b, u, ends, enemies)
+		if uo.Attack != nil && airLeft > 0 {
+			// An eager player calls an air point to each attack while it has
+			// some: the AA gets to fire at them.
+			uo.Attack.Air = 1
+			airLeft--
+		}
 		o.Units = replaceUnitOrders(o.Units, uo)
 		// Drop whatever the rules refuse: the attack first, then moves.
 		for range 3 {

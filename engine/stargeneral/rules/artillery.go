@@ -48,11 +48,11 @@ func (r *resolver) artilleryActions(side string) []func() {
 		switch {
 		case bo == nil:
 		case !bo.Fire.IsZero() && bt.Shots == 0:
-			r.note("5.1", "battery %s has no shots left to fire at %s", bt.ID, bo.Fire)
+			r.note(r.sec(SecArtilleryPhase), "battery %s has no shots left to fire at %s", bt.ID, bo.Fire)
 		case !bo.Fire.IsZero():
 			out = append(out, func() { r.barrage(bt, bo.Fire) })
 		case len(bo.Move) > 0 && bt.Shots == 0 && !r.batteryArmoured(bt):
-			r.note("5.1", "battery %s cannot move: it has no shot left to give up, and only armoured artillery moves without one", bt.ID)
+			r.note(r.sec(SecArtilleryPhase), "battery %s cannot move: it has no shot left to give up, and only armoured artillery moves without one", bt.ID)
 		case len(bo.Move) > 0:
 			out = append(out, func() { r.moveBattery(bt, bo.Move) })
 		}
@@ -79,7 +79,7 @@ func (r *resolver) batteryMoveClass(bt *Battery) string {
 // barrage fires all of a battery's shots at a spotted target (5.1).
 func (r *resolver) barrage(bt *Battery, target Hex) {
 	if bt.Removed {
-		r.note("5.1", "battery %s was destroyed before it could fire", bt.ID)
+		r.note(r.sec(SecArtilleryPhase), "battery %s was destroyed before it could fire", bt.ID)
 		return
 	}
 	cancel := func(section, format string, args ...any) {
@@ -88,21 +88,21 @@ func (r *resolver) barrage(bt *Battery, target Hex) {
 	}
 	o := r.b.at(target)
 	if o.empty() || o.side() == bt.Side {
-		cancel("5.1", "there is no enemy stand in the hex")
+		cancel(r.sec(SecArtilleryPhase), "there is no enemy stand in the hex")
 		return
 	}
 	if d := Distance(bt.Hex, target); d > bt.Range {
-		cancel("5", "the target is %d hexes away, beyond its range of %d", d, bt.Range)
+		cancel(r.sec(SecArtillery), "the target is %d hexes away, beyond its range of %d", d, bt.Range)
 		return
 	}
 	spotter, why := r.spotter(bt.Side, o)
 	if spotter == "" {
-		cancel("5.2", "%s", why)
+		cancel(r.sec(SecSpotting), "%s", why)
 		return
 	}
 	shots := bt.Shots
 	bt.Shots = 0
-	r.strike(bt.Side, bt.ID, "battery "+bt.ID, bt.Type, min(bt.FS, bt.SP), shots, o, spotter, "5.1")
+	r.strike(bt.Side, bt.ID, "battery "+bt.ID, bt.Type, min(bt.FS, bt.SP), shots, o, spotter, r.sec(SecArtilleryPhase))
 }
 
 // airStrike spends one of a side's unused air points on a target in the
@@ -115,24 +115,24 @@ func (r *resolver) airStrike(side string, target Hex) {
 			Text: fmt.Sprintf("%s air strike on %s cancelled: %s (%s)", side, target, fmt.Sprintf(format, args...), section)})
 	}
 	if sd.AirLeft <= 0 {
-		cancel("7", "no air points left this round")
+		cancel(r.sec(SecAir), "no air points left this round")
 		return
 	}
 	o := r.b.at(target)
 	if o.empty() || o.side() == side {
-		cancel("7", "there is no enemy stand in the hex")
+		cancel(r.sec(SecAir), "there is no enemy stand in the hex")
 		return
 	}
 	spotter, why := r.spotter(side, o)
 	if spotter == "" {
-		cancel("5.2", "%s", why)
+		cancel(r.sec(SecSpotting), "%s", why)
 		return
 	}
 	sd.AirLeft--
-	if !r.airGetsThrough(side, []Hex{target}) {
+	if through, _ := r.airGetsThrough(side, []Hex{target}); !through {
 		return
 	}
-	r.strike(side, "air", side+" air point", "air", r.rs.AirDicePerPoint, 1, o, spotter, "7")
+	r.strike(side, "air", side+" air point", "air", r.rs.AirDicePerPoint, 1, o, spotter, r.sec(SecAir))
 }
 
 // strike rolls an artillery-phase barrage or air strike (5.1, 7): each shot
@@ -146,7 +146,7 @@ func (r *resolver) strike(side, unitID, who, kind string, base, shots int, o occ
 	c := &Combat{Number: r.combats, Target: o.hex(), Barrage: true,
 		Attacker: Force{Side: side, Unit: unitID, Status: Move, Sources: []DiceSource{src}, Rule: r.rs.Attacking(Move, status)},
 		Defender: Force{Side: o.side(), Unit: occupantUnitID(o), Status: status},
-		NoReturn: "an artillery-phase barrage is not close combat: the target does not fire back (5.1)"}
+		NoReturn: fmt.Sprintf("an artillery-phase barrage is not close combat: the target does not fire back (%s)", r.sec(SecArtilleryPhase))}
 	var perShot []string
 	for range shots {
 		roll := rollDice(r.dice, src.Dice)
@@ -160,9 +160,9 @@ func (r *resolver) strike(side, unitID, who, kind string, base, shots int, o occ
 		shotWord = "shot"
 	}
 	r.emit(Event{Kind: EvBarrage, Side: side, Unit: unitID, To: o.hex(), Section: section, Combat: c,
-		Text: fmt.Sprintf("Combat %d: %s fires %d %s at %s in %s, spotted by %s. Each shot: %s, hitting on %s. Rolls %s: %s (at most 1 a shot). No return fire (5.1).",
+		Text: fmt.Sprintf("Combat %d: %s fires %d %s at %s in %s, spotted by %s. Each shot: %s, hitting on %s. Rolls %s: %s (at most 1 a shot). No return fire (%s).",
 			c.Number, who, shots, shotWord, r.label(o), o.hex(), spotter, sourceText(src), c.Attacker.Rule,
-			strings.Join(perShot, " | "), hitsText(c.Attacker.Hits))})
+			strings.Join(perShot, " | "), hitsText(c.Attacker.Hits), r.sec(SecArtilleryPhase))})
 	c.Defender.Losses, _ = r.takeLosses(o, min(c.Attacker.Hits, r.rs.MaxLossPerCombat), section)
 }
 
@@ -193,7 +193,7 @@ func (r *resolver) spotter(side string, o occupant) (string, string) {
 // armoured artillery, with the usual halts.
 func (r *resolver) moveBattery(bt *Battery, path []Hex) {
 	if bt.Removed {
-		r.note("5.1", "battery %s was destroyed before it could move", bt.ID)
+		r.note(r.sec(SecArtilleryPhase), "battery %s was destroyed before it could move", bt.ID)
 		return
 	}
 	allowance := r.rs.Movement[r.batteryMoveClass(bt)].Normal
@@ -206,16 +206,16 @@ func (r *resolver) moveBattery(bt *Battery, path []Hex) {
 		given = fmt.Sprintf(", giving up %d shots", discarded)
 	}
 	if len(steps) == 0 {
-		r.emit(Event{Kind: EvHalt, Side: bt.Side, Unit: bt.ID, From: from, To: from, Section: "5.1",
+		r.emit(Event{Kind: EvHalt, Side: bt.Side, Unit: bt.ID, From: from, To: from, Section: r.sec(SecArtilleryPhase),
 			Text: fmt.Sprintf("battery %s cannot move from %s: %s", bt.ID, from, why)})
 		return
 	}
 	to := steps[len(steps)-1]
 	r.b.moveBattery(bt, to)
-	r.emit(Event{Kind: EvArtilleryMove, Side: bt.Side, Unit: bt.ID, From: from, To: to, Path: steps, Section: "5.1",
-		Text: fmt.Sprintf("battery %s moves from %s to %s%s (5.1)", bt.ID, from, to, given)})
+	r.emit(Event{Kind: EvArtilleryMove, Side: bt.Side, Unit: bt.ID, From: from, To: to, Path: steps, Section: r.sec(SecArtilleryPhase),
+		Text: fmt.Sprintf("battery %s moves from %s to %s%s (%s)", bt.ID, from, to, given, r.sec(SecArtilleryPhase))})
 	if why != "" {
-		r.emit(Event{Kind: EvHalt, Side: bt.Side, Unit: bt.ID, From: to, To: to, Section: "2.4",
+		r.emit(Event{Kind: EvHalt, Side: bt.Side, Unit: bt.ID, From: to, To: to, Section: r.sec(SecMoveRestrictions),
 			Text: fmt.Sprintf("battery %s halts at %s: %s", bt.ID, to, why)})
 	}
 }
@@ -237,15 +237,15 @@ func (r *resolver) walkBattery(bt *Battery, path []Hex, allowance int) ([]Hex, s
 		t := r.b.terrain(h)
 		switch occ := r.b.at(h); {
 		case i >= allowance:
-			why = fmt.Sprintf("its move is %d hexes (5.1)", allowance)
+			why = fmt.Sprintf("its move is %d hexes (%s)", allowance, r.sec(SecArtilleryPhase))
 		case !Adjacent(cur, h):
 			why = fmt.Sprintf("%s is not next to %s", h, cur)
 		case t.Impassable || t.Normal == MoveImpassable:
-			why = fmt.Sprintf("%s is %s, impassable (2.5)", h, t.Title)
+			why = fmt.Sprintf("%s is %s, impassable (%s)", h, t.Title, r.sec(SecTerrain))
 		case !occ.empty() && occ.side() != bt.Side:
 			why = fmt.Sprintf("%s holds the enemy stand %s", h, r.label(occ))
 		case t.Normal == MoveHaltBefore || (t.Normal == MoveHaltBeforeAndOnEnter && i > 0):
-			why = fmt.Sprintf("it must halt before entering the %s at %s (2.5)", t.Title, h)
+			why = fmt.Sprintf("it must halt before entering the %s at %s (%s)", t.Title, h, r.sec(SecTerrain))
 		}
 		if why != "" {
 			break
@@ -253,17 +253,17 @@ func (r *resolver) walkBattery(bt *Battery, path []Hex, allowance int) ([]Hex, s
 		steps = append(steps, h)
 		cur = h
 		if more && r.b.inEnemyZOC(h, bt.Side) {
-			why = "entering an enemy zone of control (2.4)"
+			why = fmt.Sprintf("entering an enemy zone of control (%s)", r.sec(SecMoveRestrictions))
 			break
 		}
 		if more && (t.Normal == MoveHaltOnEnter || t.Normal == MoveHaltBeforeAndOnEnter) {
-			why = fmt.Sprintf("entering %s (2.5)", t.Title)
+			why = fmt.Sprintf("entering %s (%s)", t.Title, r.sec(SecTerrain))
 			break
 		}
 	}
 	// 1.3: one core stand a hex, so it cannot stop in a hex another holds.
 	for len(steps) > 0 && !r.b.at(steps[len(steps)-1]).empty() {
-		why = fmt.Sprintf("it cannot stop in %s, held by %s (1.3)", steps[len(steps)-1], r.label(r.b.at(steps[len(steps)-1])))
+		why = fmt.Sprintf("it cannot stop in %s, held by %s (%s)", steps[len(steps)-1], r.label(r.b.at(steps[len(steps)-1])), r.sec(SecStacking))
 		steps = steps[:len(steps)-1]
 	}
 	return steps, why

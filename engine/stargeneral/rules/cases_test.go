@@ -141,6 +141,9 @@ func runCaseFile(t *testing.T, path string) {
 		t.Fatalf("PRESTATE (from line %d): %v", cf.prestateLine, err)
 	}
 	rs := sc.Ruleset
+	if err := checkCitations(rs, cf.sections); err != nil {
+		t.Fatalf("SECTION: %v", err)
+	}
 	st := sc.NewGame()
 	var orders []*Orders
 	for _, sd := range st.Sides {
@@ -187,6 +190,21 @@ func runCaseFile(t *testing.T, path string) {
 			t.Errorf("POSTSTATE line %d %q: %s\n%s", l.n, l.text, msg, log)
 		}
 	}
+}
+
+// checkCitations: a case cites the sections of the book its ruleset plays,
+// optionally naming that book ("3SG"), never another book's numbers.
+func checkCitations(rs *Ruleset, sections []string) error {
+	for _, s := range sections {
+		switch {
+		case strings.EqualFold(s, rs.Name):
+		case strings.EqualFold(s, "2SG") || strings.EqualFold(s, "3SG"):
+			return fmt.Errorf("the case plays %s and names %s", rs.Name, s)
+		case !rs.InBook(s):
+			return fmt.Errorf("%s has no section %q", rs.Title, s)
+		}
+	}
+	return nil
 }
 
 // runCase plays what RUN names: a whole round (the default), or parts of one
@@ -585,7 +603,15 @@ func parseCaseOrders(side string, lines []caseLine) (*Orders, error) {
 			case "STRENGTH":
 				n.Strength = append(n.Strength, Recovery{Unit: f[2], Stand: f[3], SP: atoi(f[4])})
 			case "PLATOON":
-				n.Platoons = append(n.Platoons, PlatoonRecovery{Unit: f[2], Platoon: f[3], To: f[4]})
+				pr := PlatoonRecovery{Unit: f[2], Platoon: f[3], To: f[4]}
+				if len(f) > 5 {
+					from, ok := strings.CutPrefix(f[5], "from=")
+					if !ok {
+						return nil, bad(fmt.Errorf("NIGHT PLATOON: %q, want from=UNIT", f[5]))
+					}
+					pr.From = from
+				}
+				n.Platoons = append(n.Platoons, pr)
 			case "REBUILD":
 				h, err := ParseHex(f[4])
 				if err != nil {

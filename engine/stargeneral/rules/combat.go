@@ -49,7 +49,7 @@ func (r *resolver) attack(u *Unit, a *Attack) {
 			c.Winner = c.Defender.Side
 		}
 	}
-	r.emit(Event{Kind: EvCombat, Side: u.Side, Unit: u.ID, To: a.Target, Section: "3", Text: r.combatText(e), Combat: c})
+	r.emit(Event{Kind: EvCombat, Side: u.Side, Unit: u.ID, To: a.Target, Section: r.sec(SecCombat), Text: r.combatText(e), Combat: c})
 	r.combatResults(e)
 }
 
@@ -73,6 +73,9 @@ func (r *resolver) engage(u *Unit, a *Attack) *engagement {
 	if c.NoReturn == "" {
 		c.Defender.Rule = r.rs.Defending(e.defStatus)
 		c.Defender.Sources = r.defenderPool(e)
+		if e.close {
+			c.Defender.MinDice = closeDefenceMinDice
+		}
 	}
 	c.Attacker.Dice = poolDice(c.Attacker.Sources)
 	c.Defender.Dice = poolDice(c.Defender.Sources)
@@ -92,16 +95,16 @@ func (r *resolver) prepareAttack(u *Unit, a *Attack) *engagement {
 			Text: fmt.Sprintf("%s cannot attack %s: %s (%s)", who, a.Target, fmt.Sprintf(format, args...), section)})
 	}
 	if u.Status != Move && u.Status != Hold {
-		cancel("", "3.3", "only units on Move or Hold orders can attack, and it is on %s", statusWord(u.Status))
+		cancel("", r.sec(SecCombatOverview), "only units on Move or Hold orders can attack, and it is on %s", statusWord(u.Status))
 		return nil
 	}
 	target := r.b.at(a.Target)
 	if target.empty() {
-		cancel("", "3.4", "there is no enemy stand in the hex now")
+		cancel("", r.sec(SecInitiating), "there is no enemy stand in the hex now")
 		return nil
 	}
 	if target.side() == u.Side {
-		cancel("", "3.4", "the hex holds %s, a friendly stand", r.label(target))
+		cancel("", r.sec(SecInitiating), "the hex holds %s, a friendly stand", r.label(target))
 		return nil
 	}
 	limit := r.rs.MaxAttackStands
@@ -116,7 +119,7 @@ func (r *resolver) prepareAttack(u *Unit, a *Attack) *engagement {
 		}
 		seen[as.Stand] = true
 		if i >= limit {
-			cancel(as.Stand, "3.4", "a unit on %s orders attacks with at most %d core stands", statusWord(u.Status), limit)
+			cancel(as.Stand, r.sec(SecInitiating), "a unit on %s orders attacks with at most %d core stands", statusWord(u.Status), limit)
 			continue
 		}
 		s := u.Stand(as.Stand)
@@ -127,7 +130,7 @@ func (r *resolver) prepareAttack(u *Unit, a *Attack) *engagement {
 		e.stands = append(e.stands, attacker{s: s, close: as.Close})
 	}
 	if len(e.stands) == 0 {
-		r.emit(Event{Kind: EvAttackCancel, Side: u.Side, Unit: u.ID, To: a.Target, Section: "3.4",
+		r.emit(Event{Kind: EvAttackCancel, Side: u.Side, Unit: u.ID, To: a.Target, Section: r.sec(SecInitiating),
 			Text: fmt.Sprintf("%s's attack on %s is cancelled: no stand is able to make it", u.ID, a.Target)})
 		return nil
 	}
@@ -152,38 +155,38 @@ func (r *resolver) prepareAttack(u *Unit, a *Attack) *engagement {
 // the rule, or "" when it can (2, 2.4, 3.3, 3.4, 6).
 func (r *resolver) whyCannotAttack(u *Unit, s *Stand, close bool, target Hex) (string, string) {
 	if s == nil {
-		return "it is no longer on the map", "4"
+		return "it is no longer on the map", r.sec(SecLosses)
 	}
 	role := r.b.role(s)
 	if role == RoleHQ {
-		return "an HQ cannot initiate combat", "6"
+		return "an HQ cannot initiate combat", r.sec(SecHQ)
 	}
 	if !r.rs.CanInitiate(role) {
-		return fmt.Sprintf("a %s stand cannot initiate combat", r.b.standType(s).Title), "3.4"
+		return fmt.Sprintf("a %s stand cannot initiate combat", r.b.standType(s).Title), r.sec(SecInitiating)
 	}
 	if r.strategic[s] {
-		return "it moved strategically this round", "2"
+		return "it moved strategically this round", r.sec(SecMovement)
 	}
 	if r.outOfCommandStart[s] && !r.b.inCommand(u, s) {
-		return "it started its move out of command range of its HQ and did not finish within it", "2.4"
+		return "it started its move out of command range of its HQ and did not finish within it", r.sec(SecMoveRestrictions)
 	}
 	if !r.b.inCommand(u, s) {
-		return fmt.Sprintf("it is more than %d hexes from its HQ", r.rs.CommandRange), "3.4"
+		return fmt.Sprintf("it is more than %d hexes from its HQ", r.rs.CommandRange), r.sec(SecInitiating)
 	}
 	d := Distance(s.Hex, target)
 	if close {
 		if d != 1 {
-			return fmt.Sprintf("close combat needs the target adjacent, and it is %d hexes away", d), "3.3"
+			return fmt.Sprintf("close combat needs the target adjacent, and it is %d hexes away", d), r.sec(SecCombatOverview)
 		}
 		return "", ""
 	}
 	switch {
 	case d == 1:
-		return "the target is adjacent, which makes it close combat, and distant fire was plotted", "3.3"
+		return "the target is adjacent, which makes it close combat, and distant fire was plotted", r.sec(SecCombatOverview)
 	case d > r.rs.DistantFireRange:
-		return fmt.Sprintf("the target is %d hexes away, beyond the distant fire range of %d", d, r.rs.DistantFireRange), "3.3"
+		return fmt.Sprintf("the target is %d hexes away, beyond the distant fire range of %d", d, r.rs.DistantFireRange), r.sec(SecCombatOverview)
 	case !r.b.lineOfSight(s.Hex, target, true):
-		return "no line of sight: blocking terrain or stands in between", "3.3"
+		return "no line of sight: blocking terrain or stands in between", r.sec(SecCombatOverview)
 	}
 	return "", ""
 }
@@ -192,11 +195,11 @@ func (r *resolver) whyCannotAttack(u *Unit, s *Stand, close bool, target Hex) (s
 func (r *resolver) noReturn(o occupant, status Status, close bool) string {
 	switch {
 	case status == Retreat:
-		return fmt.Sprintf("%s is on Retreat orders and does not fire back (3.6)", r.label(o))
+		return fmt.Sprintf("%s is on Retreat orders and does not fire back (%s)", r.label(o), r.sec(SecRetreatCombat))
 	case o.stand != nil && r.b.role(o.stand) == RoleHQ && !close:
-		return fmt.Sprintf("%s is an HQ: it returns close combat only, not distant fire (6)", r.label(o))
+		return fmt.Sprintf("%s is an HQ: it returns close combat only, not distant fire (%s)", r.label(o), r.sec(SecHQ))
 	case o.battery != nil && !close && o.battery.Shots == 0:
-		return fmt.Sprintf("battery %s has no shots left: a battery needs a shot to return distant fire (5)", o.battery.ID)
+		return fmt.Sprintf("battery %s has no shots left: a battery needs a shot to return distant fire (%s)", o.battery.ID, r.sec(SecArtillery))
 	}
 	return ""
 }
@@ -271,11 +274,11 @@ func (r *resolver) combatText(e *engagement) string {
 	if e.close {
 		switch c.Winner {
 		case "":
-			fmt.Fprintf(&b, " Close combat drawn, %s each (4.1).", hitsText(c.Attacker.Hits))
+			fmt.Fprintf(&b, " Close combat drawn, %s each (%s).", hitsText(c.Attacker.Hits), r.sec(SecFallBack))
 		case c.Attacker.Side:
-			fmt.Fprintf(&b, " %s wins the close combat (4.1).", c.Attacker.Side)
+			fmt.Fprintf(&b, " %s wins the close combat (%s).", c.Attacker.Side, r.sec(SecFallBack))
 		default:
-			fmt.Fprintf(&b, " %s wins the close combat (4.1).", c.Defender.Side)
+			fmt.Fprintf(&b, " %s wins the close combat (%s).", c.Defender.Side, r.sec(SecFallBack))
 		}
 	}
 	return b.String()

@@ -101,11 +101,11 @@ func (r *resolver) defenderPool(e *engagement) []DiceSource {
 	inCommand := o.battery != nil || r.b.inCommand(o.unit, o.stand)
 	switch {
 	case hqLost && r.rs.HQLostNoOwnSupport:
-		r.note("6", "%s's unit has lost its HQ: it summons no support and uses none of its support stands, not even in its own hex", r.label(o))
+		r.note(r.sec(SecHQ), "%s's unit has lost its HQ: it summons no support and uses none of its support stands, not even in its own hex", r.label(o))
 	case hqLost:
-		r.note("6", "%s's unit has lost its HQ: it gets no support from outside its hex", r.label(o))
+		r.note(r.sec(SecHQ), "%s's unit has lost its HQ: it gets no support from outside its hex", r.label(o))
 	case !inCommand:
-		r.note("3.5", "%s is more than %d hexes from its HQ: it gets no support from outside its hex", r.label(o), r.rs.CommandRange)
+		r.note(r.sec(SecSupport), "%s is more than %d hexes from its HQ: it gets no support from outside its hex", r.label(o), r.rs.CommandRange)
 	}
 	if !inCommand {
 		return r.closeMinimum(out, e.close)
@@ -121,11 +121,15 @@ func (r *resolver) defenderPool(e *engagement) []DiceSource {
 	return r.closeMinimum(out, e.close)
 }
 
+// closeDefenceMinDice is what a defender in close combat always throws at
+// least (3.4).
+const closeDefenceMinDice = 1
+
 // closeMinimum: a defender in close combat always throws at least one die (3.4).
 func (r *resolver) closeMinimum(out []DiceSource, close bool) []DiceSource {
-	if close && poolDice(out) < 1 {
-		out = append(out, DiceSource{Who: "close-combat minimum", Kind: "minimum", Dice: 1,
-			Factors: []Factor{{Dice: 1, Why: "a defender in close combat throws at least 1 die", Section: "3.4"}}})
+	if close && poolDice(out) < closeDefenceMinDice {
+		out = append(out, DiceSource{Who: "close-combat minimum", Kind: "minimum", Dice: closeDefenceMinDice,
+			Factors: []Factor{{Dice: 1, Why: "a defender in close combat throws at least 1 die", Section: r.sec(SecInitiating)}}})
 	}
 	return out
 }
@@ -150,13 +154,13 @@ func (r *resolver) coreSource(o occupant, ctx fightCtx) DiceSource {
 	}
 	// 3.7.1
 	if role == RoleTank && r.tankBonus(ctx) {
-		add(1, "3.7.1", "tank against soft targets in the open")
+		add(1, r.sec(SecWeapons), "tank against soft targets in the open")
 	}
 	if elite && role == RoleInfantry && ctx.close && r.rs.EliteCloseBonus > 0 {
-		add(r.rs.EliteCloseBonus, "3.7.1", "elite infantry in close combat")
+		add(r.rs.EliteCloseBonus, r.sec(SecWeapons), "elite infantry in close combat")
 	}
 	if superior {
-		add(1, "3.7.1", "superior gun")
+		add(1, r.sec(SecWeapons), "superior gun")
 	}
 	// 3.7.2
 	var minus []string
@@ -172,23 +176,23 @@ func (r *resolver) coreSource(o occupant, ctx fightCtx) DiceSource {
 	}
 	if ctx.attacking && ctx.foe.cover != "" {
 		if ctx.close && r.hasEngineers(o) {
-			add(0, "3.7.2", "%s, but attached engineers in close combat cancel the cover penalty", ctx.foe.cover)
+			add(0, r.sec(SecArmourCover), "%s, but attached engineers in close combat cancel the cover penalty", ctx.foe.cover)
 		} else {
 			minus = append(minus, ctx.foe.cover)
 		}
 	}
 	switch len(minus) {
 	case 1:
-		add(-1, "3.7.2", "%s", minus[0])
+		add(-1, r.sec(SecArmourCover), "%s", minus[0])
 	case 2:
-		add(-1, "3.7.2", "%s (armour and cover are not cumulative)", strings.Join(minus, "; "))
+		add(-1, r.sec(SecArmourCover), "%s (armour and cover are not cumulative)", strings.Join(minus, "; "))
 	}
 	// 3.7.3
 	if t := r.b.terrain(o.hex()); t.River {
-		add(-1, "3.7.3", "in a %s hex", t.Title)
+		add(-1, r.sec(SecOtherFactors), "in a %s hex", t.Title)
 	}
 	if !ctx.close && r.rs.LongRange > 0 && ctx.dist >= r.rs.LongRange && role != RoleArtillery {
-		add(-1, "3.7.3", "long range (%d hexes)", ctx.dist)
+		add(-1, r.sec(SecOtherFactors), "long range (%d hexes)", ctx.dist)
 	}
 	return total(src)
 }
@@ -240,10 +244,10 @@ func (r *resolver) platoonSource(u *Unit, s *Stand, ctx fightCtx) (DiceSource, b
 	src := DiceSource{Who: fmt.Sprintf("%s %s (%s with %s)", u.ID, p.Name, pt.Title, s.Name), Kind: p.Type, Base: pt.FS}
 	if pt.FSVsSoft > 0 && !ctx.foe.armoured {
 		src.Base = pt.FSVsSoft
-		src.Factors = append(src.Factors, Factor{Dice: 0, Why: "against a non-armoured target", Section: "3.7.1"})
+		src.Factors = append(src.Factors, Factor{Dice: 0, Why: "against a non-armoured target", Section: r.sec(SecWeapons)})
 	}
 	if pt.Role == RoleTankPlatoon && ctx.close && r.b.role(s) == RoleInfantry && ctx.foe.softOpen && inStatuses(ctx.foe.statuses, Move, Hold) {
-		src.Factors = append(src.Factors, Factor{Dice: 1, Why: "tank platoon with infantry against soft M or H targets in the open in close combat", Section: "3.7.1"})
+		src.Factors = append(src.Factors, Factor{Dice: 1, Why: "tank platoon with infantry against soft M or H targets in the open in close combat", Section: r.sec(SecWeapons)})
 	}
 	src = total(src)
 	return src, src.Dice > 0
@@ -271,9 +275,9 @@ func (r *resolver) supportSource(who, kind string, base int, foe foeView) DiceSo
 	}
 	switch len(minus) {
 	case 1:
-		src.Factors = append(src.Factors, Factor{Dice: -1, Why: minus[0], Section: "3.7.2"})
+		src.Factors = append(src.Factors, Factor{Dice: -1, Why: minus[0], Section: r.sec(SecArmourCover)})
 	case 2:
-		src.Factors = append(src.Factors, Factor{Dice: -1, Why: strings.Join(minus, "; ") + " (not cumulative)", Section: "3.7.2"})
+		src.Factors = append(src.Factors, Factor{Dice: -1, Why: strings.Join(minus, "; ") + " (not cumulative)", Section: r.sec(SecArmourCover)})
 	}
 	return total(src)
 }
@@ -309,18 +313,18 @@ func (r *resolver) attackLightArtillery(e *engagement, a *Attack, supported []He
 		delete(named, p.Name)
 		label := u.ID + " " + p.Name
 		if !r.b.inCommand(u, s) {
-			r.cancelSupport(u, label, a.Target, "3.5", "its stand %s is more than %d hexes from its HQ", s.Name, r.rs.CommandRange)
+			r.cancelSupport(u, label, a.Target, r.sec(SecSupport), "its stand %s is more than %d hexes from its HQ", s.Name, r.rs.CommandRange)
 			continue
 		}
-		if why := r.laOutOfReach(s.Hex, []Hex{a.Target}, supported); why != "" {
-			r.cancelSupport(u, label, a.Target, "3.5", "%s", why)
+		if why := r.rs.FireSupportOutOfReach(s.Hex, []Hex{a.Target}, supported); why != "" {
+			r.cancelSupport(u, label, a.Target, r.sec(SecSupportRange), "%s", why)
 			continue
 		}
 		out = append(out, r.laSource(u, s))
 	}
 	for _, n := range a.LightArtillery {
 		if named[n] {
-			r.cancelSupport(u, u.ID+" "+n, a.Target, "3.5.1", "the unit has no light artillery platoon %s on the map", n)
+			r.cancelSupport(u, u.ID+" "+n, a.Target, r.sec(SecSupportAttacking), "the unit has no light artillery platoon %s on the map", n)
 		}
 	}
 	return out
@@ -335,7 +339,7 @@ func (r *resolver) defenceLightArtillery(o occupant, attHexes []Hex) []DiceSourc
 		if p == nil || r.rs.StandTypes[p.Type].Role != RoleLightArtillery {
 			continue
 		}
-		if r.b.inCommand(o.unit, s) && r.laOutOfReach(s.Hex, attHexes, []Hex{o.hex()}) == "" {
+		if r.b.inCommand(o.unit, s) && r.rs.FireSupportOutOfReach(s.Hex, attHexes, []Hex{o.hex()}) == "" {
 			out = append(out, r.laSource(o.unit, s))
 		}
 	}
@@ -347,19 +351,34 @@ func (r *resolver) laSource(u *Unit, s *Stand) DiceSource {
 	return total(DiceSource{Who: fmt.Sprintf("%s %s (%s with %s)", u.ID, s.Support.Name, pt.Title, s.Name), Kind: s.Support.Type, Base: pt.FS})
 }
 
-// laOutOfReach says why light artillery at from cannot fire at the nearest
-// of fireAt in support of the nearest of supported, or "": its range, and
-// where the ruleset caps it, its range plus its distance to the supported
-// stand (3.5; 3SG 3.5.2).
-func (r *resolver) laOutOfReach(from Hex, fireAt, supported []Hex) string {
+// FireSupportOutOfReach says why a light artillery (fire support) platoon
+// at from cannot fire at the nearest of fireAt in support of a core stand at
+// one of supported, or "": the target must be within its range and, where the
+// ruleset caps the path (3SG 3.5.2), the path from the platoon to the stand
+// it supports and on to what that stand fights must be no longer than the
+// cap. In attack the supported stands are the attackers and fireAt the
+// target; in defence the attacked stand is supported and fires at its
+// attackers. Adding the platoon's distance to the target to its distance to
+// the stand would measure no path (rulings revisited).
+func (rs *Ruleset) FireSupportOutOfReach(from Hex, fireAt, supported []Hex) string {
 	d := minDistance(from, fireAt)
-	if d > r.rs.LightArtilleryMax {
-		return fmt.Sprintf("its target is %d hexes away, beyond its range of %d", d, r.rs.LightArtilleryMax)
+	if d > rs.LightArtilleryMax {
+		return fmt.Sprintf("its target is %d hexes away, beyond its range of %d", d, rs.LightArtilleryMax)
 	}
-	if r.rs.LightArtilleryTotal > 0 {
-		if s := minDistance(from, supported); d+s > r.rs.LightArtilleryTotal {
-			return fmt.Sprintf("%d hexes to its target plus %d to the stand it supports is more than %d", d, s, r.rs.LightArtilleryTotal)
+	if rs.LightArtilleryPath == 0 {
+		return ""
+	}
+	best, toStand, onward := -1, 0, 0
+	for _, s := range supported {
+		for _, t := range fireAt {
+			if p := Distance(from, s) + Distance(s, t); best < 0 || p < best {
+				best, toStand, onward = p, Distance(from, s), Distance(s, t)
+			}
 		}
+	}
+	if best > rs.LightArtilleryPath {
+		return fmt.Sprintf("the path from it to the stand it supports (%d hexes) and on to the enemy (%d) is %d hexes, more than %d",
+			toStand, onward, best, rs.LightArtilleryPath)
 	}
 	return ""
 }
@@ -400,22 +419,22 @@ func (r *resolver) attackBatteries(e *engagement, a *Attack, foe foeView) []Dice
 		bt := r.st.Battery(id)
 		switch {
 		case u.Status != Move:
-			r.cancelSupport(u, label, a.Target, "3.5.1", "only a unit on Move orders calls batteries to its attack")
+			r.cancelSupport(u, label, a.Target, r.sec(SecSupportAttacking), "only a unit on Move orders calls batteries to its attack")
 			continue
 		case len(out) >= r.rs.MaxBatteries:
-			r.cancelSupport(u, label, a.Target, "5", "at most %d batteries support one combat", r.rs.MaxBatteries)
+			r.cancelSupport(u, label, a.Target, r.sec(SecArtillery), "at most %d batteries support one combat", r.rs.MaxBatteries)
 			continue
 		case bt == nil || bt.Side != u.Side:
-			r.cancelSupport(u, label, a.Target, "5", "the side has no such battery")
+			r.cancelSupport(u, label, a.Target, r.sec(SecArtillery), "the side has no such battery")
 			continue
 		case bt.Removed:
-			r.cancelSupport(u, label, a.Target, "5", "it has been destroyed")
+			r.cancelSupport(u, label, a.Target, r.sec(SecArtillery), "it has been destroyed")
 			continue
 		case Distance(bt.Hex, a.Target) > bt.Range:
-			r.cancelSupport(u, label, a.Target, "5", "the target is %d hexes away, beyond its range of %d", Distance(bt.Hex, a.Target), bt.Range)
+			r.cancelSupport(u, label, a.Target, r.sec(SecArtillery), "the target is %d hexes away, beyond its range of %d", Distance(bt.Hex, a.Target), bt.Range)
 			continue
 		case bt.Shots <= r.keep(bt):
-			r.cancelSupport(u, label, a.Target, "5", "it has %d shots left and keeps %d back", bt.Shots, r.keep(bt))
+			r.cancelSupport(u, label, a.Target, r.sec(SecArtillery), "it has %d shots left and keeps %d back", bt.Shots, r.keep(bt))
 			continue
 		}
 		bt.Shots--
@@ -463,15 +482,15 @@ func (r *resolver) attackAir(e *engagement, a *Attack, foe foeView) []DiceSource
 	side := r.st.Side(u.Side)
 	label := "air support"
 	if u.Status != Move {
-		r.cancelSupport(u, label, a.Target, "3.5.1", "only a unit on Move orders calls air support to its attack")
+		r.cancelSupport(u, label, a.Target, r.sec(SecSupportAttacking), "only a unit on Move orders calls air support to its attack")
 		return nil
 	}
 	if r.rs.MaxAirPerCombat > 0 && n > r.rs.MaxAirPerCombat {
-		r.cancelSupport(u, label, a.Target, "7", "%d air points called, but at most %d join one combat", n, r.rs.MaxAirPerCombat)
+		r.cancelSupport(u, label, a.Target, r.sec(SecAir), "%d air points called, but at most %d join one combat", n, r.rs.MaxAirPerCombat)
 		n = r.rs.MaxAirPerCombat
 	}
 	if n > side.AirLeft {
-		r.cancelSupport(u, label, a.Target, "7", "%d air points called, but the side has %d left this round", n, side.AirLeft)
+		r.cancelSupport(u, label, a.Target, r.sec(SecAir), "%d air points called, but the side has %d left this round", n, side.AirLeft)
 		n = side.AirLeft
 	}
 	return r.airPoints(u.Side, n, []Hex{a.Target}, foe)
@@ -494,16 +513,20 @@ func (r *resolver) airPoints(side string, n int, over []Hex, foe foeView) []Dice
 	sd := r.st.Side(side)
 	for range n {
 		sd.AirLeft--
-		if r.airGetsThrough(side, over) {
-			out = append(out, r.supportSource(side+" air point", "air", r.rs.AirDicePerPoint, foe))
+		if through, aaShots := r.airGetsThrough(side, over); through {
+			src := r.supportSource(side+" air point", "air", r.rs.AirDicePerPoint, foe)
+			src.AAShots = aaShots
+			out = append(out, src)
 		}
 	}
 	return out
 }
 
 // airGetsThrough rolls the enemy AA platoons within range of where an air
-// point of side strikes, one after the other until one hits (7).
-func (r *resolver) airGetsThrough(side string, over []Hex) bool {
+// point of side strikes, one after the other until one hits (7), and says
+// whether the point got through and how many AA platoons fired at it.
+func (r *resolver) airGetsThrough(side string, over []Hex) (bool, int) {
+	shots := 0
 	enemy := r.st.Enemy(side)
 	for _, u := range r.st.Units {
 		// 6: a unit whose HQ is lost cannot use its own support stands where
@@ -519,17 +542,18 @@ func (r *resolver) airGetsThrough(side string, over []Hex) bool {
 				continue
 			}
 			dice := rollDice(r.dice, r.rs.AADice)
+			shots++
 			hit := r.rs.aaRule.Hits(dice) > 0
-			ev := Event{Kind: EvAir, Side: enemy, Unit: u.ID, Stand: s.Support.Name, From: s.Hex, Dice: dice, Section: "7"}
+			ev := Event{Kind: EvAir, Side: enemy, Unit: u.ID, Stand: s.Support.Name, From: s.Hex, Dice: dice, Section: r.sec(SecAir)}
 			if hit {
 				ev.Text = fmt.Sprintf("%s %s (AA with %s) fires at %s's air point: rolls %s, a hit: the air point is lost for the round",
 					u.ID, s.Support.Name, s.Name, side, diceText(dice))
 				r.emit(ev)
-				return false
+				return false, shots
 			}
 			ev.Text = fmt.Sprintf("%s %s (AA with %s) fires at %s's air point: rolls %s, no hit", u.ID, s.Support.Name, s.Name, side, diceText(dice))
 			r.emit(ev)
 		}
 	}
-	return true
+	return true, shots
 }

@@ -9,10 +9,16 @@ import (
 // back of the loser or a beaten D stand's paying to hold (4.1), and pursuit (4.2).
 func (r *resolver) combatResults(e *engagement) {
 	c := e.c
+	// 4: the target is one hex; the attacker's cap is for the side, or for
+	// each hex it attacks from where the cap is per hex (3SG 4).
 	defLoss := min(c.Attacker.Hits, r.rs.MaxLossPerCombat)
-	attLoss := min(c.Defender.Hits, r.rs.MaxLossPerCombat)
+	attCap := r.rs.MaxLossPerCombat
+	if r.rs.MaxLossPer == LossCapPerHex {
+		attCap *= len(e.stands)
+	}
+	attLoss := min(c.Defender.Hits, attCap)
 	var eliminated bool
-	c.Defender.Losses, eliminated = r.takeLosses(e.target, defLoss, "4")
+	c.Defender.Losses, eliminated = r.takeLosses(e.target, defLoss, r.sec(SecLosses))
 	c.Attacker.Losses = r.attackerLosses(e, attLoss)
 	if !e.close {
 		return
@@ -118,7 +124,7 @@ func (r *resolver) attackerLosses(e *engagement, n int) int {
 	taken := 0
 	for j, as := range stands {
 		if best.ks[j] > 0 && r.standAlive(e.unit, as.s) {
-			t, _ := r.takeLosses(occupant{unit: e.unit, stand: as.s}, best.ks[j], "4")
+			t, _ := r.takeLosses(occupant{unit: e.unit, stand: as.s}, best.ks[j], r.sec(SecLosses))
 			taken += t
 		}
 	}
@@ -126,12 +132,17 @@ func (r *resolver) attackerLosses(e *engagement, n int) int {
 }
 
 // lossCapacity is how many losses a stand can take in one combat: its
-// strength points and at most one platoon (4).
+// strength points and at most one platoon, and no more than the cap where
+// the cap is per hex (4).
 func (r *resolver) lossCapacity(s *Stand) int {
+	n := s.SP
 	if s.Support != nil || s.Transport != nil {
-		return s.SP + 1
+		n++
 	}
-	return s.SP
+	if r.rs.MaxLossPer == LossCapPerHex {
+		n = min(n, r.rs.MaxLossPerCombat)
+	}
+	return n
 }
 
 // lossCost works out, on a copy, what k losses would cost a stand taken as
@@ -178,14 +189,14 @@ func (r *resolver) beaten(o occupant) {
 		survives := o.stand.SP > 1 || o.stand.Support != nil || o.stand.Transport != nil
 		switch {
 		case where && survives:
-			r.emit(Event{Kind: EvHoldAtCost, Side: o.side(), Unit: o.unit.ID, Stand: o.stand.Name, From: o.hex(), Section: "4.1",
-				Text: fmt.Sprintf("%s is beaten but holds %s at the cost of 1 more loss (4.1)", r.label(o), o.hex())})
-			r.takeLosses(o, 1, "4.1")
+			r.emit(Event{Kind: EvHoldAtCost, Side: o.side(), Unit: o.unit.ID, Stand: o.stand.Name, From: o.hex(), Section: r.sec(SecFallBack),
+				Text: fmt.Sprintf("%s is beaten but holds %s at the cost of 1 more loss (%s)", r.label(o), o.hex(), r.sec(SecFallBack))})
+			r.takeLosses(o, 1, r.sec(SecFallBack))
 			return
 		case where:
-			r.note("4.1", "%s cannot pay 1 more SP to hold without being destroyed: it falls back", r.label(o))
+			r.note(r.sec(SecFallBack), "%s cannot pay 1 more SP to hold without being destroyed: it falls back", r.label(o))
 		default:
-			r.note("4.1", "%s is Dug In but not in defensive terrain: it cannot pay to hold and falls back", r.label(o))
+			r.note(r.sec(SecFallBack), "%s is Dug In but not in defensive terrain: it cannot pay to hold and falls back", r.label(o))
 		}
 	}
 	r.fallBack(o)
@@ -196,21 +207,21 @@ func (r *resolver) beaten(o occupant) {
 // artillery loses the shots it has left (5).
 func (r *resolver) fallBack(o occupant) {
 	from := o.hex()
-	ev := Event{Kind: EvFallBack, Side: o.side(), Unit: occupantUnitID(o), From: from, Section: "4.1"}
+	ev := Event{Kind: EvFallBack, Side: o.side(), Unit: occupantUnitID(o), From: from, Section: r.sec(SecFallBack)}
 	if o.stand != nil {
 		ev.Stand = o.stand.Name
 	}
 	shots := ""
 	if o.battery != nil && o.battery.Shots > 0 {
-		shots = fmt.Sprintf("; it loses its %d remaining shots (5)", o.battery.Shots)
+		shots = fmt.Sprintf("; it loses its %d remaining shots (%s)", o.battery.Shots, r.sec(SecArtillery))
 		o.battery.Shots = 0
 	}
 	path := r.fallBackPath(o)
 	if path == nil {
 		ev.To = from
-		ev.Text = fmt.Sprintf("%s must fall back from %s but has no legal path: it loses 1 more SP and stays (4.1)%s", r.label(o), from, shots)
+		ev.Text = fmt.Sprintf("%s must fall back from %s but has no legal path: it loses 1 more SP and stays (%s)%s", r.label(o), from, r.sec(SecFallBack), shots)
 		r.emit(ev)
-		r.takeLosses(o, 1, "4.1")
+		r.takeLosses(o, 1, r.sec(SecFallBack))
 		return
 	}
 	to := path[len(path)-1]
@@ -224,7 +235,7 @@ func (r *resolver) fallBack(o occupant) {
 	if len(path) == 1 {
 		hexes = "hex"
 	}
-	ev.Text = fmt.Sprintf("%s falls back %d %s from %s to %s (4.1)%s", r.label(o), len(path), hexes, from, to, shots)
+	ev.Text = fmt.Sprintf("%s falls back %d %s from %s to %s (%s)%s", r.label(o), len(path), hexes, from, to, r.sec(SecFallBack), shots)
 	r.emit(ev)
 }
 
@@ -374,7 +385,7 @@ func (r *resolver) pursue(e *engagement, eliminated bool) {
 	switch {
 	case c.Attacker.Hits < c.Defender.Hits:
 		if eliminated {
-			r.note("4.2", "%s took more hits than it dealt (%d to %d): it does not advance into %s although the defender was eliminated",
+			r.note(r.sec(SecPursuit), "%s took more hits than it dealt (%d to %d): it does not advance into %s although the defender was eliminated",
 				e.unit.ID, c.Defender.Hits, c.Attacker.Hits, c.Target)
 		}
 		return
@@ -382,7 +393,7 @@ func (r *resolver) pursue(e *engagement, eliminated bool) {
 		return
 	}
 	if r.choices(e.unit.Side).NoPursuit {
-		r.note("4.2", "%s does not advance into %s: its standing orders say no pursuit", e.unit.ID, c.Target)
+		r.note(r.sec(SecPursuit), "%s does not advance into %s: its standing orders say no pursuit", e.unit.ID, c.Target)
 		return
 	}
 	for _, as := range e.stands {
@@ -390,7 +401,7 @@ func (r *resolver) pursue(e *engagement, eliminated bool) {
 			from := as.s.Hex
 			r.b.moveStand(e.unit, as.s, c.Target)
 			r.emit(Event{Kind: EvPursuit, Side: e.unit.Side, Unit: e.unit.ID, Stand: as.s.Name, From: from, To: c.Target,
-				Path: []Hex{c.Target}, Section: "4.2", Text: fmt.Sprintf("%s %s advances from %s into %s (4.2)", e.unit.ID, as.s.Name, from, c.Target)})
+				Path: []Hex{c.Target}, Section: r.sec(SecPursuit), Text: fmt.Sprintf("%s %s advances from %s into %s (%s)", e.unit.ID, as.s.Name, from, c.Target, r.sec(SecPursuit))})
 			return
 		}
 	}

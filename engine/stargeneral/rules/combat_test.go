@@ -331,10 +331,11 @@ UNIT B1 H
 	}
 }
 
-// 3SG: distant fire reaches 2 hexes (3.3), and fire support may not fire
-// where its distance to the target plus its distance to the stand it
-// supports exceeds 4 (3.5.2): fs2, 3 hexes from the target and 2 from the
-// attacking stand, cannot; fs1 can.
+// 3SG: distant fire reaches 2 hexes (3.3). Fire support fires along the
+// path from the company to the stand it supports and on to the target, at
+// most 3 hexes (3.5.2): fs2, 2 hexes behind the assaulting 1A, supports it
+// (2 + 1 = 3), as fs1 does. The cases under testdata/cases/combat test the
+// path's limit in attack and defence.
 func TestRangeLimits3SG(t *testing.T) {
 	const position = `
 RULESET 3sg
@@ -352,9 +353,8 @@ UNIT B1 H
   Y infantry 0407
 `
 	a := &Attack{Target: MustHex("0505"), Stands: []AttackStand{{Stand: "1A", Close: true}, {Stand: "1B"}}, LightArtillery: []string{"fs1", "fs2"}}
-	r := playAttack(t, position, "A1", a, 1, 1, 1, 1, 1, 1, 1)
+	r := playAttack(t, position, "A1", a, 1, 1, 1, 1, 1, 1, 1, 1)
 	wantEvents(t, r,
 		"A1 1B cannot attack 0505: the target is 3 hexes away, beyond the distant fire range of 2 (3.3)",
-		"A1 fs2 cannot support A1's attack on 0505: 3 hexes to its target plus 2 to the stand it supports is more than 4 (3.5)",
-		"Attack: A1 1A 3 = 3; A1 fs1 (fire support company with HQ) 1 = 1; 4 dice hitting on 6")
+		"Attack: A1 1A 3 = 3; A1 fs1 (fire support company with HQ) 1 = 1; A1 fs2 (fire support company with 1C) 1 = 1; 5 dice hitting on 6")
 }

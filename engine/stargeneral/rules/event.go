@@ -78,6 +78,9 @@ type Force struct {
 	Rule    HitRule      `json:"rule"`
 	Rolled  []int        `json:"rolled"`
 	Hits    int          `json:"hits"`
+	// MinDice is the fewest dice the force throws whatever the AA does to
+	// its air points (3.4: a defender in close combat throws at least 1).
+	MinDice int `json:"min_dice,omitempty"`
 	// Capped hits count at most once per shot (5.1); Hits is after the cap.
 	Losses int `json:"losses"` // SP and platoons lost by this force
 }
@@ -90,6 +93,10 @@ type DiceSource struct {
 	Factors []Factor `json:"factors,omitempty"`
 	Dice    int      `json:"dice"` // Base plus factors, never below zero
 	Shots   int      `json:"shots,omitempty"`
+	// AAShots is how many enemy AA platoons fired at this air point before
+	// it joined (all missed), or in a forecast would fire: its dice count in
+	// the odds with the chance it gets through (9; 2SG 7).
+	AAShots int `json:"aa_shots,omitempty"`
 }
 
 // Factor is one addition or subtraction with the rule that gives it.

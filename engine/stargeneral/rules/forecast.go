@@ -7,9 +7,11 @@ import (
 
 // Forecast works out the dice pools of a unit's plotted attack as if it were
 // made at the start of the coming round (shots and air points issued), with
-// every plotted move of the unit made in full and air points getting past the
-// AA: what the order echo's odds are computed from. The enemy is taken where
-// it stands and on its present orders.
+// every plotted move of the unit made in full: what the order echo's odds are
+// computed from (Ruleset.PoolOdds). Every air point called is in the pool,
+// with the number of enemy AA platoons that would fire at it, so that the
+// odds count it only with its chance of getting through. The enemy is taken
+// where it stands and on its present orders.
 func Forecast(rs *Ruleset, st *State, o *Orders, unitID string) (*Combat, error) {
 	c, _, err := ForecastWithNotes(rs, st, o, unitID)
 	return c, err
@@ -62,7 +64,8 @@ func ForecastWithNotes(rs *Ruleset, st *State, o *Orders, unitID string) (*Comba
 }
 
 // aaMisses is the die of a forecast: the only dice rolled before the pools
-// are the AA's, and a forecast assumes the air points get through.
+// are the AA's, and a forecast lets every air point through, counting the AA
+// that fires at it (PoolOdds weighs it by its chance).
 type aaMisses struct{}
 
 func (aaMisses) D6() int { return 1 }

@@ -11,15 +11,15 @@ import (
 // nothing else that turn. Where no such hex exists it does not return yet.
 func (r *resolver) returnHQ(u *Unit, uo *UnitOrders) {
 	if u.HQLostTurn >= r.st.Turn {
-		r.emit(Event{Kind: EvNote, Side: u.Side, Unit: u.ID, Section: "6",
-			Text: fmt.Sprintf("%s lost its HQ this round: a new HQ appears in its turn next round; until then it neither moves nor attacks (6)", u.ID)})
+		r.emit(Event{Kind: EvNote, Side: u.Side, Unit: u.ID, Section: r.sec(SecHQ),
+			Text: fmt.Sprintf("%s lost its HQ this round: a new HQ appears in its turn next round; until then it neither moves nor attacks (%s)", u.ID, r.sec(SecHQ))})
 		return
 	}
 	var at Hex
 	if uo != nil && !uo.HQPlacement.IsZero() {
 		if why := r.hqPlacementBar(u, uo.HQPlacement); why != "" {
-			r.emit(Event{Kind: EvNote, Side: u.Side, Unit: u.ID, To: uo.HQPlacement, Section: "6",
-				Text: fmt.Sprintf("%s's new HQ cannot appear at %s: %s (6)", u.ID, uo.HQPlacement, why)})
+			r.emit(Event{Kind: EvNote, Side: u.Side, Unit: u.ID, To: uo.HQPlacement, Section: r.sec(SecHQ),
+				Text: fmt.Sprintf("%s's new HQ cannot appear at %s: %s (%s)", u.ID, uo.HQPlacement, why, r.sec(SecHQ))})
 		} else {
 			at = uo.HQPlacement
 		}
@@ -33,8 +33,8 @@ func (r *resolver) returnHQ(u *Unit, uo *UnitOrders) {
 		}
 	}
 	if at.IsZero() {
-		r.emit(Event{Kind: EvNote, Side: u.Side, Unit: u.ID, Section: "6",
-			Text: fmt.Sprintf("%s's HQ cannot return yet: no free hex next to its stands is clear of enemy ZOC (6)", u.ID)})
+		r.emit(Event{Kind: EvNote, Side: u.Side, Unit: u.ID, Section: r.sec(SecHQ),
+			Text: fmt.Sprintf("%s's HQ cannot return yet: no free hex next to its stands is clear of enemy ZOC (%s)", u.ID, r.sec(SecHQ))})
 		return
 	}
 	hq := r.lostHQ(u)
@@ -43,8 +43,8 @@ func (r *resolver) returnHQ(u *Unit, uo *UnitOrders) {
 	u.Stands = append([]*Stand{hq}, u.Stands...)
 	r.b.moveStand(u, hq, at)
 	u.HQLostTurn = -1
-	r.emit(Event{Kind: EvHQReturn, Side: u.Side, Unit: u.ID, Stand: hq.Name, To: at, SP: hq.SP, Section: "6",
-		Text: fmt.Sprintf("%s's new HQ appears at %s with %d SP; the unit does nothing else this turn (6)", u.ID, at, hq.SP)})
+	r.emit(Event{Kind: EvHQReturn, Side: u.Side, Unit: u.ID, Stand: hq.Name, To: at, SP: hq.SP, Section: r.sec(SecHQ),
+		Text: fmt.Sprintf("%s's new HQ appears at %s with %d SP; the unit does nothing else this turn (%s)", u.ID, at, hq.SP, r.sec(SecHQ))})
 }
 
 // hqCandidates lists the hexes next to the unit's stands in CCRR order, the

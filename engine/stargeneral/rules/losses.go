@@ -15,7 +15,7 @@ func (r *resolver) takeLosses(o occupant, n int, section string) (taken int, des
 		bt := o.battery
 		loss := min(n, bt.SP)
 		bt.SP -= loss
-		r.emit(Event{Kind: EvLoss, Side: bt.Side, Unit: bt.ID, SP: -loss, Section: section,
+		r.emit(Event{Kind: EvLoss, Side: bt.Side, Unit: bt.ID, From: bt.Hex, SP: -loss, Section: section,
 			Text: fmt.Sprintf("battery %s loses %d SP (now %d)", bt.ID, loss, bt.SP)})
 		if bt.SP == 0 {
 			r.removeBattery(bt, "no strength points left")
@@ -36,7 +36,7 @@ func (r *resolver) takeLosses(o occupant, n int, section string) (taken int, des
 		}
 		s.SP--
 		taken++
-		r.emit(Event{Kind: EvLoss, Side: u.Side, Unit: u.ID, Stand: s.Name, SP: -1, Section: section,
+		r.emit(Event{Kind: EvLoss, Side: u.Side, Unit: u.ID, Stand: s.Name, From: s.Hex, SP: -1, Section: section,
 			Text: fmt.Sprintf("%s %s loses 1 SP (now %d)", u.ID, s.Name, s.SP)})
 		if s.SP == 0 {
 			r.removeStand(u, s, "no strength points left")
@@ -82,6 +82,6 @@ func (r *resolver) losePlatoon(u *Unit, s *Stand, p *Platoon, section string) {
 		s.Support = nil
 	}
 	u.LostPlatoons = append(u.LostPlatoons, p)
-	r.emit(Event{Kind: EvLoss, Side: u.Side, Unit: u.ID, Stand: p.Name, SP: -1, Section: section,
+	r.emit(Event{Kind: EvLoss, Side: u.Side, Unit: u.ID, Stand: p.Name, From: s.Hex, SP: -1, Section: section,
 		Text: fmt.Sprintf("%s loses platoon %s (%s) attached to %s", u.ID, p.Name, r.rs.StandTypes[p.Type].Title, s.Name)})
 }

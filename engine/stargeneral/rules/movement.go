@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -74,8 +75,8 @@ func (r *resolver) moveUnit(u *Unit, uo *UnitOrders) {
 	for _, s := range u.Stands {
 		if Distance(hqStart, starts[s]) > r.rs.CommandRange && Distance(hq.Hex, s.Hex) > r.rs.CommandRange {
 			r.outOfCommandStart[s] = true
-			r.emit(Event{Kind: EvNote, Side: u.Side, Unit: u.ID, Stand: s.Name, To: s.Hex, Section: "2.4",
-				Text: fmt.Sprintf("%s %s started its turn out of command and did not finish in command: it cannot attack or lend its light artillery this round (2.4)", u.ID, s.Name)})
+			r.emit(Event{Kind: EvNote, Side: u.Side, Unit: u.ID, Stand: s.Name, To: s.Hex, Section: r.sec(SecMoveRestrictions),
+				Text: fmt.Sprintf("%s %s started its turn out of command and did not finish in command: it cannot attack or lend its light artillery this round (%s)", u.ID, s.Name, r.sec(SecMoveRestrictions))})
 		}
 	}
 }
@@ -94,9 +95,9 @@ func (r *resolver) retreatMoves(u *Unit, uo *UnitOrders) {
 				continue
 			}
 			if e, ok := r.zocOf(s.Hex, u.Side); ok {
-				r.emit(Event{Kind: EvNote, Side: u.Side, Unit: u.ID, Stand: s.Name, From: s.Hex, Section: "2.6",
-					Text: fmt.Sprintf("%s %s starts its retreat in the ZOC of %s: it loses %d SP before moving (2.6)", u.ID, s.Name, e.name(), r.rs.RetreatStartZOCLoss)})
-				r.takeLosses(occupant{unit: u, stand: s}, r.rs.RetreatStartZOCLoss, "2.6")
+				r.emit(Event{Kind: EvNote, Side: u.Side, Unit: u.ID, Stand: s.Name, From: s.Hex, Section: r.sec(SecRetreat),
+					Text: fmt.Sprintf("%s %s starts its retreat in the ZOC of %s: it loses %d SP before moving (%s)", u.ID, s.Name, e.name(), r.rs.RetreatStartZOCLoss, r.sec(SecRetreat))})
+				r.takeLosses(occupant{unit: u, stand: s}, r.rs.RetreatStartZOCLoss, r.sec(SecRetreat))
 			}
 		}
 	}
@@ -104,8 +105,8 @@ func (r *resolver) retreatMoves(u *Unit, uo *UnitOrders) {
 		return
 	}
 	if u.HQ(r.rs) == nil {
-		r.emit(Event{Kind: EvNote, Side: u.Side, Unit: u.ID, Section: "6",
-			Text: fmt.Sprintf("%s has lost its HQ before moving: it does not move until a new HQ appears (6)", u.ID)})
+		r.emit(Event{Kind: EvNote, Side: u.Side, Unit: u.ID, Section: r.sec(SecHQ),
+			Text: fmt.Sprintf("%s has lost its HQ before moving: it does not move until a new HQ appears (%s)", u.ID, r.sec(SecHQ))})
 		return
 	}
 	r.moveStands(u, uo, moveRetreat)
@@ -129,7 +130,7 @@ func (r *resolver) moveStands(u *Unit, uo *UnitOrders, kind moveKind) {
 	for _, sm := range uo.Moves {
 		s := u.Stand(sm.Stand)
 		if s == nil {
-			r.emit(Event{Kind: EvNote, Side: u.Side, Unit: u.ID, Stand: sm.Stand, Section: "1.4",
+			r.emit(Event{Kind: EvNote, Side: u.Side, Unit: u.ID, Stand: sm.Stand, Section: r.sec(SecStrength),
 				Text: fmt.Sprintf("%s %s was destroyed before it could move", u.ID, sm.Stand)})
 			continue
 		}
@@ -138,7 +139,7 @@ func (r *resolver) moveStands(u *Unit, uo *UnitOrders, kind moveKind) {
 		}
 		m := &plannedMove{stand: s, start: s.Hex}
 		if kind == moveShuffle && Distance(hq.Hex, s.Hex) > r.rs.CommandRange {
-			m.halted = &halt{at: s.Hex, section: "2.2",
+			m.halted = &halt{at: s.Hex, section: r.sec(SecStatusMovement),
 				why: fmt.Sprintf("it is %d hexes from its HQ, out of command, and only stands in command may shuffle", Distance(hq.Hex, s.Hex))}
 		} else {
 			m.walk, m.halted = r.walkPath(u, s, sm.Path, kind, held)
@@ -183,21 +184,21 @@ func (r *resolver) walkPath(u *Unit, s *Stand, path []Hex, kind moveKind, held m
 			return walked, &halt{at: cur, why: fmt.Sprintf(format, args...), section: section}
 		}
 		if step > limit {
-			return stop("2", "it has used its %d hexes of movement", limit)
+			return stop(r.sec(SecMovement), "it has used its %d hexes of movement", limit)
 		}
 		if !r.st.Map.OnMap(h) || !Adjacent(cur, h) {
-			return stop("2", "its plotted path goes on from %s, which is not next to %s", h, cur)
+			return stop(r.sec(SecMovement), "its plotted path goes on from %s, which is not next to %s", h, cur)
 		}
 		if o := r.b.at(h); !o.empty() && o.side() != u.Side {
-			return stop("2.4", "%s is held by the enemy (%s)", h, o.name())
+			return stop(r.sec(SecMoveRestrictions), "%s is held by the enemy (%s)", h, o.name())
 		}
 		if kind == moveShuffle && !held[h] {
-			return stop("2.2", "%s was not held by %s at the start of its turn, and a shuffle cannot cross a vacant hex", h, u.ID)
+			return stop(r.sec(SecStatusMovement), "%s was not held by %s at the start of its turn, and a shuffle cannot cross a vacant hex", h, u.ID)
 		}
 		strategicStep := kind != moveShuffle && step > allow.Normal
 		if kind == moveNormal && strategicStep {
 			if why := r.strategicBar(u.Side, s.Hex, walked, h); why != "" {
-				return stop("2", "it cannot go on strategically: %s", why)
+				return stop(r.sec(SecMovement), "it cannot go on strategically: %s", why)
 			}
 		}
 		t := r.b.terrain(h)
@@ -210,12 +211,12 @@ func (r *resolver) walkPath(u *Unit, s *Stand, path []Hex, kind moveKind, held m
 		}
 		switch effect {
 		case MoveImpassable:
-			return stop("2.5", "%s (%s) is impassable", h, t.Title)
+			return stop(r.sec(SecTerrain), "%s (%s) is impassable", h, t.Title)
 		case MoveHaltBefore:
-			return stop("2.5", "a strategic move halts before entering %s (%s)", t.Title, h)
+			return stop(r.sec(SecTerrain), "a strategic move halts before entering %s (%s)", t.Title, h)
 		case MoveHaltBeforeAndOnEnter:
 			if step != 1 {
-				return stop("2.5", "a stand must start its move next to %s (%s) to enter it", t.Title, h)
+				return stop(r.sec(SecTerrain), "a stand must start its move next to %s (%s) to enter it", t.Title, h)
 			}
 		}
 		walked = append(walked, h)
@@ -225,11 +226,11 @@ func (r *resolver) walkPath(u *Unit, s *Stand, path []Hex, kind moveKind, held m
 		}
 		if kind != moveRetreat {
 			if e, ok := r.zocOf(h, u.Side); ok {
-				return walked, &halt{at: h, section: "2.4", why: fmt.Sprintf("entering the ZOC of %s", e.name())}
+				return walked, &halt{at: h, section: r.sec(SecMoveRestrictions), why: fmt.Sprintf("entering the ZOC of %s", e.name())}
 			}
 		}
 		if effect == MoveHaltOnEnter || effect == MoveHaltBeforeAndOnEnter {
-			return walked, &halt{at: h, section: "2.5", why: fmt.Sprintf("it halts on entering %s", t.Title)}
+			return walked, &halt{at: h, section: r.sec(SecTerrain), why: fmt.Sprintf("it halts on entering %s", t.Title)}
 		}
 	}
 	return walked, nil
@@ -327,11 +328,11 @@ func (r *resolver) settleEnds(u *Unit, moves []*plannedMove, mover map[*Stand]*p
 			h := m.at()
 			why := ""
 			if o := r.b.at(h); !o.empty() && (o.stand == nil || mover[o.stand] == nil) {
-				why = fmt.Sprintf("%s is held by %s (1.3)", h, o.name())
+				why = fmt.Sprintf("%s is held by %s (%s)", h, o.name(), r.sec(SecStacking))
 			} else if s := taken[h]; s != nil {
-				why = fmt.Sprintf("%s is taken by %s %s (1.3)", h, u.ID, s.Name)
+				why = fmt.Sprintf("%s is taken by %s %s (%s)", h, u.ID, s.Name, r.sec(SecStacking))
 			} else if kind == moveShuffle && r.rs.ShuffleFinishInCommand && Distance(hqAt, h) > r.rs.CommandRange {
-				why = fmt.Sprintf("%s is out of command of the HQ at %s, and a shuffled stand must finish in command (2.2)", h, hqAt)
+				why = fmt.Sprintf("%s is out of command of the HQ at %s, and a shuffled stand must finish in command (%s)", h, hqAt, r.sec(SecStatusMovement))
 			}
 			if why != "" {
 				if m.blocked == "" {
@@ -403,14 +404,14 @@ func (r *resolver) reportMove(u *Unit, m *plannedMove, kind moveKind) {
 			hexes = append(hexes, h.String())
 		}
 		text := fmt.Sprintf("%s moves %s", name, strings.Join(hexes, " > "))
-		section := "2"
+		section := r.sec(SecMovement)
 		switch kind {
 		case moveShuffle:
 			text = fmt.Sprintf("%s shuffles %s", name, strings.Join(hexes, " > "))
-			section = "2.2"
+			section = r.sec(SecStatusMovement)
 		case moveRetreat:
 			text = fmt.Sprintf("%s retreats %s", name, strings.Join(hexes, " > "))
-			section = "2.6"
+			section = r.sec(SecRetreat)
 		case moveNormal:
 			if r.strategic[s] {
 				text += fmt.Sprintf(", a strategic move (more than its normal %d hexes): it cannot attack this round", r.b.allowance(s).Normal)
@@ -424,7 +425,7 @@ func (r *resolver) reportMove(u *Unit, m *plannedMove, kind moveKind) {
 			Text: fmt.Sprintf("%s halts at %s: %s (%s)", name, m.halted.at, m.halted.why, m.halted.section)})
 	}
 	if m.blocked != "" && m.dies == 0 {
-		r.emit(Event{Kind: EvHalt, Side: u.Side, Unit: u.ID, Stand: s.Name, To: m.at(), Section: "1.3",
+		r.emit(Event{Kind: EvHalt, Side: u.Side, Unit: u.ID, Stand: s.Name, To: m.at(), Section: r.sec(SecStacking),
 			Text: fmt.Sprintf("%s stops at %s: %s", name, m.at(), m.blocked)})
 	}
 }
@@ -437,12 +438,12 @@ func (r *resolver) retreatLosses(u *Unit, m *plannedMove) {
 		if !ok {
 			continue
 		}
-		r.emit(Event{Kind: EvNote, Side: u.Side, Unit: u.ID, Stand: s.Name, To: h, Section: "2.6",
-			Text: fmt.Sprintf("%s %s retreats through %s in the ZOC of %s: 1 SP lost (2.6)", u.ID, s.Name, h, e.name())})
+		r.emit(Event{Kind: EvNote, Side: u.Side, Unit: u.ID, Stand: s.Name, To: h, Section: r.sec(SecRetreat),
+			Text: fmt.Sprintf("%s %s retreats through %s in the ZOC of %s: 1 SP lost (%s)", u.ID, s.Name, h, e.name(), r.sec(SecRetreat))})
 		// A stand destroyed on the way holds no hex on the board: keep the
 		// friendly stand it was passing through (place).
 		keep := r.b.at(h)
-		_, destroyed := r.takeLosses(occupant{unit: u, stand: s}, 1, "2.6")
+		_, destroyed := r.takeLosses(occupant{unit: u, stand: s}, 1, r.sec(SecRetreat))
 		if destroyed {
 			if !keep.empty() && keep.stand != s {
 				r.b.occ[h] = keep
@@ -468,19 +469,24 @@ func (r *resolver) swapSupport(u *Unit, uo *UnitOrders) {
 	if len(uo.Swaps) == 0 {
 		return
 	}
+	if !slices.Contains(r.rs.SupportSwapStatuses, u.Status) {
+		r.emit(Event{Kind: EvNote, Side: u.Side, Unit: u.ID, Section: r.sec(SecSupportSwap),
+			Text: fmt.Sprintf("%s swaps no support platoons: a unit on %s orders does not (%s)", u.ID, statusWord(u.Status), r.sec(SecSupportSwap))})
+		return
+	}
 	before := r.rs.SupportSwap == SwapBeforeMove
 	if before {
 		for _, s := range u.Stands {
 			if !r.b.inCommand(u, s) {
-				r.emit(Event{Kind: EvNote, Side: u.Side, Unit: u.ID, Section: "2.3",
-					Text: fmt.Sprintf("%s swaps no support platoons: %s is out of command, and platoons change stands before the move only while every core stand is in command (2.3)", u.ID, s.Name)})
+				r.emit(Event{Kind: EvNote, Side: u.Side, Unit: u.ID, Section: r.sec(SecSupportSwap),
+					Text: fmt.Sprintf("%s swaps no support platoons: %s is out of command, and platoons change stands before the move only while every core stand is in command (%s)", u.ID, s.Name, r.sec(SecSupportSwap))})
 				return
 			}
 		}
 	}
 	skip := func(name, why string) {
-		r.emit(Event{Kind: EvNote, Side: u.Side, Unit: u.ID, Stand: name, Section: "2.3",
-			Text: fmt.Sprintf("%s platoon %s does not change stands: %s (2.3)", u.ID, name, why)})
+		r.emit(Event{Kind: EvNote, Side: u.Side, Unit: u.ID, Stand: name, Section: r.sec(SecSupportSwap),
+			Text: fmt.Sprintf("%s platoon %s does not change stands: %s (%s)", u.ID, name, why, r.sec(SecSupportSwap))})
 	}
 	var plan []platoonMove
 	for _, sw := range uo.Swaps {
@@ -519,8 +525,8 @@ func (r *resolver) swapSupport(u *Unit, uo *UnitOrders) {
 		} else {
 			pm.to.Support = pm.p
 		}
-		r.emit(Event{Kind: EvSwap, Side: u.Side, Unit: u.ID, Stand: pm.p.Name, From: pm.from.Hex, To: pm.to.Hex, Section: "2.3",
-			Text: fmt.Sprintf("%s platoon %s (%s) moves from %s to %s (2.3)", u.ID, pm.p.Name, r.rs.StandTypes[pm.p.Type].Title, pm.from.Name, pm.to.Name)})
+		r.emit(Event{Kind: EvSwap, Side: u.Side, Unit: u.ID, Stand: pm.p.Name, From: pm.from.Hex, To: pm.to.Hex, Section: r.sec(SecSupportSwap),
+			Text: fmt.Sprintf("%s platoon %s (%s) moves from %s to %s (%s)", u.ID, pm.p.Name, r.rs.StandTypes[pm.p.Type].Title, pm.from.Name, pm.to.Name, r.sec(SecSupportSwap))})
 	}
 }
 

@@ -23,7 +23,7 @@ type nightPool struct {
 
 // night plays the night round.
 func (r *resolver) night() {
-	r.emit(Event{Kind: EvRoundStart, Section: "9", Text: fmt.Sprintf("Night of day %d", r.st.Day)})
+	r.emit(Event{Kind: EvRoundStart, Section: r.sec(SecNight), Text: fmt.Sprintf("Night of day %d", r.st.Day)})
 	// A side wiped out in the last day round has lost before the night begins.
 	r.checkCollapse()
 	if r.st.Ended {
@@ -133,7 +133,7 @@ func (r *resolver) returnHQsOvernight() {
 			inZOC = ok
 		}
 		if !ok {
-			r.emit(Event{Kind: EvNote, Side: u.Side, Unit: u.ID, Section: "6",
+			r.emit(Event{Kind: EvNote, Side: u.Side, Unit: u.ID, Section: r.sec(SecHQ),
 				Text: fmt.Sprintf("%s's HQ cannot return overnight: no free hex next to its stands outside enemy ZOC", u.ID)})
 			continue
 		}
@@ -146,7 +146,7 @@ func (r *resolver) returnHQsOvernight() {
 		if inZOC {
 			text += ", inside an enemy ZOC: every free hex next to its stands is, and an HQ lost in the day's last round always returns overnight"
 		}
-		r.emit(Event{Kind: EvHQReturn, Side: u.Side, Unit: u.ID, Stand: hq.Name, To: h, Section: "6", Text: text})
+		r.emit(Event{Kind: EvHQReturn, Side: u.Side, Unit: u.ID, Stand: hq.Name, To: h, Section: r.sec(SecHQ), Text: text})
 	}
 }
 
@@ -203,7 +203,7 @@ func (r *resolver) nightPool(side string) *nightPool {
 func (r *resolver) announcePool(side string) *nightPool {
 	pool := r.nightPool(side)
 	spPer, supportPer := nightRates(r.rs, r.st, side)
-	r.emit(Event{Kind: EvRecovery, Side: side, SP: pool.sp, Section: "9.1",
+	r.emit(Event{Kind: EvRecovery, Side: side, SP: pool.sp, Section: r.sec(SecNightRecovery),
 		Text: fmt.Sprintf("%s recovers %s and %s tonight: %d and %d per initial %s, of which it had %s",
 			side, plural(pool.sp, "SP", "SP"), plural(pool.support, "support point", "support points"),
 			spPer, supportPer, r.rs.UnitWord, plural(initialUnits(r.st, side), r.rs.UnitWord, r.rs.UnitWord+"s"))})
@@ -249,20 +249,20 @@ func (r *resolver) checkRebuilds(side string, orders []Rebuild, pool *nightPool)
 	taken := map[Hex]bool{}
 	done := map[*Stand]bool{}
 	for _, rb := range orders {
-		u, p := r.nightUnit(side, rb.Unit, "9.1")
+		u, p := r.nightUnit(side, rb.Unit, r.sec(SecNightRecovery))
 		if p != nil {
 			probs = append(probs, *p)
 			continue
 		}
 		refuse := func(format string, args ...any) {
-			probs = append(probs, Problem{Unit: u.ID, Stand: rb.Stand, Section: "9.1", Msg: fmt.Sprintf(format, args...)})
+			probs = append(probs, Problem{Unit: u.ID, Stand: rb.Stand, Section: r.sec(SecNightRecovery), Msg: fmt.Sprintf(format, args...)})
 		}
 		s := standIn(u.Lost, rb.Stand)
 		switch {
 		case s == nil:
 			refuse("no lost stand of that name to rebuild")
 		case r.rs.StandTypes[s.Type].Role == RoleHQ:
-			refuse("an HQ is not rebuilt with recovery points: it returns by itself, as section 6 says")
+			refuse("an HQ is not rebuilt with recovery points: it returns by itself, as section %s says", r.sec(SecHQ))
 		case done[s]:
 			refuse("rebuilt twice")
 		case rb.SP < 1 || rb.SP > s.MaxSP:
@@ -306,7 +306,7 @@ func (r *resolver) placeRebuilds(rebuilds []plannedRebuild) {
 		s.SP = rb.SP
 		u.Stands = append(u.Stands, s)
 		r.b.moveStand(u, s, rb.Hex)
-		r.emit(Event{Kind: EvRebuild, Side: p.side, Unit: u.ID, Stand: s.Name, To: rb.Hex, SP: rb.SP, Section: "9.1",
+		r.emit(Event{Kind: EvRebuild, Side: p.side, Unit: u.ID, Stand: s.Name, To: rb.Hex, SP: rb.SP, Section: r.sec(SecNightRecovery),
 			Text: fmt.Sprintf("%s %s is rebuilt at %s with %d of its %d SP", u.ID, s.Name, rb.Hex, rb.SP, s.MaxSP)})
 	}
 }
@@ -327,13 +327,13 @@ func removeStandFrom(list []*Stand, s *Stand) []*Stand {
 func (r *resolver) recoverStrength(side string, orders []Recovery, pool *nightPool) Problems {
 	var probs Problems
 	for _, rc := range orders {
-		u, p := r.nightUnit(side, rc.Unit, "9.1")
+		u, p := r.nightUnit(side, rc.Unit, r.sec(SecNightRecovery))
 		if p != nil {
 			probs = append(probs, *p)
 			continue
 		}
 		refuse := func(format string, args ...any) {
-			probs = append(probs, Problem{Unit: u.ID, Stand: rc.Stand, Section: "9.1", Msg: fmt.Sprintf(format, args...)})
+			probs = append(probs, Problem{Unit: u.ID, Stand: rc.Stand, Section: r.sec(SecNightRecovery), Msg: fmt.Sprintf(format, args...)})
 		}
 		s := u.Stand(rc.Stand)
 		switch {
@@ -350,7 +350,7 @@ func (r *resolver) recoverStrength(side string, orders []Recovery, pool *nightPo
 		default:
 			pool.sp -= rc.SP
 			s.SP += rc.SP
-			r.emit(Event{Kind: EvRecovery, Side: side, Unit: u.ID, Stand: s.Name, SP: rc.SP, Section: "9.1",
+			r.emit(Event{Kind: EvRecovery, Side: side, Unit: u.ID, Stand: s.Name, SP: rc.SP, Section: r.sec(SecNightRecovery),
 				Text: fmt.Sprintf("%s %s recovers %s (now %d)", u.ID, s.Name, plural(rc.SP, "SP", "SP"), s.SP)})
 		}
 	}
@@ -358,26 +358,39 @@ func (r *resolver) recoverStrength(side string, orders []Recovery, pool *nightPo
 }
 
 // recoverPlatoons brings lost support platoons back, one support point each,
-// onto a core stand of the unit they were lost from that has room for them
-// (9.1, 1.3).
+// onto a core stand that has room for them (9.1, 1.3): of the unit they were
+// lost from, or where the ruleset lets the commander give support points to
+// any unit (3SG 8), of any unit of the side.
 func (r *resolver) recoverPlatoons(side string, orders []PlatoonRecovery, pool *nightPool) Problems {
 	var probs Problems
 	for _, pr := range orders {
-		u, p := r.nightUnit(side, pr.Unit, "9.1")
+		u, p := r.nightUnit(side, pr.Unit, r.sec(SecNightRecovery))
 		if p != nil {
 			probs = append(probs, *p)
 			continue
 		}
 		refuse := func(format string, args ...any) {
-			probs = append(probs, Problem{Unit: u.ID, Stand: pr.Platoon, Section: "9.1", Msg: fmt.Sprintf(format, args...)})
+			probs = append(probs, Problem{Unit: u.ID, Stand: pr.Platoon, Section: r.sec(SecNightRecovery), Msg: fmt.Sprintf(format, args...)})
 		}
-		pl := platoonIn(u.LostPlatoons, pr.Platoon)
+		owner := u
+		if pr.From != "" && pr.From != u.ID {
+			if owner, p = r.nightUnit(side, pr.From, r.sec(SecNightRecovery)); p != nil {
+				probs = append(probs, *p)
+				continue
+			}
+		}
+		pl := platoonIn(owner.LostPlatoons, pr.Platoon)
 		s := u.Stand(pr.To)
+		lostBy := r.lostBy(side, pr.Platoon)
 		switch {
-		case pl == nil && r.lostBy(side, pr.Platoon) != "":
-			refuse("platoon %s was lost by %s: platoons go back only to the %s they came from", pr.Platoon, r.lostBy(side, pr.Platoon), r.rs.UnitWord)
+		case pl == nil && pr.From == "" && lostBy != "" && r.rs.NightPlatoonsOwnUnit:
+			refuse("platoon %s was lost by %s: platoons go back only to the %s they came from", pr.Platoon, lostBy, r.rs.UnitWord)
+		case pl == nil && pr.From == "" && lostBy != "":
+			refuse("platoon %s was lost by %s: write PLATOON %s %s FROM %s TO %s", pr.Platoon, lostBy, u.ID, pr.Platoon, lostBy, pr.To)
 		case pl == nil:
-			refuse("no lost platoon of that name")
+			refuse("%s lost no platoon of that name", owner.ID)
+		case owner != u && r.rs.NightPlatoonsOwnUnit:
+			refuse("platoon %s was lost by %s: platoons go back only to the %s they came from", pr.Platoon, owner.ID, r.rs.UnitWord)
 		case s == nil:
 			refuse("no stand %s of %s on the map to take it", pr.To, u.ID)
 		case pool.support < 1:
@@ -386,7 +399,7 @@ func (r *resolver) recoverPlatoons(side string, orders []PlatoonRecovery, pool *
 			refuse("%s has no room for it: one support platoon and one transport a stand, and an exclusive platoon shares with neither", pr.To)
 		default:
 			pool.support--
-			r.attachRecovered(u, s, pl, "")
+			r.attachRecovered(owner, u, s, pl, "")
 		}
 	}
 	return probs
@@ -412,20 +425,25 @@ func (r *resolver) roomFor(s *Stand, p *Platoon) bool {
 	return s.Support == nil && (s.Transport == nil || !exclusive(p))
 }
 
-func (r *resolver) attachRecovered(u *Unit, s *Stand, p *Platoon, why string) {
-	out := u.LostPlatoons[:0:0]
-	for _, lp := range u.LostPlatoons {
+// attachRecovered takes a platoon off the lost list of owner, the unit that
+// lost it, and attaches it to stand s of unit u.
+func (r *resolver) attachRecovered(owner, u *Unit, s *Stand, p *Platoon, why string) {
+	out := owner.LostPlatoons[:0:0]
+	for _, lp := range owner.LostPlatoons {
 		if lp != p {
 			out = append(out, lp)
 		}
 	}
-	u.LostPlatoons = out
+	owner.LostPlatoons = out
+	if owner != u {
+		why = fmt.Sprintf(", from %s's lost platoons%s", owner.ID, why)
+	}
 	if r.rs.StandTypes[p.Type].Class == ClassTransport {
 		s.Transport = p
 	} else {
 		s.Support = p
 	}
-	r.emit(Event{Kind: EvRecovery, Side: u.Side, Unit: u.ID, Stand: p.Name, SP: 1, Section: "9.1",
+	r.emit(Event{Kind: EvRecovery, Side: u.Side, Unit: u.ID, Stand: p.Name, SP: 1, Section: r.sec(SecNightRecovery),
 		Text: fmt.Sprintf("%s recovers platoon %s (%s), attached to %s, for 1 support point%s", u.ID, p.Name, r.rs.StandTypes[p.Type].Title, s.Name, why)})
 }
 
@@ -468,7 +486,7 @@ func (r *resolver) defaultStrength(side string, pool *nightPool) {
 		byStand[best].sp++
 	}
 	for _, g := range gains {
-		r.emit(Event{Kind: EvRecovery, Side: side, Unit: g.unit.ID, Stand: g.stand.Name, SP: g.sp, Section: "9.1",
+		r.emit(Event{Kind: EvRecovery, Side: side, Unit: g.unit.ID, Stand: g.stand.Name, SP: g.sp, Section: r.sec(SecNightRecovery),
 			Text: fmt.Sprintf("%s %s recovers %s (now %d): unallocated points go to the stands in command with the most dice to regain",
 				g.unit.ID, g.stand.Name, plural(g.sp, "SP", "SP"), g.stand.SP)})
 	}
@@ -485,7 +503,7 @@ func (r *resolver) defaultPlatoons(side string, pool *nightPool) {
 			}
 			if s := r.standWithRoom(u, p); s != nil {
 				pool.support--
-				r.attachRecovered(u, s, p, ": unallocated support points go to lost platoons in order")
+				r.attachRecovered(u, u, s, p, ": unallocated support points go to lost platoons in order")
 			}
 		}
 	}
@@ -516,7 +534,7 @@ func (r *resolver) unusedPoints(side string, pool *nightPool) {
 	if len(parts) == 0 {
 		return
 	}
-	r.emit(Event{Kind: EvRecovery, Side: side, Section: "9.1",
+	r.emit(Event{Kind: EvRecovery, Side: side, Section: r.sec(SecNightRecovery),
 		Text: fmt.Sprintf("%s leaves %s unused: %s", side, strings.Join(parts, " and "), strings.Join(why, "; "))})
 }
 
@@ -526,34 +544,35 @@ type reshufflePlan struct {
 	to   map[*Stand]Hex
 }
 
-// checkReshuffle checks a side's reshuffle (9.2): only units with their HQ
-// (6), only stands in command, only to hexes the unit held at nightfall, one
-// core stand a hex at the end and every moved stand in command of where its
-// HQ ends. Distance and terrain do not matter. A unit with any problem keeps
+// checkReshuffle checks a side's reshuffle (9.2; 3SG 8): only units with
+// their HQ (6), only to hexes the unit held at nightfall, one core stand a
+// hex at the end and, where the ruleset has the command condition (2SG 9.2;
+// 3SG 8 has none), only stands in command, each ending in command of where
+// its HQ ends. Distance and terrain do not matter. A unit with any problem keeps
 // its stands where they are; the plans returned are the others, in scenario order.
 func (r *resolver) checkReshuffle(side string, moves []NightMove, held map[*Unit]map[Hex]bool) ([]reshufflePlan, Problems) {
 	var probs Problems
 	bad := map[*Unit]bool{}
 	to := map[*Unit]map[*Stand]Hex{}
 	for _, m := range moves {
-		u, p := r.nightUnit(side, m.Unit, "9.2")
+		u, p := r.nightUnit(side, m.Unit, r.sec(SecNightReshuffle))
 		if p != nil {
 			probs = append(probs, *p)
 			continue
 		}
 		refuse := func(format string, args ...any) {
-			probs = append(probs, Problem{Unit: u.ID, Stand: m.Stand, Section: "9.2", Msg: fmt.Sprintf(format, args...)})
+			probs = append(probs, Problem{Unit: u.ID, Stand: m.Stand, Section: r.sec(SecNightReshuffle), Msg: fmt.Sprintf(format, args...)})
 			bad[u] = true
 		}
 		s := u.Stand(m.Stand)
 		switch {
 		case u.HQ(r.rs) == nil:
-			refuse("cannot reshuffle while its HQ is lost, as section 6 says")
+			refuse("cannot reshuffle while its HQ is lost, as section %s says", r.sec(SecHQ))
 		case s == nil:
 			refuse("no such stand on the map")
 		case to[u] != nil && hasStand(to[u], s):
 			refuse("reshuffled twice")
-		case !r.b.inCommand(u, s):
+		case r.rs.NightReshuffleInCommand && !r.b.inCommand(u, s):
 			refuse("not in command of its HQ: only stands in command are reshuffled")
 		case !held[u][m.To]:
 			refuse("cannot go to %s: not a hex %s held at nightfall", m.To, u.ID)
@@ -584,13 +603,13 @@ func (r *resolver) checkReshuffle(side string, moves []NightMove, held map[*Unit
 				if _, moved := to[u][s]; !moved {
 					mover, stayer = other, s
 				}
-				probs = append(probs, Problem{Unit: u.ID, Stand: mover.Name, Section: "9.2",
+				probs = append(probs, Problem{Unit: u.ID, Stand: mover.Name, Section: r.sec(SecNightReshuffle),
 					Msg: fmt.Sprintf("would end in %s with %s: one core stand a hex", h, stayer.Name)})
 				bad[u] = true
 			}
 			at[h] = s
-			if _, moved := to[u][s]; moved && Distance(h, hqHex) > r.rs.CommandRange {
-				probs = append(probs, Problem{Unit: u.ID, Stand: s.Name, Section: "9.2",
+			if _, moved := to[u][s]; moved && r.rs.NightReshuffleInCommand && Distance(h, hqHex) > r.rs.CommandRange {
+				probs = append(probs, Problem{Unit: u.ID, Stand: s.Name, Section: r.sec(SecNightReshuffle),
 					Msg: fmt.Sprintf("would end at %s, out of command of its HQ at %s", h, hqHex)})
 				bad[u] = true
 			}
@@ -626,7 +645,7 @@ func (r *resolver) reshuffle(plans []reshufflePlan) {
 		}
 		for _, s := range moved {
 			r.b.moveStand(u, s, p.to[s])
-			r.emit(Event{Kind: EvReshuffle, Side: u.Side, Unit: u.ID, Stand: s.Name, From: from[s], To: s.Hex, Section: "9.2",
+			r.emit(Event{Kind: EvReshuffle, Side: u.Side, Unit: u.ID, Stand: s.Name, From: from[s], To: s.Hex, Section: r.sec(SecNightReshuffle),
 				Text: fmt.Sprintf("%s %s moves overnight from %s to %s", u.ID, s.Name, from[s], s.Hex)})
 		}
 	}
@@ -642,6 +661,6 @@ func (r *resolver) newDay() {
 	for i := range r.st.Sides {
 		r.st.Sides[i].AirLeft = r.st.Sides[i].Air
 	}
-	r.emit(Event{Kind: EvNote, Section: "9.3",
+	r.emit(Event{Kind: EvNote, Section: r.sec(SecNewDay),
 		Text: fmt.Sprintf("Day %d dawns: every %s may start it in any status", r.st.Day, r.rs.UnitWord)})
 }

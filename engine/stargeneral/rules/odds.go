@@ -68,3 +68,49 @@ func ChanceMore(a, b []float64) float64 {
 	}
 	return p
 }
+
+// AirThrough is the chance that an air point gets past k enemy AA platoons
+// firing at it one after the other, each missing with its dice (9; 2SG 7).
+func (rs *Ruleset) AirThrough(k int) float64 {
+	miss := rs.aaRule.HitDistribution(rs.AADice)[0]
+	p := 1.0
+	for range k {
+		p *= miss
+	}
+	return p
+}
+
+// PoolOdds is the exact chance of each number of hits a force scores with its
+// pool as worked out before any die is rolled: every source's dice, except
+// that an air point enemy AA fires at adds its dice only if it gets through
+// (AirThrough), and never fewer than MinDice. The pool is one throw, so doubles pair across all of it: the
+// odds mix the hit distributions of every pool size by its chance.
+func (rs *Ruleset) PoolOdds(f Force) []float64 {
+	// sizes[n] is the chance that the pool is n dice.
+	sizes := []float64{1}
+	for _, s := range f.Sources {
+		p := 1.0
+		if s.AAShots > 0 {
+			p = rs.AirThrough(s.AAShots)
+		}
+		next := make([]float64, len(sizes)+s.Dice)
+		for n, pn := range sizes {
+			next[n+s.Dice] += pn * p
+			next[n] += pn * (1 - p)
+		}
+		sizes = next
+	}
+	var odds []float64
+	for n, pn := range sizes {
+		if pn == 0 {
+			continue
+		}
+		for h, ph := range f.Rule.HitDistribution(max(n, f.MinDice)) {
+			for len(odds) <= h {
+				odds = append(odds, 0)
+			}
+			odds[h] += pn * ph
+		}
+	}
+	return odds
+}

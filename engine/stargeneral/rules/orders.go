@@ -108,7 +108,8 @@ const (
 type NightOrders struct {
 	// Strength gives recovered strength points to stands, point for point (9.1).
 	Strength []Recovery `json:"strength,omitempty"`
-	// Platoons brings back lost support platoons onto stands of their own unit.
+	// Platoons brings back lost support platoons onto stands of their own
+	// unit, or of any unit where the ruleset allows (9.1; 3SG 8).
 	Platoons []PlatoonRecovery `json:"platoons,omitempty"`
 	// Rebuild brings back lost core stands next to their unit (9.1).
 	Rebuild []Rebuild `json:"rebuild,omitempty"`
@@ -136,6 +137,9 @@ type PlatoonRecovery struct {
 	Unit    string `json:"unit"`
 	Platoon string `json:"platoon"`
 	To      string `json:"to"`
+	// From is the unit that lost the platoon when it is another than Unit:
+	// where the ruleset lets support points go to any unit (3SG 8).
+	From string `json:"from,omitempty"`
 }
 
 // Rebuild returns a lost core stand with SP strength at Hex.

@@ -44,7 +44,7 @@ func Resolve(rs *Ruleset, st *State, orders []*Orders, dice Dice) (*State, []Eve
 	}
 	r := newResolver(rs, st, bySide, dice)
 	if r.st.Night {
-		r.emit(Event{Kind: EvPhase, Section: "9", Text: fmt.Sprintf("The night of day %d", r.st.Day)})
+		r.emit(Event{Kind: EvPhase, Section: r.sec(SecNight), Text: fmt.Sprintf("The night of day %d", r.st.Day)})
 		r.night()
 	} else {
 		r.dayRound()
@@ -72,6 +72,9 @@ type resolver struct {
 	// initiated marks stands that launched an attack this round: they get no
 	// cover when attacked later (3.7.2).
 	initiated map[*Stand]bool
+	// beforeAttack, when set, is shown each attack just before it is made,
+	// after the unit's moves: the property tests forecast it there.
+	beforeAttack func(u *Unit, a *Attack)
 }
 
 // newResolver sets up a round to be played on a copy of st.
@@ -83,6 +86,9 @@ func newResolver(rs *Ruleset, st *State, orders map[string]*Orders, dice Dice) *
 }
 
 func (r *resolver) emit(e Event) { r.events = append(r.events, e) }
+
+// sec is the number the ruleset's book gives a part of the rules.
+func (r *resolver) sec(k Sec) string { return r.rs.Section(k) }
 
 func (r *resolver) note(section, format string, args ...any) {
 	r.emit(Event{Kind: EvNote, Section: section, Text: fmt.Sprintf(format, args...)})
@@ -99,7 +105,7 @@ func (r *resolver) dayRound() {
 	r.startRound()
 	r.retreatPhase()
 	r.activationPhase()
-	r.emit(Event{Kind: EvPhase, Section: "5.1", Text: "Artillery phase"})
+	r.emit(Event{Kind: EvPhase, Section: r.sec(SecArtilleryPhase), Text: "Artillery phase"})
 	r.artilleryPhase()
 	r.endRound()
 }
@@ -120,14 +126,14 @@ func (r *resolver) startRound() {
 		if u.HQ(r.rs) == nil {
 			// 6: a unit without its HQ gets no orders; M and R become H.
 			if u.Status == Move || u.Status == Retreat {
-				r.emit(Event{Kind: EvStatus, Side: u.Side, Unit: u.ID, Section: "6",
+				r.emit(Event{Kind: EvStatus, Side: u.Side, Unit: u.ID, Section: r.sec(SecHQ),
 					Text: fmt.Sprintf("%s has no HQ: goes from %s to H", u.ID, u.Status)})
 				u.Status = Hold
 			}
 			continue
 		}
 		u.Status = want
-		r.emit(Event{Kind: EvStatus, Side: u.Side, Unit: u.ID, Section: "1.6", Text: fmt.Sprintf("%s is on %s orders", u.ID, statusWord(want))})
+		r.emit(Event{Kind: EvStatus, Side: u.Side, Unit: u.ID, Section: r.sec(SecOrders), Text: fmt.Sprintf("%s is on %s orders", u.ID, statusWord(want))})
 	}
 	r.issueShotsAndAir()
 }
@@ -157,6 +163,18 @@ func statusWord(s Status) string {
 		return "Retreat (R)"
 	}
 	return string(s)
+}
+
+// statusList names statuses for a sentence: "Move (M), Hold (H) or Dig In (D)".
+func statusList(list []Status) string {
+	words := make([]string, len(list))
+	for i, s := range list {
+		words[i] = statusWord(s)
+	}
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
 }
 
 // queue returns the side's units still to act in this phase, in its priority order.
@@ -190,13 +208,13 @@ func (r *resolver) rollOff(why string) string {
 		dice := append(da, db...)
 		switch {
 		case sa > sb:
-			r.emit(Event{Kind: EvInitiative, Side: a, Dice: dice, Section: "1.7", Text: fmt.Sprintf("%s: %s rolls %d, %s rolls %d: %s", why, a, sa, b, sb, a)})
+			r.emit(Event{Kind: EvInitiative, Side: a, Dice: dice, Section: r.sec(SecSequence), Text: fmt.Sprintf("%s: %s rolls %d, %s rolls %d: %s", why, a, sa, b, sb, a)})
 			return a
 		case sb > sa:
-			r.emit(Event{Kind: EvInitiative, Side: b, Dice: dice, Section: "1.7", Text: fmt.Sprintf("%s: %s rolls %d, %s rolls %d: %s", why, a, sa, b, sb, b)})
+			r.emit(Event{Kind: EvInitiative, Side: b, Dice: dice, Section: r.sec(SecSequence), Text: fmt.Sprintf("%s: %s rolls %d, %s rolls %d: %s", why, a, sa, b, sb, b)})
 			return b
 		default:
-			r.emit(Event{Kind: EvInitiative, Dice: dice, Section: "1.7", Text: fmt.Sprintf("%s: both roll %d, roll again", why, sa)})
+			r.emit(Event{Kind: EvInitiative, Dice: dice, Section: r.sec(SecSequence), Text: fmt.Sprintf("%s: both roll %d, roll again", why, sa)})
 		}
 	}
 }
@@ -248,7 +266,7 @@ func (r *resolver) activationPhase() {
 			side = a
 		case run == 2:
 			side = r.st.Enemy(last)
-			r.emit(Event{Kind: EvInitiative, Side: side, Section: "1.7", Text: fmt.Sprintf("%s has acted twice in a row: %s acts next", last, side)})
+			r.emit(Event{Kind: EvInitiative, Side: side, Section: r.sec(SecSequence), Text: fmt.Sprintf("%s has acted twice in a row: %s acts next", last, side)})
 		default:
 			side = r.rollOff("Initiative")
 		}
@@ -279,6 +297,9 @@ func (r *resolver) activate(u *Unit) {
 	}
 	r.moveUnit(u, uo)
 	if uo.Attack != nil && !u.Removed && u.HQ(r.rs) != nil {
+		if r.beforeAttack != nil {
+			r.beforeAttack(u, uo.Attack)
+		}
 		r.attack(u, uo.Attack)
 	}
 }
@@ -317,10 +338,10 @@ func (r *resolver) removeStand(u *Unit, s *Stand, why string) {
 	s.Support, s.Transport = nil, nil
 	s.SP = 0
 	u.Lost = append(u.Lost, s)
-	r.emit(Event{Kind: EvEliminated, Side: u.Side, Unit: u.ID, Stand: s.Name, From: s.Hex, Section: "1.4", Text: fmt.Sprintf("%s %s is destroyed (%s)", u.ID, s.Name, why)})
+	r.emit(Event{Kind: EvEliminated, Side: u.Side, Unit: u.ID, Stand: s.Name, From: s.Hex, Section: r.sec(SecStrength), Text: fmt.Sprintf("%s %s is destroyed (%s)", u.ID, s.Name, why)})
 	if r.rs.StandTypes[s.Type].Role == RoleHQ {
 		u.HQLostTurn = r.st.Turn
-		r.emit(Event{Kind: EvHQLost, Side: u.Side, Unit: u.ID, Section: "6", Text: fmt.Sprintf("%s has lost its HQ: no orders, moves, support or reshuffles until it returns", u.ID)})
+		r.emit(Event{Kind: EvHQLost, Side: u.Side, Unit: u.ID, Section: r.sec(SecHQ), Text: fmt.Sprintf("%s has lost its HQ: no orders, moves, support or reshuffles until it returns", u.ID)})
 	}
 	r.checkUnitRemoved(u)
 }
@@ -343,14 +364,14 @@ func (r *resolver) checkUnitRemoved(u *Unit) {
 		r.b.vacate(s.Hex)
 	}
 	u.Removed = true
-	r.emit(Event{Kind: EvUnitRemoved, Side: u.Side, Unit: u.ID, Section: "6", Text: fmt.Sprintf("%s is reduced to its HQ and leaves the battle", u.ID)})
+	r.emit(Event{Kind: EvUnitRemoved, Side: u.Side, Unit: u.ID, Section: r.sec(SecHQ), Text: fmt.Sprintf("%s is reduced to its HQ and leaves the battle", u.ID)})
 }
 
 func (r *resolver) removeBattery(bt *Battery, why string) {
 	r.b.vacate(bt.Hex)
 	bt.Removed = true
 	bt.SP = 0
-	r.emit(Event{Kind: EvEliminated, Side: bt.Side, Unit: bt.ID, From: bt.Hex, Section: "5", Text: fmt.Sprintf("battery %s is destroyed (%s)", bt.ID, why)})
+	r.emit(Event{Kind: EvEliminated, Side: bt.Side, Unit: bt.ID, From: bt.Hex, Section: r.sec(SecArtillery), Text: fmt.Sprintf("battery %s is destroyed (%s)", bt.ID, why)})
 }
 
 // Problem is one thing wrong with a side's orders, with the rule it breaks.

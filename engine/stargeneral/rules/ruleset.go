@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -13,22 +14,36 @@ import (
 // It is data (data/rulesets/*.json): the engine never asks which game it plays,
 // only what a setting says.
 type Ruleset struct {
-	Name      string `json:"name"`
-	Title     string `json:"title"`
-	UnitWord  string `json:"unit_word"`  // "battalion" or "regiment"
-	StandWord string `json:"stand_word"` // "company" or "battalion"
+	Name string `json:"name"`
+	// Sources says where each setting comes from: the book's section, or
+	// Fieldpost's own ruling or estimate where the book is silent or unclear.
+	Sources map[string]string `json:"sources"`
+	// Sections is the book's number for each part of the rules the engine
+	// cites (see Sec).
+	Sections map[string]string `json:"sections"`
+	// BookSections are all the section numbers the book has (and its named
+	// parts, such as an example): what a citation may name.
+	BookSections []string `json:"book_sections"`
+	Title        string   `json:"title"`
+	UnitWord     string   `json:"unit_word"`  // "battalion" or "regiment"
+	StandWord    string   `json:"stand_word"` // "company" or "battalion"
 
-	CommandRange      int `json:"command_range"`       // 1.1: stands within this many hexes of the HQ are in command
-	RoundsPerDay      int `json:"rounds_per_day"`      // 1.5/8: day rounds before the night round
-	MaxLossPerCombat  int `json:"max_loss_per_combat"` // 4: SP a side can lose in one combat
-	MaxAttackStands   int `json:"max_attack_stands"`   // 3.4: core stands an M unit attacks with
-	HoldAttackStands  int `json:"hold_attack_stands"`  // 3.4: core stands an H unit attacks with
-	DistantFireRange  int `json:"distant_fire_range"`  // 3.3
-	LongRange         int `json:"long_range"`          // 3.3: range at which the long-range penalty applies; 0: none
-	LightArtilleryMax int `json:"light_artillery_range"`
-	// LightArtilleryTotal caps the light artillery's distance to the target
-	// plus its distance to the stand it supports (3SG 3.5.2); 0: no cap.
-	LightArtilleryTotal int `json:"light_artillery_total_range"`
+	CommandRange     int `json:"command_range"`       // 1.1: stands within this many hexes of the HQ are in command
+	RoundsPerDay     int `json:"rounds_per_day"`      // 1.5/8: day rounds before the night round
+	MaxLossPerCombat int `json:"max_loss_per_combat"` // 4: SP lost in one combat, per side or per hex (MaxLossPer)
+	// MaxLossPer is what the loss cap counts: "side" (2SG Example 1: "the
+	// maximum loss for either side is 2") or "hex" (3SG 4: "the maximum
+	// physical losses a Hex can take is 2 SP").
+	MaxLossPer        string `json:"max_loss_per"`
+	MaxAttackStands   int    `json:"max_attack_stands"`  // 3.4: core stands an M unit attacks with
+	HoldAttackStands  int    `json:"hold_attack_stands"` // 3.4: core stands an H unit attacks with
+	DistantFireRange  int    `json:"distant_fire_range"` // 3.3
+	LongRange         int    `json:"long_range"`         // 3.3: range at which the long-range penalty applies; 0: none
+	LightArtilleryMax int    `json:"light_artillery_range"`
+	// LightArtilleryPath caps the path light artillery fires along: from
+	// the platoon to the core stand it supports, then on to what that stand
+	// fights (3SG 3.5.2: "the total range does not exceed 3 Hexes"); 0: no cap.
+	LightArtilleryPath  int `json:"light_artillery_path_range"`
 	FieldArtilleryRange int `json:"field_artillery_range"` // 5: default battery range
 	ShotsPerRound       int `json:"shots_per_round"`       // 5: default battery shots
 	MaxBatteries        int `json:"max_batteries_per_combat"`
@@ -60,6 +75,9 @@ type Ruleset struct {
 	// SupportSwap is when support platoons may change stands: "after_move" (2SG 2.3)
 	// or "before_move" (3SG 2.4).
 	SupportSwap string `json:"support_swap"`
+	// SupportSwapStatuses are the orders on which a unit may swap support
+	// platoons (2SG 2.3, 3SG 2.4 name M, H and D; Retreat just moves back).
+	SupportSwapStatuses []Status `json:"support_swap_statuses"`
 	// ShuffleFinishInCommand: an H or D unit's shuffled core stand must also
 	// finish in command range (2SG 2.2), not only start in it (3SG 2.1).
 	ShuffleFinishInCommand bool `json:"shuffle_finish_in_command"`
@@ -75,6 +93,13 @@ type Ruleset struct {
 	Trucks              bool `json:"trucks"` // whether truck stands exist (2SG 2.1)
 	NightSP             int  `json:"night_sp_per_unit"`
 	NightSupport        int  `json:"night_support_per_unit"`
+	// NightPlatoonsOwnUnit: a recovered support platoon goes back only to the
+	// unit it was lost from (2SG 9.1); otherwise to any unit, as the commander
+	// says (3SG 8).
+	NightPlatoonsOwnUnit bool `json:"night_platoons_own_unit"`
+	// NightReshuffleInCommand: only stands in command reshuffle overnight
+	// (2SG 9.2); otherwise any stand of the unit, among the hexes it held (3SG 8).
+	NightReshuffleInCommand bool `json:"night_reshuffle_in_command"`
 	// AttackHits is the chart by attacker and target status, including the row the
 	// book leaves out (an H unit attacking an H or D stand).
 	AttackHits map[Status]map[Status]string `json:"attack_hits"` // attacker status -> target status -> hit rule
@@ -152,7 +177,7 @@ type TerrainType struct {
 	Normal     string `json:"normal"`
 	Strategic  string `json:"strategic"`
 	Cover      bool   `json:"cover,omitempty"`      // 3.7.2
-	Open       bool   `json:"open,omitempty"`       // "in the open" for the tank bonus (3.7.1)
+	Open       bool   `json:"open,omitempty"`       // "in the open" for the tank bonus (3.7.1): every terrain that is not cover
 	River      bool   `json:"river,omitempty"`      // 3.7.3: -1D6 for a core stand in it; fights as M (2.5)
 	BlocksLOS  bool   `json:"blocks_los,omitempty"` // 3.3, 5.2
 	Impassable bool   `json:"impassable,omitempty"` // lake/sea
@@ -170,6 +195,12 @@ const (
 const (
 	SwapAfterMove  = "after_move"
 	SwapBeforeMove = "before_move"
+)
+
+// What the loss cap counts.
+const (
+	LossCapPerSide = "side"
+	LossCapPerHex  = "hex"
 )
 
 // Hold-at-cost places.
@@ -216,6 +247,16 @@ func (rs *Ruleset) prepare() error {
 	case SwapAfterMove, SwapBeforeMove:
 	default:
 		return fmt.Errorf("support_swap %q: want %q or %q", rs.SupportSwap, SwapAfterMove, SwapBeforeMove)
+	}
+	switch rs.MaxLossPer {
+	case LossCapPerSide, LossCapPerHex:
+	default:
+		return fmt.Errorf("max_loss_per %q: want %q or %q", rs.MaxLossPer, LossCapPerSide, LossCapPerHex)
+	}
+	for _, st := range rs.SupportSwapStatuses {
+		if !slices.Contains(AllStatuses, st) {
+			return fmt.Errorf("support_swap_statuses: unknown status %q", st)
+		}
 	}
 	switch rs.HoldAtCost {
 	case HoldAtCostCover, HoldAtCostAnywhere:
@@ -297,13 +338,19 @@ func (rs *Ruleset) prepare() error {
 		if _, dup := rs.terrainByCh[t.Letter[0]]; dup {
 			return fmt.Errorf("terrain letter %q used twice", t.Letter)
 		}
+		if t.Open && t.Cover {
+			return fmt.Errorf("terrain %q: cover is never open ground", t.ID)
+		}
 		rs.terrainByID[t.ID] = t
 		rs.terrainByCh[t.Letter[0]] = t
 	}
 	if _, ok := rs.terrainByID["open"]; !ok {
 		return fmt.Errorf("no terrain with id \"open\"")
 	}
-	return nil
+	if err := rs.checkSections(); err != nil {
+		return err
+	}
+	return rs.checkSources()
 }
 
 // Attacking returns the hit rule of an attacker in status a against a target in status t (3.2).

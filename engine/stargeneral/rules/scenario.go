@@ -632,7 +632,7 @@ func (p *scenarioParser) attach(n int, s *Stand, spec string) {
 		s.Support = pl
 	}
 	if s.Transport != nil && s.Support != nil && p.rs.StandTypes[s.Support.Type].Exclusive {
-		p.errorf(n, "stand %s: nothing else may share a hex with %s (2.1)", s.Name, s.Support.Type)
+		p.errorf(n, "stand %s: nothing else may share a hex with %s (%s)", s.Name, s.Support.Type, p.rs.Section(SecTransport))
 	}
 }
 
@@ -769,7 +769,7 @@ func (p *scenarioParser) checkPosition() {
 			p.errorf(pl.line, "%s at %s stands in impassable %s", pl.who, pl.hex, t.ID)
 		}
 		if other, taken := held[pl.hex]; taken {
-			p.errorf(pl.line, "%s and %s share hex %s: one core stand a hex (1.3)", other, pl.who, pl.hex)
+			p.errorf(pl.line, "%s and %s share hex %s: one core stand a hex (%s)", other, pl.who, pl.hex, p.rs.Section(SecStacking))
 			continue
 		}
 		held[pl.hex] = pl.who

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -46,6 +47,8 @@ type validator struct {
 	air   int // air points called in all
 }
 
+func (v *validator) sec(k Sec) string { return v.rs.Section(k) }
+
 func (v *validator) add(unit, stand, section, format string, args ...any) {
 	v.probs = append(v.probs, Problem{Unit: unit, Stand: stand, Section: section, Msg: fmt.Sprintf(format, args...)})
 }
@@ -58,23 +61,23 @@ func (v *validator) check() {
 	}
 	if v.st.Night {
 		if len(v.o.Units) > 0 || len(v.o.Priority) > 0 || len(v.o.Batteries) > 0 || len(v.o.AirStrikes) > 0 {
-			v.add("", "", "9", "this is the night round: only night orders (recovery, rebuilding, reshuffle), no unit, priority, battery or air orders")
+			v.add("", "", v.sec(SecNight), "this is the night round: only night orders (recovery, rebuilding, reshuffle), no unit, priority, battery or air orders")
 		}
 		v.probs = append(v.probs, validateNight(v.rs, v.st, v.o)...)
 		return
 	}
 	if v.o.Night != nil {
-		v.add("", "", "9", "night orders are only for the night round, and this is a day round")
+		v.add("", "", v.sec(SecNight), "night orders are only for the night round, and this is a day round")
 	}
 	seen := map[string]bool{}
 	for i := range v.o.Units {
 		uo := &v.o.Units[i]
 		if seen[uo.Unit] {
-			v.add(uo.Unit, "", "1.6", "has more than one set of orders: give each unit one")
+			v.add(uo.Unit, "", v.sec(SecOrders), "has more than one set of orders: give each unit one")
 			continue
 		}
 		seen[uo.Unit] = true
-		if u := v.ownUnit(uo.Unit, "1.6"); u != nil {
+		if u := v.ownUnit(uo.Unit, v.sec(SecOrders)); u != nil {
 			v.unitOrders(u, uo)
 		}
 	}
@@ -82,7 +85,7 @@ func (v *validator) check() {
 	v.batteries()
 	v.airStrikes()
 	if v.air > side.Air {
-		v.add("", "", "7", "the orders call %d air point(s) in all, but %s has %d this round", v.air, side.Name, side.Air)
+		v.add("", "", v.sec(SecAir), "the orders call %d air point(s) in all, but %s has %d this round", v.air, side.Name, side.Air)
 	}
 }
 
@@ -95,7 +98,7 @@ func (v *validator) ownUnit(id, section string) *Unit {
 	case u.Side != v.o.Side:
 		v.add(id, "", section, "belongs to %s, not %s", u.Side, v.o.Side)
 	case u.Removed:
-		v.add(id, "", "6", "has left the battle")
+		v.add(id, "", v.sec(SecHQ), "has left the battle")
 	default:
 		return u
 	}
@@ -107,15 +110,15 @@ func (v *validator) unitOrders(u *Unit, uo *UnitOrders) {
 	v.status(u, uo, hq == nil)
 	if hq == nil {
 		if len(uo.Moves) > 0 || len(uo.Swaps) > 0 || uo.Attack != nil {
-			v.add(u.ID, "", "6", "has lost its HQ: it cannot move, swap platoons or attack until a new HQ appears")
+			v.add(u.ID, "", v.sec(SecHQ), "has lost its HQ: it cannot move, swap platoons or attack until a new HQ appears")
 		}
 		if h := uo.HQPlacement; !h.IsZero() && !v.st.Map.OnMap(h) {
-			v.add(u.ID, "", "6", "the new HQ's place %s is off the map", h)
+			v.add(u.ID, "", v.sec(SecHQ), "the new HQ's place %s is off the map", h)
 		}
 		return
 	}
 	if !uo.HQPlacement.IsZero() {
-		v.add(u.ID, "", "6", "has its HQ: a place for a new HQ is only for a unit whose HQ is lost")
+		v.add(u.ID, "", v.sec(SecHQ), "has its HQ: a place for a new HQ is only for a unit whose HQ is lost")
 	}
 	starts := map[*Stand]Hex{}
 	for _, s := range u.Stands {
@@ -142,7 +145,7 @@ func (v *validator) status(u *Unit, uo *UnitOrders, hqLost bool) {
 		valid = valid || s == a
 	}
 	if !valid {
-		v.add(u.ID, "", "1.6", "status %q: want M, H, D or R", s)
+		v.add(u.ID, "", v.sec(SecOrders), "status %q: want M, H, D or R", s)
 		return
 	}
 	if StatusAllowed(v.rs, v.st, u, s) {
@@ -150,11 +153,11 @@ func (v *validator) status(u *Unit, uo *UnitOrders, hqLost bool) {
 	}
 	switch {
 	case hqLost:
-		v.add(u.ID, "", "6", "has lost its HQ: it takes no new orders and stays on %s until a new HQ appears", statusWord(LegalStatuses(v.rs, v.st, u)[0]))
+		v.add(u.ID, "", v.sec(SecHQ), "has lost its HQ: it takes no new orders and stays on %s until a new HQ appears", statusWord(LegalStatuses(v.rs, v.st, u)[0]))
 	case u.Status == DigIn:
-		v.add(u.ID, "", "1.6", "is dug in (D): it can only stay D or go to Hold (H), not %s", statusWord(s))
+		v.add(u.ID, "", v.sec(SecOrders), "is dug in (D): it can only stay D or go to Hold (H), not %s", statusWord(s))
 	default:
-		v.add(u.ID, "", "1.6", "is on %s: only a unit on Hold (H) can dig in (D)", statusWord(u.Status))
+		v.add(u.ID, "", v.sec(SecOrders), "is on %s: only a unit on Hold (H) can dig in (D)", statusWord(u.Status))
 	}
 }
 
@@ -165,13 +168,13 @@ func (v *validator) path(unit, stand string, from Hex, path []Hex) bool {
 	for _, h := range path {
 		switch {
 		case !v.st.Map.OnMap(h):
-			v.add(unit, stand, "2", "%s is off the %dx%d map", h, v.st.Map.Cols, v.st.Map.Rows)
+			v.add(unit, stand, v.sec(SecMovement), "%s is off the %dx%d map", h, v.st.Map.Cols, v.st.Map.Rows)
 		case h == prev:
-			v.add(unit, stand, "2", "%s repeats the hex before it: list only the hexes entered", h)
+			v.add(unit, stand, v.sec(SecMovement), "%s repeats the hex before it: list only the hexes entered", h)
 		case !Adjacent(prev, h):
-			v.add(unit, stand, "2", "%s is not adjacent to %s", h, prev)
+			v.add(unit, stand, v.sec(SecMovement), "%s is not adjacent to %s", h, prev)
 		case v.b.terrain(h).Impassable:
-			v.add(unit, stand, "2.5", "%s is %s, impassable", h, v.b.terrain(h).Title)
+			v.add(unit, stand, v.sec(SecTerrain), "%s is %s, impassable", h, v.b.terrain(h).Title)
 		default:
 			prev = h
 			continue
@@ -199,16 +202,16 @@ func (v *validator) moves(u *Unit, uo *UnitOrders, attached map[*Stand][]*Platoo
 		s := u.Stand(sm.Stand)
 		switch {
 		case s == nil && standIn(u.Lost, sm.Stand) != nil:
-			v.add(u.ID, sm.Stand, "1.4", "has been destroyed")
+			v.add(u.ID, sm.Stand, v.sec(SecStrength), "has been destroyed")
 			continue
 		case s == nil:
-			v.add(u.ID, sm.Stand, "1.1", "there is no such stand in %s", u.ID)
+			v.add(u.ID, sm.Stand, v.sec(SecCommand), "there is no such stand in %s", u.ID)
 			continue
 		case moving[s]:
-			v.add(u.ID, s.Name, "2", "has more than one path: give each stand one")
+			v.add(u.ID, s.Name, v.sec(SecMovement), "has more than one path: give each stand one")
 			continue
 		case len(sm.Path) == 0:
-			v.add(u.ID, s.Name, "2", "the move lists no hexes")
+			v.add(u.ID, s.Name, v.sec(SecMovement), "the move lists no hexes")
 			continue
 		}
 		moving[s] = true
@@ -221,21 +224,21 @@ func (v *validator) moves(u *Unit, uo *UnitOrders, attached map[*Stand][]*Platoo
 		switch {
 		case uo.Status == Move || uo.Status == Retreat:
 			if n > allow.Strategic {
-				v.add(u.ID, s.Name, "2", "its path of %d hexes is longer than its strategic move of %d", n, allow.Strategic)
+				v.add(u.ID, s.Name, v.sec(SecMovement), "its path of %d hexes is longer than its strategic move of %d", n, allow.Strategic)
 			}
 			strategic[s] = uo.Status == Move && n > allow.Normal
 		case shuffle:
 			for _, h := range sm.Path {
 				if !held[h] {
-					v.add(u.ID, s.Name, "2.2", "only M units move out of their hexes: on %s a stand only shuffles into hexes its unit holds, without crossing a vacant hex, and %s is not one", statusWord(uo.Status), h)
+					v.add(u.ID, s.Name, v.sec(SecStatusMovement), "only M units move out of their hexes: on %s a stand only shuffles into hexes its unit holds, without crossing a vacant hex, and %s is not one", statusWord(uo.Status), h)
 					break
 				}
 			}
 			if n > allow.Normal {
-				v.add(u.ID, s.Name, "2.2", "a shuffle is a normal move: its path of %d hexes is longer than %d", n, allow.Normal)
+				v.add(u.ID, s.Name, v.sec(SecStatusMovement), "a shuffle is a normal move: its path of %d hexes is longer than %d", n, allow.Normal)
 			}
 			if d := Distance(hq.Hex, s.Hex); d > v.rs.CommandRange {
-				v.add(u.ID, s.Name, "2.2", "is %d hexes from its HQ, out of command: only stands in command can shuffle", d)
+				v.add(u.ID, s.Name, v.sec(SecStatusMovement), "is %d hexes from its HQ, out of command: only stands in command can shuffle", d)
 				outOfCommand[s] = true
 			}
 		}
@@ -243,7 +246,7 @@ func (v *validator) moves(u *Unit, uo *UnitOrders, attached map[*Stand][]*Platoo
 	if shuffle && v.rs.ShuffleFinishInCommand {
 		for _, s := range u.Stands {
 			if d := Distance(ends[hq], ends[s]); moving[s] && !outOfCommand[s] && d > v.rs.CommandRange {
-				v.add(u.ID, s.Name, "2.2", "would finish %d hexes from its HQ at %s: a shuffled stand must finish in command", d, ends[hq])
+				v.add(u.ID, s.Name, v.sec(SecStatusMovement), "would finish %d hexes from its HQ at %s: a shuffled stand must finish in command", d, ends[hq])
 			}
 		}
 	}
@@ -254,11 +257,11 @@ func (v *validator) moves(u *Unit, uo *UnitOrders, attached map[*Stand][]*Platoo
 		switch {
 		case other == nil:
 		case moving[s] && moving[other]:
-			v.add(u.ID, s.Name, "1.3", "%s and %s would both finish in %s: one core stand a hex", other.Name, s.Name, ends[s])
+			v.add(u.ID, s.Name, v.sec(SecStacking), "%s and %s would both finish in %s: one core stand a hex", other.Name, s.Name, ends[s])
 		case moving[s]:
-			v.add(u.ID, s.Name, "1.3", "would finish in %s, where %s stays: one core stand a hex", ends[s], other.Name)
+			v.add(u.ID, s.Name, v.sec(SecStacking), "would finish in %s, where %s stays: one core stand a hex", ends[s], other.Name)
 		default:
-			v.add(u.ID, other.Name, "1.3", "would finish in %s, where %s stays: one core stand a hex", ends[s], s.Name)
+			v.add(u.ID, other.Name, v.sec(SecStacking), "would finish in %s, where %s stays: one core stand a hex", ends[s], s.Name)
 		}
 	}
 	return ends, strategic
@@ -298,12 +301,16 @@ func (v *validator) swaps(u *Unit, uo *UnitOrders, at map[*Stand]Hex) map[*Stand
 	if len(uo.Swaps) == 0 {
 		return attached
 	}
+	if !slices.Contains(v.rs.SupportSwapStatuses, uo.Status) {
+		v.add(u.ID, "", v.sec(SecSupportSwap), "a unit on %s orders cannot swap support platoons: only units on %s can", statusWord(uo.Status), statusList(v.rs.SupportSwapStatuses))
+		return attached
+	}
 	hq := u.HQ(v.rs)
 	before := v.rs.SupportSwap == SwapBeforeMove
 	if before {
 		for _, s := range u.Stands {
 			if d := Distance(hq.Hex, s.Hex); d > v.rs.CommandRange {
-				v.add(u.ID, s.Name, "2.3", "is %d hexes from its HQ: platoons change stands before the move only while every core stand is in command", d)
+				v.add(u.ID, s.Name, v.sec(SecSupportSwap), "is %d hexes from its HQ: platoons change stands before the move only while every core stand is in command", d)
 			}
 		}
 	}
@@ -313,13 +320,13 @@ func (v *validator) swaps(u *Unit, uo *UnitOrders, at map[*Stand]Hex) map[*Stand
 		to := u.Stand(sw.To)
 		switch {
 		case p == nil:
-			v.add(u.ID, sw.Platoon, "2.3", "there is no platoon %s with the stands of %s", sw.Platoon, u.ID)
+			v.add(u.ID, sw.Platoon, v.sec(SecSupportSwap), "there is no platoon %s with the stands of %s", sw.Platoon, u.ID)
 			continue
 		case seen[sw.Platoon]:
-			v.add(u.ID, sw.Platoon, "2.3", "platoon %s changes stands twice: give it one", sw.Platoon)
+			v.add(u.ID, sw.Platoon, v.sec(SecSupportSwap), "platoon %s changes stands twice: give it one", sw.Platoon)
 			continue
 		case to == nil:
-			v.add(u.ID, sw.To, "2.3", "platoon %s cannot join %s: there is no such stand in %s", sw.Platoon, sw.To, u.ID)
+			v.add(u.ID, sw.To, v.sec(SecSupportSwap), "platoon %s cannot join %s: there is no such stand in %s", sw.Platoon, sw.To, u.ID)
 			continue
 		}
 		seen[sw.Platoon] = true
@@ -328,12 +335,12 @@ func (v *validator) swaps(u *Unit, uo *UnitOrders, at map[*Stand]Hex) map[*Stand
 		}
 		if before {
 			if n := v.r.platoonAllowance(from, p); !v.r.canReach(u.Side, from.Hex, to.Hex, n) {
-				v.add(u.ID, sw.Platoon, "2.3", "platoon %s cannot reach %s at %s from %s with its normal move of %d", sw.Platoon, to.Name, to.Hex, from.Hex, n)
+				v.add(u.ID, sw.Platoon, v.sec(SecSupportSwap), "platoon %s cannot reach %s at %s from %s with its normal move of %d", sw.Platoon, to.Name, to.Hex, from.Hex, n)
 			}
 		} else {
 			for _, s := range []*Stand{from, to} {
 				if d := Distance(at[hq], at[s]); d > v.rs.CommandRange {
-					v.add(u.ID, sw.Platoon, "2.3", "platoon %s: %s would be %d hexes from its HQ after the move, and platoons only change between stands in command", sw.Platoon, s.Name, d)
+					v.add(u.ID, sw.Platoon, v.sec(SecSupportSwap), "platoon %s: %s would be %d hexes from its HQ after the move, and platoons only change between stands in command", sw.Platoon, s.Name, d)
 				}
 			}
 		}
@@ -351,7 +358,7 @@ func (v *validator) swaps(u *Unit, uo *UnitOrders, at map[*Stand]Hex) map[*Stand
 			for _, p := range attached[s] {
 				names = append(names, p.Name)
 			}
-			v.add(u.ID, s.Name, "1.3", "would carry %s: one support platoon and one truck a stand, and nothing else with armoured transport", strings.Join(names, " and "))
+			v.add(u.ID, s.Name, v.sec(SecStacking), "would carry %s: one support platoon and one truck a stand, and nothing else with armoured transport", strings.Join(names, " and "))
 		}
 	}
 	return attached
@@ -368,23 +375,23 @@ func (v *validator) attack(u *Unit, uo *UnitOrders, ends map[*Stand]Hex, strateg
 	case Hold:
 		most = v.rs.HoldAttackStands
 	case Retreat:
-		v.add(u.ID, "", "3.6", "a unit on Retreat (R) cannot attack")
+		v.add(u.ID, "", v.sec(SecRetreatCombat), "a unit on Retreat (R) cannot attack")
 		return
 	case DigIn:
-		v.add(u.ID, "", "3.3", "a unit dug in (D) cannot attack: only M and H units can")
+		v.add(u.ID, "", v.sec(SecCombatOverview), "a unit dug in (D) cannot attack: only M and H units can")
 		return
 	default:
 		return
 	}
 	if !v.st.Map.OnMap(a.Target) {
-		v.add(u.ID, "", "3.3", "the target %s is off the map", a.Target)
+		v.add(u.ID, "", v.sec(SecCombatOverview), "the target %s is off the map", a.Target)
 		return
 	}
 	switch {
 	case len(a.Stands) == 0:
-		v.add(u.ID, "", "3.4", "the attack names no attacking stand")
+		v.add(u.ID, "", v.sec(SecInitiating), "the attack names no attacking stand")
 	case len(a.Stands) > most:
-		v.add(u.ID, "", "3.4", "a unit on %s attacks with at most %d core stand(s), not %d", statusWord(uo.Status), most, len(a.Stands))
+		v.add(u.ID, "", v.sec(SecInitiating), "a unit on %s attacks with at most %d core stand(s), not %d", statusWord(uo.Status), most, len(a.Stands))
 	}
 	hqAt := ends[u.HQ(v.rs)]
 	seen := map[string]bool{}
@@ -392,34 +399,34 @@ func (v *validator) attack(u *Unit, uo *UnitOrders, ends map[*Stand]Hex, strateg
 		s := u.Stand(as.Stand)
 		switch {
 		case s == nil:
-			v.add(u.ID, as.Stand, "3.4", "there is no such stand in %s to attack with", u.ID)
+			v.add(u.ID, as.Stand, v.sec(SecInitiating), "there is no such stand in %s to attack with", u.ID)
 			continue
 		case seen[as.Stand]:
-			v.add(u.ID, as.Stand, "3.4", "is named twice in the attack")
+			v.add(u.ID, as.Stand, v.sec(SecInitiating), "is named twice in the attack")
 			continue
 		}
 		seen[as.Stand] = true
 		t := v.rs.StandTypes[s.Type]
 		if !v.rs.CanInitiate(t.Role) {
-			v.add(u.ID, s.Name, "3.4", "is %s and cannot start a combat: only %s core stands can", t.Title, strings.Join(v.rs.Initiators, ", "))
+			v.add(u.ID, s.Name, v.sec(SecInitiating), "is %s and cannot start a combat: only %s core stands can", t.Title, strings.Join(v.rs.Initiators, ", "))
 		}
 		if strategic[s] {
-			v.add(u.ID, s.Name, "2", "moves strategically (more than its normal move), and a stand moving strategically cannot attack")
+			v.add(u.ID, s.Name, v.sec(SecMovement), "moves strategically (more than its normal move), and a stand moving strategically cannot attack")
 		}
 		from := ends[s]
 		if d := Distance(hqAt, from); d > v.rs.CommandRange {
-			v.add(u.ID, s.Name, "3.4", "would be %d hexes from its HQ at %s: only a stand in command can attack", d, hqAt)
+			v.add(u.ID, s.Name, v.sec(SecInitiating), "would be %d hexes from its HQ at %s: only a stand in command can attack", d, hqAt)
 		}
 		d := Distance(from, a.Target)
 		switch {
 		case d == 0:
-			v.add(u.ID, s.Name, "3.3", "cannot attack %s, its own hex", a.Target)
+			v.add(u.ID, s.Name, v.sec(SecCombatOverview), "cannot attack %s, its own hex", a.Target)
 		case as.Close && d != 1:
-			v.add(u.ID, s.Name, "3.3", "%s is not adjacent to %s, where it ends its move: close combat is against an adjacent hex", a.Target, from)
+			v.add(u.ID, s.Name, v.sec(SecCombatOverview), "%s is not adjacent to %s, where it ends its move: close combat is against an adjacent hex", a.Target, from)
 		case !as.Close && d == 1:
-			v.add(u.ID, s.Name, "3.3", "%s is adjacent to %s, where it ends its move: fighting an adjacent stand is close combat, not distant fire", a.Target, from)
+			v.add(u.ID, s.Name, v.sec(SecCombatOverview), "%s is adjacent to %s, where it ends its move: fighting an adjacent stand is close combat, not distant fire", a.Target, from)
 		case !as.Close && d > v.rs.DistantFireRange:
-			v.add(u.ID, s.Name, "3.3", "%s is %d hexes from %s, where it ends its move: distant fire reaches %d", a.Target, d, from, v.rs.DistantFireRange)
+			v.add(u.ID, s.Name, v.sec(SecCombatOverview), "%s is %d hexes from %s, where it ends its move: distant fire reaches %d", a.Target, d, from, v.rs.DistantFireRange)
 		}
 	}
 	seenLA := map[string]bool{}
@@ -427,19 +434,19 @@ func (v *validator) attack(u *Unit, uo *UnitOrders, ends map[*Stand]Hex, strateg
 		_, p := u.Platoon(name)
 		switch {
 		case p == nil:
-			v.add(u.ID, name, "3.5.1", "there is no platoon %s with %s: only the unit's own light artillery can support it", name, u.ID)
+			v.add(u.ID, name, v.sec(SecSupportAttacking), "there is no platoon %s with %s: only the unit's own light artillery can support it", name, u.ID)
 		case v.rs.StandTypes[p.Type].Role != RoleLightArtillery:
-			v.add(u.ID, name, "3.5.1", "%s is a %s, not light artillery", name, v.rs.StandTypes[p.Type].Title)
+			v.add(u.ID, name, v.sec(SecSupportAttacking), "%s is a %s, not light artillery", name, v.rs.StandTypes[p.Type].Title)
 		case seenLA[name]:
-			v.add(u.ID, name, "3.5.1", "light artillery %s is called twice", name)
+			v.add(u.ID, name, v.sec(SecSupportAttacking), "light artillery %s is called twice", name)
 		}
 		seenLA[name] = true
 	}
 	if len(a.Batteries) > 0 && uo.Status != Move {
-		v.add(u.ID, "", "3.5.1", "a Hold attack is supported only by the unit's own light artillery, not by batteries")
+		v.add(u.ID, "", v.sec(SecSupportAttacking), "a Hold attack is supported only by the unit's own light artillery, not by batteries")
 	}
 	if len(a.Batteries) > v.rs.MaxBatteries {
-		v.add(u.ID, "", "3.5.1", "the attack calls %d batteries: at most %d support one combat", len(a.Batteries), v.rs.MaxBatteries)
+		v.add(u.ID, "", v.sec(SecSupportAttacking), "the attack calls %d batteries: at most %d support one combat", len(a.Batteries), v.rs.MaxBatteries)
 	}
 	seenBt := map[string]bool{}
 	for _, id := range a.Batteries {
@@ -447,19 +454,19 @@ func (v *validator) attack(u *Unit, uo *UnitOrders, ends map[*Stand]Hex, strateg
 		switch {
 		case bt == nil:
 		case seenBt[id]:
-			v.add(u.ID, "", "3.5.1", "battery %s is called twice", id)
+			v.add(u.ID, "", v.sec(SecSupportAttacking), "battery %s is called twice", id)
 		case Distance(bt.Hex, a.Target) > bt.Range:
-			v.add(u.ID, "", "5", "battery %s at %s is %d hexes from %s, beyond its range of %d", id, bt.Hex, Distance(bt.Hex, a.Target), a.Target, bt.Range)
+			v.add(u.ID, "", v.sec(SecArtillery), "battery %s at %s is %d hexes from %s, beyond its range of %d", id, bt.Hex, Distance(bt.Hex, a.Target), a.Target, bt.Range)
 		}
 		seenBt[id] = true
 	}
 	switch {
 	case a.Air < 0:
-		v.add(u.ID, "", "7", "air points cannot be negative")
+		v.add(u.ID, "", v.sec(SecAir), "air points cannot be negative")
 	case a.Air > 0 && uo.Status != Move:
-		v.add(u.ID, "", "7", "air points support attacks as artillery does: not a Hold attack")
+		v.add(u.ID, "", v.sec(SecAir), "air points support attacks as artillery does: not a Hold attack")
 	case v.rs.MaxAirPerCombat > 0 && a.Air > v.rs.MaxAirPerCombat:
-		v.add(u.ID, "", "7", "the attack calls %d air points: at most %d support one combat", a.Air, v.rs.MaxAirPerCombat)
+		v.add(u.ID, "", v.sec(SecAir), "the attack calls %d air points: at most %d support one combat", a.Air, v.rs.MaxAirPerCombat)
 	}
 	v.air += max(a.Air, 0)
 }
@@ -469,11 +476,11 @@ func (v *validator) ownBattery(id string) *Battery {
 	bt := v.st.Battery(id)
 	switch {
 	case bt == nil:
-		v.add(id, "", "5", "there is no such battery")
+		v.add(id, "", v.sec(SecArtillery), "there is no such battery")
 	case bt.Side != v.o.Side:
-		v.add(id, "", "5", "belongs to %s, not %s", bt.Side, v.o.Side)
+		v.add(id, "", v.sec(SecArtillery), "belongs to %s, not %s", bt.Side, v.o.Side)
 	case bt.Removed:
-		v.add(id, "", "5", "has been destroyed")
+		v.add(id, "", v.sec(SecArtillery), "has been destroyed")
 	default:
 		return bt
 	}
@@ -487,11 +494,11 @@ func (v *validator) priority() {
 		u := v.st.Unit(id)
 		switch {
 		case u == nil:
-			v.add(id, "", "1.7", "PRIORITY names a unit that does not exist")
+			v.add(id, "", v.sec(SecSequence), "PRIORITY names a unit that does not exist")
 		case u.Side != v.o.Side:
-			v.add(id, "", "1.7", "PRIORITY names a unit of %s", u.Side)
+			v.add(id, "", v.sec(SecSequence), "PRIORITY names a unit of %s", u.Side)
 		case seen[id]:
-			v.add(id, "", "1.7", "PRIORITY names it twice")
+			v.add(id, "", v.sec(SecSequence), "PRIORITY names it twice")
 		}
 		seen[id] = true
 	}
@@ -506,22 +513,22 @@ func (v *validator) batteries() {
 			continue
 		}
 		if seen[bt.ID] {
-			v.add(bt.ID, "", "5", "has more than one set of orders: give each battery one")
+			v.add(bt.ID, "", v.sec(SecArtillery), "has more than one set of orders: give each battery one")
 			continue
 		}
 		seen[bt.ID] = true
 		if !bo.Fire.IsZero() && len(bo.Move) > 0 {
-			v.add(bt.ID, "", "5.1", "a battery either fires or moves in the artillery phase, not both")
+			v.add(bt.ID, "", v.sec(SecArtilleryPhase), "a battery either fires or moves in the artillery phase, not both")
 		}
 		if bo.Keep < 0 || bo.Keep > bt.ShotsPerRound {
-			v.add(bt.ID, "", "5", "keeps %d shots back, but it gets %d a round", bo.Keep, bt.ShotsPerRound)
+			v.add(bt.ID, "", v.sec(SecArtillery), "keeps %d shots back, but it gets %d a round", bo.Keep, bt.ShotsPerRound)
 		}
 		if h := bo.Fire; !h.IsZero() {
 			switch {
 			case !v.st.Map.OnMap(h):
-				v.add(bt.ID, "", "5.1", "the target %s is off the map", h)
+				v.add(bt.ID, "", v.sec(SecArtilleryPhase), "the target %s is off the map", h)
 			case Distance(bt.Hex, h) > bt.Range:
-				v.add(bt.ID, "", "5.1", "the target %s is %d hexes from the battery at %s, beyond its range of %d", h, Distance(bt.Hex, h), bt.Hex, bt.Range)
+				v.add(bt.ID, "", v.sec(SecArtilleryPhase), "the target %s is %d hexes from the battery at %s, beyond its range of %d", h, Distance(bt.Hex, h), bt.Hex, bt.Range)
 			}
 		}
 		if len(bo.Move) > 0 {
@@ -533,11 +540,11 @@ func (v *validator) batteries() {
 // airStrikes checks artillery-phase air attacks (7).
 func (v *validator) airStrikes() {
 	if len(v.o.AirStrikes) > 0 && !v.rs.AirInArtilleryPhase {
-		v.add("", "", "7", "air points cannot strike in the artillery phase in %s: they only support combats", v.rs.Title)
+		v.add("", "", v.sec(SecAir), "air points cannot strike in the artillery phase in %s: they only support combats", v.rs.Title)
 	}
 	for _, h := range v.o.AirStrikes {
 		if !v.st.Map.OnMap(h) {
-			v.add("", "", "7", "the air strike at %s is off the map", h)
+			v.add("", "", v.sec(SecAir), "the air strike at %s is off the map", h)
 		}
 	}
 	v.air += len(v.o.AirStrikes)

@@ -24,7 +24,7 @@ func (r *resolver) updateObjectives() {
 		if occ.unit != nil {
 			unit = occ.unit.ID
 		}
-		r.emit(Event{Kind: EvObjective, Side: o.Owner, Unit: unit, To: o.Hex, SP: o.Value, Section: "11", Text: text})
+		r.emit(Event{Kind: EvObjective, Side: o.Owner, Unit: unit, To: o.Hex, SP: o.Value, Section: r.sec(SecVictory), Text: text})
 	}
 }
 
@@ -103,7 +103,7 @@ func (r *resolver) finish(winner, result string) {
 	r.st.Ended = true
 	r.st.Winner = winner
 	r.st.Result = result
-	r.emit(Event{Kind: EvGameEnd, Side: winner, Section: "11", Text: result})
+	r.emit(Event{Kind: EvGameEnd, Side: winner, Section: r.sec(SecVictory), Text: result})
 }
 
 func upperFirst(s string) string {
