@@ -90,6 +90,9 @@ type mailData struct {
 	// Commitment is the SHA-256 of the next round's dice seed.
 	Commitment string
 	Secret     string // the player's secret, in the welcome only
+	// PageURL is the player's private page, GameURL the game's public
+	// page; "" when the judge serves no pages.
+	PageURL, GameURL string
 	ReplyTo    string // the address that carries the secret
 	Paused     bool
 	Ended      bool

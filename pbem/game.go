@@ -98,9 +98,12 @@ type roundRecord struct {
 
 // submission is a side's latest valid orders for the current round.
 type submission struct {
-	Orders    json.RawMessage `json:"orders"`
-	MessageID string          `json:"message_id"`
-	Received  time.Time       `json:"received"`
+	Orders json.RawMessage `json:"orders"`
+	// Echo is the orders in words as the judge understood them, for the
+	// player's page.
+	Echo      string    `json:"echo,omitempty"`
+	MessageID string    `json:"message_id"`
+	Received  time.Time `json:"received"`
 }
 
 // storeTx gives typed access to the store within one bbolt transaction.

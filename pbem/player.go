@@ -64,6 +64,12 @@ func (t *txn) gameData(g *Game, side string, pos engine.Position) *mailData {
 	if !g.Deadline.IsZero() {
 		d.Deadline = formatTime(g.Deadline)
 	}
+	if base := t.s.opts.BaseURL; base != "" {
+		d.GameURL = base + "/g/" + g.ID
+		if side != "" {
+			d.PageURL = base + "/p/" + deriveSecret(t.s.opts.ServerKey, g, side)
+		}
+	}
 	return d
 }
 
@@ -163,7 +169,7 @@ func (t *txn) orders(id *identity, req *request, check bool) error {
 	if err != nil {
 		return fmt.Errorf("game %s: storing the orders of %s: %w", g.ID, side, err)
 	}
-	err = t.putSubmission(g.ID, g.Turn, side, &submission{Orders: raw, MessageID: t.msg.MessageID, Received: t.now})
+	err = t.putSubmission(g.ID, g.Turn, side, &submission{Orders: raw, Echo: reading.Answer, MessageID: t.msg.MessageID, Received: t.now})
 	if err != nil {
 		return err
 	}

@@ -53,6 +53,9 @@ type Options struct {
 	// Systems are the game systems the judge hosts; a game names its own.
 	// Required.
 	Systems engine.Systems
+	// BaseURL is where players reach the game pages, for the links in
+	// mails; "" when there are none.
+	BaseURL string
 	// Templates holds the mail templates; templates.FS by default.
 	Templates fs.FS
 	// RetryMin and RetryMax bound the exponential backoff between attempts
