@@ -93,10 +93,10 @@ type mailData struct {
 	// PageURL is the player's private page, GameURL the game's public
 	// page; "" when the judge serves no pages.
 	PageURL, GameURL string
-	ReplyTo    string // the address that carries the secret
-	Paused     bool
-	Ended      bool
-	Result     string
+	ReplyTo          string // the address that carries the secret
+	Paused           bool
+	Ended            bool
+	Result           string
 	// Body is the mail's main text: a report, an echo, errors, a message.
 	Body string
 	// Situation is the position in text (forces, objectives, text map),
