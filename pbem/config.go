@@ -59,6 +59,9 @@ type Config struct {
 	// none. BaseURL is how players reach them (behind a reverse proxy, its
 	// address), for the links in mails; by default http:// and HTTPListen.
 	HTTPListen, BaseURL string
+	// PagesListener, not from a file, is a listener already open for the
+	// pages, instead of HTTPListen: the embedded mode's.
+	PagesListener net.Listener
 
 	LogLevel  slog.Level
 	LogFormat string // text or json

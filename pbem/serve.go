@@ -119,16 +119,18 @@ type pagesServer struct{ srv *http.Server }
 
 // startPages serves the game pages on http_listen; nothing without it.
 func (d *daemon) startPages() (*pagesServer, error) {
-	if d.cfg.HTTPListen == "" {
+	ln := d.cfg.PagesListener
+	if ln == nil && d.cfg.HTTPListen == "" {
 		return &pagesServer{}, nil
 	}
 	pages, err := newWebPages(d.store, d.svc.opts.Systems, d.svc.opts.Templates, d.log.With("part", "web"))
 	if err != nil {
 		return nil, err
 	}
-	ln, err := net.Listen("tcp", d.cfg.HTTPListen)
-	if err != nil {
-		return nil, fmt.Errorf("game pages: %w", err)
+	if ln == nil {
+		if ln, err = net.Listen("tcp", d.cfg.HTTPListen); err != nil {
+			return nil, fmt.Errorf("game pages: %w", err)
+		}
 	}
 	srv := &http.Server{Handler: pages.handler(), ReadHeaderTimeout: 10 * time.Second,
 		ErrorLog: slog.NewLogLogger(d.log.Handler(), slog.LevelWarn)}
