@@ -256,7 +256,7 @@ func (t *txn) handle() error {
 		return t.help("")
 	case req.Command == cmdSubscribe || req.Command == cmdUnsubscribe:
 		return t.subscribe(req)
-	case gmCommands[req.Command]:
+	case gmCommands[req.Command], req.Command == cmdTimezone && t.isGM(req):
 		return t.gmCommand(req)
 	default:
 		return t.playerRequest(req)
