@@ -78,6 +78,9 @@ type Position interface {
 	Default(side string) Orders
 	// LoadOrders reads back orders stored from Orders.Marshal.
 	LoadOrders(side string, stored []byte) (Orders, error)
+	// WriteOrders writes a side's orders in the order language, as Read
+	// reads them back: for reports and downloads that replay a round.
+	WriteOrders(side string, o Orders, game string) (string, error)
 	// Play plays the next turn with the orders of every waiting side. It is
 	// deterministic: the same position, orders and dice give the same bytes.
 	Play(orders map[string]Orders, dice Dice) (Position, Round, error)

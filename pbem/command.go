@@ -30,6 +30,7 @@ const (
 	cmdRollback    = "ROLLBACK"
 	cmdEnd         = "END"
 	cmdRemail      = "REMAIL"
+	cmdTimezone    = "TIMEZONE"
 )
 
 var commandWords = map[string]string{
@@ -49,7 +50,8 @@ var commandWords = map[string]string{
 	"FORCE":    cmdForce,
 	"ROLLBACK": cmdRollback, "UNDO": cmdRollback,
 	"END": cmdEnd, "ENDGAME": cmdEnd,
-	"REMAIL": cmdRemail,
+	"REMAIL":   cmdRemail,
+	"TIMEZONE": cmdTimezone, "TZ": cmdTimezone, "ZONE": cmdTimezone,
 }
 
 // gmCommands may only be given with the GM's secret.

@@ -90,10 +90,13 @@ type mailData struct {
 	// Commitment is the SHA-256 of the next round's dice seed.
 	Commitment string
 	Secret     string // the player's secret, in the welcome only
-	ReplyTo    string // the address that carries the secret
-	Paused     bool
-	Ended      bool
-	Result     string
+	// PageURL is the player's private page, GameURL the game's public
+	// page; "" when the judge serves no pages.
+	PageURL, GameURL string
+	ReplyTo          string // the address that carries the secret
+	Paused           bool
+	Ended            bool
+	Result           string
 	// Body is the mail's main text: a report, an echo, errors, a message.
 	Body string
 	// Situation is the position in text (forces, objectives, text map),

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
+	"net/url"
 	"os"
 	"strconv"
 	"strings"
@@ -52,6 +54,14 @@ type Config struct {
 	Templates string
 
 	SendRetryMin, SendRetryMax, SendGiveUp time.Duration
+
+	// HTTPListen is where the game pages are served (host:port); "" for
+	// none. BaseURL is how players reach them (behind a reverse proxy, its
+	// address), for the links in mails; by default http:// and HTTPListen.
+	HTTPListen, BaseURL string
+	// PagesListener, not from a file, is a listener already open for the
+	// pages, instead of HTTPListen: the embedded mode's.
+	PagesListener net.Listener
 
 	LogLevel  slog.Level
 	LogFormat string // text or json
@@ -216,6 +226,10 @@ func (c *Config) set(key, val string) error {
 		c.SendRetryMax, err = positiveDuration(val)
 	case "send_give_up":
 		c.SendGiveUp, err = positiveDuration(val)
+	case "http_listen":
+		c.HTTPListen = val
+	case "base_url":
+		c.BaseURL = strings.TrimRight(val, "/")
 	case "log_level":
 		err = c.LogLevel.UnmarshalText([]byte(val))
 	case "log_format":
@@ -250,6 +264,16 @@ func (c *Config) Validate() error {
 	}
 	if c.ServerKey != "" && len(c.ServerKey) < 32 {
 		problems = append(problems, EnvServerKey+" must be at least 32 characters")
+	}
+	if c.BaseURL != "" {
+		if u, err := url.Parse(c.BaseURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+			problems = append(problems, "base_url must be an http:// or https:// address such as https://judge.club.example")
+		}
+	}
+	if c.HTTPListen != "" {
+		if _, _, err := net.SplitHostPort(c.HTTPListen); err != nil {
+			problems = append(problems, "http_listen must be host:port, such as 127.0.0.1:8080")
+		}
 	}
 	if c.LogFormat != "text" && c.LogFormat != "json" {
 		problems = append(problems, "log_format must be text or json")

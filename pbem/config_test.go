@@ -42,7 +42,7 @@ func TestExampleConfig(t *testing.T) {
 	for _, key := range []string{"address", "name", "database", "key_file", "imap_addr", "imap_tls", "imap_username",
 		"imap_password", "imap_mailbox", "imap_processed_mailbox", "imap_poll_interval", "imap_idle", "max_message_size",
 		"smtp_addr", "smtp_tls", "smtp_username", "smtp_password", "smtp_helo", "gm_secret", "gm_address", "deadline",
-		"reminders", "grace", "templates", "send_retry_min", "send_retry_max", "send_give_up", "log_level", "log_format"} {
+		"reminders", "grace", "templates", "send_retry_min", "send_retry_max", "send_give_up", "log_level", "log_format", "http_listen", "base_url"} {
 		if !documented[key] {
 			t.Errorf("%s is not in the example", key)
 		}
@@ -97,6 +97,27 @@ func TestParseConfig(t *testing.T) {
 		}
 		if err != nil && strings.Contains(err.Error(), "hunter2") {
 			t.Errorf("the error quotes a password: %v", err)
+		}
+	}
+}
+
+func TestPagesConfig(t *testing.T) {
+	base := "address = judge@club.example\nimap_addr = 127.0.0.1:143\nimap_username = judge\nsmtp_addr = 127.0.0.1:25\n"
+	cfg, err := ParseConfig(strings.NewReader(base+"http_listen = 127.0.0.1:8080\nbase_url = https://judge.club.example/\n"), func(string) string { return "" })
+	if err != nil || cfg.Validate() != nil || cfg.pagesURL() != "https://judge.club.example" {
+		t.Fatalf("pages config: %+v %v", cfg, err)
+	}
+	cfg, _ = ParseConfig(strings.NewReader(base+"http_listen = 127.0.0.1:8080\n"), func(string) string { return "" })
+	if cfg.pagesURL() != "http://127.0.0.1:8080" {
+		t.Errorf("the pages' address without base_url: %q", cfg.pagesURL())
+	}
+	for _, bad := range []string{"http_listen = 8080\n", "base_url = ftp://judge.club.example\n", "base_url = judge.club.example\n"} {
+		cfg, err := ParseConfig(strings.NewReader(base+bad), func(string) string { return "" })
+		if err == nil {
+			err = cfg.Validate()
+		}
+		if err == nil {
+			t.Errorf("%q is taken", bad)
 		}
 	}
 }

@@ -41,6 +41,9 @@ type Game struct {
 	// were already due when the deadline was set and are skipped.
 	RemindedUntil time.Time `json:"reminded_until,omitzero"`
 	Paused        bool      `json:"paused,omitempty"`
+	// TimeZone is the IANA zone the game's mails show times in, for players
+	// who chose none; "" for UTC.
+	TimeZone string `json:"time_zone,omitempty"`
 	// Remaining is what was left before the deadline when the game paused.
 	Remaining time.Duration `json:"remaining,omitempty"`
 	Ended     bool          `json:"ended,omitempty"`
@@ -56,6 +59,9 @@ type Game struct {
 type Player struct {
 	Side    string `json:"side"`
 	Address string `json:"address"`
+	// TimeZone is the IANA zone the player's mails show times in; "" for
+	// the game's.
+	TimeZone string `json:"time_zone,omitempty"`
 }
 
 // Round is the round number the next orders are for, as the order form's
@@ -98,9 +104,12 @@ type roundRecord struct {
 
 // submission is a side's latest valid orders for the current round.
 type submission struct {
-	Orders    json.RawMessage `json:"orders"`
-	MessageID string          `json:"message_id"`
-	Received  time.Time       `json:"received"`
+	Orders json.RawMessage `json:"orders"`
+	// Echo is the orders in words as the judge understood them, for the
+	// player's page.
+	Echo      string    `json:"echo,omitempty"`
+	MessageID string    `json:"message_id"`
+	Received  time.Time `json:"received"`
 }
 
 // storeTx gives typed access to the store within one bbolt transaction.

@@ -61,6 +61,8 @@ func (t *txn) runGM(req *request) error {
 		return t.endGame(g)
 	case cmdRemail:
 		return t.remail(g)
+	case cmdTimezone:
+		return t.gameTimeZone(g, args)
 	}
 	return fmt.Errorf("no handler for command %s", req.Command)
 }

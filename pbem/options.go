@@ -43,7 +43,7 @@ func serviceOptions(cfg *Config, games Games, logger *slog.Logger, clock Clock, 
 		Systems: systems, Address: cfg.Address, Name: cfg.Name, ServerKey: key, GMSecret: cfg.GMSecret, GMAddress: cfg.GMAddress,
 		Deadline: cfg.Deadline, Reminders: cfg.Reminders, Grace: cfg.Grace, MaxMessageSize: cfg.MaxMessageSize,
 		Templates: tmpl, RetryMin: cfg.SendRetryMin, RetryMax: cfg.SendRetryMax, GiveUp: cfg.SendGiveUp,
-		Clock: clock, Logger: logger,
+		Clock: clock, Logger: logger, BaseURL: cfg.pagesURL(),
 	}, nil
 }
 
@@ -66,4 +66,16 @@ func hostedSystems(games Games, tmpl fs.FS) (engine.Systems, error) {
 		return nil, fmt.Errorf("game systems: %w", err)
 	}
 	return systems, nil
+}
+
+// pagesURL is where players reach the game pages: base_url, or the pages'
+// own address; "" without pages.
+func (c *Config) pagesURL() string {
+	switch {
+	case c.BaseURL != "":
+		return c.BaseURL
+	case c.HTTPListen != "":
+		return "http://" + c.HTTPListen
+	}
+	return ""
 }

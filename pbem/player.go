@@ -16,8 +16,13 @@ func (t *txn) playerRequest(req *request) error {
 	claimed := req.Header.Game
 	historyRound := 0
 	if req.Command != cmdOrders && req.Command != cmdCheck {
-		// The arguments: a game id, and HISTORY's round number.
-		for _, a := range req.Args {
+		// The arguments: a game id, HISTORY's round number, TIMEZONE's zone
+		// (its last word).
+		args := req.Args
+		if req.Command == cmdTimezone && len(args) > 0 {
+			args = args[:len(args)-1]
+		}
+		for _, a := range args {
 			if n, err := strconv.Atoi(a); err == nil && req.Command == cmdHistory {
 				historyRound = n
 			} else if claimed == "" {
@@ -41,6 +46,8 @@ func (t *txn) playerRequest(req *request) error {
 		return t.mapMail(id)
 	case cmdHistory:
 		return t.history(id, historyRound)
+	case cmdTimezone:
+		return t.playerTimeZone(id, req)
 	case cmdResend:
 		switch {
 		case id.game.Turn > 0:
@@ -62,7 +69,13 @@ func (t *txn) gameData(g *Game, side string, pos engine.Position) *mailData {
 		SideTitle:  sideTitle(pos, side),
 	}
 	if !g.Deadline.IsZero() {
-		d.Deadline = formatTime(g.Deadline)
+		d.Deadline = formatTimeIn(g.Deadline, zoneOf(g, side))
+	}
+	if base := t.s.opts.BaseURL; base != "" {
+		d.GameURL = base + "/g/" + g.ID
+		if side != "" {
+			d.PageURL = base + "/p/" + deriveSecret(t.s.opts.ServerKey, g, side)
+		}
 	}
 	return d
 }
@@ -163,7 +176,7 @@ func (t *txn) orders(id *identity, req *request, check bool) error {
 	if err != nil {
 		return fmt.Errorf("game %s: storing the orders of %s: %w", g.ID, side, err)
 	}
-	err = t.putSubmission(g.ID, g.Turn, side, &submission{Orders: raw, MessageID: t.msg.MessageID, Received: t.now})
+	err = t.putSubmission(g.ID, g.Turn, side, &submission{Orders: raw, Echo: reading.Answer, MessageID: t.msg.MessageID, Received: t.now})
 	if err != nil {
 		return err
 	}

@@ -115,6 +115,12 @@ func (t *txn) playedRound(g *Game, turn int) (*played, error) {
 	if err != nil {
 		return nil, err
 	}
+	return newPlayed(g, rec, before, after)
+}
+
+// newPlayed makes a round played from its record and the positions before
+// and after it.
+func newPlayed(g *Game, rec *roundRecord, before, after engine.Position) (*played, error) {
 	round, err := before.LoadRound(after, rec.Events)
 	if err != nil {
 		return nil, fmt.Errorf("game %s: %w", g.ID, err)

@@ -3,8 +3,11 @@ package pbem
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"log/slog"
+	"net"
+	"net/http"
 	"sync"
 	"time"
 
@@ -76,17 +79,23 @@ func newDaemon(cfg *Config, games Games, logger *slog.Logger, clock Clock) (*dae
 func (d *daemon) run(ctx context.Context) error {
 	d.log.Info("judge started", "address", d.cfg.Address, "imap", d.cfg.IMAPAddr, "smtp", d.cfg.SMTPAddr, "database", d.cfg.Database)
 	control := d.startControl()
+	pages, err := d.startPages()
+	if err != nil {
+		control.stop()
+		return errors.Join(err, d.store.Close())
+	}
 	var wg sync.WaitGroup
 	var intakeErr error
 	wg.Go(func() { intakeErr = d.intake.Run(ctx, d.svc.Handle) })
 	wg.Go(func() { d.svc.Run(ctx) })
 	wg.Wait()
 	control.stop()
+	pages.stop()
 
 	flushCtx, cancel := context.WithTimeout(context.Background(), shutdownFlush)
 	flushErr := d.svc.Flush(flushCtx)
 	cancel()
-	err := errors.Join(intakeErr, flushErr, d.store.Close())
+	err = errors.Join(intakeErr, flushErr, d.store.Close())
 	d.log.Info("judge stopped")
 	return err
 }
@@ -103,4 +112,42 @@ func (o overlayFS) Open(name string) (fs.File, error) {
 		return o.base.Open(name)
 	}
 	return f, err
+}
+
+// pagesServer is the HTTP server of the game pages, when configured.
+type pagesServer struct{ srv *http.Server }
+
+// startPages serves the game pages on http_listen; nothing without it.
+func (d *daemon) startPages() (*pagesServer, error) {
+	ln := d.cfg.PagesListener
+	if ln == nil && d.cfg.HTTPListen == "" {
+		return &pagesServer{}, nil
+	}
+	pages, err := newWebPages(d.store, d.svc.opts.Systems, d.svc.opts.Templates, d.log.With("part", "web"))
+	if err != nil {
+		return nil, err
+	}
+	if ln == nil {
+		if ln, err = net.Listen("tcp", d.cfg.HTTPListen); err != nil {
+			return nil, fmt.Errorf("game pages: %w", err)
+		}
+	}
+	srv := &http.Server{Handler: pages.handler(), ReadHeaderTimeout: 10 * time.Second,
+		ErrorLog: slog.NewLogLogger(d.log.Handler(), slog.LevelWarn)}
+	go func() {
+		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+			d.log.Error("game pages stopped", "err", err)
+		}
+	}()
+	d.log.Info("game pages served", "listen", ln.Addr().String(), "url", d.cfg.pagesURL())
+	return &pagesServer{srv: srv}, nil
+}
+
+func (p *pagesServer) stop() {
+	if p.srv == nil {
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	p.srv.Shutdown(ctx)
 }

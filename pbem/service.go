@@ -53,6 +53,9 @@ type Options struct {
 	// Systems are the game systems the judge hosts; a game names its own.
 	// Required.
 	Systems engine.Systems
+	// BaseURL is where players reach the game pages, for the links in
+	// mails; "" when there are none.
+	BaseURL string
 	// Templates holds the mail templates; templates.FS by default.
 	Templates fs.FS
 	// RetryMin and RetryMax bound the exponential backoff between attempts
@@ -253,7 +256,7 @@ func (t *txn) handle() error {
 		return t.help("")
 	case req.Command == cmdSubscribe || req.Command == cmdUnsubscribe:
 		return t.subscribe(req)
-	case gmCommands[req.Command]:
+	case gmCommands[req.Command], req.Command == cmdTimezone && t.isGM(req):
 		return t.gmCommand(req)
 	default:
 		return t.playerRequest(req)

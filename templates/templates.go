@@ -5,7 +5,8 @@ package templates
 
 import "embed"
 
-// FS holds the *.tmpl files.
+// FS holds the *.tmpl files of the mails and reports, and the web pages'
+// templates and static files under web/.
 //
-//go:embed *.tmpl
+//go:embed *.tmpl web
 var FS embed.FS

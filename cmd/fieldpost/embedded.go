@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/json"
@@ -8,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -40,6 +42,7 @@ type embeddedOptions struct {
 	dataDir  string
 	imapAddr string
 	smtpAddr string
+	httpAddr string // the game pages', "" for none
 	hostname string
 	demo     bool
 	pace     time.Duration // in a demo, how long a bot thinks before it answers
@@ -170,6 +173,15 @@ func serveEmbedded(ctx context.Context, e *env, opt embeddedOptions) error {
 	cfg.GMSecret = cf.GMSecret
 	cfg.GMAddress = srv.Address(gmAccount)
 	cfg.SendRetryMin = time.Second // the club server is right here
+	if opt.httpAddr != "" {
+		ln, err := net.Listen("tcp", opt.httpAddr)
+		if err != nil {
+			return fmt.Errorf("the game pages: %w (is another Fieldpost running? use --http-listen)", err)
+		}
+		cfg.PagesListener = ln
+		host, port, _ := net.SplitHostPort(ln.Addr().String())
+		cfg.BaseURL = "http://" + net.JoinHostPort(cmp.Or(opt.hostname, host), port)
+	}
 
 	if err := writeJudgeConfig(opt.dataDir, cfg); err != nil {
 		return err
@@ -187,6 +199,7 @@ func serveEmbedded(ctx context.Context, e *env, opt embeddedOptions) error {
 	var demoErr error
 	switch {
 	case opt.demo:
+		printPages(e.stdout, cfg)
 		demoErr = runDemo(runCtx, e, srv, cf, opt, log)
 		stop()
 	case !existed:
@@ -196,9 +209,11 @@ func serveEmbedded(ctx context.Context, e *env, opt embeddedOptions) error {
 			return err
 		}
 		printWelcome(e.stdout, srv, cf, opt)
+		printPages(e.stdout, cfg)
 	default:
 		fmt.Fprintf(e.stdout, "Fieldpost is running again (club mail server: IMAP %s, SMTP %s; data in %s).\n", srv.IMAPAddr(), srv.SMTPAddr(), opt.dataDir)
 		fmt.Fprintf(e.stdout, "The accounts and passwords are those of the first start, in %s.\n", clubPath)
+		printPages(e.stdout, cfg)
 		if mailKept {
 			fmt.Fprintf(e.stdout, "The mailboxes are as they were (in %s): nobody is mailed again. Stop with Ctrl-C.\n", mailFile)
 			break
@@ -308,6 +323,13 @@ func clubMail(srv *club.Server, account, subject, body string) error {
 		return err
 	}
 	return srv.Deliver(from, []string{srv.Address(judgeAccount)}, raw)
+}
+
+// printPages says where the game pages are, when served.
+func printPages(w io.Writer, cfg *pbem.Config) {
+	if cfg.BaseURL != "" {
+		fmt.Fprintf(w, "The game pages are at %s/ (every mail links to the player's own page).\n", cfg.BaseURL)
+	}
 }
 
 // printWelcome tells a newcomer how to play: one mail account per side.

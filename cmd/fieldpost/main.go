@@ -11,6 +11,9 @@ import (
 	"os"
 	"sort"
 	"strings"
+	// Time zones for the players' deadlines, on machines without a zone
+	// database.
+	_ "time/tzdata"
 )
 
 // command is one subcommand: its usage line, summary and body.

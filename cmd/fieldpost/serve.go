@@ -26,6 +26,7 @@ func cmdServe(e *env, args []string) error {
 	fs.StringVar(&emb.dataDir, "data", defaultDataDir, "without --config: the folder for the games, accounts and log")
 	fs.StringVar(&emb.imapAddr, "imap-listen", "127.0.0.1:1143", "without --config: the club mail server's IMAP address")
 	fs.StringVar(&emb.smtpAddr, "smtp-listen", "127.0.0.1:1587", "without --config: the club mail server's SMTP address")
+	fs.StringVar(&emb.httpAddr, "http-listen", "127.0.0.1:8080", `without --config: where the game pages are served ("" for none)`)
 	fs.StringVar(&emb.hostname, "hostname", "", "without --config: the host name mail programs connect to (for a LAN)")
 	fs.BoolVar(&emb.demo, "demo", false, "without --config: two bots play a tutorial game by mail while you watch")
 	fs.DurationVar(&emb.pace, "pace", time.Second, "with --demo: how long each bot thinks before it answers")

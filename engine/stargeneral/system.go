@@ -239,6 +239,20 @@ func (p *Position) LoadOrders(side string, stored []byte) (engine.Orders, error)
 	return &Orders{&o}, nil
 }
 
+// WriteOrders implements engine.Position.
+func (p *Position) WriteOrders(side string, o engine.Orders, game string) (string, error) {
+	list, err := p.orderList(map[string]engine.Orders{side: o})
+	if err != nil {
+		return "", err
+	}
+	for _, so := range list {
+		if so.Side == side {
+			return ordertext.Format(p.rs, p.st, so, game), nil
+		}
+	}
+	return "", fmt.Errorf("no side %q", side)
+}
+
 // Play implements engine.Position: it plays the next round, day or night.
 func (p *Position) Play(orders map[string]engine.Orders, dice engine.Dice) (engine.Position, engine.Round, error) {
 	list, err := p.orderList(orders)

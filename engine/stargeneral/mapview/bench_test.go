@@ -3,6 +3,8 @@ package mapview
 import (
 	"io"
 	"testing"
+
+	"fieldpost/data"
 )
 
 // BenchmarkRender30x20 draws and encodes a 30x20 division battle with 74
@@ -25,6 +27,37 @@ func BenchmarkDraw30x20(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := Render(rs, st, ev, Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkKrinkelt draws and saves the division scenario's opening map,
+// as a mail of it does: after the first, over the kept base. Target (issue
+// 14): drawing ≤ 30 ms.
+func BenchmarkKrinkelt(b *testing.B) {
+	sc, err := data.Scenario("krinkelt")
+	if err != nil {
+		b.Fatal(err)
+	}
+	st := sc.NewGame()
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := PNG(io.Discard, sc.Ruleset, st, nil, Options{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkKrinkeltDraw is the drawing alone.
+func BenchmarkKrinkeltDraw(b *testing.B) {
+	sc, err := data.Scenario("krinkelt")
+	if err != nil {
+		b.Fatal(err)
+	}
+	st := sc.NewGame()
+	for b.Loop() {
+		if _, err := Render(sc.Ruleset, st, nil, Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -38,12 +38,6 @@ type canvas struct {
 // picture's size is known; paper then gives it its picture.
 func newCanvas() *canvas { return &canvas{faces: map[faceKey]*textFace{}} }
 
-// paper makes the picture w by h pixels, filled with bg.
-func (c *canvas) paper(w, h int, bg color.Color) {
-	c.img = image.NewRGBA(image.Rect(0, 0, w, h))
-	draw.Draw(c.img, c.img.Bounds(), image.NewUniform(bg), image.Point{}, draw.Src)
-}
-
 // fillRect fills an axis-aligned rectangle with exact pixel edges.
 func (c *canvas) fillRect(x0, y0, x1, y1 int, col color.Color) {
 	draw.Draw(c.img, image.Rect(x0, y0, x1, y1), image.NewUniform(col), image.Point{}, draw.Over)

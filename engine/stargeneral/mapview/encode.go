@@ -8,18 +8,20 @@ import (
 	"fieldpost/engine/stargeneral/rules"
 )
 
-// paletted turns the picture into 256 colours for a file a third the size:
-// the map's flat colours are kept exactly, and every anti-aliased edge pixel
-// takes the nearest colour of the palette, which a reader cannot tell apart.
-func paletted(img *image.RGBA) *image.Paletted {
-	b := img.Bounds()
+// newBase makes a base of its picture, with the palette the maps drawn
+// over it are saved in: every flat colour of the map, then the base's other
+// colours, the most used first, up to 256. Saved in 256 colours a file is a
+// third the size; a colour drawn over the base that the palette lacks (an
+// anti-aliased edge) takes the nearest, which a reader cannot tell apart.
+func newBase(img *image.RGBA) *base {
 	// Most pixels repeat their left neighbour, so runs are counted at once.
-	count := map[color.RGBA]int{}
-	for y := b.Min.Y; y < b.Max.Y; y++ {
-		row := img.Pix[img.PixOffset(b.Min.X, y):img.PixOffset(b.Max.X, y)]
-		run, n := rgbaAt(row, 0), 0
+	count := map[uint32]int{}
+	pix := img.Pix
+	for y := range img.Bounds().Dy() {
+		row := pix[y*img.Stride : y*img.Stride+4*img.Bounds().Dx()]
+		run, n := packAt(row, 0), 0
 		for i := 0; i < len(row); i += 4 {
-			if c := rgbaAt(row, i); c != run {
+			if c := packAt(row, i); c != run {
 				count[run] += n
 				run, n = c, 0
 			}
@@ -27,19 +29,18 @@ func paletted(img *image.RGBA) *image.Paletted {
 		}
 		count[run] += n
 	}
-	var pal color.Palette
-	inPal := map[color.RGBA]bool{}
-	add := func(c color.RGBA) {
-		if !inPal[c] && len(pal) < 256 {
-			inPal[c] = true
-			pal = append(pal, c)
+	b := &base{img: img, index: map[uint32]uint8{}}
+	add := func(c uint32) {
+		if _, in := b.index[c]; !in && len(b.palette) < 256 {
+			b.index[c] = uint8(len(b.palette))
+			b.palette = append(b.palette, unpack(c))
 		}
 	}
 	for _, c := range flatColours() {
-		add(c)
+		add(pack(c))
 	}
 	type use struct {
-		c color.RGBA
+		c uint32
 		n int
 	}
 	others := make([]use, 0, len(count))
@@ -51,24 +52,41 @@ func paletted(img *image.RGBA) *image.Paletted {
 		if a.n != b.n {
 			return a.n > b.n
 		}
-		return pack(a.c) < pack(b.c)
+		return a.c < b.c
 	})
 	for _, o := range others {
 		add(o.c)
 	}
-	out := image.NewPaletted(b, pal)
-	index := make(map[color.RGBA]uint8, len(count))
-	for y := b.Min.Y; y < b.Max.Y; y++ {
-		row := img.Pix[img.PixOffset(b.Min.X, y):img.PixOffset(b.Max.X, y)]
-		dst := out.Pix[out.PixOffset(b.Min.X, y):]
-		last, k := color.RGBA{}, uint8(0)
+	// The base's colours left out of the palette take their nearest.
+	for c := range count {
+		if _, in := b.index[c]; !in {
+			b.index[c] = uint8(b.palette.Index(unpack(c)))
+		}
+	}
+	return b
+}
+
+// paletted turns a picture drawn over the base into the base's palette.
+// The base's index is only read, so pictures of one base can be saved at
+// once; colours it lacks are looked up once per picture.
+func (b *base) paletted(img *image.RGBA) *image.Paletted {
+	bounds := img.Bounds()
+	out := image.NewPaletted(bounds, b.palette)
+	extra := map[uint32]uint8{}
+	w := bounds.Dx()
+	for y := range bounds.Dy() {
+		row := img.Pix[y*img.Stride : y*img.Stride+4*w]
+		dst := out.Pix[y*out.Stride : y*out.Stride+w]
+		last, k := uint32(0), uint8(0)
 		for i := 0; i < len(row); i += 4 {
-			c := rgbaAt(row, i)
+			c := packAt(row, i)
 			if i == 0 || c != last {
 				var ok bool
-				if k, ok = index[c]; !ok {
-					k = uint8(pal.Index(c))
-					index[c] = k
+				if k, ok = b.index[c]; !ok {
+					if k, ok = extra[c]; !ok {
+						k = uint8(b.palette.Index(unpack(c)))
+						extra[c] = k
+					}
 				}
 				last = c
 			}
@@ -78,8 +96,12 @@ func paletted(img *image.RGBA) *image.Paletted {
 	return out
 }
 
-func rgbaAt(pix []uint8, i int) color.RGBA {
-	return color.RGBA{pix[i], pix[i+1], pix[i+2], pix[i+3]}
+func packAt(pix []uint8, i int) uint32 {
+	return uint32(pix[i])<<24 | uint32(pix[i+1])<<16 | uint32(pix[i+2])<<8 | uint32(pix[i+3])
+}
+
+func unpack(c uint32) color.RGBA {
+	return color.RGBA{uint8(c >> 24), uint8(c >> 16), uint8(c >> 8), uint8(c)}
 }
 
 func pack(c color.RGBA) uint32 {

@@ -6,6 +6,8 @@ package mapview
 
 import (
 	"bufio"
+	"crypto/sha256"
+	"encoding/json"
 	"errors"
 	"image"
 	"image/color"
@@ -13,6 +15,7 @@ import (
 	"io"
 	"math"
 	"sort"
+	"sync"
 
 	"fieldpost/engine/stargeneral/rules"
 )
@@ -31,12 +34,12 @@ type Options struct {
 // PNG draws the map of st, with the events of the round just played, and
 // writes it as a 256-colour PNG image, small enough to mail every round.
 func PNG(w io.Writer, rs *rules.Ruleset, st *rules.State, events []rules.Event, opt Options) error {
-	img, err := Render(rs, st, events, opt)
+	r, err := render(rs, st, events, opt)
 	if err != nil {
 		return err
 	}
 	bw := bufio.NewWriter(w)
-	if err := (&png.Encoder{CompressionLevel: png.DefaultCompression}).Encode(bw, paletted(img)); err != nil {
+	if err := (&png.Encoder{CompressionLevel: png.DefaultCompression}).Encode(bw, r.base.paletted(r.c.img)); err != nil {
 		return err
 	}
 	return bw.Flush()
@@ -45,6 +48,14 @@ func PNG(w io.Writer, rs *rules.Ruleset, st *rules.State, events []rules.Event, 
 // Render draws the map of st with the events of the round just played. The
 // same input always gives the same picture, pixel for pixel.
 func Render(rs *rules.Ruleset, st *rules.State, events []rules.Event, opt Options) (*image.RGBA, error) {
+	r, err := render(rs, st, events, opt)
+	if err != nil {
+		return nil, err
+	}
+	return r.c.img, nil
+}
+
+func render(rs *rules.Ruleset, st *rules.State, events []rules.Event, opt Options) (*renderer, error) {
 	if err := checkMap(st); err != nil {
 		return nil, err
 	}
@@ -54,7 +65,7 @@ func Render(rs *rules.Ruleset, st *rules.State, events []rules.Event, opt Option
 	}
 	r := newRenderer(rs, st, events, float64(radius))
 	r.draw()
-	return r.c.img, nil
+	return r, nil
 }
 
 // checkMap makes sure the state has a map with a terrain letter for every hex.
@@ -90,6 +101,7 @@ type renderer struct {
 	sideOf   map[string]int // side name -> 0 or 1
 	counters map[rules.Hex]bool
 	legend   []legendSection
+	base     *base // the map's base, drawn once
 }
 
 func newRenderer(rs *rules.Ruleset, st *rules.State, events []rules.Event, radius float64) *renderer {
@@ -155,11 +167,8 @@ func edgeMid(c pt, hh float64, d int) pt {
 func (r *renderer) draw() {
 	r.legend = r.legendSections()
 	height := int(math.Ceil(r.mapBot + r.margin + r.legendHeight() + r.margin))
-	r.c.paper(r.width, height, paperColour)
+	r.drawBase(height)
 	r.drawTitle()
-	r.drawTerrain()
-	r.drawRoads()
-	r.drawGrid()
 	r.drawObjectives()
 	r.drawNames()
 	r.drawDestroyed()
@@ -378,4 +387,66 @@ func luminance(c color.RGBA) float64 {
 // hexSeed gives each hex its own fixed pattern of trees, houses and stones.
 func hexSeed(h rules.Hex) uint32 {
 	return uint32(h.Col)*2654435761 ^ uint32(h.Row)*40503 ^ 0x9e3779b9
+}
+
+// The base of a picture is what only the map decides: the terrain, the
+// roads and the grid, above the legend, and the palette of colours the
+// picture is saved in. A game's map is drawn every round over the same
+// base, so each base is drawn once and kept.
+type base struct {
+	img     *image.RGBA
+	palette color.Palette
+	// index holds the palette's entry of each colour of the base, packed
+	// (pack): the colours of a picture are mostly the base's.
+	index map[uint32]uint8
+}
+
+var bases = struct {
+	sync.Mutex
+	m map[[sha256.Size]byte]*base
+}{m: map[[sha256.Size]byte]*base{}}
+
+// maxBases bounds the bases kept: past it they are drawn afresh.
+const maxBases = 32
+
+// drawBase gives the picture its paper, its terrain, roads and grid, height
+// pixels high, copying them when a picture of the same map at the same
+// size was drawn before.
+func (r *renderer) drawBase(height int) {
+	rows := int(math.Ceil(r.mapBot + r.margin))
+	key := r.baseKey(rows)
+	bases.Lock()
+	b := bases.m[key]
+	bases.Unlock()
+	r.c.img = image.NewRGBA(image.Rect(0, 0, r.width, height))
+	if b != nil {
+		r.base = b
+		copy(r.c.img.Pix, b.img.Pix)
+		r.c.fillRect(0, rows, r.width, height, paperColour)
+		return
+	}
+	r.c.fillRect(0, 0, r.width, height, paperColour)
+	r.drawTerrain()
+	r.drawRoads()
+	r.drawGrid()
+	img := image.NewRGBA(image.Rect(0, 0, r.width, rows))
+	copy(img.Pix, r.c.img.Pix)
+	r.base = newBase(img)
+	bases.Lock()
+	if len(bases.m) >= maxBases {
+		clear(bases.m)
+	}
+	bases.m[key] = r.base
+	bases.Unlock()
+}
+
+// baseKey names a base by everything that draws it.
+func (r *renderer) baseKey(rows int) [sha256.Size]byte {
+	raw, _ := json.Marshal(struct {
+		Terrain     []rules.TerrainType
+		Map         *rules.Map
+		Radius      float64
+		Width, Rows int
+	}{r.rs.Terrain, r.st.Map, r.r, r.width, rows})
+	return sha256.Sum256(raw)
 }
