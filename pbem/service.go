@@ -51,8 +51,8 @@ type Options struct {
 	MaxMessageSize int64
 	// Templates holds the mail templates; templates.FS by default.
 	Templates fs.FS
-	// RetryMin and RetryMax bound the exponential backoff between attempts
-	// to send a mail the SMTP server did not take (1 min and 1 h by
+	// RetryMin and RetryMax bound the wait between attempts to send a mail
+	// the SMTP server did not take (as long as the mail has waited) (1 min and 1 h by
 	// default); a mail not sent within GiveUp (3 days) is given up.
 	RetryMin, RetryMax, GiveUp time.Duration
 	// Clock is the time; SystemClock by default.
