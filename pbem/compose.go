@@ -2,6 +2,7 @@ package pbem
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"fmt"
 	htmltemplate "html/template"
@@ -105,12 +106,15 @@ type mailData struct {
 
 // letter is a mail to queue.
 type letter struct {
-	kind    string
-	game    *Game  // nil for a mail about no game
-	side    string // the player's side: sets X-Fieldpost-Side and the Reply-To token
-	to      string
-	subject string
-	text    string
+	kind string
+	game *Game  // nil for a mail about no game
+	side string // the player's side: sets X-Fieldpost-Side and the Reply-To token
+	// reported is the round a report reports, for X-Fieldpost-Round; 0
+	// for every other mail, whose field names the round at hand.
+	reported int
+	to       string
+	subject  string
+	text     string
 	// form is the order form, written after the text between formMarker
 	// and its END line.
 	form string
@@ -209,7 +213,7 @@ func (t *txn) queue(l *letter) error {
 		out.ListID = fmt.Sprintf("<%s.%s>", g.ID, s.domain)
 		out.Headers = append(out.Headers,
 			mail.HeaderField{Key: "X-Fieldpost-Game", Value: g.ID},
-			mail.HeaderField{Key: "X-Fieldpost-Round", Value: strconv.Itoa(g.Round())})
+			mail.HeaderField{Key: "X-Fieldpost-Round", Value: strconv.Itoa(cmp.Or(l.reported, g.Round()))})
 		if l.side != "" {
 			out.Headers = append(out.Headers, mail.HeaderField{Key: "X-Fieldpost-Side", Value: l.side})
 		}

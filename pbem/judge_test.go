@@ -130,8 +130,8 @@ func TestRoundIsPlayedWhenBothSidesSent(t *testing.T) {
 	seed := uint64(0)
 	for side, to := range map[string]string{"us": alice, "german": bob} {
 		r := byKind(t, mails, kindReport, to)
-		if r.Round() != "2" || r.Side() != side || !strings.Contains(r.Form(), "ROUND 2\n") {
-			t.Errorf("%s: want the round 2 order form", r)
+		if r.Round() != "1" || r.Side() != side || !strings.Contains(r.Form(), "ROUND 2\n") {
+			t.Errorf("%s: want the report of round 1 with the round 2 order form", r)
 		}
 		seed = revealedSeed(t, r)
 		if got, want := rules.SeedCommitment(seed), commitment(t, w[side]); got != want {

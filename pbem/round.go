@@ -144,7 +144,7 @@ func (t *txn) reportMails(g *Game, turn int, only *Player) error {
 	send := func(side, to string) error {
 		d := t.gameData(g, side, p.after, p.rs)
 		d.Body = p.text
-		l := &letter{kind: kind, game: g, side: side, to: to, subject: subject,
+		l := &letter{kind: kind, game: g, side: side, reported: turn + 1, to: to, subject: subject,
 			inline: []mail.Part{p.png}, attachments: []mail.Part{attachment}}
 		if side != "" && !g.Ended {
 			l.form = ordertext.Form(p.rs, p.after, side, g.ID)

@@ -179,6 +179,9 @@ func (b *mailBot) handle(ctx context.Context, msg *mail.Inbound) error {
 		log.Warn("ignored: the mail names no round", "err", err)
 		return nil
 	}
+	if kind == "report" {
+		round++ // a report names the round it reports; its form is for the next
+	}
 	log = log.With("round", round)
 	switch kind {
 	case "welcome", "report":

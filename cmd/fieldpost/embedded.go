@@ -415,11 +415,10 @@ func (r *referee) handle(_ context.Context, msg *mail.Inbound) error {
 	if kind != "report" && kind != "game-over" {
 		return nil
 	}
-	// X-Fieldpost-Round names the round the next orders are for: this
-	// report is of the one before.
+	// X-Fieldpost-Round names the round a report reports.
 	name := "final.txt"
-	if next, err := strconv.Atoi(msg.Header.Get("X-Fieldpost-Round")); err == nil && kind == "report" {
-		name = fmt.Sprintf("round-%02d.txt", next-1)
+	if round, err := strconv.Atoi(msg.Header.Get("X-Fieldpost-Round")); err == nil && kind == "report" {
+		name = fmt.Sprintf("round-%02d.txt", round)
 	}
 	if err := os.WriteFile(filepath.Join(r.dir, name), []byte(msg.Text), 0o600); err != nil {
 		return err
