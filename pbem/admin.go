@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -369,4 +370,39 @@ func WriteGame(w io.Writer, g *GameInfo, now time.Time) error {
 		fmt.Fprintln(w)
 	}
 	return nil
+}
+
+// CreateFirstGame creates a game with the GM's NEWGAME and args in the
+// database of cfg, unless the database holds a game already; it reports
+// whether it did. It is for a program that prepares a judge before
+// starting it (Serve), which must not run yet: when it returns the game is
+// committed, and its welcomes wait in the outbox for the judge. The
+// database and the server key file are created when missing.
+func CreateFirstGame(cfg *Config, logger *slog.Logger, args ...string) (created bool, err error) {
+	opts, err := serviceOptions(cfg, logger, SystemClock(), true)
+	if err != nil {
+		return false, err
+	}
+	store, err := OpenStore(cfg.Database)
+	if err != nil {
+		return false, err
+	}
+	defer func() { err = errors.Join(err, store.Close()) }()
+	games, err := store.Games()
+	if err != nil || len(games) > 0 {
+		return false, err
+	}
+	// Without a sender: the judge sends the outbox when it starts.
+	svc, err := NewService(store, nil, opts)
+	if err != nil {
+		return false, err
+	}
+	answer, err := svc.Admin(context.Background(), "NEWGAME", args...)
+	if err != nil {
+		return false, err
+	}
+	if answer.Refused {
+		return false, fmt.Errorf("NEWGAME %s: %s", strings.Join(args, " "), answer.Text)
+	}
+	return true, nil
 }

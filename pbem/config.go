@@ -226,6 +226,24 @@ func (c *Config) set(key, val string) error {
 	return err
 }
 
+// MissingSecrets says, one line each, which secrets neither the file nor
+// the environment gave, where a judge will likely need them: a judge
+// started so runs, but its logins fail or nobody can create games, which
+// is better said at start than found in the first failures.
+func (c *Config) MissingSecrets() []string {
+	var missing []string
+	if c.IMAPPassword == "" {
+		missing = append(missing, fmt.Sprintf("%s is unset and imap_password empty: the IMAP login will have no password", EnvIMAPPassword))
+	}
+	if c.SMTPUsername != "" && c.SMTPPassword == "" {
+		missing = append(missing, fmt.Sprintf("%s is unset and smtp_password empty: the SMTP login as %s will have no password", EnvSMTPPassword, c.SMTPUsername))
+	}
+	if c.GMSecret == "" {
+		missing = append(missing, fmt.Sprintf("%s is unset and gm_secret empty: nobody can create games by mail", EnvGMSecret))
+	}
+	return missing
+}
+
 // Validate checks that the configuration can run a judge.
 func (c *Config) Validate() error {
 	var problems []string

@@ -1,6 +1,7 @@
 package pbem
 
 import (
+	"context"
 	"log/slog"
 	"os"
 	"reflect"
@@ -98,5 +99,36 @@ func TestParseConfig(t *testing.T) {
 		if err != nil && strings.Contains(err.Error(), "hunter2") {
 			t.Errorf("the error quotes a password: %v", err)
 		}
+	}
+}
+
+// A judge started without the secrets' environment variables says so at
+// start, naming each variable.
+func TestServeSaysWhichSecretsAreMissing(t *testing.T) {
+	cfg, err := ParseConfig(strings.NewReader("address = judge@club.example\ndatabase = "+t.TempDir()+"/judge.db\n"+
+		"imap_addr = 127.0.0.1:1\nimap_tls = none\nimap_username = judge\n"+
+		"smtp_addr = 127.0.0.1:1\nsmtp_tls = none\nsmtp_username = judge\n"), func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	var logs syncBuffer
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := Serve(ctx, cfg, testLogger(t, &logs)); err != nil {
+		t.Fatal(err)
+	}
+	for _, env := range []string{EnvIMAPPassword, EnvSMTPPassword, EnvGMSecret} {
+		if !strings.Contains(logs.String(), env+" is unset") {
+			t.Errorf("not said at start: %s", env)
+		}
+	}
+
+	cfg.IMAPPassword, cfg.SMTPPassword, cfg.GMSecret = "imap-secret-1", "smtp-secret-1", "gm-secret-123456"
+	if missing := cfg.MissingSecrets(); len(missing) != 0 {
+		t.Errorf("with every secret: %q", missing)
+	}
+	cfg.SMTPUsername, cfg.SMTPPassword = "", ""
+	if missing := cfg.MissingSecrets(); len(missing) != 0 {
+		t.Errorf("an SMTP server without login needs no password: %q", missing)
 	}
 }

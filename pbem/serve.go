@@ -75,6 +75,9 @@ func newDaemon(cfg *Config, logger *slog.Logger, clock Clock) (*daemon, error) {
 // hand, the outbox is flushed, the database closed.
 func (d *daemon) run(ctx context.Context) error {
 	d.log.Info("judge started", "address", d.cfg.Address, "imap", d.cfg.IMAPAddr, "smtp", d.cfg.SMTPAddr, "database", d.cfg.Database)
+	for _, m := range d.cfg.MissingSecrets() {
+		d.log.Warn(m)
+	}
 	control := d.startControl()
 	var wg sync.WaitGroup
 	var intakeErr error

@@ -117,6 +117,11 @@ func serveEmbedded(ctx context.Context, e *env, opt embeddedOptions) error {
 	if err := os.MkdirAll(opt.dataDir, 0o700); err != nil {
 		return err
 	}
+	lock, err := lockDatabase(embeddedDatabase(opt.dataDir), "the data folder "+opt.dataDir)
+	if err != nil {
+		return err
+	}
+	defer lock.release()
 	logFile, err := os.OpenFile(filepath.Join(opt.dataDir, "fieldpost.log"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
 	if err != nil {
 		return err
@@ -168,6 +173,16 @@ func serveEmbedded(ctx context.Context, e *env, opt embeddedOptions) error {
 	if err := writeJudgeConfig(opt.dataDir, cfg); err != nil {
 		return err
 	}
+	// The game is created in the database before the judge starts, so that
+	// it exists, committed, before the banner says so; a start interrupted
+	// before that creates it at the next.
+	created := false
+	if !opt.demo {
+		args := strings.Fields(newGameCommand("demo", srv))[1:]
+		if created, err = pbem.CreateFirstGame(cfg, log.With("part", "judge"), args...); err != nil {
+			return fmt.Errorf("creating the game demo: %w", err)
+		}
+	}
 
 	runCtx, stop := context.WithCancel(ctx)
 	defer stop()
@@ -183,22 +198,31 @@ func serveEmbedded(ctx context.Context, e *env, opt embeddedOptions) error {
 	case opt.demo:
 		demoErr = runDemo(runCtx, e, srv, cf, opt, log)
 		stop()
-	case !existed:
-		if err := gmMail(srv, cf, newGameCommand("demo", srv)); err != nil {
-			stop()
-			wg.Wait()
-			return err
-		}
-		printWelcome(e.stdout, srv, cf, opt)
 	default:
+		// The banner waits for the judge's control socket, so that the
+		// admin commands it mentions work at once.
+		a, err := waitForJudge(runCtx, cfg.Database)
+		if err != nil {
+			if runCtx.Err() == nil { // else the judge did not start: judgeErr says why
+				fmt.Fprintf(e.stdout, "Fieldpost started, but %v: see %s.\n", err, filepath.Join(opt.dataDir, "fieldpost.log"))
+			}
+			break
+		}
+		if created {
+			a.Close()
+			printWelcome(e.stdout, srv, opt)
+			break
+		}
 		fmt.Fprintf(e.stdout, "Fieldpost is running again (club mail server: IMAP %s, SMTP %s; data in %s).\n", srv.IMAPAddr(), srv.SMTPAddr(), opt.dataDir)
-		fmt.Fprintf(e.stdout, "The accounts and passwords are those of the first start, in %s.\n", clubPath)
-		n, err := remailAfterRestart(runCtx, cfg.Database)
+		fmt.Fprintf(e.stdout, "The accounts and passwords are those of the first start, in %s:\n", clubPath)
+		printAccounts(e.stdout, srv)
+		n, err := remailAfterRestart(runCtx, a)
+		a.Close()
 		if err != nil {
 			log.Error("mailing the players their forms again", "err", err)
-			fmt.Fprintf(e.stdout, "Could not mail the players their order forms again (%v): see %s.\n", err, filepath.Join(opt.dataDir, "fieldpost.log"))
+			fmt.Fprintf(e.stdout, "\nCould not mail the players their order forms again (%v): see %s.\n", err, filepath.Join(opt.dataDir, "fieldpost.log"))
 		} else {
-			fmt.Fprintf(e.stdout, "The mail from before the restart is gone, so every player of the %s running was mailed\n", plural(n, "game"))
+			fmt.Fprintf(e.stdout, "\nThe mail from before the restart is gone, so every player of the %s running was mailed\n", plural(n, "game"))
 			fmt.Fprintln(e.stdout, "its situation and order form again. Stop with Ctrl-C.")
 		}
 	}
@@ -206,27 +230,29 @@ func serveEmbedded(ctx context.Context, e *env, opt embeddedOptions) error {
 	return errors.Join(demoErr, judgeErr)
 }
 
-// remailAfterRestart gives every player of every running game its
-// situation and order form again (the GM's REMAIL), through the judge just
-// started: the club server's mailboxes come back empty, and with them the
-// mails that carried the players' secrets. It returns the number of games.
-func remailAfterRestart(ctx context.Context, database string) (int, error) {
-	var a *pbem.AdminConn
+// waitForJudge waits until the judge of database answers on its control
+// socket, and returns the connection to it.
+func waitForJudge(ctx context.Context, database string) (*pbem.AdminConn, error) {
 	for wait := time.Now().Add(30 * time.Second); ; {
-		var err error
-		a, err = pbem.OpenAdmin(pbem.AdminOptions{Database: database})
+		a, err := pbem.OpenAdmin(pbem.AdminOptions{Database: database})
 		if err == nil && a.Live() {
-			break
+			return a, nil
 		}
 		if a != nil {
 			a.Close()
 		}
 		if ctx.Err() != nil || time.Now().After(wait) {
-			return 0, fmt.Errorf("the judge did not answer on its control socket: %v", err)
+			return nil, fmt.Errorf("the judge did not answer on its control socket: %v", err)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	defer a.Close()
+}
+
+// remailAfterRestart gives every player of every running game its
+// situation and order form again (the GM's REMAIL), through the judge just
+// started: the club server's mailboxes come back empty, and with them the
+// mails that carried the players' secrets. It returns the number of games.
+func remailAfterRestart(ctx context.Context, a *pbem.AdminConn) (int, error) {
 	games, err := a.Games(ctx)
 	if err != nil {
 		return 0, err
@@ -299,13 +325,22 @@ func clubMail(srv *club.Server, account, subject, body string) error {
 }
 
 // printWelcome tells a newcomer how to play: one mail account per side.
-func printWelcome(w io.Writer, srv *club.Server, cf *clubFile, opt embeddedOptions) {
+func printWelcome(w io.Writer, srv *club.Server, opt embeddedOptions) {
 	sc, _ := data.Scenario(demoScenario)
 	fmt.Fprintf(w, "Fieldpost is running, with its own small mail server on %s.\n", hostOf(srv.IMAPAddr()))
 	fmt.Fprintf(w, "A game of %q (game id demo) has been created, one player a side.\n", sc.Title)
 	fmt.Fprintln(w, "Set up a mail program (Thunderbird, mutt, ...) with a player's account below; its")
 	fmt.Fprintln(w, "INBOX holds the judge's welcome with your order form. Reply to it with your orders.")
 	fmt.Fprintln(w, "The order language: docs/orders.md. Commands (STATUS, MAP, HELP...): docs/commands.md.")
+	printAccounts(w, srv)
+	fmt.Fprintf(w, "\nThe game master's account is %q (password in %s); GM commands need the\n", gmAccount, filepath.Join(opt.dataDir, "club.json"))
+	fmt.Fprintln(w, "GM secret from that file on a PASSWORD line (docs/commands.md).")
+	fmt.Fprintf(w, "Games are kept in %s; mail lives in memory only. Stop with Ctrl-C.\n", embeddedDatabase(opt.dataDir))
+}
+
+// printAccounts prints the mail account of each player of the demo game.
+func printAccounts(w io.Writer, srv *club.Server) {
+	sc, _ := data.Scenario(demoScenario)
 	for _, sd := range sc.State.Sides {
 		text, err := srv.ConnectionInstructions(sd.Name)
 		if err != nil {
@@ -313,9 +348,6 @@ func printWelcome(w io.Writer, srv *club.Server, cf *clubFile, opt embeddedOptio
 		}
 		fmt.Fprintf(w, "\n==== Player %s ====\n%s", sd.Name, text)
 	}
-	fmt.Fprintf(w, "\nThe game master's account is %q (password in %s); GM commands need the\n", gmAccount, filepath.Join(opt.dataDir, "club.json"))
-	fmt.Fprintln(w, "GM secret from that file on a PASSWORD line (docs/commands.md).")
-	fmt.Fprintf(w, "Games are kept in %s; mail lives in memory only. Stop with Ctrl-C.\n", embeddedDatabase(opt.dataDir))
 }
 
 func hostOf(addr string) string {
