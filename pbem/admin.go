@@ -129,6 +129,8 @@ type SideInfo struct {
 	Units  int `json:"units"`
 	Stands int `json:"stands"`
 	SP     int `json:"sp"`
+	// Unreachable is set when the judge's mail to the player bounced.
+	Unreachable *Unreachable `json:"unreachable,omitempty"`
 }
 
 // Games returns every game, in id order.
@@ -225,7 +227,7 @@ func (t storeTx) gameInfo(g *Game, mails mailCount) (*GameInfo, error) {
 		info.RoundName = ""
 	}
 	for _, p := range g.Players {
-		side := SideInfo{Side: p.Side, Address: p.Address}
+		side := SideInfo{Side: p.Side, Address: p.Address, Unreachable: p.Unreachable}
 		if sd := st.Side(p.Side); sd != nil {
 			side.Title = sd.Title
 		}
@@ -355,6 +357,11 @@ func WriteGame(w io.Writer, g *GameInfo, now time.Time) error {
 	}
 	if err := tw.Flush(); err != nil {
 		return err
+	}
+	for _, s := range g.Sides {
+		if u := s.Unreachable; u != nil {
+			fmt.Fprintf(w, "\nUNREACHABLE: %s (%s): the judge's mail bounced %s: %s\n", s.Side, s.Address, formatTime(u.Since), u.Reason)
+		}
 	}
 	if len(g.Objectives) > 0 {
 		fmt.Fprintf(w, "\nObjectives:\n  %s\n", strings.Join(g.Objectives, "\n  "))

@@ -161,8 +161,12 @@ func (t *txn) deadlineActions(g *Game) error {
 func (s *Service) pruneProcessed(now time.Time) {
 	err := s.update(nil, s.log, func(t *txn) error {
 		n, err := t.pruneProcessed(now.Add(-processedRetention))
-		if n > 0 {
-			t.log.Info("forgot old mail ids", "count", n)
+		if err != nil {
+			return err
+		}
+		sent, err := t.pruneSent(now.Add(-processedRetention))
+		if n+sent > 0 {
+			t.log.Info("forgot old mail ids", "handled", n, "sent", sent)
 		}
 		return err
 	})

@@ -54,6 +54,15 @@ type Game struct {
 type Player struct {
 	Side    string `json:"side"`
 	Address string `json:"address"`
+	// Unreachable is set when a mail to the player bounced.
+	Unreachable *Unreachable `json:"unreachable,omitempty"`
+}
+
+// Unreachable says that mail to a player's address bounced: when, and why
+// as the mail server said.
+type Unreachable struct {
+	Since  time.Time `json:"since"`
+	Reason string    `json:"reason"`
 }
 
 // Round is the round number the next orders are for, as the order form's

@@ -46,6 +46,9 @@ func (t *txn) enqueue(o *outgoing, raw []byte) error {
 	if err := t.tx.Bucket(bucketOutboxData).Put(key, raw); err != nil {
 		return fmt.Errorf("queueing mail: %w", err)
 	}
+	if err := t.putSent(o.MessageID, &sentMail{Kind: o.Kind, Game: o.Game, Side: o.Side, To: o.To[0], Queued: o.Queued}); err != nil {
+		return err
+	}
 	t.queued++
 	if t.answer != nil {
 		t.answer.Mails = append(t.answer.Mails, QueuedMail{Kind: o.Kind, To: o.To[0]})

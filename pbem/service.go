@@ -176,12 +176,16 @@ func kick(c chan struct{}) {
 }
 
 // Handle handles one inbound mail; it is a mail.Handler. Mail sent by a
-// machine is logged and never answered. Otherwise what the mail does and
+// machine is logged and never answered; a bounce of the judge's mail to a
+// player marks the player unreachable and tells the game master. Otherwise what the mail does and
 // every mail it causes are committed together, once: a mail handled again
 // (the same Message-ID) has no effect. An error means nothing was done and
 // the mail should be handled again later.
 func (s *Service) Handle(ctx context.Context, msg *mail.Inbound) error {
 	log := s.log.With("message_id", msg.MessageID)
+	if b, ok := mail.ReadBounce(msg); ok {
+		return s.handleBounce(msg, b, log)
+	}
 	if reason, auto := mail.DetectAutomatic(msg, []string{s.opts.Address}); auto {
 		log.Info("automatic mail ignored", "reason", reason, "from", msg.From.Email)
 		return nil

@@ -23,7 +23,7 @@ func TestStoreRoundTrips(t *testing.T) {
 	sc, _ := data.Scenario("tutorial")
 	st := sc.NewGame()
 	now := time.Date(2026, 3, 2, 18, 0, 0, 0, time.UTC)
-	g := &Game{ID: "g1", Scenario: "tutorial", Seed: 1<<63 + 12345, Players: []Player{{"us", "a@b.c"}, {"german", "d@e.f"}},
+	g := &Game{ID: "g1", Scenario: "tutorial", Seed: 1<<63 + 12345, Players: []Player{{Side: "us", Address: "a@b.c"}, {Side: "german", Address: "d@e.f"}},
 		Deadline: now, Created: now, Thread: "root@x"}
 	orders := rules.DefaultOrders(sc.Ruleset, st, "us")
 	// Zero hexes (no HQ placement, no barrage target) and events without a
