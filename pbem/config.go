@@ -52,6 +52,9 @@ type Config struct {
 	Templates string
 
 	SendRetryMin, SendRetryMax, SendGiveUp time.Duration
+	// StrangerAnswers, RefusalNotices: stranger_answers, refusal_notices,
+	// as N/DURATION.
+	StrangerAnswers, RefusalNotices Limit
 
 	LogLevel  slog.Level
 	LogFormat string // text or json
@@ -84,6 +87,8 @@ func DefaultConfig() *Config {
 		SendRetryMin:         time.Minute,
 		SendRetryMax:         time.Hour,
 		SendGiveUp:           72 * time.Hour,
+		StrangerAnswers:      Limit{N: 1, Per: 24 * time.Hour},
+		RefusalNotices:       Limit{N: 3, Per: time.Hour},
 		LogLevel:             slog.LevelInfo,
 		LogFormat:            "text",
 	}
@@ -216,6 +221,10 @@ func (c *Config) set(key, val string) error {
 		c.SendRetryMax, err = positiveDuration(val)
 	case "send_give_up":
 		c.SendGiveUp, err = positiveDuration(val)
+	case "stranger_answers":
+		c.StrangerAnswers, err = ParseLimit(val)
+	case "refusal_notices":
+		c.RefusalNotices, err = ParseLimit(val)
 	case "log_level":
 		err = c.LogLevel.UnmarshalText([]byte(val))
 	case "log_format":

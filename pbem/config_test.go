@@ -43,7 +43,7 @@ func TestExampleConfig(t *testing.T) {
 	for _, key := range []string{"address", "name", "database", "key_file", "imap_addr", "imap_tls", "imap_username",
 		"imap_password", "imap_mailbox", "imap_processed_mailbox", "imap_poll_interval", "imap_idle", "max_message_size",
 		"smtp_addr", "smtp_tls", "smtp_username", "smtp_password", "smtp_helo", "gm_secret", "gm_address", "deadline",
-		"reminders", "grace", "templates", "send_retry_min", "send_retry_max", "send_give_up", "log_level", "log_format"} {
+		"reminders", "grace", "templates", "send_retry_min", "send_retry_max", "send_give_up", "stranger_answers", "refusal_notices", "log_level", "log_format"} {
 		if !documented[key] {
 			t.Errorf("%s is not in the example", key)
 		}

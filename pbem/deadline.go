@@ -165,8 +165,15 @@ func (s *Service) pruneProcessed(now time.Time) {
 			return err
 		}
 		sent, err := t.pruneSent(now.Add(-processedRetention))
+		if err != nil {
+			return err
+		}
 		if n+sent > 0 {
 			t.log.Info("forgot old mail ids", "handled", n, "sent", sent)
+		}
+		held, addresses, err := t.pruneLimits(now, map[string]Limit{limitStranger: t.s.opts.StrangerAnswers, limitRefusal: t.s.opts.RefusalNotices})
+		if held > 0 {
+			t.log.Warn("mails held back by the limits, not summed up in a later mail", "held", held, "addresses", addresses)
 		}
 		return err
 	})

@@ -408,7 +408,7 @@ func TestHelpUnreadableAndOversized(t *testing.T) {
 	if m := j.takeN(1)[0]; m.Kind() != kindHelp || !strings.Contains(m.Text, "NEWGAME scenario=NAME") {
 		t.Errorf("got %s", m)
 	}
-	j.handle(clientMail{From: "dave@example.net", To: testJudge, Subject: "photo", Body: "\n\n"})
+	j.handle(clientMail{From: "erin@example.net", To: testJudge, Subject: "photo", Body: "\n\n"})
 	if m := j.takeN(1)[0]; m.Kind() != kindHelp || !strings.Contains(m.Text, "no text the judge could read") {
 		t.Errorf("got %s", m)
 	}
@@ -416,7 +416,7 @@ func TestHelpUnreadableAndOversized(t *testing.T) {
 	// not retried for ever).
 	j.handle(clientMail{From: `"dave smith"@example.net`, To: testJudge, Subject: "hello", Body: "HELP\n"})
 	j.takeN(0)
-	big := clientMail{From: "dave@example.net", To: testJudge, Subject: "big", Body: strings.Repeat("x", 10000)}
+	big := clientMail{From: "frank@example.net", To: testJudge, Subject: "big", Body: strings.Repeat("x", 10000)}
 	in, err := parseLimited(big.raw(), 4096)
 	if err != nil {
 		t.Fatal(err)

@@ -105,13 +105,13 @@ func TestOutboxSendsEveryMailAfterAnOutageWithoutOtherMail(t *testing.T) {
 				return next
 			}
 			var wake time.Time
-			for _, at := range arrivals {
+			for i, at := range arrivals {
 				for !wake.IsZero() && !wake.After(start.Add(at)) {
 					j.clock.Advance(wake.Sub(j.clock.Now()))
 					wake = pass()
 				}
 				j.clock.Advance(start.Add(at).Sub(j.clock.Now()))
-				if err := j.svc.Handle(context.Background(), helpRequest(t, "dave@example.net")); err != nil {
+				if err := j.svc.Handle(context.Background(), helpRequest(t, fmt.Sprintf("stranger-%d@example.net", i))); err != nil {
 					t.Fatal(err)
 				}
 				wake = pass()

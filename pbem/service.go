@@ -55,6 +55,12 @@ type Options struct {
 	// the SMTP server did not take (as long as the mail has waited) (1 min and 1 h by
 	// default); a mail not sent within GiveUp (3 days) is given up.
 	RetryMin, RetryMax, GiveUp time.Duration
+	// StrangerAnswers limits the answers (help, errors) to an address that
+	// is no player's, observer's or the GM's, 1 a day by default;
+	// RefusalNotices the notices to a player, or the GM, that a mail in
+	// their name was refused, 3 an hour by default. Answers to players'
+	// own mail are never limited.
+	StrangerAnswers, RefusalNotices Limit
 	// Clock is the time; SystemClock by default.
 	Clock Clock
 	// Logger receives the logs; slog.Default() when nil. Secrets are never
@@ -100,6 +106,8 @@ func NewService(store *Store, sender Sender, opts Options) (*Service, error) {
 	opts.RetryMin = cmp.Or(opts.RetryMin, time.Minute)
 	opts.RetryMax = max(cmp.Or(opts.RetryMax, time.Hour), opts.RetryMin)
 	opts.GiveUp = cmp.Or(opts.GiveUp, 72*time.Hour)
+	opts.StrangerAnswers = cmp.Or(opts.StrangerAnswers, Limit{N: 1, Per: 24 * time.Hour})
+	opts.RefusalNotices = cmp.Or(opts.RefusalNotices, Limit{N: 3, Per: time.Hour})
 	if opts.Clock == nil {
 		opts.Clock = SystemClock()
 	}
@@ -258,11 +266,11 @@ func (t *txn) handle() error {
 // and errors for strangers). A mail without a usable sender address is
 // only logged.
 func (t *txn) answerSender(kind, subject, body string) error {
-	to := t.senderAddress()
-	if to == "" {
-		return nil
+	to, note, err := t.strangerAnswer()
+	if to == "" || err != nil {
+		return err
 	}
-	text, err := t.s.render(kind, &mailData{Body: body})
+	text, err := t.s.render(kind, &mailData{Body: joinNote(body, note)})
 	if err != nil {
 		return err
 	}
@@ -270,15 +278,46 @@ func (t *txn) answerSender(kind, subject, body string) error {
 }
 
 func (t *txn) help(intro string) error {
-	to := t.senderAddress()
-	if to == "" {
-		return nil
+	to, note, err := t.strangerAnswer()
+	if to == "" || err != nil {
+		return err
 	}
-	text, err := t.s.render(kindHelp, &mailData{Body: intro})
+	text, err := t.s.render(kindHelp, &mailData{Body: joinNote(intro, note)})
 	if err != nil {
 		return err
 	}
 	return t.queue(&letter{kind: kindHelp, to: to, subject: "Fieldpost: how to play by mail", text: text})
+}
+
+// strangerAnswer is where an answer to the sender of the mail in hand
+// goes, "" when there is none or when the StrangerAnswers limit holds it
+// back (a sender who is no player, observer or GM), with the note on the
+// answers held back before.
+func (t *txn) strangerAnswer() (to, note string, err error) {
+	to = t.senderAddress()
+	if to == "" {
+		return "", "", nil
+	}
+	known, err := t.knownAddress(to)
+	if err != nil || known {
+		return to, "", err
+	}
+	ok, note, err := t.allow(limitStranger, to, t.s.opts.StrangerAnswers)
+	if !ok || err != nil {
+		return "", "", err
+	}
+	return to, note, nil
+}
+
+// joinNote puts a limit's note after a mail's text.
+func joinNote(body, note string) string {
+	if note == "" {
+		return body
+	}
+	if body == "" {
+		return note
+	}
+	return body + "\n\n" + note
 }
 
 // senderAddress is where an answer to the sender of the mail in hand
