@@ -2,8 +2,8 @@ package mail
 
 import (
 	"bufio"
-	"cmp"
 	"bytes"
+	"cmp"
 	"mime"
 	"net/textproto"
 	"regexp"

@@ -175,6 +175,26 @@ func (in *Intake) Run(ctx context.Context, handle Handler) error {
 	}
 }
 
+// Check connects to the server, logs in and out once, and returns what
+// failed: for a program that runs once (from cron, say) and should stop at
+// once with the reason, where Run would retry.
+func (in *Intake) Check(ctx context.Context) error {
+	c, err := in.connect(ctx, make(chan struct{}, 1))
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	stop := context.AfterFunc(ctx, func() { c.Close() })
+	defer stop()
+	if err := c.WaitGreeting(); err != nil {
+		return fmt.Errorf("imap greeting: %w", err)
+	}
+	if err := c.Login(in.cfg.Username, in.cfg.Password).Wait(); err != nil {
+		return fmt.Errorf("imap login as %q: %w", in.cfg.Username, err)
+	}
+	return c.Logout().Wait()
+}
+
 // mailboxState is what Run remembers about the watched mailbox across
 // connections.
 type mailboxState struct {

@@ -429,8 +429,8 @@ func clubBot(srv *club.Server, cf *clubFile, side string, seed uint64, log *slog
 	return b, intake, nil
 }
 
-// referee watches a demo game as an observer: it writes every report to
-// the folder, prints a line per round, and ends the demo with the game.
+// referee watches a demo game as an observer: it writes every report and
+// its map to the folder, prints a line per round, and ends the demo with the game.
 type referee struct {
 	game string
 	dir  string
@@ -454,6 +454,13 @@ func (r *referee) handle(_ context.Context, msg *mail.Inbound) error {
 	}
 	if err := os.WriteFile(filepath.Join(r.dir, name), []byte(msg.Text), 0o600); err != nil {
 		return err
+	}
+	for _, a := range msg.Attachments {
+		if a.ContentType == "image/png" {
+			if err := os.WriteFile(filepath.Join(r.dir, strings.TrimSuffix(name, ".txt")+".png"), a.Data, 0o600); err != nil {
+				return err
+			}
+		}
 	}
 	fmt.Fprintf(r.out, "%s  %s\n", time.Now().Format("15:04:05"), firstLine(msg.Subject))
 	if kind == "game-over" {

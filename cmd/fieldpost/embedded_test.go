@@ -240,6 +240,13 @@ func TestServeDemoPlaysToTheEnd(t *testing.T) {
 	if len(rounds) != 4 {
 		t.Fatalf("want the reports of rounds 1-4 beside the final one, got %v", rounds)
 	}
+	maps, _ := filepath.Glob(filepath.Join(filepath.Dir(finals[0]), "*.png"))
+	if len(maps) != 5 {
+		t.Fatalf("want the maps of rounds 1-4 and the final one, got %v", maps)
+	}
+	if png, _ := os.ReadFile(maps[0]); !bytes.HasPrefix(png, []byte("\x89PNG")) {
+		t.Errorf("%s is no PNG", maps[0])
+	}
 }
 
 // With the embedded judge stopped, the admin commands change its games
@@ -376,5 +383,33 @@ func TestServeConfigRefusesADatabaseInUse(t *testing.T) {
 	}
 	if _, err := os.Stat(db); !os.IsNotExist(err) {
 		t.Errorf("the refused serve opened the database: %v", err)
+	}
+}
+
+// fieldpost bot with only --side plays that side's account of the embedded
+// judge, found in the data folder as fieldpost game finds the database;
+// with --once and --tls against a server without TLS it fails at once with
+// a clear error instead of retrying.
+func TestBotFindsTheEmbeddedJudge(t *testing.T) {
+	dir := t.TempDir()
+	out, _ := startEmbedded(t, dir)
+	german := printedAccount(t, out.String(), "german")
+	waitFor(t, "the welcome", 10*time.Second, func() bool { return ofKind(inbox(t, german), "welcome") != nil })
+
+	mustRun(t, "bot", "--side", "german", "--once", "--data", dir)
+	waitFor(t, "the bot's orders accepted", 20*time.Second, func() bool { return ofKind(inbox(t, german), "accepted") != nil })
+
+	code, _, errOut := fieldpost(t, "bot", "--side", "german", "--once", "--imap", german.imap, "--smtp", german.smtp,
+		"--user", "german", "--password", german.password, "--address", german.address, "--tls", "implicit")
+	if code != 1 || !strings.Contains(errOut, "does not speak TLS on this port") || !strings.Contains(errOut, "--tls none") {
+		t.Errorf("--once against a server without TLS: exit %d\n%s", code, errOut)
+	}
+	code, _, errOut = fieldpost(t, "bot", "--side", "german", "--once", "--data", filepath.Join(dir, "missing"))
+	if code != 1 || !strings.Contains(errOut, "no embedded judge in") {
+		t.Errorf("without a data folder: exit %d\n%s", code, errOut)
+	}
+	code, _, errOut = fieldpost(t, "bot", "--side", "russians", "--once", "--data", dir)
+	if code != 1 || !strings.Contains(errOut, `no account for side "russians"`) {
+		t.Errorf("an unknown side: exit %d\n%s", code, errOut)
 	}
 }
