@@ -47,6 +47,10 @@ type IntakeConfig struct {
 	// before reconnecting and before retrying a message whose handler
 	// failed; 1 s and 5 min by default.
 	RetryMin, RetryMax time.Duration
+	// ReconnectMax caps the wait before reconnecting (15 s by default, and
+	// at most RetryMax), so that the intake reads mail again soon after a
+	// long outage of the server ends.
+	ReconnectMax time.Duration
 	// Logger receives the intake's logs; slog.Default() when nil.
 	Logger *slog.Logger
 }
@@ -92,6 +96,7 @@ func NewIntake(cfg IntakeConfig) (*Intake, error) {
 	// into a busy loop against the server.
 	cfg.RetryMin = max(cmp.Or(cfg.RetryMin, time.Second), 10*time.Millisecond)
 	cfg.RetryMax = max(cmp.Or(cfg.RetryMax, 5*time.Minute), cfg.RetryMin)
+	cfg.ReconnectMax = max(min(cmp.Or(cfg.ReconnectMax, 15*time.Second), cfg.RetryMax), cfg.RetryMin)
 	if cfg.PollInterval < 0 || cfg.MaxMessageSize < 0 {
 		return nil, errors.New("mail: intake: negative PollInterval or MaxMessageSize")
 	}
@@ -137,7 +142,7 @@ func (in *Intake) Passes() uint64 {
 // moved to the processed mailbox only after handle returns nil; on error
 // it stays and is retried after a backoff. Between passes Run waits in
 // IDLE when the server has it, else it polls. A lost connection or failed
-// login is retried with capped exponential backoff.
+// login is retried with exponential backoff capped at ReconnectMax.
 func (in *Intake) Run(ctx context.Context, handle Handler) error {
 	if handle == nil {
 		return errors.New("mail: intake: nil handler")
@@ -159,7 +164,7 @@ func (in *Intake) Run(ctx context.Context, handle Handler) error {
 			failures = 0 // the server worked until now: start the backoff over
 		}
 		failures++
-		delay := backoff(failures, in.cfg.RetryMin, in.cfg.RetryMax)
+		delay := backoff(failures, in.cfg.RetryMin, in.cfg.ReconnectMax)
 		in.log.Warn("imap session ended; reconnecting", "err", err, "attempt", failures, "retry_in", delay)
 		select {
 		case <-ctx.Done():
@@ -168,6 +173,26 @@ func (in *Intake) Run(ctx context.Context, handle Handler) error {
 		case <-time.After(delay):
 		}
 	}
+}
+
+// Check connects to the server, logs in and out once, and returns what
+// failed: for a program that runs once (from cron, say) and should stop at
+// once with the reason, where Run would retry.
+func (in *Intake) Check(ctx context.Context) error {
+	c, err := in.connect(ctx, make(chan struct{}, 1))
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	stop := context.AfterFunc(ctx, func() { c.Close() })
+	defer stop()
+	if err := c.WaitGreeting(); err != nil {
+		return fmt.Errorf("imap greeting: %w", err)
+	}
+	if err := c.Login(in.cfg.Username, in.cfg.Password).Wait(); err != nil {
+		return fmt.Errorf("imap login as %q: %w", in.cfg.Username, err)
+	}
+	return c.Logout().Wait()
 }
 
 // mailboxState is what Run remembers about the watched mailbox across

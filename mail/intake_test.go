@@ -250,6 +250,62 @@ func TestIntakeReconnectsAfterServerRestart(t *testing.T) {
 	}
 }
 
+// After a long outage of the server the intake reconnects within
+// ReconnectMax, however many attempts failed: the backoff of messages
+// (RetryMax) does not apply to reconnecting.
+func TestIntakeReconnectsWithinTheCapAfterAnOutage(t *testing.T) {
+	srv := mailtest.NewIMAPServer(t, nil)
+	var rec recorder
+	var logs countingHandler
+	in, err := NewIntake(IntakeConfig{Addr: srv.Addr, TLS: TLSNone, Username: srv.Username, Password: srv.Password,
+		RetryMin: 10 * time.Millisecond, RetryMax: time.Hour, ReconnectMax: 50 * time.Millisecond,
+		PollInterval: time.Hour, Logger: slog.New(&logs)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- in.Run(ctx, rec.handle) }()
+	t.Cleanup(func() { cancel(); <-done })
+	waitFor(t, "the first pass", func() bool { return in.Passes() >= 1 })
+
+	if err := srv.Stop(); err != nil {
+		t.Fatal(err)
+	}
+	// Uncapped, the 14th wait alone would be 40 to 80 s.
+	waitFor(t, "14 failed reconnections", func() bool { return logs.count("imap session ended; reconnecting") >= 15 })
+	if err := srv.Start(); err != nil {
+		t.Fatal(err)
+	}
+	appendMail(t, srv, "after-outage@example.de")
+	waitFor(t, "the mail read after the outage", func() bool { handled, _ := rec.snapshot(); return len(handled) == 1 })
+}
+
+// countingHandler is a slog.Handler that counts the messages logged.
+type countingHandler struct {
+	mu       sync.Mutex
+	messages map[string]int
+}
+
+func (h *countingHandler) Enabled(context.Context, slog.Level) bool { return true }
+func (h *countingHandler) WithAttrs([]slog.Attr) slog.Handler       { return h }
+func (h *countingHandler) WithGroup(string) slog.Handler            { return h }
+func (h *countingHandler) Handle(_ context.Context, r slog.Record) error {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.messages == nil {
+		h.messages = make(map[string]int)
+	}
+	h.messages[r.Message]++
+	return nil
+}
+
+func (h *countingHandler) count(msg string) int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.messages[msg]
+}
+
 func TestIntakeSurvivesFailedLogin(t *testing.T) {
 	srv := mailtest.NewIMAPServer(t, nil)
 	appendMail(t, srv, "never@example.de")

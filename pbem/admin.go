@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"slices"
 	"strings"
 	"text/tabwriter"
@@ -130,6 +131,8 @@ type SideInfo struct {
 	Units  int `json:"units"`
 	Stands int `json:"stands"`
 	SP     int `json:"sp"`
+	// Unreachable is set when the judge's mail to the player bounced.
+	Unreachable *Unreachable `json:"unreachable,omitempty"`
 }
 
 // Games returns every game, in id order, read with the game systems hosted.
@@ -227,7 +230,7 @@ func gameInfo(systems engine.Systems, t storeTx, g *Game, mails mailCount) (*Gam
 	waiting := pos.Step().Waiting
 	for _, p := range g.Players {
 		f := pos.Forces(p.Side)
-		side := SideInfo{Side: p.Side, Title: sideTitle(pos, p.Side), Address: p.Address,
+		side := SideInfo{Side: p.Side, Title: sideTitle(pos, p.Side), Address: p.Address, Unreachable: p.Unreachable,
 			Units: f.Units, Stands: f.Pieces, SP: f.Strength}
 		if !g.Ended && slices.Contains(waiting, p.Side) {
 			sub, err := t.submission(g.ID, g.Turn, p.Side)
@@ -336,6 +339,11 @@ func WriteGame(w io.Writer, g *GameInfo, now time.Time) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	for _, s := range g.Sides {
+		if u := s.Unreachable; u != nil {
+			fmt.Fprintf(w, "\nUNREACHABLE: %s (%s): the judge's mail bounced %s: %s\n", s.Side, s.Address, formatTime(u.Since), u.Reason)
+		}
+	}
 	if len(g.Objectives) > 0 {
 		fmt.Fprintf(w, "\nObjectives:\n  %s\n", strings.Join(g.Objectives, "\n  "))
 	}
@@ -350,4 +358,39 @@ func WriteGame(w io.Writer, g *GameInfo, now time.Time) error {
 		fmt.Fprintln(w)
 	}
 	return nil
+}
+
+// CreateFirstGame creates a game with the GM's NEWGAME and args in the
+// database of cfg, unless the database holds a game already; it reports
+// whether it did. It is for a program that prepares a judge before
+// starting it (Serve), which must not run yet: when it returns the game is
+// committed, and its welcomes wait in the outbox for the judge. The
+// database and the server key file are created when missing.
+func CreateFirstGame(cfg *Config, games Games, logger *slog.Logger, args ...string) (created bool, err error) {
+	opts, err := serviceOptions(cfg, games, logger, SystemClock(), true)
+	if err != nil {
+		return false, err
+	}
+	store, err := OpenStore(cfg.Database)
+	if err != nil {
+		return false, err
+	}
+	defer func() { err = errors.Join(err, store.Close()) }()
+	existing, err := store.Games(opts.Systems)
+	if err != nil || len(existing) > 0 {
+		return false, err
+	}
+	// Without a sender: the judge sends the outbox when it starts.
+	svc, err := NewService(store, nil, opts)
+	if err != nil {
+		return false, err
+	}
+	answer, err := svc.Admin(context.Background(), "NEWGAME", args...)
+	if err != nil {
+		return false, err
+	}
+	if answer.Refused {
+		return false, fmt.Errorf("NEWGAME %s: %s", strings.Join(args, " "), answer.Text)
+	}
+	return true, nil
 }

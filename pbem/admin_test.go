@@ -87,8 +87,8 @@ func TestAdminCommands(t *testing.T) {
 	}
 	queuedTo(t, a, "defaulted "+bob, "report "+alice, "report "+bob, "gm "+testGM)
 	j.flush()
-	if m := byKind(t, j.takeN(4), kindReport, alice); m.Round() != "2" {
-		t.Errorf("the report opens round %s", m.Round())
+	if m := byKind(t, j.takeN(4), kindReport, alice); m.Round() != "1" {
+		t.Errorf("the report of round 1 names round %s", m.Round())
 	}
 	a = j.admin("ROLLBACK", "tutorial-1")
 	queuedTo(t, a, "status "+alice, "status "+bob, "gm "+testGM)

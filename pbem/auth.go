@@ -94,13 +94,17 @@ func (t *txn) authFailed(req *request, claimedGame string) error {
 		return nil
 	}
 	t.log.Warn("mail without valid credentials; the side's player is told", "game", g.ID, "side", p.Side, "from", from)
-	return t.mailPlayer(g, p.Side, kindAuthFailed, "A mail in your name was refused",
+	ok, note, err := t.allow(limitRefusal, g.ID+" "+p.Side, t.s.opts.RefusalNotices)
+	if !ok || err != nil {
+		return err
+	}
+	return t.mailPlayer(g, p.Side, kindAuthFailed, "A mail in your name was refused", joinNote(
 		fmt.Sprintf("A mail for side %s of game %s arrived without your secret, or with a wrong one, and was ignored: nothing changed.\n\n"+
 			"  From:    %s\n  Subject: %s\n\n"+
 			"If you sent it: reply to the judge's latest mail (its reply address carries your secret), "+
 			"or add a line PASSWORD with your secret, from the welcome mail.\n"+
 			"If you did not: someone tried to send orders in your name. Nothing sent without your secret counts.",
-			p.Side, g.ID, from, t.msg.Subject), false)
+			p.Side, g.ID, from, t.msg.Subject), note), false)
 }
 
 // isGM reports whether the mail in hand carries the game master's secret.

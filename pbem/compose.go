@@ -112,12 +112,15 @@ type mailData struct {
 
 // letter is a mail to queue.
 type letter struct {
-	kind    string
-	game    *Game  // nil for a mail about no game
-	side    string // the player's side: sets X-Fieldpost-Side and the Reply-To token
-	to      string
-	subject string
-	text    string
+	kind string
+	game *Game  // nil for a mail about no game
+	side string // the player's side: sets X-Fieldpost-Side and the Reply-To token
+	// reported is the round a report reports, for X-Fieldpost-Round; 0
+	// for every other mail, whose field names the round at hand.
+	reported int
+	to       string
+	subject  string
+	text     string
 	// form is the order form, written after the text between formMarker
 	// and its END line.
 	form string
@@ -224,7 +227,7 @@ func (t *txn) queue(l *letter) error {
 		out.Headers = append(out.Headers,
 			mail.HeaderField{Key: "X-Fieldpost-Game", Value: g.ID},
 			mail.HeaderField{Key: "X-Fieldpost-System", Value: cmp.Or(g.System, legacySystem)},
-			mail.HeaderField{Key: "X-Fieldpost-Round", Value: strconv.Itoa(g.Round())})
+			mail.HeaderField{Key: "X-Fieldpost-Round", Value: strconv.Itoa(cmp.Or(l.reported, g.Round()))})
 		if l.side != "" {
 			out.Headers = append(out.Headers, mail.HeaderField{Key: "X-Fieldpost-Side", Value: l.side})
 		}

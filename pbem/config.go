@@ -54,6 +54,9 @@ type Config struct {
 	Templates string
 
 	SendRetryMin, SendRetryMax, SendGiveUp time.Duration
+	// StrangerAnswers, RefusalNotices: stranger_answers, refusal_notices,
+	// as N/DURATION.
+	StrangerAnswers, RefusalNotices Limit
 
 	// HTTPListen is where the game pages are served (host:port); "" for
 	// none. BaseURL is how players reach them (behind a reverse proxy, its
@@ -94,6 +97,8 @@ func DefaultConfig() *Config {
 		SendRetryMin:         time.Minute,
 		SendRetryMax:         time.Hour,
 		SendGiveUp:           72 * time.Hour,
+		StrangerAnswers:      Limit{N: 1, Per: 24 * time.Hour},
+		RefusalNotices:       Limit{N: 3, Per: time.Hour},
 		LogLevel:             slog.LevelInfo,
 		LogFormat:            "text",
 	}
@@ -230,6 +235,10 @@ func (c *Config) set(key, val string) error {
 		c.HTTPListen = val
 	case "base_url":
 		c.BaseURL = strings.TrimRight(val, "/")
+	case "stranger_answers":
+		c.StrangerAnswers, err = ParseLimit(val)
+	case "refusal_notices":
+		c.RefusalNotices, err = ParseLimit(val)
 	case "log_level":
 		err = c.LogLevel.UnmarshalText([]byte(val))
 	case "log_format":
@@ -238,6 +247,24 @@ func (c *Config) set(key, val string) error {
 		return errors.New("unknown key")
 	}
 	return err
+}
+
+// MissingSecrets says, one line each, which secrets neither the file nor
+// the environment gave, where a judge will likely need them: a judge
+// started so runs, but its logins fail or nobody can create games, which
+// is better said at start than found in the first failures.
+func (c *Config) MissingSecrets() []string {
+	var missing []string
+	if c.IMAPPassword == "" {
+		missing = append(missing, fmt.Sprintf("%s is unset and imap_password empty: the IMAP login will have no password", EnvIMAPPassword))
+	}
+	if c.SMTPUsername != "" && c.SMTPPassword == "" {
+		missing = append(missing, fmt.Sprintf("%s is unset and smtp_password empty: the SMTP login as %s will have no password", EnvSMTPPassword, c.SMTPUsername))
+	}
+	if c.GMSecret == "" {
+		missing = append(missing, fmt.Sprintf("%s is unset and gm_secret empty: nobody can create games by mail", EnvGMSecret))
+	}
+	return missing
 }
 
 // Validate checks that the configuration can run a judge.

@@ -1,6 +1,7 @@
 package pbem
 
 import (
+	"context"
 	"log/slog"
 	"os"
 	"reflect"
@@ -42,7 +43,7 @@ func TestExampleConfig(t *testing.T) {
 	for _, key := range []string{"address", "name", "database", "key_file", "imap_addr", "imap_tls", "imap_username",
 		"imap_password", "imap_mailbox", "imap_processed_mailbox", "imap_poll_interval", "imap_idle", "max_message_size",
 		"smtp_addr", "smtp_tls", "smtp_username", "smtp_password", "smtp_helo", "gm_secret", "gm_address", "deadline",
-		"reminders", "grace", "templates", "send_retry_min", "send_retry_max", "send_give_up", "log_level", "log_format", "http_listen", "base_url"} {
+		"reminders", "grace", "templates", "send_retry_min", "send_retry_max", "send_give_up", "stranger_answers", "refusal_notices", "log_level", "log_format", "http_listen", "base_url"} {
 		if !documented[key] {
 			t.Errorf("%s is not in the example", key)
 		}
@@ -119,5 +120,36 @@ func TestPagesConfig(t *testing.T) {
 		if err == nil {
 			t.Errorf("%q is taken", bad)
 		}
+	}
+}
+
+// A judge started without the secrets' environment variables says so at
+// start, naming each variable.
+func TestServeSaysWhichSecretsAreMissing(t *testing.T) {
+	cfg, err := ParseConfig(strings.NewReader("address = judge@club.example\ndatabase = "+t.TempDir()+"/judge.db\n"+
+		"imap_addr = 127.0.0.1:1\nimap_tls = none\nimap_username = judge\n"+
+		"smtp_addr = 127.0.0.1:1\nsmtp_tls = none\nsmtp_username = judge\n"), func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	var logs syncBuffer
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := Serve(ctx, cfg, testGames, testLogger(t, &logs)); err != nil {
+		t.Fatal(err)
+	}
+	for _, env := range []string{EnvIMAPPassword, EnvSMTPPassword, EnvGMSecret} {
+		if !strings.Contains(logs.String(), env+" is unset") {
+			t.Errorf("not said at start: %s", env)
+		}
+	}
+
+	cfg.IMAPPassword, cfg.SMTPPassword, cfg.GMSecret = "imap-secret-1", "smtp-secret-1", "gm-secret-123456"
+	if missing := cfg.MissingSecrets(); len(missing) != 0 {
+		t.Errorf("with every secret: %q", missing)
+	}
+	cfg.SMTPUsername, cfg.SMTPPassword = "", ""
+	if missing := cfg.MissingSecrets(); len(missing) != 0 {
+		t.Errorf("an SMTP server without login needs no password: %q", missing)
 	}
 }

@@ -161,8 +161,19 @@ func (t *txn) deadlineActions(g *Game) error {
 func (s *Service) pruneProcessed(now time.Time) {
 	err := s.update(nil, s.log, func(t *txn) error {
 		n, err := t.pruneProcessed(now.Add(-processedRetention))
-		if n > 0 {
-			t.log.Info("forgot old mail ids", "count", n)
+		if err != nil {
+			return err
+		}
+		sent, err := t.pruneSent(now.Add(-processedRetention))
+		if err != nil {
+			return err
+		}
+		if n+sent > 0 {
+			t.log.Info("forgot old mail ids", "handled", n, "sent", sent)
+		}
+		held, addresses, err := t.pruneLimits(now, map[string]Limit{limitStranger: t.s.opts.StrangerAnswers, limitRefusal: t.s.opts.RefusalNotices})
+		if held > 0 {
+			t.log.Warn("mails held back by the limits, not summed up in a later mail", "held", held, "addresses", addresses)
 		}
 		return err
 	})

@@ -62,6 +62,15 @@ type Player struct {
 	// TimeZone is the IANA zone the player's mails show times in; "" for
 	// the game's.
 	TimeZone string `json:"time_zone,omitempty"`
+	// Unreachable is set when a mail to the player bounced.
+	Unreachable *Unreachable `json:"unreachable,omitempty"`
+}
+
+// Unreachable says that mail to a player's address bounced: when, and why
+// as the mail server said.
+type Unreachable struct {
+	Since  time.Time `json:"since"`
+	Reason string    `json:"reason"`
 }
 
 // Round is the round number the next orders are for, as the order form's

@@ -20,9 +20,13 @@ func (t *txn) gmCommand(req *request) error {
 		if t.s.opts.GMAddress == "" {
 			return nil
 		}
-		return t.answerGM(kindAuthFailed, nil, "A GM command was refused",
+		ok, note, err := t.allow(limitRefusal, "gm", t.s.opts.RefusalNotices)
+		if !ok || err != nil {
+			return err
+		}
+		return t.answerGM(kindAuthFailed, nil, "A GM command was refused", joinNote(
 			fmt.Sprintf("A %s command arrived without the GM secret, or with a wrong one, and was ignored.\n\n"+
-				"  From:    %s\n  Subject: %s\n", req.Command, t.msg.From.Email, t.msg.Subject))
+				"  From:    %s\n  Subject: %s\n", req.Command, t.msg.From.Email, t.msg.Subject), note))
 	}
 	return t.runGM(req)
 }

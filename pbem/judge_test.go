@@ -132,8 +132,8 @@ func TestRoundIsPlayedWhenBothSidesSent(t *testing.T) {
 	seed := uint64(0)
 	for side, to := range map[string]string{"us": alice, "german": bob} {
 		r := byKind(t, mails, kindReport, to)
-		if r.Round() != "2" || r.Side() != side || !strings.Contains(r.Form(), "ROUND 2\n") {
-			t.Errorf("%s: want the round 2 order form", r)
+		if r.Round() != "1" || r.Side() != side || !strings.Contains(r.Form(), "ROUND 2\n") {
+			t.Errorf("%s: want the report of round 1 with the round 2 order form", r)
 		}
 		seed = revealedSeed(t, r)
 		if got, want := engine.SeedCommitment(seed), commitment(t, w[side]); got != want {
@@ -413,7 +413,7 @@ func TestHelpUnreadableAndOversized(t *testing.T) {
 	if m := j.takeN(1)[0]; m.Kind() != kindHelp || !strings.Contains(m.Text, "NEWGAME scenario=NAME") {
 		t.Errorf("got %s", m)
 	}
-	j.handle(clientMail{From: "dave@example.net", To: testJudge, Subject: "photo", Body: "\n\n"})
+	j.handle(clientMail{From: "erin@example.net", To: testJudge, Subject: "photo", Body: "\n\n"})
 	if m := j.takeN(1)[0]; m.Kind() != kindHelp || !strings.Contains(m.Text, "no text the judge could read") {
 		t.Errorf("got %s", m)
 	}
@@ -421,7 +421,7 @@ func TestHelpUnreadableAndOversized(t *testing.T) {
 	// not retried for ever).
 	j.handle(clientMail{From: `"dave smith"@example.net`, To: testJudge, Subject: "hello", Body: "HELP\n"})
 	j.takeN(0)
-	big := clientMail{From: "dave@example.net", To: testJudge, Subject: "big", Body: strings.Repeat("x", 10000)}
+	big := clientMail{From: "frank@example.net", To: testJudge, Subject: "big", Body: strings.Repeat("x", 10000)}
 	in, err := parseLimited(big.raw(), 4096)
 	if err != nil {
 		t.Fatal(err)

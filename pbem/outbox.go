@@ -46,6 +46,9 @@ func (t *txn) enqueue(o *outgoing, raw []byte) error {
 	if err := t.tx.Bucket(bucketOutboxData).Put(key, raw); err != nil {
 		return fmt.Errorf("queueing mail: %w", err)
 	}
+	if err := t.putSent(o.MessageID, &sentMail{Kind: o.Kind, Game: o.Game, Side: o.Side, To: o.To[0], Queued: o.Queued}); err != nil {
+		return err
+	}
 	t.queued++
 	if t.answer != nil {
 		t.answer.Mails = append(t.answer.Mails, QueuedMail{Kind: o.Kind, To: o.To[0]})
@@ -64,7 +67,9 @@ type dueMail struct {
 }
 
 // sendDue sends the mails due now, in the order they were queued, and
-// returns when the next one falls due (zero when none waits).
+// returns when the next one falls due (zero when none waits), counting the
+// retries of the mails it just failed to send: without them the loop would
+// sleep past their retry time until some other mail woke it.
 func (s *Service) sendDue(ctx context.Context) (time.Time, error) {
 	now := s.clock.Now()
 	var due []dueMail
@@ -104,16 +109,21 @@ func (s *Service) sendDue(ctx context.Context) (time.Time, error) {
 			// Flush or the next start.
 			return now, nil
 		}
-		if err := s.recordSend(m, err); err != nil {
+		retry, err := s.recordSend(m, err)
+		if err != nil {
 			return time.Time{}, err
+		}
+		if !retry.IsZero() && (next.IsZero() || retry.Before(next)) {
+			next = retry
 		}
 	}
 	return next, nil
 }
 
 // recordSend marks a mail sent (it leaves the outbox) right after the
-// server took it, or schedules its retry, or gives up on it.
-func (s *Service) recordSend(m dueMail, sendErr error) error {
+// server took it, or schedules its retry and returns its time, or gives up
+// on it.
+func (s *Service) recordSend(m dueMail, sendErr error) (retry time.Time, err error) {
 	log := s.log.With("kind", m.o.Kind, "game", m.o.Game, "side", m.o.Side, "mail_id", m.o.MessageID)
 	now := s.clock.Now()
 	o := m.o
@@ -132,10 +142,16 @@ func (s *Service) recordSend(m dueMail, sendErr error) error {
 			log.Error("mail not sent for too long; given up", "to", o.To, "attempts", o.Attempts, "err", sendErr)
 			break
 		}
-		o.NextTry = now.Add(backoff(o.Attempts, s.opts.RetryMin, s.opts.RetryMax))
+		// The last attempt is made when GiveUp has passed, so that a mail is
+		// given up on time rather than at the next attempt after it.
+		o.NextTry = now.Add(retryWait(now.Sub(o.Queued), s.opts.RetryMin, s.opts.RetryMax))
+		if lastTry := o.Queued.Add(s.opts.GiveUp); o.NextTry.After(lastTry) {
+			o.NextTry = lastTry
+		}
+		retry = o.NextTry
 		log.Warn("sending failed; will retry", "attempts", o.Attempts, "retry_at", o.NextTry, "err", sendErr)
 	}
-	err := s.store.db.Update(func(tx *bbolt.Tx) error {
+	err = s.store.db.Update(func(tx *bbolt.Tx) error {
 		if sendErr == nil {
 			if err := tx.Bucket(bucketOutbox).Delete(m.key); err != nil {
 				return err
@@ -147,19 +163,19 @@ func (s *Service) recordSend(m dueMail, sendErr error) error {
 		return putJSON(tx.Bucket(bucketOutbox), m.key, &o)
 	})
 	if err != nil {
-		return fmt.Errorf("recording the sending of %s: %w", o.MessageID, err)
+		return time.Time{}, fmt.Errorf("recording the sending of %s: %w", o.MessageID, err)
 	}
-	return nil
+	return retry, nil
 }
 
-// backoff is the wait before the attempt after the n-th failure: first,
-// doubling each time, at most last.
-func backoff(n int, first, last time.Duration) time.Duration {
-	d := first
-	for i := 1; i < n && d < last; i++ {
-		d *= 2
-	}
-	return min(d, last)
+// retryWait is the wait before the next attempt to send a mail queued age
+// ago: as long as the mail has waited, at least first and at most last.
+// The attempts thus come at most twice as late as the mail's age, so that
+// a mail caught in an outage is sent no later than the longer of first and
+// the outage's length after the server returns (a backoff counted in
+// attempts would double the wait however short the failures were).
+func retryWait(age, first, last time.Duration) time.Duration {
+	return min(max(age, first), last)
 }
 
 // runOutbox sends queued mail until ctx is done: at once when a

@@ -3,6 +3,7 @@ package pbem
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -24,8 +25,8 @@ func outboxRecords(t testing.TB, s *Store) []outgoing {
 	return out
 }
 
-// A temporary failure is retried with a growing wait, and the mail is sent
-// once.
+// A temporary failure is retried after a wait as long as the mail has
+// waited (at least RetryMin, at most RetryMax), and the mail is sent once.
 func TestOutboxRetriesTemporaryFailures(t *testing.T) {
 	j := newJudge(t, &Options{RetryMin: time.Minute, RetryMax: 4 * time.Minute})
 	failures := 3
@@ -37,7 +38,7 @@ func TestOutboxRetriesTemporaryFailures(t *testing.T) {
 		return nil
 	}
 	j.handle(clientMail{From: "dave@example.net", To: testJudge, Subject: "help", Body: "HELP"})
-	for _, wait := range []time.Duration{time.Minute, 2 * time.Minute} {
+	for _, wait := range []time.Duration{time.Minute, time.Minute} {
 		o := outboxRecords(t, j.store)
 		if len(o) != 1 || !o[0].NextTry.Equal(j.clock.Now().Add(wait)) {
 			t.Fatalf("want a retry in %v: %+v", wait, o)
@@ -47,16 +48,149 @@ func TestOutboxRetriesTemporaryFailures(t *testing.T) {
 		j.clock.Advance(time.Second)
 		j.flush()
 	}
-	if o := outboxRecords(t, j.store); len(o) != 1 || o[0].Attempts != 3 || !o[0].NextTry.Equal(j.clock.Now().Add(4*time.Minute)) {
+	if o := outboxRecords(t, j.store); len(o) != 1 || o[0].Attempts != 3 || !o[0].NextTry.Equal(j.clock.Now().Add(2*time.Minute)) {
 		t.Fatalf("%+v", o)
 	}
 	j.takeN(0)
-	j.clock.Advance(4 * time.Minute)
+	j.clock.Advance(2 * time.Minute)
 	j.flush()
 	j.takeN(1)
 	if o := outboxRecords(t, j.store); len(o) != 0 {
 		t.Errorf("left in the outbox: %+v", o)
 	}
+}
+
+// outage is a Sender that fails while the clock is in [from, until).
+type outage struct {
+	clock       Clock
+	from, until time.Time
+	next        Sender
+}
+
+func (o *outage) Send(ctx context.Context, from string, to []string, raw []byte) error {
+	if now := o.clock.Now(); !now.Before(o.from) && now.Before(o.until) {
+		return errors.New("dial tcp 127.0.0.1:25: connect: connection refused")
+	}
+	return o.next.Send(ctx, from, to, raw)
+}
+
+// After an SMTP outage of 60 s every mail that waited is sent within
+// RetryMin + 10 s of the server's return, woken by the retry times the
+// outbox returns alone: no other mail arrives to wake it. The outbox loop
+// is played event by event: a pass when a mail is queued (the kick) and at
+// each time a pass returned. (The bound is the longer of RetryMin and the
+// outage: with the default RetryMin of a minute, RetryMin.)
+func TestOutboxSendsEveryMailAfterAnOutageWithoutOtherMail(t *testing.T) {
+	for _, tc := range []struct {
+		retryMin time.Duration
+		// Mails queued during the outage, at these offsets from its start.
+		arrivals []time.Duration
+	}{
+		{time.Minute, []time.Duration{0}},
+		{time.Minute, []time.Duration{0, 17 * time.Second, 59 * time.Second}},
+		{90 * time.Second, []time.Duration{5 * time.Second}},
+		{2 * time.Minute, []time.Duration{0, 30 * time.Second}},
+	} {
+		retryMin, arrivals := tc.retryMin, tc.arrivals
+		t.Run(fmt.Sprint(retryMin, arrivals), func(t *testing.T) {
+			j := newJudge(t, &Options{RetryMin: retryMin, RetryMax: time.Hour})
+			start := j.clock.Now()
+			down := &outage{clock: j.clock, from: start, until: start.Add(60 * time.Second), next: j.sender}
+			j.svc.sender = down
+			pass := func() time.Time {
+				next, err := j.svc.sendDue(context.Background())
+				if err != nil {
+					t.Fatal(err)
+				}
+				return next
+			}
+			var wake time.Time
+			for i, at := range arrivals {
+				for !wake.IsZero() && !wake.After(start.Add(at)) {
+					j.clock.Advance(wake.Sub(j.clock.Now()))
+					wake = pass()
+				}
+				j.clock.Advance(start.Add(at).Sub(j.clock.Now()))
+				if err := j.svc.Handle(context.Background(), helpRequest(t, fmt.Sprintf("stranger-%d@example.net", i))); err != nil {
+					t.Fatal(err)
+				}
+				wake = pass()
+			}
+			j.takeN(0)
+			for len(outboxRecords(t, j.store)) > 0 {
+				if wake.IsZero() {
+					t.Fatalf("mail waits in the outbox and nothing will wake the loop: %+v", outboxRecords(t, j.store))
+				}
+				j.clock.Advance(wake.Sub(j.clock.Now()))
+				wake = pass()
+			}
+			j.takeN(len(arrivals))
+			late := j.clock.Now().Sub(down.until)
+			if late > retryMin+10*time.Second {
+				t.Errorf("the last mail went %v after the server returned", late)
+			}
+			t.Logf("the last mail went %v after the server returned", late)
+		})
+	}
+}
+
+// The outbox loop itself retries a failed mail at its retry time and gives
+// a mail up when GiveUp has passed, with no other mail to wake it.
+func TestOutboxLoopRetriesAndGivesUpAlone(t *testing.T) {
+	j := newJudge(t, &Options{RetryMin: time.Minute, RetryMax: time.Hour, GiveUp: 10 * time.Minute})
+	down := &outage{clock: j.clock, from: j.clock.Now(), until: j.clock.Now().Add(90 * time.Second), next: j.sender}
+	j.svc.sender = down
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { j.svc.runOutbox(ctx); close(done) }()
+	t.Cleanup(func() { cancel(); <-done })
+
+	if err := j.svc.Handle(context.Background(), helpRequest(t, "dave@example.net")); err != nil {
+		t.Fatal(err)
+	}
+	attempts := func(n int) func() bool {
+		return func() bool { o := outboxRecords(t, j.store); return len(o) == 1 && o[0].Attempts == n }
+	}
+	waitUntil(t, "the first attempt", attempts(1))
+	j.clock.Advance(time.Minute)
+	waitUntil(t, "the retry at RetryMin", attempts(2))
+	j.clock.Advance(time.Minute)
+	waitUntil(t, "the mail sent", func() bool { return len(outboxRecords(t, j.store)) == 0 })
+	j.takeN(1)
+
+	down.from, down.until = j.clock.Now(), j.clock.Now().Add(time.Hour)
+	if err := j.svc.Handle(context.Background(), helpRequest(t, "erin@example.net")); err != nil {
+		t.Fatal(err)
+	}
+	waitUntil(t, "the first attempt", attempts(1))
+	for range 4 {
+		j.clock.Advance(5 * time.Minute)
+	}
+	waitUntil(t, "the mail given up", func() bool { o := outboxRecords(t, j.store); return len(o) == 1 && o[0].Failed })
+	if o := outboxRecords(t, j.store)[0]; o.NextTry.After(o.Queued.Add(10 * time.Minute)) {
+		t.Errorf("last attempt planned after GiveUp: %+v", o)
+	}
+}
+
+// helpRequest is a HELP mail from a stranger, as the intake hands it over.
+func helpRequest(t testing.TB, from string) *mail.Inbound {
+	in, err := mail.Parse(strings.NewReader(string(clientMail{From: from, To: testJudge, Subject: "help", Body: "HELP"}.raw())), 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return in
+}
+
+// waitUntil waits for cond, which a goroutine of the test makes true.
+func waitUntil(t testing.TB, what string, cond func() bool) {
+	t.Helper()
+	for range 2000 {
+		if cond() {
+			return
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	t.Fatalf("waited 10 s for %s", what)
 }
 
 // A mail the server refuses for good, or that cannot be sent for longer
@@ -92,10 +226,10 @@ func TestOutboxGivesUp(t *testing.T) {
 	}
 }
 
-func TestBackoff(t *testing.T) {
-	for n, want := range map[int]time.Duration{1: time.Minute, 2: 2 * time.Minute, 3: 4 * time.Minute, 4: 5 * time.Minute, 40: 5 * time.Minute} {
-		if got := backoff(n, time.Minute, 5*time.Minute); got != want {
-			t.Errorf("backoff(%d) = %v", n, got)
+func TestRetryWait(t *testing.T) {
+	for age, want := range map[time.Duration]time.Duration{0: time.Minute, time.Minute: time.Minute, 3 * time.Minute: 3 * time.Minute, 6 * time.Minute: 5 * time.Minute, 100 * time.Hour: 5 * time.Minute} {
+		if got := retryWait(age, time.Minute, 5*time.Minute); got != want {
+			t.Errorf("retryWait(%v) = %v", age, got)
 		}
 	}
 }

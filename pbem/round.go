@@ -202,7 +202,7 @@ func (t *txn) reportMails(g *Game, turn int, only *Player) error {
 		if err != nil {
 			return err
 		}
-		l := &letter{kind: kind, game: g, side: side, to: to, subject: subject,
+		l := &letter{kind: kind, game: g, side: side, reported: turn + 1, to: to, subject: subject,
 			inline: []mail.Part{png}, attachments: []mail.Part{attachment}}
 		if side != "" && !g.Ended {
 			l.form = p.after.Form(side, g.ID)

@@ -78,6 +78,9 @@ func newDaemon(cfg *Config, games Games, logger *slog.Logger, clock Clock) (*dae
 // hand, the outbox is flushed, the database closed.
 func (d *daemon) run(ctx context.Context) error {
 	d.log.Info("judge started", "address", d.cfg.Address, "imap", d.cfg.IMAPAddr, "smtp", d.cfg.SMTPAddr, "database", d.cfg.Database)
+	for _, m := range d.cfg.MissingSecrets() {
+		d.log.Warn(m)
+	}
 	control := d.startControl()
 	pages, err := d.startPages()
 	if err != nil {

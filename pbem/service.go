@@ -58,10 +58,16 @@ type Options struct {
 	BaseURL string
 	// Templates holds the mail templates; templates.FS by default.
 	Templates fs.FS
-	// RetryMin and RetryMax bound the exponential backoff between attempts
-	// to send a mail the SMTP server did not take (1 min and 1 h by
+	// RetryMin and RetryMax bound the wait between attempts to send a mail
+	// the SMTP server did not take (as long as the mail has waited) (1 min and 1 h by
 	// default); a mail not sent within GiveUp (3 days) is given up.
 	RetryMin, RetryMax, GiveUp time.Duration
+	// StrangerAnswers limits the answers (help, errors) to an address that
+	// is no player's, observer's or the GM's, 1 a day by default;
+	// RefusalNotices the notices to a player, or the GM, that a mail in
+	// their name was refused, 3 an hour by default. Answers to players'
+	// own mail are never limited.
+	StrangerAnswers, RefusalNotices Limit
 	// Clock is the time; SystemClock by default.
 	Clock Clock
 	// Logger receives the logs; slog.Default() when nil. Secrets are never
@@ -110,6 +116,8 @@ func NewService(store *Store, sender Sender, opts Options) (*Service, error) {
 	opts.RetryMin = cmp.Or(opts.RetryMin, time.Minute)
 	opts.RetryMax = max(cmp.Or(opts.RetryMax, time.Hour), opts.RetryMin)
 	opts.GiveUp = cmp.Or(opts.GiveUp, 72*time.Hour)
+	opts.StrangerAnswers = cmp.Or(opts.StrangerAnswers, Limit{N: 1, Per: 24 * time.Hour})
+	opts.RefusalNotices = cmp.Or(opts.RefusalNotices, Limit{N: 3, Per: time.Hour})
 	if opts.Clock == nil {
 		opts.Clock = SystemClock()
 	}
@@ -189,12 +197,16 @@ func kick(c chan struct{}) {
 }
 
 // Handle handles one inbound mail; it is a mail.Handler. Mail sent by a
-// machine is logged and never answered. Otherwise what the mail does and
+// machine is logged and never answered; a bounce of the judge's mail to a
+// player marks the player unreachable and tells the game master. Otherwise what the mail does and
 // every mail it causes are committed together, once: a mail handled again
 // (the same Message-ID) has no effect. An error means nothing was done and
 // the mail should be handled again later.
 func (s *Service) Handle(ctx context.Context, msg *mail.Inbound) error {
 	log := s.log.With("message_id", msg.MessageID)
+	if b, ok := mail.ReadBounce(msg); ok {
+		return s.handleBounce(msg, b, log)
+	}
 	if reason, auto := mail.DetectAutomatic(msg, []string{s.opts.Address}); auto {
 		log.Info("automatic mail ignored", "reason", reason, "from", msg.From.Email)
 		return nil
@@ -267,11 +279,11 @@ func (t *txn) handle() error {
 // and errors for strangers). A mail without a usable sender address is
 // only logged.
 func (t *txn) answerSender(kind, subject, body string) error {
-	to := t.senderAddress()
-	if to == "" {
-		return nil
+	to, note, err := t.strangerAnswer()
+	if to == "" || err != nil {
+		return err
 	}
-	text, err := t.s.render(kind, &mailData{Body: body})
+	text, err := t.s.render(kind, &mailData{Body: joinNote(body, note)})
 	if err != nil {
 		return err
 	}
@@ -279,15 +291,46 @@ func (t *txn) answerSender(kind, subject, body string) error {
 }
 
 func (t *txn) help(intro string) error {
-	to := t.senderAddress()
-	if to == "" {
-		return nil
+	to, note, err := t.strangerAnswer()
+	if to == "" || err != nil {
+		return err
 	}
-	text, err := t.s.render(kindHelp, &mailData{Body: intro})
+	text, err := t.s.render(kindHelp, &mailData{Body: joinNote(intro, note)})
 	if err != nil {
 		return err
 	}
 	return t.queue(&letter{kind: kindHelp, to: to, subject: "Fieldpost: how to play by mail", text: text})
+}
+
+// strangerAnswer is where an answer to the sender of the mail in hand
+// goes, "" when there is none or when the StrangerAnswers limit holds it
+// back (a sender who is no player, observer or GM), with the note on the
+// answers held back before.
+func (t *txn) strangerAnswer() (to, note string, err error) {
+	to = t.senderAddress()
+	if to == "" {
+		return "", "", nil
+	}
+	known, err := t.knownAddress(to)
+	if err != nil || known {
+		return to, "", err
+	}
+	ok, note, err := t.allow(limitStranger, to, t.s.opts.StrangerAnswers)
+	if !ok || err != nil {
+		return "", "", err
+	}
+	return to, note, nil
+}
+
+// joinNote puts a limit's note after a mail's text.
+func joinNote(body, note string) string {
+	if note == "" {
+		return body
+	}
+	if body == "" {
+		return note
+	}
+	return body + "\n\n" + note
 }
 
 // senderAddress is where an answer to the sender of the mail in hand

@@ -39,10 +39,16 @@ var (
 	// outbox-data: sequence number -> the composed message, apart from its
 	// outgoing record so that scanning the queue does not read every map.
 	bucketOutboxData = []byte("outbox-data")
+	// sent: Message-ID of every mail queued -> sentMail (JSON), kept as
+	// long as processed mail ids, to tell whose mail a bounce returns.
+	bucketSent = []byte("sent")
+	// limits: limit kind, NUL, address or player -> limitState (JSON): the
+	// rate limits' windows (limit.go).
+	bucketLimits = []byte("limits")
 )
 
 var allBuckets = [][]byte{bucketSettings, bucketGames, bucketTokens, bucketStates, bucketRounds,
-	bucketSubmissions, bucketProcessed, bucketOutbox, bucketOutboxData}
+	bucketSubmissions, bucketProcessed, bucketOutbox, bucketOutboxData, bucketSent, bucketLimits}
 
 // schemaVersion is the layout described above.
 const schemaVersion = "1"

@@ -3,12 +3,15 @@ package main
 import (
 	"cmp"
 	"context"
+	"crypto/tls"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"maps"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -16,12 +19,15 @@ import (
 
 	"fieldpost/engine"
 	"fieldpost/mail"
+	"fieldpost/pbem"
 )
 
 func init() {
 	commands["bot"] = command{
-		"bot --side SIDE --imap HOST:PORT --smtp HOST:PORT --user U [--password P] [--address ADDR] [--tls none|starttls|implicit] [--once] [--seed N]",
-		"Play a side by mail as a player would: answer the judge's order forms with the bot's orders.",
+		"bot --side SIDE [--imap HOST:PORT --smtp HOST:PORT --user U [--password P] [--address ADDR] [--tls none|starttls|implicit]] [--data DIR] [--once] [--seed N]",
+		"Play a side by mail as a player would: answer the judge's order forms with the bot's orders.\n" +
+			"Without --imap, --smtp and --user it plays the side's account of the judge that fieldpost serve runs\n" +
+			"without --config (its accounts are in DIR/club.json).",
 		cmdBot}
 }
 
@@ -46,10 +52,27 @@ func cmdBot(e *env, args []string) error {
 	tlsName := fs.String("tls", "implicit", "how connections are secured: none, starttls or implicit")
 	once := fs.Bool("once", false, "handle the mail in the mailbox, then exit (for cron)")
 	seed := fs.Uint64("seed", 0, "varies the bot's plans")
+	dataDir := fs.String("data", defaultDataDir, "without --imap, --smtp and --user: the data folder of the embedded judge")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if fs.NArg() > 0 || *side == "" || *imapAddr == "" || *smtpAddr == "" || *user == "" {
+	if fs.NArg() > 0 || *side == "" {
+		return errUsage
+	}
+	if *imapAddr == "" && *smtpAddr == "" && *user == "" {
+		acct, err := embeddedAccount(*dataDir, *side)
+		if err != nil {
+			return err
+		}
+		*imapAddr, *smtpAddr, *user, *tlsName = acct.imap, acct.smtp, acct.user, "none"
+		if *password == "" {
+			*password = acct.password
+		}
+		if *address == "" {
+			*address = acct.address
+		}
+	}
+	if *imapAddr == "" || *smtpAddr == "" || *user == "" {
 		return errUsage
 	}
 	pw := *password
@@ -89,6 +112,35 @@ func cmdBot(e *env, args []string) error {
 	return intake.Run(ctx, b.handle)
 }
 
+// clubAccount is an account of the embedded judge's club mail server.
+type clubAccount struct {
+	imap, smtp, user, password, address string
+}
+
+// embeddedAccount finds a side's account of the embedded judge of a data
+// folder, as `fieldpost game` finds its database: the servers from the
+// judge.conf it writes, the password from club.json.
+func embeddedAccount(dataDir, side string) (*clubAccount, error) {
+	conf := filepath.Join(dataDir, judgeConfigName)
+	cfg, err := pbem.LoadConfig(conf, func(string) string { return "" })
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("no --imap, --smtp and --user, and no embedded judge in %s (start it with fieldpost serve, or give --data)", dataDir)
+	}
+	if err != nil {
+		return nil, err
+	}
+	cf, found, err := loadClubFile(filepath.Join(dataDir, "club.json"))
+	if err != nil {
+		return nil, err
+	}
+	name := strings.ToLower(side)
+	if !found || cf.password(name) == "" {
+		return nil, fmt.Errorf("the embedded judge in %s has no account for side %q", dataDir, side)
+	}
+	return &clubAccount{imap: cfg.IMAPAddr, smtp: cfg.SMTPAddr, user: name, password: cf.password(name),
+		address: name + "@" + cf.Domain}, nil
+}
+
 func tlsMode(s string) (mail.TLSMode, error) {
 	switch s {
 	case "none":
@@ -107,6 +159,15 @@ func tlsMode(s string) (mail.TLSMode, error) {
 func runOnce(ctx context.Context, in *mail.Intake, handle mail.Handler) error {
 	runCtx, cancel := context.WithTimeout(ctx, onceTimeout)
 	defer cancel()
+	// Run would retry a server it cannot use: once, the reason is the
+	// answer.
+	if err := in.Check(runCtx); err != nil {
+		var notTLS tls.RecordHeaderError
+		if errors.As(err, &notTLS) {
+			return fmt.Errorf("the IMAP server does not speak TLS on this port (%w): try --tls starttls or --tls none", err)
+		}
+		return err
+	}
 	done := make(chan error, 1)
 	go func() { done <- in.Run(runCtx, handle) }()
 	tick := time.NewTicker(10 * time.Millisecond)
@@ -175,6 +236,9 @@ func (b *mailBot) handle(ctx context.Context, msg *mail.Inbound) error {
 	if err != nil {
 		log.Warn("ignored: the mail names no round", "err", err)
 		return nil
+	}
+	if kind == "report" {
+		round++ // a report names the round it reports; its form is for the next
 	}
 	log = log.With("round", round)
 	switch kind {

@@ -164,7 +164,7 @@ func TestBotAnswersTheJudge(t *testing.T) {
 	vacation.header = []mail.HeaderField{{Key: "X-Autoreply", Value: "yes"}}
 	german := welcome(t, "german-1@club.example", st)
 	german.side = "german"
-	final := judgeMail{id: "final-1@club.example", kind: "report", side: "us", round: over.Turn + 1, st: over, text: "The battle is over."}
+	final := judgeMail{id: "final-1@club.example", kind: "report", side: "us", round: over.Turn, st: over, text: "The battle is over."}
 
 	w := newBotWorld(t, []byte(stranger), vacation.raw(t), german.raw(t), final.raw(t),
 		welcome(t, "welcome-1@club.example", st).raw(t))

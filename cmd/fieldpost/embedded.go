@@ -123,6 +123,11 @@ func serveEmbedded(ctx context.Context, e *env, opt embeddedOptions) error {
 	if err := os.MkdirAll(opt.dataDir, 0o700); err != nil {
 		return err
 	}
+	lock, err := lockDatabase(embeddedDatabase(opt.dataDir), "the data folder "+opt.dataDir)
+	if err != nil {
+		return err
+	}
+	defer lock.release()
 	logFile, err := os.OpenFile(filepath.Join(opt.dataDir, "fieldpost.log"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
 	if err != nil {
 		return err
@@ -186,6 +191,16 @@ func serveEmbedded(ctx context.Context, e *env, opt embeddedOptions) error {
 	if err := writeJudgeConfig(opt.dataDir, cfg); err != nil {
 		return err
 	}
+	// The game is created in the database before the judge starts, so that
+	// it exists, committed, before the banner says so; a start interrupted
+	// before that creates it at the next.
+	created := false
+	if !opt.demo {
+		args := strings.Fields(newGameCommand("demo", srv))[1:]
+		if created, err = pbem.CreateFirstGame(cfg, hostedGames, log.With("part", "judge"), args...); err != nil {
+			return fmt.Errorf("creating the game demo: %w", err)
+		}
+	}
 
 	runCtx, stop := context.WithCancel(ctx)
 	defer stop()
@@ -202,28 +217,38 @@ func serveEmbedded(ctx context.Context, e *env, opt embeddedOptions) error {
 		printPages(e.stdout, cfg)
 		demoErr = runDemo(runCtx, e, srv, cf, opt, log)
 		stop()
-	case !existed:
-		if err := gmMail(srv, cf, newGameCommand("demo", srv)); err != nil {
-			stop()
-			wg.Wait()
-			return err
-		}
-		printWelcome(e.stdout, srv, cf, opt)
-		printPages(e.stdout, cfg)
 	default:
-		fmt.Fprintf(e.stdout, "Fieldpost is running again (club mail server: IMAP %s, SMTP %s; data in %s).\n", srv.IMAPAddr(), srv.SMTPAddr(), opt.dataDir)
-		fmt.Fprintf(e.stdout, "The accounts and passwords are those of the first start, in %s.\n", clubPath)
-		printPages(e.stdout, cfg)
-		if mailKept {
-			fmt.Fprintf(e.stdout, "The mailboxes are as they were (in %s): nobody is mailed again. Stop with Ctrl-C.\n", mailFile)
+		// The banner waits for the judge's control socket, so that the
+		// admin commands it mentions work at once.
+		a, err := waitForJudge(runCtx, cfg.Database)
+		if err != nil {
+			if runCtx.Err() == nil { // else the judge did not start: judgeErr says why
+				fmt.Fprintf(e.stdout, "Fieldpost started, but %v: see %s.\n", err, filepath.Join(opt.dataDir, "fieldpost.log"))
+			}
 			break
 		}
-		n, err := remailAfterRestart(runCtx, cfg.Database)
+		if created {
+			a.Close()
+			printWelcome(e.stdout, srv, opt)
+			printPages(e.stdout, cfg)
+			break
+		}
+		fmt.Fprintf(e.stdout, "Fieldpost is running again (club mail server: IMAP %s, SMTP %s; data in %s).\n", srv.IMAPAddr(), srv.SMTPAddr(), opt.dataDir)
+		fmt.Fprintf(e.stdout, "The accounts and passwords are those of the first start, in %s:\n", clubPath)
+		printAccounts(e.stdout, srv)
+		printPages(e.stdout, cfg)
+		if mailKept {
+			a.Close()
+			fmt.Fprintf(e.stdout, "\nThe mailboxes are as they were (in %s): nobody is mailed again. Stop with Ctrl-C.\n", mailFile)
+			break
+		}
+		n, err := remailAfterRestart(runCtx, a)
+		a.Close()
 		if err != nil {
 			log.Error("mailing the players their forms again", "err", err)
-			fmt.Fprintf(e.stdout, "Could not mail the players their order forms again (%v): see %s.\n", err, filepath.Join(opt.dataDir, "fieldpost.log"))
+			fmt.Fprintf(e.stdout, "\nCould not mail the players their order forms again (%v): see %s.\n", err, filepath.Join(opt.dataDir, "fieldpost.log"))
 		} else {
-			fmt.Fprintf(e.stdout, "The mail file %s was missing, so every player of the %s running was mailed\n", mailFile, plural(n, "game"))
+			fmt.Fprintf(e.stdout, "\nThe mail file %s was missing, so every player of the %s running was mailed\n", mailFile, plural(n, "game"))
 			fmt.Fprintln(e.stdout, "its situation and order form again. Stop with Ctrl-C.")
 		}
 	}
@@ -231,29 +256,29 @@ func serveEmbedded(ctx context.Context, e *env, opt embeddedOptions) error {
 	return errors.Join(demoErr, judgeErr)
 }
 
-// remailAfterRestart gives every player of every running game its
-// situation and order form again (the GM's REMAIL), through the judge just
-// started, when the mail file was missing (deleted, or a data folder of a
-// Fieldpost that kept mail in memory): the mailboxes are empty, and with
-// them went the mails that carried the players' secrets. It returns the
-// number of games.
-func remailAfterRestart(ctx context.Context, database string) (int, error) {
-	var a *pbem.AdminConn
+// waitForJudge waits until the judge of database answers on its control
+// socket, and returns the connection to it.
+func waitForJudge(ctx context.Context, database string) (*pbem.AdminConn, error) {
 	for wait := time.Now().Add(30 * time.Second); ; {
-		var err error
-		a, err = pbem.OpenAdmin(pbem.AdminOptions{Database: database, Games: hostedGames})
+		a, err := pbem.OpenAdmin(pbem.AdminOptions{Database: database, Games: hostedGames})
 		if err == nil && a.Live() {
-			break
+			return a, nil
 		}
 		if a != nil {
 			a.Close()
 		}
 		if ctx.Err() != nil || time.Now().After(wait) {
-			return 0, fmt.Errorf("the judge did not answer on its control socket: %v", err)
+			return nil, fmt.Errorf("the judge did not answer on its control socket: %v", err)
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	defer a.Close()
+}
+
+// remailAfterRestart gives every player of every running game its
+// situation and order form again (the GM's REMAIL), through the judge just
+// started: the club server's mailboxes come back empty, and with them the
+// mails that carried the players' secrets. It returns the number of games.
+func remailAfterRestart(ctx context.Context, a *pbem.AdminConn) (int, error) {
 	games, err := a.Games(ctx)
 	if err != nil {
 		return 0, err
@@ -333,13 +358,22 @@ func printPages(w io.Writer, cfg *pbem.Config) {
 }
 
 // printWelcome tells a newcomer how to play: one mail account per side.
-func printWelcome(w io.Writer, srv *club.Server, cf *clubFile, opt embeddedOptions) {
+func printWelcome(w io.Writer, srv *club.Server, opt embeddedOptions) {
 	_, sc, _ := scenarioInfo(demoScenario)
 	fmt.Fprintf(w, "Fieldpost is running, with its own small mail server on %s.\n", hostOf(srv.IMAPAddr()))
 	fmt.Fprintf(w, "A game of %q (game id demo) has been created, one player a side.\n", sc.Title)
 	fmt.Fprintln(w, "Set up a mail program (Thunderbird, mutt, ...) with a player's account below; its")
 	fmt.Fprintln(w, "INBOX holds the judge's welcome with your order form. Reply to it with your orders.")
 	fmt.Fprintln(w, "The order language: docs/orders.md. Commands (STATUS, MAP, HELP...): docs/commands.md.")
+	printAccounts(w, srv)
+	fmt.Fprintf(w, "\nThe game master's account is %q (password in %s); GM commands need the\n", gmAccount, filepath.Join(opt.dataDir, "club.json"))
+	fmt.Fprintln(w, "GM secret from that file on a PASSWORD line (docs/commands.md).")
+	fmt.Fprintf(w, "Games are kept in %s, mail in %s. Stop with Ctrl-C.\n", embeddedDatabase(opt.dataDir), embeddedMailFile(opt.dataDir))
+}
+
+// printAccounts prints the mail account of each player of the demo game.
+func printAccounts(w io.Writer, srv *club.Server) {
+	_, sc, _ := scenarioInfo(demoScenario)
 	for _, sd := range sc.Sides {
 		text, err := srv.ConnectionInstructions(sd.Name)
 		if err != nil {
@@ -347,9 +381,6 @@ func printWelcome(w io.Writer, srv *club.Server, cf *clubFile, opt embeddedOptio
 		}
 		fmt.Fprintf(w, "\n==== Player %s ====\n%s", sd.Name, text)
 	}
-	fmt.Fprintf(w, "\nThe game master's account is %q (password in %s); GM commands need the\n", gmAccount, filepath.Join(opt.dataDir, "club.json"))
-	fmt.Fprintln(w, "GM secret from that file on a PASSWORD line (docs/commands.md).")
-	fmt.Fprintf(w, "Games are kept in %s, mail in %s. Stop with Ctrl-C.\n", embeddedDatabase(opt.dataDir), embeddedMailFile(opt.dataDir))
 }
 
 func hostOf(addr string) string {
@@ -431,8 +462,8 @@ func clubBot(srv *club.Server, cf *clubFile, side string, seed uint64, log *slog
 	return b, intake, nil
 }
 
-// referee watches a demo game as an observer: it writes every report to
-// the folder, prints a line per round, and ends the demo with the game.
+// referee watches a demo game as an observer: it writes every report and
+// its map to the folder, prints a line per round, and ends the demo with the game.
 type referee struct {
 	game string
 	dir  string
@@ -449,14 +480,20 @@ func (r *referee) handle(_ context.Context, msg *mail.Inbound) error {
 	if kind != "report" && kind != "game-over" {
 		return nil
 	}
-	// X-Fieldpost-Round names the round the next orders are for: this
-	// report is of the one before.
+	// X-Fieldpost-Round names the round a report reports.
 	name := "final.txt"
-	if next, err := strconv.Atoi(msg.Header.Get("X-Fieldpost-Round")); err == nil && kind == "report" {
-		name = fmt.Sprintf("round-%02d.txt", next-1)
+	if round, err := strconv.Atoi(msg.Header.Get("X-Fieldpost-Round")); err == nil && kind == "report" {
+		name = fmt.Sprintf("round-%02d.txt", round)
 	}
 	if err := os.WriteFile(filepath.Join(r.dir, name), []byte(msg.Text), 0o600); err != nil {
 		return err
+	}
+	for _, a := range msg.Attachments {
+		if a.ContentType == "image/png" {
+			if err := os.WriteFile(filepath.Join(r.dir, strings.TrimSuffix(name, ".txt")+".png"), a.Data, 0o600); err != nil {
+				return err
+			}
+		}
 	}
 	fmt.Fprintf(r.out, "%s  %s\n", time.Now().Format("15:04:05"), firstLine(msg.Subject))
 	if kind == "game-over" {

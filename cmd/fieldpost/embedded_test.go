@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -302,6 +303,13 @@ func TestServeDemoPlaysToTheEnd(t *testing.T) {
 	if len(rounds) != 4 {
 		t.Fatalf("want the reports of rounds 1-4 beside the final one, got %v", rounds)
 	}
+	maps, _ := filepath.Glob(filepath.Join(filepath.Dir(finals[0]), "*.png"))
+	if len(maps) != 5 {
+		t.Fatalf("want the maps of rounds 1-4 and the final one, got %v", maps)
+	}
+	if png, _ := os.ReadFile(maps[0]); !bytes.HasPrefix(png, []byte("\x89PNG")) {
+		t.Errorf("%s is no PNG", maps[0])
+	}
 }
 
 // With the embedded judge stopped, the admin commands change its games
@@ -330,5 +338,145 @@ func TestAdminWithTheEmbeddedJudgeStopped(t *testing.T) {
 	}
 	if show := mustRun(t, "game", "show", "demo", "--config", conf); !strings.Contains(show, "paused") {
 		t.Fatalf("game show:\n%s", show)
+	}
+}
+
+// startEmbedded runs serveEmbedded on dir until the test ends, waiting for
+// its banner; it returns the output and a function that stops it.
+func startEmbedded(t *testing.T, dir string) (out *lockedBuffer, stop func()) {
+	t.Helper()
+	out = &lockedBuffer{}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() {
+		done <- serveEmbedded(ctx, &env{stdout: out, stderr: out}, embeddedOptions{dataDir: dir, imapAddr: "127.0.0.1:0", smtpAddr: "127.0.0.1:0"})
+	}()
+	var once sync.Once
+	stop = func() {
+		once.Do(func() {
+			cancel()
+			if err := <-done; err != nil {
+				t.Errorf("serve: %v", err)
+			}
+		})
+	}
+	t.Cleanup(stop)
+	waitFor(t, "the start", 10*time.Second, func() bool { return strings.Contains(out.String(), "Stop with Ctrl-C") })
+	return out, stop
+}
+
+// When the banner says the game is ready, it is in the database: the
+// admin commands see it at once, even with the judge stopped right after.
+func TestEmbeddedGameExistsWhenTheBannerSaysSo(t *testing.T) {
+	dir := t.TempDir()
+	out, stop := startEmbedded(t, dir)
+	if !strings.Contains(out.String(), "(game id demo) has been created") {
+		t.Fatalf("no welcome banner:\n%s", out.String())
+	}
+	if list := mustRun(t, "game", "list", "--database", embeddedDatabase(dir)); !strings.Contains(list, "demo") {
+		t.Fatalf("game list right after the banner:\n%s", list)
+	}
+	stop()
+	if list := mustRun(t, "game", "list", "--database", embeddedDatabase(dir)); !strings.Contains(list, "demo") {
+		t.Fatalf("game list after a stop right after the banner:\n%s", list)
+	}
+}
+
+// A first start interrupted after it saved the accounts but before the game
+// was created creates the game at the next start, with the welcome banner.
+func TestEmbeddedInterruptedFirstStartCreatesTheGameNext(t *testing.T) {
+	dir := t.TempDir()
+	cf, err := newClubFile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := saveClubFile(filepath.Join(dir, "club.json"), cf); err != nil {
+		t.Fatal(err)
+	}
+	out, _ := startEmbedded(t, dir)
+	if !strings.Contains(out.String(), "(game id demo) has been created") {
+		t.Fatalf("no welcome banner:\n%s", out.String())
+	}
+	us := printedAccount(t, out.String(), "us")
+	if us.password != cf.password("us") {
+		t.Error("the accounts of the interrupted start were not kept")
+	}
+	waitFor(t, "the welcome", 10*time.Second, func() bool { return ofKind(inbox(t, us), "welcome") != nil })
+}
+
+// A second serve in a data folder in use refuses before doing anything,
+// and names the process that holds the folder; the running judge mails
+// nobody because of it. A restart prints the accounts again.
+func TestEmbeddedSecondServeRefuses(t *testing.T) {
+	dir := t.TempDir()
+	out, stop := startEmbedded(t, dir)
+	us := printedAccount(t, out.String(), "us")
+	waitFor(t, "the welcome", 10*time.Second, func() bool { return len(inbox(t, us)) == 1 })
+
+	var second lockedBuffer
+	err := serveEmbedded(context.Background(), &env{stdout: &second, stderr: &second},
+		embeddedOptions{dataDir: dir, imapAddr: "127.0.0.1:0", smtpAddr: "127.0.0.1:0"})
+	if err == nil || !strings.Contains(err.Error(), "in use by another fieldpost serve, process "+strconv.Itoa(os.Getpid())) {
+		t.Fatalf("second serve: %v", err)
+	}
+	if second.String() != "" {
+		t.Errorf("the second serve printed:\n%s", second.String())
+	}
+	if n := len(inbox(t, us)); n != 1 {
+		t.Errorf("the second serve had %d mails sent to the player", n-1)
+	}
+	stop()
+
+	again, _ := startEmbedded(t, dir)
+	if a := printedAccount(t, again.String(), "us"); a.password != us.password {
+		t.Errorf("the restart printed other accounts:\n%s", again.String())
+	}
+}
+
+// serve --config takes the lock of its database before anything else.
+func TestServeConfigRefusesADatabaseInUse(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "judge.db")
+	lock, err := lockDatabase(db, "the database "+db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lock.release()
+	conf := write(t, filepath.Join(dir, "f.conf"), "address = judge@club.example\ndatabase = "+db+
+		"\nimap_addr = 127.0.0.1:1\nimap_tls = none\nimap_username = judge\nsmtp_addr = 127.0.0.1:1\nsmtp_tls = none\n")
+	code, _, errOut := fieldpost(t, "serve", "--config", conf)
+	if code != 1 || !strings.Contains(errOut, "in use by another fieldpost serve, process "+strconv.Itoa(os.Getpid())) {
+		t.Errorf("exit %d: %s", code, errOut)
+	}
+	if _, err := os.Stat(db); !os.IsNotExist(err) {
+		t.Errorf("the refused serve opened the database: %v", err)
+	}
+}
+
+// fieldpost bot with only --side plays that side's account of the embedded
+// judge, found in the data folder as fieldpost game finds the database;
+// with --once and --tls against a server without TLS it fails at once with
+// a clear error instead of retrying.
+func TestBotFindsTheEmbeddedJudge(t *testing.T) {
+	dir := t.TempDir()
+	out, _ := startEmbedded(t, dir)
+	german := printedAccount(t, out.String(), "german")
+	waitFor(t, "the welcome", 10*time.Second, func() bool { return ofKind(inbox(t, german), "welcome") != nil })
+
+	mustRun(t, "bot", "--side", "german", "--once", "--data", dir)
+	waitFor(t, "the bot's orders accepted", 20*time.Second, func() bool { return ofKind(inbox(t, german), "accepted") != nil })
+
+	code, _, errOut := fieldpost(t, "bot", "--side", "german", "--once", "--imap", german.imap, "--smtp", german.smtp,
+		"--user", "german", "--password", german.password, "--address", german.address, "--tls", "implicit")
+	if code != 1 || !strings.Contains(errOut, "does not speak TLS on this port") || !strings.Contains(errOut, "--tls none") {
+		t.Errorf("--once against a server without TLS: exit %d\n%s", code, errOut)
+	}
+	code, _, errOut = fieldpost(t, "bot", "--side", "german", "--once", "--data", filepath.Join(dir, "missing"))
+	if code != 1 || !strings.Contains(errOut, "no embedded judge in") {
+		t.Errorf("without a data folder: exit %d\n%s", code, errOut)
+	}
+	code, _, errOut = fieldpost(t, "bot", "--side", "russians", "--once", "--data", dir)
+	if code != 1 || !strings.Contains(errOut, `no account for side "russians"`) {
+		t.Errorf("an unknown side: exit %d\n%s", code, errOut)
 	}
 }

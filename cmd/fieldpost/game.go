@@ -91,7 +91,7 @@ func newAdminFlags(e *env, usage, summary string) *adminFlags {
 	return &adminFlags{fs: fs,
 		config: fs.String("config", "", "the judge's configuration file: its database, and what changing a game needs when the judge is not running"),
 		database: fs.String("database", "", "the judge's database, instead of the configuration's (default "+embeddedDatabase(defaultDataDir)+
-			", the one `fieldpost serve` keeps without --config)"),
+			", the one fieldpost serve keeps without --config)"),
 	}
 }
 

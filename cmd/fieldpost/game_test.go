@@ -329,6 +329,21 @@ func TestGameCommandLineMistakes(t *testing.T) {
 	mustFail(t, 1, "configuration", "game", "list", "--config", filepath.Join(t.TempDir(), "missing.conf"))
 	for _, c := range gameCommands {
 		mustFail(t, 0, "usage: fieldpost game "+c.name+" "+c.usage, "game", c.name, "--help")
+		// The flag package takes back-quoted text in a usage as the
+		// argument's name: "-database fieldpost serve".
+		mustFail(t, 0, "  -database string\n", "game", c.name, "--help")
 	}
+	mustFail(t, 0, "  -database string\n", "backup", "--help")
 	mustFail(t, 0, "advance", "game", "--help")
+}
+
+// A bare fieldpost is a mistake: the usage, on stderr, exit 2; asked for,
+// the usage goes to stdout with exit 0.
+func TestBareFieldpost(t *testing.T) {
+	if code, out, errOut := fieldpost(t); code != 2 || out != "" || !strings.Contains(errOut, "Usage: fieldpost COMMAND") {
+		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)
+	}
+	if code, out, _ := fieldpost(t, "--help"); code != 0 || !strings.Contains(out, "Usage: fieldpost COMMAND") {
+		t.Errorf("--help: exit %d, stdout %q", code, out)
+	}
 }

@@ -46,7 +46,12 @@ func main() {
 }
 
 func run(e *env, args []string) int {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+	if len(args) == 0 {
+		// A command line without a command is a mistake, answered as one.
+		usage(e.stderr)
+		return 2
+	}
+	if args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
 		usage(e.stdout)
 		return 0
 	}

@@ -49,6 +49,11 @@ func cmdServe(e *env, args []string) error {
 	if *database != "" {
 		cfg.Database = *database
 	}
+	lock, err := lockDatabase(cfg.Database, "the database "+cfg.Database)
+	if err != nil {
+		return err
+	}
+	defer lock.release()
 	// SIGINT and SIGTERM end the judge gracefully: the mail in hand is
 	// finished, the outbox flushed and the database closed.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)

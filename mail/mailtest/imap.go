@@ -132,12 +132,26 @@ func (sess pollingIdleSession) Idle(w *imapserver.UpdateWriter, stop <-chan stru
 // Restart closes the server with all its connections and serves again on
 // the same address, like a server process restarting. Mailboxes survive.
 func (s *IMAPServer) Restart() error {
+	if err := s.Stop(); err != nil {
+		return err
+	}
+	return s.Start()
+}
+
+// Stop closes the server with all its connections, as in an outage: until
+// Start, connections to its address are refused. Mailboxes survive.
+func (s *IMAPServer) Stop() error {
 	s.mu.Lock()
 	err := s.server.Close()
 	s.mu.Unlock()
 	if err != nil {
 		return fmt.Errorf("mailtest: closing IMAP server: %w", err)
 	}
+	return nil
+}
+
+// Start serves again on the address of the server, after Stop.
+func (s *IMAPServer) Start() error {
 	ln, err := net.Listen("tcp", s.Addr)
 	if err != nil {
 		return fmt.Errorf("mailtest: listening again on %s: %w", s.Addr, err)

@@ -1,0 +1,129 @@
+package pbem
+
+import (
+	"fmt"
+	"log/slog"
+	"time"
+
+	"fieldpost/mail"
+)
+
+// sentMail is whom a mail the judge queued was for, kept under its
+// Message-ID so that a bounce quoting the id can be matched to the game and
+// player. Only the judge's own, unguessable Message-IDs match, so a forged
+// bounce cannot mark a player unreachable without a mail the judge sent.
+type sentMail struct {
+	Kind   string    `json:"kind"`
+	Game   string    `json:"game,omitempty"`
+	Side   string    `json:"side,omitempty"`
+	To     string    `json:"to"`
+	Queued time.Time `json:"queued"`
+}
+
+func (t storeTx) putSent(messageID string, m *sentMail) error {
+	return putJSON(t.tx.Bucket(bucketSent), []byte(messageID), m)
+}
+
+// sent returns the mail queued with a Message-ID, nil when none was.
+func (t storeTx) sent(messageID string) (*sentMail, error) {
+	var m sentMail
+	found, err := getJSON(t.tx.Bucket(bucketSent), []byte(messageID), &m)
+	if err != nil || !found {
+		return nil, err
+	}
+	return &m, nil
+}
+
+// pruneSent forgets the mails queued before a time: bounces come within
+// days.
+func (t storeTx) pruneSent(before time.Time) (int, error) {
+	b := t.tx.Bucket(bucketSent)
+	var old [][]byte
+	err := b.ForEach(func(k, v []byte) error {
+		var m sentMail
+		if _, err := getJSON(b, k, &m); err != nil {
+			return err
+		}
+		if m.Queued.Before(before) {
+			old = append(old, k)
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, err
+	}
+	for _, k := range old {
+		if err := b.Delete(k); err != nil {
+			return 0, err
+		}
+	}
+	return len(old), nil
+}
+
+// handleBounce deals with a delivery failure notice for a mail the judge
+// sent: when it returns a mail to a player, the player is marked
+// unreachable (game show says so) and the game master is told. A bounce
+// is never answered.
+func (s *Service) handleBounce(msg *mail.Inbound, b *mail.Bounce, log *slog.Logger) error {
+	key := dedupeKey(msg)
+	err := s.update(msg, log, func(t *txn) error {
+		if t.processed(key) {
+			return nil
+		}
+		if err := t.bounce(b); err != nil {
+			return err
+		}
+		return t.markProcessed(key, t.now)
+	})
+	if err != nil {
+		return fmt.Errorf("handling bounce %s: %w", msg.MessageID, err)
+	}
+	return nil
+}
+
+func (t *txn) bounce(b *mail.Bounce) error {
+	var returned *sentMail
+	for _, id := range b.MessageIDs {
+		m, err := t.sent(id)
+		if err != nil {
+			return err
+		}
+		if m != nil {
+			returned = m
+			break
+		}
+	}
+	if returned == nil {
+		t.log.Warn("bounce of no mail the judge knows; ignored", "reason", b.Reason(), "quoted_ids", len(b.MessageIDs))
+		return nil
+	}
+	log := t.log.With("kind", returned.Kind, "game", returned.Game, "side", returned.Side, "to", returned.To, "reason", b.Reason())
+	if returned.Game == "" || returned.Side == "" {
+		log.Warn("mail bounced (not to a player); not answered")
+		return nil
+	}
+	g, err := t.game(returned.Game)
+	if err != nil {
+		return err
+	}
+	var p *Player
+	if g != nil {
+		p = g.Player(returned.Side)
+	}
+	if p == nil || p.Address != returned.To {
+		log.Warn("mail to a former player bounced; ignored")
+		return nil
+	}
+	log.Warn("mail to a player bounced: marked unreachable")
+	p.Unreachable = &Unreachable{Since: t.now, Reason: b.Reason()}
+	if err := t.putGame(g); err != nil {
+		return err
+	}
+	if t.s.opts.GMAddress == "" {
+		return nil
+	}
+	return t.answerGM(kindGM, g, fmt.Sprintf("Mail to the %s player bounced", p.Side),
+		fmt.Sprintf("The judge's %s mail to %s, who plays %s in game %s, came back undelivered:\n\n    %s\n\n"+
+			"The player may not be receiving reports and order forms. Check the address with the player;\n"+
+			"`fieldpost game show %s` marks the player unreachable.", returned.Kind, p.Address, p.Side, g.ID, b.Reason(), g.ID))
+}

@@ -1,0 +1,147 @@
+package pbem
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// Limit is at most N mails of a kind to one address (or player) in a
+// window of Per, against forged mail that would make the judge mail a
+// stranger, or a player, again and again. The mails held back are counted,
+// logged, summed up in the next mail allowed, and in the log once a day.
+type Limit struct {
+	N   int
+	Per time.Duration
+}
+
+func (l Limit) String() string { return fmt.Sprintf("%d per %s", l.N, formatDuration(l.Per)) }
+
+// ParseLimit reads a limit as "N/DURATION": "1/24h", "3/1h".
+func ParseLimit(s string) (Limit, error) {
+	n, per, ok := strings.Cut(strings.TrimSpace(s), "/")
+	if !ok {
+		return Limit{}, errors.New("want N/DURATION, e.g. 3/1h")
+	}
+	count, err := strconv.Atoi(strings.TrimSpace(n))
+	if err != nil || count < 1 || count > 1000 {
+		return Limit{}, errors.New("the count must be a whole number from 1 to 1000")
+	}
+	d, err := positiveDuration(strings.TrimSpace(per))
+	if err != nil {
+		return Limit{}, err
+	}
+	return Limit{N: count, Per: d}, nil
+}
+
+// The limited mails: answers to addresses that are no player's, observer's
+// or the GM's (help and errors), and notices that a mail in a player's (or
+// the GM's) name was refused.
+const (
+	limitStranger = "stranger"
+	limitRefusal  = "refusal"
+)
+
+// limitState is a limited address's window in the limits bucket.
+type limitState struct {
+	WindowStart time.Time `json:"window_start"`
+	Sent        int       `json:"sent"`
+	// Held counts the mails held back since the last one sent, the first
+	// of them at HeldSince.
+	Held      int       `json:"held,omitempty"`
+	HeldSince time.Time `json:"held_since,omitzero"`
+}
+
+func limitKey(kind, who string) []byte { return []byte(kind + "\x00" + strings.ToLower(who)) }
+
+// allow counts a mail of a limited kind to who, and says whether it may be
+// sent. When it may and mails were held back before, note sums them up for
+// the mail; when it may not, the hold is logged.
+func (t *txn) allow(kind, who string, limit Limit) (ok bool, note string, err error) {
+	b := t.tx.Bucket(bucketLimits)
+	key := limitKey(kind, who)
+	var st limitState
+	if _, err := getJSON(b, key, &st); err != nil {
+		return false, "", err
+	}
+	if t.now.Sub(st.WindowStart) >= limit.Per {
+		st.WindowStart, st.Sent = t.now, 0
+	}
+	if st.Sent >= limit.N {
+		if st.Held == 0 {
+			st.HeldSince = t.now
+		}
+		st.Held++
+		t.log.Warn("mail held back by a limit", "limit", kind, "to", who, "held", st.Held, "allowed", limit.String())
+		return false, "", putJSON(b, key, &st)
+	}
+	st.Sent++
+	if st.Held > 0 {
+		verb := "were"
+		if st.Held == 1 {
+			verb = "was"
+		}
+		note = fmt.Sprintf("(%s like this one since %s %s not answered: the judge sends at most %s of these here, against forged mail.)",
+			plural(st.Held, "more mail"), formatTime(st.HeldSince), verb, limit)
+		st.Held, st.HeldSince = 0, time.Time{}
+	}
+	return true, note, putJSON(b, key, &st)
+}
+
+// pruneLimits forgets the windows that ended before now, and returns how
+// many mails they held back that no later mail summed up, for the log.
+func (t storeTx) pruneLimits(now time.Time, limits map[string]Limit) (held, addresses int, err error) {
+	b := t.tx.Bucket(bucketLimits)
+	var old [][]byte
+	err = b.ForEach(func(k, v []byte) error {
+		var st limitState
+		if _, err := getJSON(b, k, &st); err != nil {
+			return err
+		}
+		kind, _, _ := strings.Cut(string(k), "\x00")
+		if now.Sub(st.WindowStart) >= limits[kind].Per {
+			old = append(old, k)
+			if st.Held > 0 {
+				held += st.Held
+				addresses++
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return 0, 0, err
+	}
+	for _, k := range old {
+		if err := b.Delete(k); err != nil {
+			return 0, 0, err
+		}
+	}
+	return held, addresses, nil
+}
+
+// knownAddress reports whether addr is the GM's or belongs to a player or
+// observer of a game: such an address is always answered.
+func (t *txn) knownAddress(addr string) (bool, error) {
+	if strings.EqualFold(addr, t.s.opts.GMAddress) {
+		return true, nil
+	}
+	games, err := t.games()
+	if err != nil {
+		return false, err
+	}
+	for _, g := range games {
+		for _, p := range g.Players {
+			if strings.EqualFold(p.Address, addr) {
+				return true, nil
+			}
+		}
+		for _, o := range g.Observers {
+			if strings.EqualFold(o, addr) {
+				return true, nil
+			}
+		}
+	}
+	return false, nil
+}
