@@ -305,6 +305,17 @@ func TestParseHostileHTMLIsLinear(t *testing.T) {
 	}
 }
 
+func TestHTMLRuleAboveQuote(t *testing.T) {
+	for _, body := range []string{
+		`<div>MOVE A</div><div style="border:none;border-top:solid #E1E1E1 1.0pt;padding:3.0pt 0in 0in 0in"><p><b>From:</b> Judge<br><b>Sent:</b> today<br><b>To:</b> me<br><b>Subject:</b> report</p></div><p>MOVE Z</p>`,
+		`<div>MOVE A</div><hr style="display:inline-block;width:98%"><div id="divRplyFwdMsg"><b>From:</b> Judge<br><b>Sent:</b> today<br><b>To:</b> me</div><div>MOVE Z</div>`,
+	} {
+		if got := StripQuoted(htmlToText(body)); got != "MOVE A" {
+			t.Errorf("StripQuoted(htmlToText(%q)) = %q, want %q", body, got, "MOVE A")
+		}
+	}
+}
+
 func TestStripQuoted(t *testing.T) {
 	tests := []struct{ name, text, want string }{
 		{"top posted", "MOVE A\n\nOn Tue, Judge <j@x> wrote:\n> report\n> more", "MOVE A"},
@@ -315,6 +326,25 @@ func TestStripQuoted(t *testing.T) {
 		{"outlook rule", "MOVE A\n________________________________\nFrom: Judge\nSent: today", "MOVE A"},
 		{"signature", "MOVE A\n-- \nHans\nMOVE fake", "MOVE A"},
 		{"colon without quote", "Orders:\nMOVE A", "Orders:\nMOVE A"},
+		{"outlook windows without rule", "MOVE A\n\nFrom: Judge <j@x>\nSent: Tuesday, 11 March 2025 18:00\nTo: me\nSubject: report\n\nMOVE Z", "MOVE A"},
+		{"outlook mac date first", "MOVE A\n\nDate: Tuesday, 11 March 2025 at 18:00\nTo: me\nSubject: report\n\nMOVE Z", "MOVE A"},
+		{"outlook bold", "MOVE A\n\n*From:* Judge\n*Sent:* today\n*To:* me\n\nMOVE Z", "MOVE A"},
+		{"outlook french", "MOVE A\n\nDe : Judge\nEnvoyé : mardi\nÀ : moi\nObjet : rapport\n\nMOVE Z", "MOVE A"},
+		{"outlook german with rule", "MOVE A\n\n-----\nVon: Judge\nGesendet: Dienstag\nAn: mich\nBetreff: Bericht\nMOVE Z", "MOVE A"},
+		{"outlook russian", "MOVE A\n\nОт: Judge\nОтправлено: 11 марта\nКому: me\nТема: report\nMOVE Z", "MOVE A"},
+		{"attribution over unmarked quote", "MOVE A\n\nOn Tue, 11 Mar 2025 at 18:00, Judge <j@x> wrote:\n\nMOVE Z", "MOVE A"},
+		{"polish attribution", "MOVE A\n\nW dniu 11.03.2025 o 18:00 Judge <j@x> napisał:\nMOVE Z", "MOVE A"},
+		{"date-first attribution", "MOVE A\n\n2025-03-11 18:00 GMT+01:00 Judge <j@x>:\nMOVE Z", "MOVE A"},
+		{"attribution without colon", "MOVE A\n\nOn Tue, 11 Mar 2025 Judge <j@x> wrote\nMOVE Z", "MOVE A"},
+		{"attribution over three lines", "MOVE A\n\nOn Tue, 11 Mar 2025 at 18:00, Judge\n<j@x>\nwrote:\nMOVE Z", "MOVE A"},
+		{"forwarded", "MOVE A\n\n---------- Forwarded message ---------\nFrom: Judge\nMOVE Z", "MOVE A"},
+		{"phone signature", "MOVE A\n\nSent from my iPhone\n\nMOVE Z", "MOVE A"},
+		{"outlook app signature", "MOVE A\nGet Outlook for Android<https://aka.ms/ghei36>\nMOVE Z", "MOVE A"},
+		{"german phone signature", "MOVE A\nVon meinem iPhone gesendet\nMOVE Z", "MOVE A"},
+		{"sent from in a sentence", "Sent from my desk, which is easier.\nMOVE A", "Sent from my desk, which is easier.\nMOVE A"},
+		{"a line naming From", "Orders from: the general\nMOVE A", "Orders from: the general\nMOVE A"},
+		{"wrapped quote tail", "> a quoted line long enough to have been wrapped by the mail program\nat the end\n> more\nMOVE A", "MOVE A"},
+		{"attribution above everything", "On Tue, 11 Mar 2025, Judge <j@x> wrote:\n\nMOVE A", "MOVE A"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
