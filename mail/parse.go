@@ -71,6 +71,17 @@ type Attachment struct {
 	// Data is the part's content, its transfer encoding undone: what the
 	// sender attached (the judge's situation.json, say).
 	Data []byte
+	// Charset is the charset parameter of a text part, "" when none.
+	Charset string
+}
+
+// Text returns a text/plain attachment's content as UTF-8 text, line
+// breaks normalised; ok is false for any other attachment.
+func (a Attachment) Text() (text string, ok bool) {
+	if a.ContentType != "text/plain" {
+		return "", false
+	}
+	return normalizeText(decodeText("", a.Charset, bytes.NewReader(a.Data))), true
 }
 
 // Recipients returns every recipient address of the mail: To, Cc,
@@ -289,7 +300,7 @@ func (in *Inbound) walk(h message.Header, r io.Reader, depth int, out *bodyText)
 		out.plain = append(out.plain, text)
 	default:
 		in.Attachments = append(in.Attachments, Attachment{Filename: decodeWords(filename), ContentType: mediaType,
-			Data: decodeTransfer(h.Get("Content-Transfer-Encoding"), r)})
+			Data: decodeTransfer(h.Get("Content-Transfer-Encoding"), r), Charset: params["charset"]})
 	}
 }
 

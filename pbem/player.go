@@ -157,7 +157,19 @@ func (t *txn) orders(id *identity, req *request, check bool) error {
 		text = blankLine(text, req.Line)
 	}
 	sub, errs := ordertext.Parse(rs, st, side, text)
+	if errs == nil && sub.Lines == 0 && req.Attachment == "" {
+		if name, attached := orderAttachment(t.msg); name != "" {
+			if fromFile, fileErrs := ordertext.Parse(rs, st, side, attached); fromFile.Lines > 0 {
+				sub, errs, req.Attachment = fromFile, fileErrs, name
+			}
+		}
+	}
+	notes := readingNotes(req, sub)
 	switch {
+	case errs == nil && sub.Lines == 0 && req.SubjectCommand != "":
+		// No orders after all: the subject's command is what the mail asks.
+		req.Command, req.SubjectCommand = req.SubjectCommand, ""
+		return t.dispatch(req)
 	case errs == nil && sub.Lines == 0:
 		t.log.Info("mail with neither orders nor a command")
 		return t.mailPlayer(g, side, kindHelp, "No orders found",
@@ -170,11 +182,11 @@ func (t *txn) orders(id *identity, req *request, check bool) error {
 		if check {
 			subject = fmt.Sprintf("CHECK of orders for round %d: %s", g.Round(), plural(len(errs), "error"))
 		}
-		return t.mailPlayer(g, side, refused, subject, ordertext.ErrorReport(errs), false)
+		return t.mailPlayer(g, side, refused, subject, ordertext.ErrorReport(errs)+notes, false)
 	case check:
 		t.log.Info("orders checked")
 		return t.mailPlayer(g, side, kindCheck, fmt.Sprintf("CHECK of orders for round %d: valid", g.Round()),
-			ordertext.Echo(rs, st, sub.Orders), false)
+			ordertext.Echo(rs, st, sub.Orders)+notes, false)
 	}
 
 	err = t.putSubmission(g.ID, g.Turn, side, &submission{Orders: sub.Orders, MessageID: t.msg.MessageID, Received: t.now})
@@ -186,7 +198,7 @@ func (t *txn) orders(id *identity, req *request, check bool) error {
 		return err
 	}
 	t.log.Info("orders accepted", "round", g.Round(), "waiting_for", missing)
-	echo := ordertext.Echo(rs, st, sub.Orders)
+	echo := ordertext.Echo(rs, st, sub.Orders) + notes
 	if err := t.mailPlayer(g, side, kind, fmt.Sprintf("Orders accepted for round %d", g.Round()), echo, false); err != nil {
 		return err
 	}
@@ -194,6 +206,27 @@ func (t *txn) orders(id *identity, req *request, check bool) error {
 		return nil
 	}
 	return t.playRound(g, "")
+}
+
+// readingNotes says how the judge read a mail's orders, where that is not
+// plain: from an attachment, with a command in the subject not done, with
+// lines ignored.
+func readingNotes(req *request, sub *ordertext.Submission) string {
+	var b strings.Builder
+	if req.Attachment != "" {
+		fmt.Fprintf(&b, "\nThe orders were read from the attached file %s, since the mail itself held none.\n", req.Attachment)
+	}
+	if req.SubjectCommand != "" {
+		fmt.Fprintf(&b, "\nThe subject of your mail asks for %s, but the mail holds orders: the orders were read and\n"+
+			"%s was not done. Send %s in a mail of its own.\n", req.SubjectCommand, req.SubjectCommand, req.SubjectCommand)
+	}
+	if len(sub.Ignored) > 0 {
+		b.WriteString("\nThese lines were not read as orders:\n")
+		for _, l := range sub.Ignored {
+			fmt.Fprintf(&b, "  line %d: %s  (%s)\n", l.Line, strings.TrimSpace(l.Quote), l.Msg)
+		}
+	}
+	return b.String()
 }
 
 // blankLine empties line i of text, keeping the other lines' numbers.

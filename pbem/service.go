@@ -148,6 +148,8 @@ type txn struct {
 	// answer collects what a command given by the administration did
 	// (Service.Admin); nil for mail and the deadline loop.
 	answer *AdminAnswer
+	// req is what the mail in hand asks, once read.
+	req *request
 }
 
 // update runs fn in a write transaction and wakes the loops after it
@@ -234,10 +236,28 @@ func (t *txn) handle() error {
 	}
 	req := readRequest(mail.StripQuoted(msg.Text), msg.Subject)
 	if req.Empty {
+		if name, text := orderAttachment(msg); name != "" {
+			req = readRequest(text, msg.Subject)
+			req.Attachment = name
+		}
+	}
+	t.req = req
+	if req.Empty {
+		if strings.TrimSpace(msg.Text) != "" {
+			t.log.Info("mail with only quoted text; help sent", "from", msg.From.Email)
+			return t.help("Your mail held only quoted text (the judge's mail quoted back, or a signature), with nothing " +
+				"written around it, so nothing was done. Write your orders or a command on lines of their own, above or " +
+				"below the quoted text: lines starting with \">\" are never read.")
+		}
 		t.log.Info("mail without text; help sent", "from", msg.From.Email)
 		return t.help("Your mail had no text the judge could read (an empty mail, or only a picture or attachment).")
 	}
 	t.log.Info("mail received", "command", cmp.Or(req.Command, "orders"), "from", msg.From.Email)
+	return t.dispatch(req)
+}
+
+// dispatch does what a read request asks.
+func (t *txn) dispatch(req *request) error {
 	switch {
 	case req.Command == cmdHelp:
 		return t.help("")
@@ -253,28 +273,74 @@ func (t *txn) handle() error {
 // answerSender answers the sender of the mail in hand about no game (help
 // and errors for strangers). A mail without a usable sender address is
 // only logged.
+//
+// A mail that carries a player's secret is answered as the judge answers
+// that player: at the player's address, with the Reply-To that carries the
+// secret and in the game's thread, so that the player can simply reply.
 func (t *txn) answerSender(kind, subject, body string) error {
+	id, err := t.knownSender()
+	if err != nil {
+		return err
+	}
 	to := t.senderAddress()
-	if to == "" {
+	if id == nil && to == "" {
 		return nil
 	}
 	text, err := t.s.render(kind, &mailData{Body: body})
 	if err != nil {
 		return err
 	}
+	if id != nil {
+		return t.queue(&letter{kind: kind, game: id.game, side: id.side, to: id.game.Player(id.side).Address,
+			subject: "[" + id.game.ID + "] " + subject, text: text})
+	}
 	return t.queue(&letter{kind: kind, to: to, subject: "Fieldpost: " + subject, text: text})
 }
 
 func (t *txn) help(intro string) error {
-	to := t.senderAddress()
-	if to == "" {
-		return nil
+	return t.answerSender(kindHelp, "how to play by mail", intro)
+}
+
+// knownSender returns the player whose secret the mail in hand carries
+// (in a PASSWORD line or its reply address), nil for anyone else.
+func (t *txn) knownSender() (*identity, error) {
+	req := t.req
+	if req == nil {
+		req = &request{}
 	}
-	text, err := t.s.render(kindHelp, &mailData{Body: intro})
-	if err != nil {
-		return err
+	for _, secret := range t.secrets(req) {
+		gameID, side, ok := t.tokenOwner(hashSecret(secret))
+		if !ok {
+			continue
+		}
+		g, err := t.game(gameID)
+		if err != nil {
+			return nil, err
+		}
+		if g != nil && g.Player(side) != nil {
+			return &identity{g, side}, nil
+		}
 	}
-	return t.queue(&letter{kind: kindHelp, to: to, subject: "Fieldpost: how to play by mail", text: text})
+	return nil, nil
+}
+
+// maxOrderAttachment is the size of the largest text attachment read for
+// orders: an order form is a few kilobytes.
+const maxOrderAttachment = 64 << 10
+
+// orderAttachment returns the name and text of the first small text/plain
+// attachment of msg, where a player may have put the order form; "" when
+// there is none.
+func orderAttachment(msg *mail.Inbound) (name, text string) {
+	for _, a := range msg.Attachments {
+		if len(a.Data) > maxOrderAttachment {
+			continue
+		}
+		if text, ok := a.Text(); ok && text != "" {
+			return cmp.Or(a.Filename, "(a text without a name)"), text
+		}
+	}
+	return "", ""
 }
 
 // senderAddress is where an answer to the sender of the mail in hand
