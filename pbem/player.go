@@ -152,18 +152,7 @@ func (t *txn) orders(id *identity, req *request, check bool) error {
 	if err != nil {
 		return err
 	}
-	text := req.Text
-	if check {
-		text = blankLine(text, req.Line)
-	}
-	sub, errs := ordertext.Parse(rs, st, side, text)
-	if errs == nil && sub.Lines == 0 && req.Attachment == "" {
-		if name, attached := orderAttachment(t.msg); name != "" {
-			if fromFile, fileErrs := ordertext.Parse(rs, st, side, attached); fromFile.Lines > 0 {
-				sub, errs, req.Attachment = fromFile, fileErrs, name
-			}
-		}
-	}
+	sub, errs := readOrders(rs, st, side, req, t.msg, check)
 	notes := readingNotes(req, sub)
 	switch {
 	case errs == nil && sub.Lines == 0 && req.SubjectCommand != "":
@@ -172,10 +161,7 @@ func (t *txn) orders(id *identity, req *request, check bool) error {
 		return t.dispatch(req)
 	case errs == nil && sub.Lines == 0:
 		t.log.Info("mail with neither orders nor a command")
-		return t.mailPlayer(g, side, kindHelp, "No orders found",
-			"The judge found neither orders nor a command in your mail, so nothing was done.\n"+
-				"Orders start with a line such as \"BN 1/120 M\" (the order form at the end of every report\n"+
-				"has them all); commands are listed below.", false)
+		return t.mailPlayer(g, side, kindHelp, "No orders found", noOrdersFound, false)
 	case errs != nil:
 		t.log.Info("orders refused", "check", check, "errors", len(errs))
 		subject := fmt.Sprintf("Orders for round %d NOT accepted", g.Round())

@@ -234,23 +234,15 @@ func (t *txn) handle() error {
 				"Orders and commands are plain text: send them without attachments or pictures.",
 				byteSize(msg.Size), byteSize(t.s.opts.MaxMessageSize)))
 	}
-	req := readRequest(mail.StripQuoted(msg.Text), msg.Subject)
-	if req.Empty {
-		if name, text := orderAttachment(msg); name != "" {
-			req = readRequest(text, msg.Subject)
-			req.Attachment = name
-		}
-	}
+	req := readMail(msg)
 	t.req = req
 	if req.Empty {
 		if strings.TrimSpace(msg.Text) != "" {
 			t.log.Info("mail with only quoted text; help sent", "from", msg.From.Email)
-			return t.help("Your mail held only quoted text (the judge's mail quoted back, or a signature), with nothing " +
-				"written around it, so nothing was done. Write your orders or a command on lines of their own, above or " +
-				"below the quoted text: lines starting with \">\" are never read.")
+			return t.help(onlyQuotedText)
 		}
 		t.log.Info("mail without text; help sent", "from", msg.From.Email)
-		return t.help("Your mail had no text the judge could read (an empty mail, or only a picture or attachment).")
+		return t.help(noReadableText)
 	}
 	t.log.Info("mail received", "command", cmp.Or(req.Command, "orders"), "from", msg.From.Email)
 	return t.dispatch(req)

@@ -51,7 +51,8 @@ type Submission struct {
 	Round    int // the ROUND line, 0 if absent
 	Password string
 	Orders   *rules.Orders
-	// Lines counts the order lines read (header lines included).
+	// Lines counts the order lines read, header lines (GAME, SIDE, ROUND,
+	// PASSWORD) aside: a cut-off form of header lines only holds no orders.
 	Lines int
 	// Ignored are the lines of the block that were read as no order: the
 	// sign-off after the last order ("Cheers, Alice", "Sent from my
@@ -76,7 +77,12 @@ func Parse(rs *rules.Ruleset, st *rules.State, side, body string) (*Submission, 
 		p.line(l)
 	}
 	p.ignoreSignOff(lines)
-	p.sub.Lines = len(lines) - len(p.sub.Ignored)
+	for _, l := range lines {
+		if !IsHeaderLine(l.toks) {
+			p.sub.Lines++
+		}
+	}
+	p.sub.Lines -= len(p.sub.Ignored)
 	errLines := map[int]bool{}
 	for _, e := range p.errs {
 		errLines[e.Line] = true

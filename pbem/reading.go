@@ -1,0 +1,124 @@
+package pbem
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+
+	"fieldpost/engine/stargeneral/ordertext"
+	"fieldpost/engine/stargeneral/rules"
+	"fieldpost/mail"
+)
+
+// readMail reads what a mail asks, from what its sender wrote (quotes and
+// signatures removed), or when that is nothing, from a small text
+// attachment.
+func readMail(msg *mail.Inbound) *request {
+	req := readRequest(mail.StripQuoted(msg.Text), msg.Subject)
+	if req.Empty {
+		if name, text := orderAttachment(msg); name != "" {
+			req = readRequest(text, msg.Subject)
+			req.Attachment = name
+		}
+	}
+	return req
+}
+
+// readOrders reads a side's orders for position st from a request's text,
+// or when the text holds none, from the mail's text attachment (noted in
+// req.Attachment).
+func readOrders(rs *rules.Ruleset, st *rules.State, side string, req *request, msg *mail.Inbound, check bool) (*ordertext.Submission, ordertext.Errors) {
+	text := req.Text
+	if check {
+		text = blankLine(text, req.Line)
+	}
+	sub, errs := ordertext.Parse(rs, st, side, text)
+	if errs == nil && sub.Lines == 0 && req.Attachment == "" {
+		if name, attached := orderAttachment(msg); name != "" {
+			if fromFile, fileErrs := ordertext.Parse(rs, st, side, attached); fromFile.Lines > 0 {
+				sub, errs, req.Attachment = fromFile, fileErrs, name
+			}
+		}
+	}
+	return sub, errs
+}
+
+// Explained messages of the order reading, shared by the mail answers and
+// the offline check.
+const (
+	onlyQuotedText = "Your mail held only quoted text (the judge's mail quoted back, or a signature), with nothing " +
+		"written around it, so nothing was done. Write your orders or a command on lines of their own, above or " +
+		"below the quoted text: lines starting with \">\" are never read."
+	noReadableText = "Your mail had no text the judge could read (an empty mail, or only a picture or attachment)."
+	noOrdersFound  = "The judge found neither orders nor a command in your mail, so nothing was done.\n" +
+		"Orders start with a line such as \"BN 1/120 M\" (the order form at the end of every report\n" +
+		"has them all); commands are listed below."
+)
+
+// CheckMail reads a mail as the judge reads a mail from side's player about
+// position st, and says what it read and what the answer would say: the
+// game master's tool for "why was my mail refused?". It does what the
+// judge does up to the answer (automatic mail, size, MIME, charsets, HTML,
+// quotes, signatures, attachments, commands) and changes nothing. With
+// showText the report first shows the text the judge read. orders are the
+// orders the judge would accept, nil when it would not.
+func CheckMail(rs *rules.Ruleset, st *rules.State, side string, msg *mail.Inbound, maxSize int64, showText bool) (report string, orders *rules.Orders) {
+	var b strings.Builder
+	if reason, auto := mail.DetectAutomatic(msg, nil); auto {
+		fmt.Fprintf(&b, "The judge would not answer this mail: it was sent by a machine (%s). It is only logged.\n", reason)
+		return b.String(), nil
+	}
+	if msg.Oversized {
+		fmt.Fprintf(&b, "The judge would not read this mail: it is larger than %s.\n", byteSize(maxSize))
+		return b.String(), nil
+	}
+	req := readMail(msg)
+	if req.Empty {
+		why := noReadableText
+		if strings.TrimSpace(msg.Text) != "" {
+			why = onlyQuotedText
+		}
+		fmt.Fprintf(&b, "The judge read no text of the sender's in this mail. The answer (help) would say:\n\n%s\n", why)
+		return b.String(), nil
+	}
+	if showText {
+		b.WriteString("What the judge read as the sender's own text")
+		if req.Attachment != "" {
+			fmt.Fprintf(&b, " (from the attachment %s)", req.Attachment)
+		}
+		b.WriteString(":\n\n")
+		for i, line := range strings.Split(req.Text, "\n") {
+			fmt.Fprintf(&b, "%4d  %s\n", i+1, line)
+		}
+		b.WriteString("\n")
+	}
+	if req.Command != cmdOrders && req.Command != cmdCheck {
+		fmt.Fprintf(&b, "The mail gives the command %s, not orders.\n", req.Command)
+		return b.String(), nil
+	}
+	sub, errs := readOrders(rs, st, side, req, msg, req.Command == cmdCheck)
+	notes := readingNotes(req, sub)
+	switch {
+	case errs == nil && sub.Lines == 0 && req.SubjectCommand != "":
+		fmt.Fprintf(&b, "The mail holds no orders: the judge would do the command of its subject, %s.\n", req.SubjectCommand)
+		return b.String(), nil
+	case errs == nil && sub.Lines == 0:
+		fmt.Fprintf(&b, "The answer (No orders found) would say:\n\n%s\n", noOrdersFound)
+		return b.String(), nil
+	case errs != nil:
+		fmt.Fprintf(&b, "The answer would say:\n\n%s%s", ordertext.ErrorReport(errs), notes)
+		return b.String(), nil
+	}
+	if req.Command == cmdCheck {
+		b.WriteString("The mail asks for a CHECK: the orders would be checked, not stored.\n")
+	}
+	fmt.Fprintf(&b, "The answer would say:\n\n%s%s", ordertext.Echo(rs, st, sub.Orders), notes)
+	return b.String(), sub.Orders
+}
+
+// TextMail is a file of orders as the body of a mail, so that the offline
+// tools read it exactly as the judge reads a mail's text.
+func TextMail(body []byte) (*mail.Inbound, error) {
+	raw := append([]byte("Content-Type: text/plain; charset=utf-8\r\n\r\n"), body...)
+	return mail.Parse(bytes.NewReader(raw), 0)
+}
