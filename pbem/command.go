@@ -88,6 +88,9 @@ type request struct {
 	// Attachment names the attached file the text was read from, when the
 	// mail itself held none.
 	Attachment string
+	// FromQuotedForm: the orders were read from the order form in the
+	// judge's mail quoted back, which the player edited there.
+	FromQuotedForm bool
 }
 
 // header is what the GAME, SIDE, ROUND and PASSWORD lines say.

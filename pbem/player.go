@@ -152,7 +152,7 @@ func (t *txn) orders(id *identity, req *request, check bool) error {
 	if err != nil {
 		return err
 	}
-	sub, errs := readOrders(rs, st, side, req, t.msg, check)
+	sub, errs := readOrders(rs, st, side, g.ID, req, t.msg, check)
 	notes := readingNotes(req, sub)
 	switch {
 	case errs == nil && sub.Lines == 0 && req.SubjectCommand != "":
@@ -201,6 +201,10 @@ func readingNotes(req *request, sub *ordertext.Submission) string {
 	var b strings.Builder
 	if req.Attachment != "" {
 		fmt.Fprintf(&b, "\nThe orders were read from the attached file %s, since the mail itself held none.\n", req.Attachment)
+	}
+	if req.FromQuotedForm {
+		b.WriteString("\nThe orders were read from the order form in the judge's mail quoted in yours, which you\n" +
+			"changed there, since you wrote none above or below it.\n")
 	}
 	if req.SubjectCommand != "" {
 		fmt.Fprintf(&b, "\nThe subject of your mail asks for %s, but the mail holds orders: the orders were read and\n"+

@@ -3,6 +3,7 @@ package pbem
 import (
 	"bytes"
 	"fmt"
+	"reflect"
 	"strings"
 
 	"fieldpost/engine/stargeneral/ordertext"
@@ -24,23 +25,89 @@ func readMail(msg *mail.Inbound) *request {
 	return req
 }
 
-// readOrders reads a side's orders for position st from a request's text,
-// or when the text holds none, from the mail's text attachment (noted in
-// req.Attachment).
-func readOrders(rs *rules.Ruleset, st *rules.State, side string, req *request, msg *mail.Inbound, check bool) (*ordertext.Submission, ordertext.Errors) {
-	text := req.Text
+// readOrders reads a side's orders for position st of game from a
+// request's text. The judge knows what it sends: a copy of its own mail in
+// the text, quoted back without any mark, is no orders; and when the text
+// holds no orders, they are the order form in that copy if the player
+// edited it there (noted in req.FromQuotedForm), or else the mail's text
+// attachment (noted in req.Attachment).
+func readOrders(rs *rules.Ruleset, st *rules.State, side, game string, req *request, msg *mail.Inbound, check bool) (*ordertext.Submission, ordertext.Errors) {
+	text := withoutOwnMail(req.Text, game, st.Title)
 	if check {
 		text = blankLine(text, req.Line)
 	}
 	sub, errs := ordertext.Parse(rs, st, side, text)
-	if errs == nil && sub.Lines == 0 && req.Attachment == "" {
-		if name, attached := orderAttachment(msg); name != "" {
-			if fromFile, fileErrs := ordertext.Parse(rs, st, side, attached); fromFile.Lines > 0 {
-				sub, errs, req.Attachment = fromFile, fileErrs, name
-			}
+	if errs != nil || sub.Lines > 0 || req.Attachment != "" {
+		return sub, errs
+	}
+	if form := quotedForm(msg.Text); form != "" {
+		edited, editErrs := ordertext.Parse(rs, st, side, form)
+		sent, _ := ordertext.Parse(rs, st, side, ordertext.Form(rs, st, side, game))
+		if edited.Lines > 0 && (editErrs != nil || !reflect.DeepEqual(edited.Orders, sent.Orders)) {
+			req.FromQuotedForm = true
+			return edited, editErrs
+		}
+	}
+	if name, attached := orderAttachment(msg); name != "" {
+		if fromFile, fileErrs := ordertext.Parse(rs, st, side, attached); fromFile.Lines > 0 {
+			sub, errs, req.Attachment = fromFile, fileErrs, name
 		}
 	}
 	return sub, errs
+}
+
+// ownMailStart reports whether a line opens one of the judge's mails about
+// game: its title line, or "Game ID, ..." / "Game ID: ...".
+func ownMailStart(line, game, title string) bool {
+	line = strings.TrimSpace(line)
+	return game != "" && (strings.HasPrefix(line, "Game "+game+",") || strings.HasPrefix(line, "Game "+game+":")) ||
+		title != "" && line == title
+}
+
+// withoutOwnMail cuts text where a copy of one of the judge's mails about
+// game begins: a line that opens such a mail, followed further down by the
+// order form's marker, which every such mail ends with.
+func withoutOwnMail(text, game, title string) string {
+	lines := strings.Split(text, "\n")
+	for i, line := range lines {
+		if !ownMailStart(line, game, title) {
+			continue
+		}
+		for _, later := range lines[i+1:] {
+			if strings.TrimSpace(later) == formMarker {
+				return strings.Join(lines[:i], "\n")
+			}
+		}
+	}
+	return text
+}
+
+// quotedForm returns the order form of a copy of the judge's mail in text,
+// quote marks (">") removed, from the line after its marker: "" when
+// there is none.
+func quotedForm(text string) string {
+	lines := strings.Split(text, "\n")
+	for i, line := range lines {
+		if unquoteLine(line) != formMarker {
+			continue
+		}
+		form := make([]string, 0, len(lines)-i)
+		for _, l := range lines[i+1:] {
+			form = append(form, unquoteLine(l))
+		}
+		return strings.Join(form, "\n")
+	}
+	return ""
+}
+
+func unquoteLine(line string) string {
+	for {
+		trimmed := strings.TrimLeft(line, " ")
+		if !strings.HasPrefix(trimmed, ">") {
+			return strings.TrimSpace(line)
+		}
+		line = strings.TrimPrefix(trimmed, ">")
+	}
 }
 
 // Explained messages of the order reading, shared by the mail answers and
@@ -62,7 +129,7 @@ const (
 // quotes, signatures, attachments, commands) and changes nothing. With
 // showText the report first shows the text the judge read. orders are the
 // orders the judge would accept, nil when it would not.
-func CheckMail(rs *rules.Ruleset, st *rules.State, side string, msg *mail.Inbound, maxSize int64, showText bool) (report string, orders *rules.Orders) {
+func CheckMail(rs *rules.Ruleset, st *rules.State, side, game string, msg *mail.Inbound, maxSize int64, showText bool) (report string, orders *rules.Orders) {
 	var b strings.Builder
 	if reason, auto := mail.DetectAutomatic(msg, nil); auto {
 		fmt.Fprintf(&b, "The judge would not answer this mail: it was sent by a machine (%s). It is only logged.\n", reason)
@@ -96,7 +163,7 @@ func CheckMail(rs *rules.Ruleset, st *rules.State, side string, msg *mail.Inboun
 		fmt.Fprintf(&b, "The mail gives the command %s, not orders.\n", req.Command)
 		return b.String(), nil
 	}
-	sub, errs := readOrders(rs, st, side, req, msg, req.Command == cmdCheck)
+	sub, errs := readOrders(rs, st, side, game, req, msg, req.Command == cmdCheck)
 	notes := readingNotes(req, sub)
 	switch {
 	case errs == nil && sub.Lines == 0 && req.SubjectCommand != "":

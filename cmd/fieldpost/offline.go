@@ -24,7 +24,7 @@ func init() {
 	commands["scenarios"] = command{"scenarios [--json]", "List the bundled scenarios.", cmdScenarios}
 	commands["new"] = command{"new --scenario NAME --out STATE.json [--seed N]", "Start a game of a scenario in a state file.", cmdNew}
 	commands["form"] = command{"form --state STATE.json --side SIDE", "Print a side's order form for the next round.", cmdForm}
-	commands["check"] = command{"check --state STATE.json --side SIDE (ORDERS.txt | --mail MAIL.eml)",
+	commands["check"] = command{"check --state STATE.json --side SIDE [--game ID] (ORDERS.txt | --mail MAIL.eml)",
 		"Check a side's orders as the judge reads a mail: the echo and odds, or every error (exit 1); with --mail a raw mail, showing what was read.", cmdCheck}
 	commands["resolve"] = command{"resolve --state STATE.json --orders SIDE=FILE [--orders SIDE=FILE] --out NEXT.json [--report REPORT.txt] [--map MAP.png] [--seed N]",
 		"Play the next round; a side without orders gets the default orders.", cmdResolve}
@@ -211,6 +211,7 @@ func cmdCheck(e *env, args []string) error {
 	state := fs.String("state", "", "state file")
 	side := fs.String("side", "", "the side the orders are for")
 	mailFile := fs.String("mail", "", "a raw mail (.eml) to read as the judge would")
+	game := fs.String("game", "", "the game's id, as the judge's mails name it")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -237,7 +238,7 @@ func cmdCheck(e *env, args []string) error {
 	} else if msg, err = orderFileMail(fs.Arg(0)); err != nil {
 		return err
 	}
-	report, orders := pbem.CheckMail(rs, gf.State, *side, msg, maxMailSize, *mailFile != "")
+	report, orders := pbem.CheckMail(rs, gf.State, *side, *game, msg, maxMailSize, *mailFile != "")
 	fmt.Fprint(e.stdout, report)
 	if orders == nil {
 		return exitCode(1)
@@ -298,7 +299,7 @@ func cmdResolve(e *env, args []string) error {
 		if err != nil {
 			return err
 		}
-		report, sideOrders := pbem.CheckMail(rs, st, side, msg, maxMailSize, false)
+		report, sideOrders := pbem.CheckMail(rs, st, side, "", msg, maxMailSize, false)
 		if sideOrders == nil {
 			fmt.Fprintf(e.stderr, "%s's orders (%s) are refused:\n%s", side, file, report)
 			return exitCode(1)

@@ -80,7 +80,7 @@ func dayForm(b *strings.Builder, rs *rules.Ruleset, st *rules.State, side string
 		if bt.Side != side || bt.Removed {
 			continue
 		}
-		commented(b, "", fmt.Sprintf("ARTILLERY %s HOLD", bt.ID), fmt.Sprintf("at %s, %d SP, %d shots a round, range %d: FIRE hex | MOVE hexes | KEEP n",
+		commented(b, "", fmt.Sprintf("ARTILLERY %s HOLD", bt.ID), fmt.Sprintf("at %s, %d SP, %d shots, range %d: FIRE hex | MOVE hexes | KEEP n",
 			bt.Hex, bt.SP, bt.ShotsPerRound, bt.Range))
 	}
 	if sd := st.Side(side); sd.Air > 0 {
@@ -98,7 +98,7 @@ func dayForm(b *strings.Builder, rs *rules.Ruleset, st *rules.State, side string
 const FormWidth = 72
 
 // commentColumn is where the comments after short order lines start.
-const commentColumn = 23
+const commentColumn = 16
 
 // commented writes an order line with its comment: after it when both fit
 // in FormWidth, otherwise on lines of their own above it.
