@@ -394,3 +394,15 @@ func BenchmarkParse(b *testing.B) {
 		})
 	}
 }
+
+func TestParseBlankPlainFallsBackToHTML(t *testing.T) {
+	raw := "Content-Type: multipart/alternative; boundary=b\r\n\r\n--b\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n \r\n\r\n" +
+		"--b\r\nContent-Type: text/html; charset=utf-8\r\n\r\n<div>BN\u200b 743 M</div>\r\n--b--\r\n"
+	in, err := Parse(strings.NewReader(raw), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if in.Text != "BN 743 M" {
+		t.Errorf("Text = %q, want the HTML part's text without the zero-width space", in.Text)
+	}
+}

@@ -43,7 +43,8 @@ func readOrders(rs *rules.Ruleset, st *rules.State, side, game string, req *requ
 	if form := quotedForm(msg.Text); form != "" {
 		edited, editErrs := ordertext.Parse(rs, st, side, form)
 		sent, _ := ordertext.Parse(rs, st, side, ordertext.Form(rs, st, side, game))
-		if edited.Lines > 0 && (editErrs != nil || !reflect.DeepEqual(edited.Orders, sent.Orders)) {
+		forNow := edited.Round == 0 || edited.Round == st.Turn+1 // not an old form
+		if edited.Lines > 0 && forNow && (editErrs != nil || !reflect.DeepEqual(edited.Orders, sent.Orders)) {
 			req.FromQuotedForm = true
 			return edited, editErrs
 		}

@@ -150,15 +150,15 @@ func (p *parser) errorf(l srcLine, section, hint, format string, args ...any) {
 }
 
 // ignoreSignOff takes the lines after the last order out of the errors
-// when none of them is an order, a near-miss of one ("did you mean") or a
-// hex: they are a sign-off, and orders end at the last order. Text that is
+// when none of them is an order, a near-miss of one ("did you mean") or
+// names a hex of the map: they are a sign-off, and orders end at the last order. Text that is
 // no order between orders stays an error.
 func (p *parser) ignoreSignOff(lines []srcLine) {
 	first := len(lines)
 	for first > 0 {
 		l := lines[first-1]
 		i, notOrder := p.notOrders[l.n]
-		if !notOrder || p.errs[i].Hint != endHint || hasHex(l.toks) {
+		if !notOrder || p.errs[i].Hint != endHint || p.hasHex(l.toks) {
 			break
 		}
 		first--
@@ -180,9 +180,11 @@ func (p *parser) ignoreSignOff(lines []srcLine) {
 	p.errs = kept
 }
 
-func hasHex(toks []string) bool {
+// hasHex reports whether a line names a hex of the map (a phone number or
+// a year in a signature names none).
+func (p *parser) hasHex(toks []string) bool {
 	for _, t := range toks {
-		if isHexWord(t) {
+		if h, err := rules.ParseHex(t); err == nil && p.st.Map.OnMap(h) {
 			return true
 		}
 	}
