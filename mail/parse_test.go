@@ -344,6 +344,13 @@ func TestStripQuoted(t *testing.T) {
 		{"sent from in a sentence", "Sent from my desk, which is easier.\nMOVE A", "Sent from my desk, which is easier.\nMOVE A"},
 		{"a line naming From", "Orders from: the general\nMOVE A", "Orders from: the general\nMOVE A"},
 		{"wrapped quote tail", "> a quoted line long enough to have been wrapped by the mail program\nat the end\n> more\nMOVE A", "MOVE A"},
+		{"sent by in a heading", "Sent by the US commander:\nMOVE A", "Sent by the US commander:\nMOVE A"},
+		{"yahoo", "MOVE A\n\nOn Monday, March 2, 2026, 06:00:00 PM GMT, Fieldpost <judge@club.example> wrote:\n\nMOVE Z", "MOVE A"},
+		{"samsung", "MOVE A\n\nSent from my Galaxy\n\n-------- Original message --------\nFrom: Fieldpost <j@x>\nMOVE Z", "MOVE A"},
+		{"proton", "MOVE A\n\n------- Original Message -------\nOn Monday, March 2nd, 2026 at 18:00, Fieldpost <j@x> wrote:\n\n> MOVE Z", "MOVE A"},
+		{"outlook ios", "MOVE A\n\nGet Outlook for iOS<https://aka.ms/o0ukef>\n________________________________\nFrom: Fieldpost <j@x>\nSent: Monday\nMOVE Z", "MOVE A"},
+		{"lotus notes", "MOVE A\n\nFrom:\tFieldpost <j@x>\nTo:\talice@example.org\nDate:\t02/03/2026 18:00\nSubject:\treport\n\nMOVE Z", "MOVE A"},
+		{"notes attribution", "MOVE A\n\nFieldpost <j@x> wrote on 02/03/2026 18:00:\n\nMOVE Z", "MOVE A"},
 		{"attribution above everything", "On Tue, 11 Mar 2025, Judge <j@x> wrote:\n\nMOVE A", "MOVE A"},
 	}
 	for _, tt := range tests {

@@ -252,7 +252,7 @@ func isAttribution(s string) bool {
 // deviceSignature matches the line a phone or a mail app adds at the end of
 // what was typed, once links are removed.
 var deviceSignature = regexp.MustCompile(`(?i)^[(<\s]*(` +
-	`sent (from|with|via|by|using) (my |a |an )?[^,.!?]{1,50}([.,]\s*(please|excuse|pardon|sorry|apologies).*)?` +
+	`sent (from|with|via|by|using) (my |a |an )?[^,.!?:]{1,50}([.,]\s*(please|excuse|pardon|sorry|apologies).*)?` +
 	`|get outlook for \w+` +
 	`|envoyé (depuis|de|à partir de|avec) [^,.!?]{1,50}` +
 	`|von meinem [^,.!?]{1,40} gesendet` +
