@@ -239,6 +239,20 @@ var replyFuncs = template.FuncMap{
 		}
 		return b.String()
 	},
+	// mso writes text as Word's HTML does: a paragraph a line, spaces kept
+	// as non-breaking.
+	"mso": func(text string) string {
+		var b strings.Builder
+		for _, line := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
+			if line == "" {
+				line = "<o:p>&nbsp;</o:p>"
+			} else {
+				line = strings.ReplaceAll(html.EscapeString(line), " ", "&nbsp;")
+			}
+			b.WriteString(`<p class="MsoNormal">` + line + "</p>\n")
+		}
+		return b.String()
+	},
 	// pre writes text as preformatted HTML.
 	"pre": func(text string) string { return "<pre>" + html.EscapeString(text) + "</pre>" },
 	// dashEscape escapes lines starting with "-" as PGP's clear signature
