@@ -122,4 +122,11 @@ func TestWarnings(t *testing.T) {
 	if echo := Echo(rs, st, sub.Orders); !strings.Contains(echo, "1 WARNING") {
 		t.Errorf("the echo does not show the warning:\n%s", echo)
 	}
+	sub, errs = Parse(rs, st, "axis", "BN I/77 M\n  ATTACK 0504 WITH 1C\n")
+	if errs != nil {
+		t.Fatal(errs)
+	}
+	if warnings := Warnings(rs, st, sub.Orders); len(warnings) != 1 || !strings.Contains(warnings[0], "attack on 0504 cannot be made") {
+		t.Fatalf("warnings %q, want the attack on an empty hex", warnings)
+	}
 }
