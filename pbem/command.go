@@ -163,7 +163,7 @@ func subjectCommand(subject string) string {
 	if subjectPrefix.MatchString(subject) {
 		return ""
 	}
-	words := lineWords(strings.TrimRight(strings.TrimSpace(subject), "?!."))
+	words := lineWords(subject)
 	if len(words) == 0 || len(words) > 3 {
 		return ""
 	}
@@ -192,7 +192,11 @@ func isHeaderLine(words []string) bool {
 // commandAt reports whether a line's words are a command. END alone is the
 // order language's end of orders, so the END command needs its game id.
 func commandAt(words []string) (string, bool) {
-	cmd, ok := commandWords[strings.ToUpper(words[0])]
+	word := strings.ToUpper(words[0])
+	if trimmed := strings.TrimRight(word, "?!."); trimmed != "" {
+		word = trimmed // "status?"
+	}
+	cmd, ok := commandWords[word]
 	if !ok || cmd == cmdEnd && len(words) < 2 {
 		return "", false
 	}

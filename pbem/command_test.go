@@ -35,6 +35,8 @@ func TestReadRequest(t *testing.T) {
 			request{Command: cmdHelp, Args: []string{}, Line: -1}},
 		{"the subject of a mail with only a password", "PASSWORD x\n", "Fwd: Re: map tut-1",
 			request{Command: cmdMap, Args: []string{"tut-1"}, Line: -1, Header: header{Passwords: []string{"x"}}}},
+		{"a command with a question mark", "Status?\n", "",
+			request{Command: cmdStatus, Args: []string{}, Line: 0}},
 		{"a greeting starting with a keyword", "Turn 1 orders below, thanks\nBN 743 M\n", "",
 			request{Command: cmdOrders, Line: -1}},
 		{"a command in the subject over orders", "BN 743 M\n", "status?",
