@@ -2,6 +2,7 @@ package mail
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -411,5 +412,18 @@ func TestParseBlankPlainFallsBackToHTML(t *testing.T) {
 	}
 	if in.Text != "BN 743 M" {
 		t.Errorf("Text = %q, want the HTML part's text without the zero-width space", in.Text)
+	}
+}
+
+// BenchmarkStripQuotedLarge reads a large reply full of lines that look
+// like attributions and header fields: StripQuoted must stay linear.
+func BenchmarkStripQuotedLarge(b *testing.B) {
+	var text strings.Builder
+	for i := range 20000 {
+		fmt.Fprintf(&text, "On Tue, %d Mar 2025, Judge <j@x> said\nFrom: x\n\n> quoted %d\nMOVE A\n", i, i)
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		StripQuoted(text.String())
 	}
 }

@@ -29,16 +29,21 @@ func StripQuoted(text string) string {
 	lines := strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n")
 	end := quotedMailStart(lines)
 	var kept []string
+	wrote := false // the sender wrote something above line i
 	for i := 0; i < end; i++ {
 		trimmed := strings.TrimSpace(lines[i])
 		if strings.HasPrefix(trimmed, ">") || isWrappedQuoteTail(lines, i) {
 			continue
 		}
-		if n := attributionAt(lines, i); n > 0 && (nextNonBlankIsQuoted(lines, i+n-1) || !wroteBefore(lines, i)) {
-			i += n - 1 // the attribution of an interleaved quote
+		if n := attributionAt(lines, i); n > 0 && (nextNonBlankIsQuoted(lines, i+n-1) || !wrote) {
+			// The attribution of an interleaved quote, or one above all the
+			// sender wrote: the head of what they answer below it.
+			i += n - 1
+			wrote = true
 			continue
 		}
 		kept = append(kept, lines[i])
+		wrote = wrote || trimmed != ""
 	}
 	return normalizeText(strings.Join(kept, "\n"))
 }
@@ -46,6 +51,7 @@ func StripQuoted(text string) string {
 // quotedMailStart returns the index of the line where the quoted mail or
 // the signature begins, len(lines) when there is none.
 func quotedMailStart(lines []string) int {
+	wrote := false // the sender wrote something above line i
 	for i, line := range lines {
 		trimmed := strings.TrimSpace(line)
 		switch {
@@ -59,23 +65,14 @@ func quotedMailStart(lines []string) int {
 		case headerBlockAt(lines, i):
 			return ruleAbove(lines, i)
 		}
-		if n := attributionAt(lines, i); n > 0 && !nextNonBlankIsQuoted(lines, i+n-1) && wroteBefore(lines, i) {
+		// An attribution above all the sender wrote is not the start of the
+		// quoted mail but the head of what they answer below it.
+		if n := attributionAt(lines, i); n > 0 && !nextNonBlankIsQuoted(lines, i+n-1) && wrote {
 			return i
 		}
+		wrote = true
 	}
 	return len(lines)
-}
-
-// wroteBefore reports whether the sender wrote anything above line i. An
-// attribution above all they wrote is not the start of the quoted mail but
-// the head of what they answer below it.
-func wroteBefore(lines []string, i int) bool {
-	for _, line := range lines[:i] {
-		if trimmed := strings.TrimSpace(line); trimmed != "" && !strings.HasPrefix(trimmed, ">") {
-			return true
-		}
-	}
-	return false
 }
 
 // isWrappedQuoteTail reports whether line i is the tail of a long quoted

@@ -70,14 +70,15 @@ func ownMailStart(line, game, title string) bool {
 // order form's marker, which every such mail ends with.
 func withoutOwnMail(text, game, title string) string {
 	lines := strings.Split(text, "\n")
+	lastMarker := -1
 	for i, line := range lines {
-		if !ownMailStart(line, game, title) {
-			continue
+		if strings.TrimSpace(line) == formMarker {
+			lastMarker = i
 		}
-		for _, later := range lines[i+1:] {
-			if strings.TrimSpace(later) == formMarker {
-				return strings.Join(lines[:i], "\n")
-			}
+	}
+	for i, line := range lines[:max(lastMarker, 0)] {
+		if ownMailStart(line, game, title) {
+			return strings.Join(lines[:i], "\n")
 		}
 	}
 	return text
