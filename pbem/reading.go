@@ -2,6 +2,7 @@ package pbem
 
 import (
 	"bytes"
+	"cmp"
 	"fmt"
 	"reflect"
 	"strings"
@@ -23,6 +24,25 @@ func readMail(msg *mail.Inbound) *request {
 		}
 	}
 	return req
+}
+
+// maxOrderAttachment is the size of the largest text attachment read for
+// orders: an order form is a few kilobytes.
+const maxOrderAttachment = 64 << 10
+
+// orderAttachment returns the name and text of the first small text/plain
+// attachment of msg, where a player may have put the order form; "" when
+// there is none.
+func orderAttachment(msg *mail.Inbound) (name, text string) {
+	for _, a := range msg.Attachments {
+		if len(a.Data) > maxOrderAttachment {
+			continue
+		}
+		if text, ok := a.Text(); ok && text != "" {
+			return cmp.Or(a.Filename, "(a text without a name)"), text
+		}
+	}
+	return "", ""
 }
 
 // readOrders reads a side's orders for position st of game from a

@@ -316,25 +316,6 @@ func (t *txn) knownSender() (*identity, error) {
 	return nil, nil
 }
 
-// maxOrderAttachment is the size of the largest text attachment read for
-// orders: an order form is a few kilobytes.
-const maxOrderAttachment = 64 << 10
-
-// orderAttachment returns the name and text of the first small text/plain
-// attachment of msg, where a player may have put the order form; "" when
-// there is none.
-func orderAttachment(msg *mail.Inbound) (name, text string) {
-	for _, a := range msg.Attachments {
-		if len(a.Data) > maxOrderAttachment {
-			continue
-		}
-		if text, ok := a.Text(); ok && text != "" {
-			return cmp.Or(a.Filename, "(a text without a name)"), text
-		}
-	}
-	return "", ""
-}
-
 // senderAddress is where an answer to the sender of the mail in hand
 // goes, "" (logged) when there is no address mail can be sent to: such a
 // mail would fail to compose at every retry.

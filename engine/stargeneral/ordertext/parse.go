@@ -151,8 +151,8 @@ func (p *parser) errorf(l srcLine, section, hint, format string, args ...any) {
 
 // ignoreSignOff takes the lines after the last order out of the errors
 // when none of them is an order, a near-miss of one ("did you mean") or
-// names a hex of the map: they are a sign-off, and orders end at the last order. Text that is
-// no order between orders stays an error.
+// names a hex of the map: they are a sign-off, and orders end at the last
+// order. Text that is no order between orders stays an error.
 func (p *parser) ignoreSignOff(lines []srcLine) {
 	first := len(lines)
 	for first > 0 {
