@@ -94,15 +94,22 @@ func matchesAny(res []*regexp.Regexp, s string) bool {
 }
 
 // tokens splits on spaces, commas, semicolons and arrows; a trailing colon
-// on a word is dropped ("1A: 0506" reads as "1A 0506").
+// on a word is dropped ("1A: 0506" reads as "1A 0506"), and so are dashes
+// and bullets standing alone ("0303 - 0404", a list item "- BN 743 M" of a
+// rich-text mail, a PGP dash-escaped line).
 func tokens(s string) []string {
-	s = strings.NewReplacer("->", " ", "→", " ", ",", " ", ";", " ", "\t", " ").Replace(s)
+	s = strings.NewReplacer("->", " ", "=>", " ", "→", " ", ",", " ", ";", " ", "\t", " ").Replace(s)
 	var out []string
 	for _, f := range strings.Fields(s) {
 		f = strings.TrimSuffix(f, ":")
-		if f != "" {
-			out = append(out, f)
+		unnamedGame := f == "-" && len(out) > 0 && strings.EqualFold(out[len(out)-1], "GAME") // the form's "GAME -"
+		switch f {
+		case "", "-", "–", "—", "•", "*":
+			if !unnamedGame {
+				continue
+			}
 		}
+		out = append(out, f)
 	}
 	return out
 }

@@ -39,6 +39,9 @@ func TestOrderBlockBoundaries(t *testing.T) {
 			body: "BN I/77 M\n  1A 0304 0303          # the first stand walks east to the woods at\nthe edge of the map\n" +
 				"  # a long comment on a line of its own, which the mail program wrapped\nat 72\n  1B 0305 0405\n",
 			ignored: []int{3, 5}, moves: 2},
+		{name: "dashes and bullets",
+			body:  "- BN I/77 M\n  • 1A 0304 - 0303\n  * 1B -\n",
+			moves: 1},
 		{name: "a wrapped order's tail is an error",
 			body:   "BN I/77 M\n  1A 0304 0303\n  ATTACK 0505 WITH 1A SUPPORT mortar ART\n2/26\nBN II/77 H\n",
 			errors: []string{"ART needs a battery id", `"2/26" is not`}, moves: 1},
