@@ -44,8 +44,11 @@ func TestReplyCorpus(t *testing.T) {
 	replies = append(replies, talonReplies(t, dir)...)
 
 	exact, keeps, loses := 0, 0, 0
+	suiteExact, suiteAll := map[string]int{}, map[string]int{}
 	for _, r := range replies {
 		known := knownMisreadings[r.name]
+		suite, _, _ := strings.Cut(r.name, "/")
+		suiteAll[suite]++
 		in, err := Parse(strings.NewReader(string(r.raw)), 0)
 		if err != nil {
 			t.Errorf("%s: %v", r.name, err)
@@ -55,6 +58,7 @@ func TestReplyCorpus(t *testing.T) {
 		extra, missing := lineDifference(got, r.expected)
 		if len(extra) == 0 && len(missing) == 0 {
 			exact++
+			suiteExact[suite]++
 			if known != "" {
 				t.Errorf("%s is read right now: take it off knownMisreadings", r.name)
 			}
@@ -73,8 +77,9 @@ func TestReplyCorpus(t *testing.T) {
 			report("%s loses lines the sender wrote: %q", r.name, missing)
 		}
 	}
-	t.Logf("reply corpus: %d replies, %d exact (%.0f%%), %d keep quoted text or a signature, %d lose a line of the sender's",
-		len(replies), exact, 100*float64(exact)/float64(len(replies)), keeps, loses)
+	t.Logf("reply corpus: %d replies, %d exact (%.0f%%; discourse %d/%d, crisp %d/%d, talon %d/%d), %d keep quoted text or a signature, %d lose a line of the sender's",
+		len(replies), exact, 100*float64(exact)/float64(len(replies)), suiteExact["discourse"], suiteAll["discourse"],
+		suiteExact["crisp"], suiteAll["crisp"], suiteExact["talon"], suiteAll["talon"], keeps, loses)
 }
 
 // knownMisreadings are the replies the judge still reads otherwise than the
