@@ -352,6 +352,7 @@ func TestStripQuoted(t *testing.T) {
 		{"outlook ios", "MOVE A\n\nGet Outlook for iOS<https://aka.ms/o0ukef>\n________________________________\nFrom: Fieldpost <j@x>\nSent: Monday\nMOVE Z", "MOVE A"},
 		{"lotus notes", "MOVE A\n\nFrom:\tFieldpost <j@x>\nTo:\talice@example.org\nDate:\t02/03/2026 18:00\nSubject:\treport\n\nMOVE Z", "MOVE A"},
 		{"notes attribution", "MOVE A\n\nFieldpost <j@x> wrote on 02/03/2026 18:00:\n\nMOVE Z", "MOVE A"},
+		{"quoted with bars, date-first attribution without colon", "MOVE A\n\n2013/7/20 Judge <j@x>\n\n| report\n| MOVE Z", "MOVE A"},
 		{"attribution above everything", "On Tue, 11 Mar 2025, Judge <j@x> wrote:\n\nMOVE A", "MOVE A"},
 	}
 	for _, tt := range tests {

@@ -32,7 +32,7 @@ func StripQuoted(text string) string {
 	wrote := false // the sender wrote something above line i
 	for i := 0; i < end; i++ {
 		trimmed := strings.TrimSpace(lines[i])
-		if strings.HasPrefix(trimmed, ">") || isWrappedQuoteTail(lines, i) {
+		if isQuoted(trimmed) || isWrappedQuoteTail(lines, i) {
 			continue
 		}
 		if n := attributionAt(lines, i); n > 0 && (nextNonBlankIsQuoted(lines, i+n-1) || !wrote) {
@@ -57,7 +57,7 @@ func quotedMailStart(lines []string) int {
 		switch {
 		case trimmed == "":
 			continue
-		case strings.HasPrefix(trimmed, ">"):
+		case isQuoted(trimmed):
 			continue
 		case trimmed == "--" || strings.TrimRight(line, " ") == "--", isFooterRule(trimmed),
 			separatorPattern.MatchString(trimmed), isDeviceSignature(trimmed):
@@ -197,7 +197,7 @@ func attributionAt(lines []string, i int) int {
 	joined := ""
 	for k := 0; k < 3 && i+k < len(lines); k++ {
 		trimmed := strings.TrimSpace(lines[i+k])
-		if trimmed == "" || strings.HasPrefix(trimmed, ">") && (k == 0 || trimmed != ">:") {
+		if trimmed == "" || isQuoted(trimmed) && (k == 0 || trimmed != ">:") {
 			return 0
 		}
 		if k > 0 && !wrappedAttributionStart(lines, i, trimmed) {
@@ -243,7 +243,13 @@ func isAttribution(s string) bool {
 		// am Fr., 28. Okt. 2016 um 18:23 Uhr:").
 		return verb[1] >= len(body) || hasColon
 	}
-	return hasColon && strings.Contains(s, "@") && strings.ContainsFunc(s, unicode.IsDigit) && !strings.ContainsAny(body, "!?")
+	if !strings.Contains(s, "@") || !strings.ContainsFunc(s, unicode.IsDigit) || strings.ContainsAny(body, "!?") {
+		return false
+	}
+	// A date, a name and an address: with a colon, or starting with the
+	// date and ending with the address ("2013/7/20 sam <info@example.org>").
+	first, _ := utf8.DecodeRuneInString(s)
+	return hasColon || unicode.IsDigit(first) && strings.HasSuffix(s, ">")
 }
 
 // deviceSignature matches the line a phone or a mail app adds at the end of
@@ -276,12 +282,18 @@ func isDeviceSignature(s string) bool {
 }
 
 // nextNonBlankIsQuoted reports whether the first non-blank line after
-// lines[i] starts with ">".
+// lines[i] is quoted.
 func nextNonBlankIsQuoted(lines []string, i int) bool {
 	for _, line := range lines[i+1:] {
 		if trimmed := strings.TrimSpace(line); trimmed != "" {
-			return strings.HasPrefix(trimmed, ">")
+			return isQuoted(trimmed)
 		}
 	}
 	return false
+}
+
+// isQuoted reports whether a (trimmed) line is quoted: it starts with ">"
+// or with "|" (an older way of quoting).
+func isQuoted(line string) bool {
+	return strings.HasPrefix(line, ">") || strings.HasPrefix(line, "|")
 }

@@ -85,7 +85,6 @@ func TestReplyCorpus(t *testing.T) {
 // knownMisreadings are the replies the judge still reads otherwise than the
 // peers, and why that is harmless to orders. Any other difference fails.
 var knownMisreadings = map[string]string{
-	"discourse/embedded_email_4.txt":  `keeps a 2013 attribution without a colon over a quote marked "|"`,
 	"discourse/embedded_email_7.txt":  `keeps a quote marked "C>" (supercite), which reads as errors, never as orders`,
 	"discourse/embedded_email_11.txt": "keeps an attribution without a verb, an address or a colon: indistinguishable from text",
 	"discourse/embedded_email_12.txt": "keeps attributions broken over blank lines",
