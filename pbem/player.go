@@ -161,7 +161,7 @@ func (t *txn) orders(id *identity, req *request, check bool) error {
 		return t.dispatch(req)
 	case errs == nil && sub.Lines == 0:
 		t.log.Info("mail with neither orders nor a command")
-		return t.mailPlayer(g, side, kindHelp, "No orders found", noOrdersFound, false)
+		return t.mailPlayer(g, side, kindHelp, "No orders found", noOrdersWhy(req), false)
 	case errs != nil:
 		t.log.Info("orders refused", "check", check, "errors", len(errs))
 		subject := fmt.Sprintf("Orders for round %d NOT accepted", g.Round())

@@ -14,7 +14,8 @@ import (
 
 // readMail reads what a mail asks, from what its sender wrote (quotes and
 // signatures removed), or when that is nothing, from a small text
-// attachment.
+// attachment; a mail that only quotes the judge's mail with its order form
+// asks for orders, which may be in the form.
 func readMail(msg *mail.Inbound) *request {
 	req := readRequest(mail.StripQuoted(msg.Text), msg.Subject)
 	if req.Empty {
@@ -22,6 +23,11 @@ func readMail(msg *mail.Inbound) *request {
 			req = readRequest(text, msg.Subject)
 			req.Attachment = name
 		}
+	}
+	if req.Empty && quotedForm(msg.Text) != "" {
+		// Only the judge's mail quoted back, but with its order form: the
+		// player may have changed the form there (see readOrders).
+		req.Empty = false
 	}
 	return req
 }
@@ -144,6 +150,14 @@ const (
 		"has them all); commands are listed below."
 )
 
+// noOrdersWhy says why a mail asking for orders held none.
+func noOrdersWhy(req *request) string {
+	if strings.TrimSpace(req.Text) == "" {
+		return onlyQuotedText
+	}
+	return noOrdersFound
+}
+
 // CheckMail reads a mail as the judge reads a mail from side's player about
 // position st, and says what it read and what the answer would say: the
 // game master's tool for "why was my mail refused?". It does what the
@@ -192,7 +206,7 @@ func CheckMail(rs *rules.Ruleset, st *rules.State, side, game string, msg *mail.
 		fmt.Fprintf(&b, "The mail holds no orders: the judge would do the command of its subject, %s.\n", req.SubjectCommand)
 		return b.String(), nil
 	case errs == nil && sub.Lines == 0:
-		fmt.Fprintf(&b, "The answer (No orders found) would say:\n\n%s\n", noOrdersFound)
+		fmt.Fprintf(&b, "The answer (No orders found) would say:\n\n%s\n", noOrdersWhy(req))
 		return b.String(), nil
 	case errs != nil:
 		fmt.Fprintf(&b, "The answer would say:\n\n%s%s", ordertext.ErrorReport(errs), notes)
