@@ -353,6 +353,11 @@ func TestStripQuoted(t *testing.T) {
 		{"lotus notes", "MOVE A\n\nFrom:\tFieldpost <j@x>\nTo:\talice@example.org\nDate:\t02/03/2026 18:00\nSubject:\treport\n\nMOVE Z", "MOVE A"},
 		{"notes attribution", "MOVE A\n\nFieldpost <j@x> wrote on 02/03/2026 18:00:\n\nMOVE Z", "MOVE A"},
 		{"quoted with bars, date-first attribution without colon", "MOVE A\n\n2013/7/20 Judge <j@x>\n\n| report\n| MOVE Z", "MOVE A"},
+		{"outlook japanese", "MOVE A\n\n差出人: Fieldpost <j@x>\n送信日時: 2026年3月2日 18:00\n宛先: alice\n件名: report\nMOVE Z", "MOVE A"},
+		{"outlook czech", "MOVE A\n\nOd: Fieldpost <j@x>\nOdesláno: 2. března 2026 18:00\nKomu: alice\nPředmět: report\nMOVE Z", "MOVE A"},
+		{"dutch phone signature", "MOVE A\nVerstuurd vanaf mijn iPhone\nMOVE Z", "MOVE A"},
+		{"japanese phone signature", "MOVE A\niPhoneから送信\nMOVE Z", "MOVE A"},
+		{"czech attribution", "MOVE A\n\nDne 2. 3. 2026 v 18:00 Fieldpost <j@x> napsal(a):\nMOVE Z", "MOVE A"},
 		{"attribution above everything", "On Tue, 11 Mar 2025, Judge <j@x> wrote:\n\nMOVE A", "MOVE A"},
 	}
 	for _, tt := range tests {

@@ -89,7 +89,7 @@ func isWrappedQuoteTail(lines []string, i int) bool {
 
 // separatorPattern matches the line some clients put above a quoted or
 // forwarded mail, in the languages players are likely to use.
-var separatorPattern = regexp.MustCompile(`(?i)^[-_=*\s]{2,}\s*(original message|forwarded message|reply message|ursprüngliche nachricht|weitergeleitete nachricht|message d'origine|message transféré|messaggio originale|messaggio inoltrato|mensaje original|mensaje reenviado|mensagem original|mensagem encaminhada|oorspronkelijk bericht|doorgestuurd bericht|oprindelig besked|videresendt besked|opprinnelig melding|originalmeddelande|vidarebefordrat meddelande|alkuperäinen viesti|välitetty viesti|wiadomość oryginalna|oryginalna wiadomość|przekazana wiadomość|исходное сообщение|пересылаемое сообщение|původní zpráva|eredeti üzenet)\s*[-_=*\s]*$`)
+var separatorPattern = regexp.MustCompile(`(?i)^[-_=*\s]{2,}\s*(original message|forwarded message|reply message|ursprüngliche nachricht|weitergeleitete nachricht|message d'origine|message transféré|messaggio originale|messaggio inoltrato|mensaje original|mensaje reenviado|mensagem original|mensagem encaminhada|oorspronkelijk bericht|doorgestuurd bericht|oprindelig besked|videresendt besked|opprinnelig melding|originalmeddelande|vidarebefordrat meddelande|alkuperäinen viesti|välitetty viesti|wiadomość oryginalna|oryginalna wiadomość|przekazana wiadomość|исходное сообщение|пересылаемое сообщение|původní zpráva|přeposlaná zpráva|eredeti üzenet|özgün ileti|orijinal mesaj|αρχικό μήνυμα|元のメッセージ|原始邮件|原始郵件)\s*[-_=*\s]*$`)
 
 // ruleAbove returns the index of the rule line ("____", "-----", "====",
 // Outlook's and others' line above a header block) just above line i,
@@ -136,6 +136,13 @@ var headerKeys = map[string]string{
 	"subject": "subject", "betreff": "subject", "objet": "subject", "oggetto": "subject", "onderwerp": "subject",
 	"ämne": "subject", "emne": "subject", "тема": "subject", "temat": "subject", "assunto": "subject",
 	"asunto": "subject", "aihe": "subject", "tárgy": "subject", "reply-to": "to",
+	// Czech, Turkish, Greek, Japanese, Chinese, Korean.
+	"odesláno": "date", "komu": "to", "předmět": "subject",
+	"kimden": "from", "gönderildi": "date", "tarih": "date", "kime": "to", "konu": "subject",
+	"από": "from", "στάλθηκε": "date", "προς": "to", "θέμα": "subject",
+	"差出人": "from", "送信日時": "date", "宛先": "to", "件名": "subject",
+	"发件人": "from", "发送时间": "date", "收件人": "to", "主题": "subject", "寄件者": "from", "收件者": "to", "主旨": "subject",
+	"보낸 사람": "from", "보낸 날짜": "date", "받는 사람": "to", "제목": "subject",
 }
 
 // headerKey returns the kind of header field line s is ("from", "date",
@@ -185,7 +192,7 @@ func headerBlockAt(lines []string, i int) bool {
 // attributionVerb ends (or, with a date after it, ends the first part of)
 // the line introducing a quote: "... wrote:", "... schrieb:", "... a écrit
 // :", ...
-var attributionVerb = regexp.MustCompile(`(?i)(^|[\s>")])(wrote|writes|schrieb|a écrit|ha scritto|escribió|escreveu|napisał|napisała|napisał\(a\)|kirjoitti|skrev|schreef|írta|пишет|написал|написала|寫道|写道|geschreven|a scris|yazdı|έγραψε|kirjutas|rašė)(\s|:|$)`)
+var attributionVerb = regexp.MustCompile(`(?i)(^|[\s>")])(wrote|writes|schrieb|a écrit|ha scritto|escribió|escreveu|napisał|napisała|napisał\(a\)|kirjoitti|skrev|schreef|írta|пишет|написал|написала|написав|napsal|napsala|napsal\(a\)|va escriure|寫道|写道|geschreven|a scris|yazdı|έγραψε|kirjutas|rašė)(\s|:|$)`)
 
 // attributionAt returns how many lines (1 to 3) the attribution starting
 // at line i takes, or 0 when none starts there. An attribution names a
@@ -269,7 +276,15 @@ var deviceSignature = regexp.MustCompile(`(?i)^[(<\s]*(` +
 	`|отправлено (с|из) [^,.!?]{1,40}` +
 	`|wysłane z [^,.!?]{1,40}` +
 	`|lähetetty [^,.!?]{1,40}` +
-	`|從我的 .{1,20}傳送` +
+	`|verstuurd (met|vanaf|van) [^,.!?]{1,40}` +
+	`|odesláno z [^,.!?]{1,40}` +
+	`|надіслано з [^,.!?]{1,40}` +
+	`|εστάλη από [^,.!?]{1,40}` +
+	`|\S+ gönderildi` +
+	`|\S+ küldve` +
+	`|從我的 ?.{1,20}傳送` +
+	`|发自我的 ?.{1,20}` +
+	`|.{1,20}から送信` +
 	`)[.)>\s]*$`)
 
 var linkPattern = regexp.MustCompile(`<[^<>]*>|\]\([^()]*\)|https?://\S+|[\[\]]`)
