@@ -126,6 +126,19 @@ type Reading struct {
 	// Answer is the reply in words: the orders echoed with their odds and
 	// warnings, or every error with its line.
 	Answer string
+	// Round is the round the orders say they are for (a ROUND line), 0
+	// when they do not say.
+	Round int
+	// Ignored are lines of the order block read as no order: a sign-off
+	// after the last order, the tail of a comment a mail program wrapped.
+	Ignored []IgnoredLine
+}
+
+// IgnoredLine is a line of a mail the reading passed over, and why.
+type IgnoredLine struct {
+	Line int // from 1, in the text read
+	Text string
+	Why  string
 }
 
 // Round is what one play did, kept by the judge for reports, HISTORY and

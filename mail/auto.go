@@ -2,8 +2,18 @@ package mail
 
 import (
 	"mime"
+	"regexp"
 	"strings"
 )
+
+// autoReplySubject matches the subjects auto-responders put on their
+// answers, in the languages players are likely to use, for those that set
+// none of the standard header fields.
+var autoReplySubject = regexp.MustCompile(`(?i)^\s*(` +
+	`out of (the )?office|automatic reply|auto(matic)?[- ]?(reply|response|answer)|autoreply|vacation (reply|response|message)` +
+	`|abwesenheitsnotiz|automatische antwort|réponse automatique|absence du bureau|message d'absence` +
+	`|risposta automatica|fuori sede|fuori ufficio|respuesta automática|fuera de la oficina|automatisch antwoord` +
+	`|autosvar|automaattinen vastaus|odpowiedź automatyczna|poza biurem|автоматический ответ|автоответ|automatická odpověď)`)
 
 // DetectAutomatic reports whether msg was sent by a machine rather than a
 // player — an auto-reply, a bounce or a mail loop — and why. Such mail must
@@ -17,7 +27,9 @@ import (
 //
 // The checks follow RFC 3834 and the conventions of common mail software:
 // Auto-Submitted other than "no"; Precedence bulk, junk, list or
-// auto_reply; X-Autoreply or X-Autorespond; an empty Return-Path ("<>",
+// auto_reply; X-Autoreply, X-Autorespond, X-Autoreply-From,
+// X-Mail-Autoreply or X-Vacation; a subject such as "Out of Office",
+// "Automatic reply: ..." or "Abwesenheitsnotiz" (many languages); an empty Return-Path ("<>",
 // the null sender of bounces); From MAILER-DAEMON or postmaster; From one
 // of ownAddresses; X-Loop naming one of ownAddresses; and a
 // multipart/report body (delivery and disposition notifications).
@@ -35,7 +47,7 @@ func DetectAutomatic(msg *Inbound, ownAddresses []string) (reason string, automa
 	case "bulk", "junk", "list", "auto_reply":
 		return "Precedence: " + p, true
 	}
-	for _, key := range []string{"X-Autoreply", "X-Autorespond"} {
+	for _, key := range []string{"X-Autoreply", "X-Autorespond", "X-Autoreply-From", "X-Mail-Autoreply", "X-Vacation"} {
 		if _, ok := h[key]; ok {
 			return key + " present", true
 		}
@@ -69,6 +81,10 @@ func DetectAutomatic(msg *Inbound, ownAddresses []string) (reason string, automa
 				return "X-Loop: " + strings.TrimSpace(v), true
 			}
 		}
+	}
+
+	if autoReplySubject.MatchString(msg.Subject) {
+		return "subject of an auto-reply: " + msg.Subject, true
 	}
 
 	// ParseMediaType returns the media type even when a parameter is

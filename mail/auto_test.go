@@ -14,6 +14,7 @@ func TestDetectAutomatic(t *testing.T) {
 		header string // added to base
 		from   string // replaces the From field when set
 		body   string // replaces the text body when set
+		subj   string // replaces the Subject when set
 		auto   bool
 		reason string // substring of the reason
 	}{
@@ -35,6 +36,13 @@ func TestDetectAutomatic(t *testing.T) {
 		{name: "our own plus address", from: "judge+other@club.example", auto: true, reason: "own address"},
 		{name: "X-Loop naming us", header: "X-Loop: judge@club.example\r\n", auto: true, reason: "X-Loop"},
 		{name: "X-Loop naming others", header: "X-Loop: robot@lists.example.org\r\n", auto: false},
+		{name: "Out of Office subject", subj: "Out of Office: [tutorial-1] Orders accepted", auto: true, reason: "auto-reply"},
+		{name: "Automatic reply subject", subj: "Automatic reply: [tutorial-1] Report of round 2", auto: true, reason: "auto-reply"},
+		{name: "German subject", subj: "Abwesenheitsnotiz: [tutorial-1] Bericht", auto: true, reason: "auto-reply"},
+		{name: "French subject", subj: "Réponse automatique : [tutorial-1]", auto: true, reason: "auto-reply"},
+		{name: "X-Autoreply-From", header: "X-Autoreply-From: hans@example.de\r\n", auto: true, reason: "X-Autoreply-From"},
+		{name: "Precedence auto_reply", header: "Precedence: auto_reply\r\n", auto: true, reason: "auto_reply"},
+		{name: "player's subject about absence", subj: "Re: [tutorial-1] orders, I am out of office next week", auto: false},
 		{name: "multipart/report", header: "Content-Type: multipart/report; report-type=disposition-notification; boundary=b\r\n",
 			body: "--b\r\nContent-Type: text/plain\r\n\r\nRead.\r\n--b--\r\n", auto: true, reason: "multipart/report"},
 	}
@@ -43,6 +51,9 @@ func TestDetectAutomatic(t *testing.T) {
 			header := base + tt.header
 			if tt.from != "" {
 				header = strings.Replace(header, "From: Hans <hans@example.de>", "From: "+tt.from, 1)
+			}
+			if tt.subj != "" {
+				header = strings.Replace(header, "Subject: orders", "Subject: "+tt.subj, 1)
 			}
 			body := "MOVE 1/12SS 0612 0714\r\n"
 			if tt.body != "" {

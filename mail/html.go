@@ -39,7 +39,11 @@ func htmlToText(src string) string {
 			i++
 			continue
 		}
+		tagText := src[i:end]
 		i = end
+		if !closing && (name == "hr" || name == "div" && drawsRuleAbove(tagText)) {
+			w.rule()
+		}
 		if !closing && (name == "script" || name == "style" || name == "head" || name == "title") {
 			if close, found := closers.find(i, name); found {
 				i = close
@@ -51,6 +55,13 @@ func htmlToText(src string) string {
 		w.tag(name, closing)
 	}
 	return collapseBlankLines(w.b.String())
+}
+
+// drawsRuleAbove reports whether a <div> tag draws a line above its
+// content, as Outlook draws one above the header block of a quoted mail.
+func drawsRuleAbove(tag string) bool {
+	lower := asciiLower(tag)
+	return strings.Contains(lower, "border-top:") && !strings.Contains(lower, "border-top:none") && !strings.Contains(lower, "border-top: none")
 }
 
 // scanTag reads the tag starting at src[i] == '<'. It returns the lowercase
@@ -201,6 +212,15 @@ func (w *textWriter) word(s string) {
 	w.space = false
 	w.b.WriteString(s)
 	w.newlines = 0
+}
+
+// rule writes a line of underscores on a line of its own, as Outlook
+// writes the rule above a quoted mail in its plain text, so that the
+// quote is recognised the same way in HTML.
+func (w *textWriter) rule() {
+	w.breakLines(1)
+	w.word("________________________________")
+	w.lineBreak()
 }
 
 func (w *textWriter) lineBreak() {

@@ -71,6 +71,17 @@ type Attachment struct {
 	// Data is the part's content, its transfer encoding undone: what the
 	// sender attached (the judge's situation.json, say).
 	Data []byte
+	// Charset is the charset parameter of a text part, "" when none.
+	Charset string
+}
+
+// Text returns a text/plain attachment's content as UTF-8 text, line
+// breaks normalised; ok is false for any other attachment.
+func (a Attachment) Text() (text string, ok bool) {
+	if a.ContentType != "text/plain" {
+		return "", false
+	}
+	return normalizeText(decodeText("", a.Charset, bytes.NewReader(a.Data))), true
 }
 
 // Recipients returns every recipient address of the mail: To, Cc,
@@ -241,12 +252,16 @@ type bodyText struct {
 	html  []string // text/html parts converted to text, in message order
 }
 
-// best joins the text/plain parts, or failing those the HTML parts.
+// best joins the text/plain parts, or failing those (or when they are
+// blank, as some programs send them beside the HTML) the HTML parts.
 func (b *bodyText) best() string {
-	parts := b.plain
-	if len(parts) == 0 {
-		parts = b.html
+	if text := joinTexts(b.plain); text != "" {
+		return text
 	}
+	return joinTexts(b.html)
+}
+
+func joinTexts(parts []string) string {
 	var texts []string
 	for _, p := range parts {
 		if p = normalizeText(p); p != "" {
@@ -289,7 +304,7 @@ func (in *Inbound) walk(h message.Header, r io.Reader, depth int, out *bodyText)
 		out.plain = append(out.plain, text)
 	default:
 		in.Attachments = append(in.Attachments, Attachment{Filename: decodeWords(filename), ContentType: mediaType,
-			Data: decodeTransfer(h.Get("Content-Transfer-Encoding"), r)})
+			Data: decodeTransfer(h.Get("Content-Transfer-Encoding"), r), Charset: params["charset"]})
 	}
 }
 
@@ -320,7 +335,7 @@ func (in *Inbound) walkMultipart(mediaType, boundary string, r io.Reader, depth 
 		}
 	}
 	for _, alt := range alternatives {
-		if len(alt.plain) > 0 {
+		if joinTexts(alt.plain) != "" {
 			out.plain = append(out.plain, alt.plain...)
 			return
 		}
@@ -434,9 +449,16 @@ func decodeWords(s string) string {
 	return s
 }
 
-// normalizeText turns CRLF and CR line breaks into LF, removes trailing
-// spaces from every line and trims blank lines at both ends.
+// invisibleChars are characters that take no room, which mail programs
+// slip into text (zero-width spaces and joiners, byte order marks, Gmail's
+// tracking mark): a word with one would not read as the word.
+var invisibleChars = strings.NewReplacer("\u200b", "", "\u200c", "", "\u200d", "", "\u2060", "", "\ufeff", "", "\u1427", "")
+
+// normalizeText turns CRLF and CR line breaks into LF, removes invisible
+// characters and trailing spaces from every line and trims blank lines at
+// both ends.
 func normalizeText(s string) string {
+	s = invisibleChars.Replace(s)
 	s = strings.ReplaceAll(s, "\r\n", "\n")
 	s = strings.ReplaceAll(s, "\r", "\n")
 	lines := strings.Split(s, "\n")

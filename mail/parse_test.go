@@ -2,6 +2,7 @@ package mail
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -305,6 +306,17 @@ func TestParseHostileHTMLIsLinear(t *testing.T) {
 	}
 }
 
+func TestHTMLRuleAboveQuote(t *testing.T) {
+	for _, body := range []string{
+		`<div>MOVE A</div><div style="border:none;border-top:solid #E1E1E1 1.0pt;padding:3.0pt 0in 0in 0in"><p><b>From:</b> Judge<br><b>Sent:</b> today<br><b>To:</b> me<br><b>Subject:</b> report</p></div><p>MOVE Z</p>`,
+		`<div>MOVE A</div><hr style="display:inline-block;width:98%"><div id="divRplyFwdMsg"><b>From:</b> Judge<br><b>Sent:</b> today<br><b>To:</b> me</div><div>MOVE Z</div>`,
+	} {
+		if got := StripQuoted(htmlToText(body)); got != "MOVE A" {
+			t.Errorf("StripQuoted(htmlToText(%q)) = %q, want %q", body, got, "MOVE A")
+		}
+	}
+}
+
 func TestStripQuoted(t *testing.T) {
 	tests := []struct{ name, text, want string }{
 		{"top posted", "MOVE A\n\nOn Tue, Judge <j@x> wrote:\n> report\n> more", "MOVE A"},
@@ -315,6 +327,38 @@ func TestStripQuoted(t *testing.T) {
 		{"outlook rule", "MOVE A\n________________________________\nFrom: Judge\nSent: today", "MOVE A"},
 		{"signature", "MOVE A\n-- \nHans\nMOVE fake", "MOVE A"},
 		{"colon without quote", "Orders:\nMOVE A", "Orders:\nMOVE A"},
+		{"outlook windows without rule", "MOVE A\n\nFrom: Judge <j@x>\nSent: Tuesday, 11 March 2025 18:00\nTo: me\nSubject: report\n\nMOVE Z", "MOVE A"},
+		{"outlook mac date first", "MOVE A\n\nDate: Tuesday, 11 March 2025 at 18:00\nTo: me\nSubject: report\n\nMOVE Z", "MOVE A"},
+		{"outlook bold", "MOVE A\n\n*From:* Judge\n*Sent:* today\n*To:* me\n\nMOVE Z", "MOVE A"},
+		{"outlook french", "MOVE A\n\nDe : Judge\nEnvoyé : mardi\nÀ : moi\nObjet : rapport\n\nMOVE Z", "MOVE A"},
+		{"outlook german with rule", "MOVE A\n\n-----\nVon: Judge\nGesendet: Dienstag\nAn: mich\nBetreff: Bericht\nMOVE Z", "MOVE A"},
+		{"outlook russian", "MOVE A\n\nОт: Judge\nОтправлено: 11 марта\nКому: me\nТема: report\nMOVE Z", "MOVE A"},
+		{"attribution over unmarked quote", "MOVE A\n\nOn Tue, 11 Mar 2025 at 18:00, Judge <j@x> wrote:\n\nMOVE Z", "MOVE A"},
+		{"polish attribution", "MOVE A\n\nW dniu 11.03.2025 o 18:00 Judge <j@x> napisał:\nMOVE Z", "MOVE A"},
+		{"date-first attribution", "MOVE A\n\n2025-03-11 18:00 GMT+01:00 Judge <j@x>:\nMOVE Z", "MOVE A"},
+		{"attribution without colon", "MOVE A\n\nOn Tue, 11 Mar 2025 Judge <j@x> wrote\nMOVE Z", "MOVE A"},
+		{"attribution over three lines", "MOVE A\n\nOn Tue, 11 Mar 2025 at 18:00, Judge\n<j@x>\nwrote:\nMOVE Z", "MOVE A"},
+		{"forwarded", "MOVE A\n\n---------- Forwarded message ---------\nFrom: Judge\nMOVE Z", "MOVE A"},
+		{"phone signature", "MOVE A\n\nSent from my iPhone\n\nMOVE Z", "MOVE A"},
+		{"outlook app signature", "MOVE A\nGet Outlook for Android<https://aka.ms/ghei36>\nMOVE Z", "MOVE A"},
+		{"german phone signature", "MOVE A\nVon meinem iPhone gesendet\nMOVE Z", "MOVE A"},
+		{"sent from in a sentence", "Sent from my desk, which is easier.\nMOVE A", "Sent from my desk, which is easier.\nMOVE A"},
+		{"a line naming From", "Orders from: the general\nMOVE A", "Orders from: the general\nMOVE A"},
+		{"wrapped quote tail", "> a quoted line long enough to have been wrapped by the mail program\nat the end\n> more\nMOVE A", "MOVE A"},
+		{"sent by in a heading", "Sent by the US commander:\nMOVE A", "Sent by the US commander:\nMOVE A"},
+		{"yahoo", "MOVE A\n\nOn Monday, March 2, 2026, 06:00:00 PM GMT, Fieldpost <judge@club.example> wrote:\n\nMOVE Z", "MOVE A"},
+		{"samsung", "MOVE A\n\nSent from my Galaxy\n\n-------- Original message --------\nFrom: Fieldpost <j@x>\nMOVE Z", "MOVE A"},
+		{"proton", "MOVE A\n\n------- Original Message -------\nOn Monday, March 2nd, 2026 at 18:00, Fieldpost <j@x> wrote:\n\n> MOVE Z", "MOVE A"},
+		{"outlook ios", "MOVE A\n\nGet Outlook for iOS<https://aka.ms/o0ukef>\n________________________________\nFrom: Fieldpost <j@x>\nSent: Monday\nMOVE Z", "MOVE A"},
+		{"lotus notes", "MOVE A\n\nFrom:\tFieldpost <j@x>\nTo:\talice@example.org\nDate:\t02/03/2026 18:00\nSubject:\treport\n\nMOVE Z", "MOVE A"},
+		{"notes attribution", "MOVE A\n\nFieldpost <j@x> wrote on 02/03/2026 18:00:\n\nMOVE Z", "MOVE A"},
+		{"quoted with bars, date-first attribution without colon", "MOVE A\n\n2013/7/20 Judge <j@x>\n\n| report\n| MOVE Z", "MOVE A"},
+		{"outlook japanese", "MOVE A\n\n差出人: Fieldpost <j@x>\n送信日時: 2026年3月2日 18:00\n宛先: alice\n件名: report\nMOVE Z", "MOVE A"},
+		{"outlook czech", "MOVE A\n\nOd: Fieldpost <j@x>\nOdesláno: 2. března 2026 18:00\nKomu: alice\nPředmět: report\nMOVE Z", "MOVE A"},
+		{"dutch phone signature", "MOVE A\nVerstuurd vanaf mijn iPhone\nMOVE Z", "MOVE A"},
+		{"japanese phone signature", "MOVE A\niPhoneから送信\nMOVE Z", "MOVE A"},
+		{"czech attribution", "MOVE A\n\nDne 2. 3. 2026 v 18:00 Fieldpost <j@x> napsal(a):\nMOVE Z", "MOVE A"},
+		{"attribution above everything", "On Tue, 11 Mar 2025, Judge <j@x> wrote:\n\nMOVE A", "MOVE A"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -362,5 +406,30 @@ func BenchmarkParse(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+func TestParseBlankPlainFallsBackToHTML(t *testing.T) {
+	raw := "Content-Type: multipart/alternative; boundary=b\r\n\r\n--b\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n \r\n\r\n" +
+		"--b\r\nContent-Type: text/html; charset=utf-8\r\n\r\n<div>BN\u200b 743 M</div>\r\n--b--\r\n"
+	in, err := Parse(strings.NewReader(raw), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if in.Text != "BN 743 M" {
+		t.Errorf("Text = %q, want the HTML part's text without the zero-width space", in.Text)
+	}
+}
+
+// BenchmarkStripQuotedLarge reads a large reply full of lines that look
+// like attributions and header fields: StripQuoted must stay linear.
+func BenchmarkStripQuotedLarge(b *testing.B) {
+	var text strings.Builder
+	for i := range 20000 {
+		fmt.Fprintf(&text, "On Tue, %d Mar 2025, Judge <j@x> said\nFrom: x\n\n> quoted %d\nMOVE A\n", i, i)
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		StripQuoted(text.String())
 	}
 }

@@ -83,6 +83,16 @@ type request struct {
 	Text string
 	// Empty: the mail has no text of the sender's at all.
 	Empty bool
+	// SubjectCommand is a command the subject asks for over a body of
+	// orders: the orders are read, and the answer says the command was not
+	// done.
+	SubjectCommand string
+	// Attachment names the attached file the text was read from, when the
+	// mail itself held none.
+	Attachment string
+	// FromQuotedForm: the orders were read from the order form in the
+	// judge's mail quoted back, which the player edited there.
+	FromQuotedForm bool
 }
 
 // header is what the GAME, SIDE, ROUND and PASSWORD lines say.
@@ -106,7 +116,7 @@ func readRequest(text, subject string) *request {
 		if len(words) == 0 {
 			continue
 		}
-		if _, ok := headerWords[strings.ToUpper(words[0])]; ok {
+		if isHeaderLine(words) {
 			r.Header.read(words)
 			continue
 		}
@@ -135,14 +145,60 @@ func readRequest(text, subject string) *request {
 			}
 		}
 		r.Empty = r.Header.empty()
+		return r
+	}
+	if cmd := subjectCommand(subject); r.Command == cmdOrders && cmd != "" {
+		if cmd == cmdCheck {
+			r.Command = cmdCheck // "CHECK" over orders: check them only
+		} else {
+			r.SubjectCommand = cmd
+		}
 	}
 	return r
+}
+
+// subjectCommand returns the command a subject gives over a body, "" when
+// none: the subject of a new mail (not a reply) that is a command word
+// alone or with a few arguments ("status?", "CHECK", "map tut-1"). The
+// subjects of the judge's own mails, replied to, say no command.
+func subjectCommand(subject string) string {
+	if subjectPrefix.MatchString(subject) {
+		return ""
+	}
+	words := lineWords(subject)
+	if len(words) == 0 || len(words) > 3 {
+		return ""
+	}
+	cmd, ok := commandAt(words)
+	if !ok || gmCommands[cmd] {
+		return ""
+	}
+	return cmd
+}
+
+// isHeaderLine reports whether a line's words are header keywords, each
+// followed by its value ("GAME tut-1 SIDE us ROUND 3"); a greeting such as
+// "Turn 1 orders below" is not one.
+func isHeaderLine(words []string) bool {
+	if len(words) < 2 || len(words)%2 != 0 {
+		return false
+	}
+	for i := 0; i < len(words); i += 2 {
+		if _, ok := headerWords[strings.ToUpper(words[i])]; !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // commandAt reports whether a line's words are a command. END alone is the
 // order language's end of orders, so the END command needs its game id.
 func commandAt(words []string) (string, bool) {
-	cmd, ok := commandWords[strings.ToUpper(words[0])]
+	word := strings.ToUpper(words[0])
+	if trimmed := strings.TrimRight(word, "?!."); trimmed != "" {
+		word = trimmed // "status?"
+	}
+	cmd, ok := commandWords[word]
 	if !ok || cmd == cmdEnd && len(words) < 2 {
 		return "", false
 	}

@@ -147,29 +147,27 @@ func (t *txn) orders(id *identity, req *request, check bool) error {
 			fmt.Sprintf("Round %d (%s) takes no orders from %s: it waits for %s.", g.Round(), pos.Step().Name,
 				side, strings.Join(pos.Step().Waiting, ", ")), false)
 	}
-	text := req.Text
-	if check {
-		text = blankLine(text, req.Line)
-	}
-	reading := pos.Read(side, text)
+	reading := readOrders(pos, side, g.ID, req, t.msg, check)
+	notes := readingNotes(req, reading)
 	switch {
+	case reading.Errors == 0 && !reading.Found && req.SubjectCommand != "":
+		// No orders after all: the subject's command is what the mail asks.
+		req.Command, req.SubjectCommand = req.SubjectCommand, ""
+		return t.dispatch(req)
 	case reading.Errors == 0 && !reading.Found:
 		t.log.Info("mail with neither orders nor a command")
-		return t.mailPlayer(g, side, kindHelp, "No orders found",
-			"The judge found neither orders nor a command in your mail, so nothing was done.\n"+
-				"Orders start with a line such as \"BN 1/120 M\" (the order form at the end of every report\n"+
-				"has them all); commands are listed below.", false)
+		return t.mailPlayer(g, side, kindHelp, "No orders found", noOrdersWhy(req), false)
 	case reading.Errors > 0:
 		t.log.Info("orders refused", "check", check, "errors", reading.Errors)
 		subject := fmt.Sprintf("Orders for round %d NOT accepted", g.Round())
 		if check {
 			subject = fmt.Sprintf("CHECK of orders for round %d: %s", g.Round(), plural(reading.Errors, "error"))
 		}
-		return t.mailPlayer(g, side, refused, subject, reading.Answer, false)
+		return t.mailPlayer(g, side, refused, subject, reading.Answer+notes, false)
 	case check:
 		t.log.Info("orders checked")
 		return t.mailPlayer(g, side, kindCheck, fmt.Sprintf("CHECK of orders for round %d: valid", g.Round()),
-			reading.Answer, false)
+			reading.Answer+notes, false)
 	}
 
 	raw, err := reading.Orders.Marshal()
@@ -185,13 +183,38 @@ func (t *txn) orders(id *identity, req *request, check bool) error {
 		return err
 	}
 	t.log.Info("orders accepted", "round", g.Round(), "waiting_for", missing)
-	if err := t.mailPlayer(g, side, kind, fmt.Sprintf("Orders accepted for round %d", g.Round()), reading.Answer, false); err != nil {
+	if err := t.mailPlayer(g, side, kind, fmt.Sprintf("Orders accepted for round %d", g.Round()), reading.Answer+notes, false); err != nil {
 		return err
 	}
 	if len(missing) > 0 || g.Paused {
 		return nil
 	}
 	return t.playRound(g, "")
+}
+
+// readingNotes says how the judge read a mail's orders, where that is not
+// plain: from an attachment, with a command in the subject not done, with
+// lines ignored.
+func readingNotes(req *request, reading engine.Reading) string {
+	var b strings.Builder
+	if req.Attachment != "" {
+		fmt.Fprintf(&b, "\nThe orders were read from the attached file %s, since the mail itself held none.\n", req.Attachment)
+	}
+	if req.FromQuotedForm {
+		b.WriteString("\nThe orders were read from the order form in the judge's mail quoted in yours, which you\n" +
+			"changed there, since you wrote none above or below it.\n")
+	}
+	if req.SubjectCommand != "" {
+		fmt.Fprintf(&b, "\nThe subject of your mail asks for %s, but the mail holds orders: the orders were read and\n"+
+			"%s was not done. Send %s in a mail of its own.\n", req.SubjectCommand, req.SubjectCommand, req.SubjectCommand)
+	}
+	if len(reading.Ignored) > 0 {
+		b.WriteString("\nThese lines were not read as orders:\n")
+		for _, l := range reading.Ignored {
+			fmt.Fprintf(&b, "  line %d: %s  (%s)\n", l.Line, strings.TrimSpace(l.Text), l.Why)
+		}
+	}
+	return b.String()
 }
 
 // blankLine empties line i of text, keeping the other lines' numbers.

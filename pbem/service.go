@@ -169,6 +169,8 @@ type txn struct {
 	// positions are the positions read in this transaction, by game and
 	// turn: each is read from the store once.
 	positions map[positionKey]engine.Position
+	// req is what the mail in hand asks, once read.
+	req *request
 }
 
 // update runs fn in a write transaction and wakes the loops after it
@@ -257,12 +259,22 @@ func (t *txn) handle() error {
 				"Orders and commands are plain text: send them without attachments or pictures.",
 				byteSize(msg.Size), byteSize(t.s.opts.MaxMessageSize)))
 	}
-	req := readRequest(mail.StripQuoted(msg.Text), msg.Subject)
+	req := readMail(msg)
+	t.req = req
 	if req.Empty {
+		if strings.TrimSpace(msg.Text) != "" {
+			t.log.Info("mail with only quoted text; help sent", "from", msg.From.Email)
+			return t.help(onlyQuotedText)
+		}
 		t.log.Info("mail without text; help sent", "from", msg.From.Email)
-		return t.help("Your mail had no text the judge could read (an empty mail, or only a picture or attachment).")
+		return t.help(noReadableText)
 	}
 	t.log.Info("mail received", "command", cmp.Or(req.Command, "orders"), "from", msg.From.Email)
+	return t.dispatch(req)
+}
+
+// dispatch does what a read request asks.
+func (t *txn) dispatch(req *request) error {
 	switch {
 	case req.Command == cmdHelp:
 		return t.help("")
@@ -278,7 +290,23 @@ func (t *txn) handle() error {
 // answerSender answers the sender of the mail in hand about no game (help
 // and errors for strangers). A mail without a usable sender address is
 // only logged.
+//
+// A mail that carries a player's secret is answered as the judge answers
+// that player: at the player's address, with the Reply-To that carries the
+// secret and in the game's thread, so that the player can simply reply.
 func (t *txn) answerSender(kind, subject, body string) error {
+	id, err := t.knownSender()
+	if err != nil {
+		return err
+	}
+	if id != nil {
+		text, err := t.s.render(kind, &mailData{Body: body})
+		if err != nil {
+			return err
+		}
+		return t.queue(&letter{kind: kind, game: id.game, side: id.side, to: id.game.Player(id.side).Address,
+			subject: "[" + id.game.ID + "] " + subject, text: text})
+	}
 	to, note, err := t.strangerAnswer()
 	if to == "" || err != nil {
 		return err
@@ -291,15 +319,30 @@ func (t *txn) answerSender(kind, subject, body string) error {
 }
 
 func (t *txn) help(intro string) error {
-	to, note, err := t.strangerAnswer()
-	if to == "" || err != nil {
-		return err
+	return t.answerSender(kindHelp, "how to play by mail", intro)
+}
+
+// knownSender returns the player whose secret the mail in hand carries
+// (in a PASSWORD line or its reply address), nil for anyone else.
+func (t *txn) knownSender() (*identity, error) {
+	req := t.req
+	if req == nil {
+		req = &request{}
 	}
-	text, err := t.s.render(kindHelp, &mailData{Body: joinNote(intro, note)})
-	if err != nil {
-		return err
+	for _, secret := range t.secrets(req) {
+		gameID, side, ok := t.tokenOwner(hashSecret(secret))
+		if !ok {
+			continue
+		}
+		g, err := t.game(gameID)
+		if err != nil {
+			return nil, err
+		}
+		if g != nil && g.Player(side) != nil {
+			return &identity{g, side}, nil
+		}
 	}
-	return t.queue(&letter{kind: kindHelp, to: to, subject: "Fieldpost: how to play by mail", text: text})
+	return nil, nil
 }
 
 // strangerAnswer is where an answer to the sender of the mail in hand

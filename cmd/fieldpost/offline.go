@@ -13,13 +13,16 @@ import (
 	"strings"
 
 	"fieldpost/engine"
+	"fieldpost/mail"
+	"fieldpost/pbem"
 )
 
 func init() {
 	commands["scenarios"] = command{"scenarios [--json]", "List the bundled scenarios.", cmdScenarios}
 	commands["new"] = command{"new --scenario NAME --out STATE.json [--seed N]", "Start a game of a scenario in a state file.", cmdNew}
 	commands["form"] = command{"form --state STATE.json --side SIDE", "Print a side's order form for the next round.", cmdForm}
-	commands["check"] = command{"check --state STATE.json --side SIDE ORDERS.txt", "Check a side's orders: the echo and odds, or every error (exit 1).", cmdCheck}
+	commands["check"] = command{"check --state STATE.json --side SIDE [--game ID] (ORDERS.txt | --mail MAIL.eml)",
+		"Check a side's orders as the judge reads a mail: the echo and odds, or every error (exit 1); with --mail a raw mail, showing what was read.", cmdCheck}
 	commands["resolve"] = command{"resolve --state STATE.json --orders SIDE=FILE [--orders SIDE=FILE] --out NEXT.json [--report REPORT.txt] [--map MAP.png] [--seed N]",
 		"Play the next round; a side without orders gets the default orders.", cmdResolve}
 	commands["map"] = command{"map --state STATE.json (--png FILE | --ascii)", "Draw the map of a game.", cmdMap}
@@ -239,10 +242,12 @@ func cmdCheck(e *env, args []string) error {
 	fs := newFlags(e, "check")
 	state := fs.String("state", "", "state file")
 	side := fs.String("side", "", "the side the orders are for")
+	mailFile := fs.String("mail", "", "a raw mail (.eml) to read as the judge would")
+	game := fs.String("game", "", "the game's id, as the judge's mails name it")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if fs.NArg() != 1 {
+	if fs.NArg() != 1 && *mailFile == "" || fs.NArg() != 0 && *mailFile != "" {
 		return errUsage
 	}
 	gf, err := readGame(*state)
@@ -252,16 +257,39 @@ func cmdCheck(e *env, args []string) error {
 	if err := sideArg(gf.pos, *side); err != nil {
 		return err
 	}
-	body, err := os.ReadFile(fs.Arg(0))
-	if err != nil {
+	var msg *mail.Inbound
+	if *mailFile != "" {
+		f, err := os.Open(*mailFile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if msg, err = mail.Parse(f, maxMailSize); err != nil {
+			return fmt.Errorf("%s: %w", *mailFile, err)
+		}
+	} else if msg, err = orderFileMail(fs.Arg(0)); err != nil {
 		return err
 	}
-	reading := gf.pos.Read(*side, string(body))
-	fmt.Fprint(e.stdout, reading.Answer)
-	if reading.Errors > 0 {
+	report, orders := pbem.CheckMail(gf.pos, *side, *game, msg, maxMailSize, *mailFile != "")
+	fmt.Fprint(e.stdout, report)
+	if orders == nil {
 		return exitCode(1)
 	}
 	return nil
+}
+
+// maxMailSize is the size above which the judge reads no mail, as its
+// intake is configured by default.
+const maxMailSize = 10 << 20
+
+// orderFileMail reads a file of orders as the body of a mail, so that the
+// offline tools read it as the judge reads a mail.
+func orderFileMail(path string) (*mail.Inbound, error) {
+	body, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return pbem.TextMail(body)
 }
 
 func cmdResolve(e *env, args []string) error {
@@ -300,20 +328,16 @@ func cmdResolve(e *env, args []string) error {
 		if orders[side] != nil {
 			return fmt.Errorf("--orders: two files for %s", side)
 		}
-		body, err := os.ReadFile(file)
+		msg, err := orderFileMail(file)
 		if err != nil {
 			return err
 		}
-		reading := pos.Read(side, string(body))
-		if reading.Orders == nil {
-			why := reading.Answer
-			if reading.Errors == 0 {
-				why = "no orders found\n"
-			}
-			fmt.Fprintf(e.stderr, "%s's orders (%s) are refused:\n%s", side, file, why)
+		report, sideOrders := pbem.CheckMail(pos, side, "", msg, maxMailSize, false)
+		if sideOrders == nil {
+			fmt.Fprintf(e.stderr, "%s's orders (%s) are refused:\n%s", side, file, report)
 			return exitCode(1)
 		}
-		orders[side] = reading.Orders
+		orders[side] = sideOrders
 	}
 	var defaulted []string
 	for _, side := range step.Waiting {

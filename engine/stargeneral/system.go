@@ -214,7 +214,10 @@ func (p *Position) Form(side, game string) string { return ordertext.Form(p.rs, 
 // Read implements engine.Position.
 func (p *Position) Read(side, text string) engine.Reading {
 	sub, errs := ordertext.Parse(p.rs, p.st, side, text)
-	r := engine.Reading{Found: sub.Lines > 0, Errors: len(errs)}
+	r := engine.Reading{Found: sub.Lines > 0, Errors: len(errs), Round: sub.Round}
+	for _, l := range sub.Ignored {
+		r.Ignored = append(r.Ignored, engine.IgnoredLine{Line: l.Line, Text: l.Quote, Why: l.Msg})
+	}
 	switch {
 	case errs != nil:
 		r.Answer = ordertext.ErrorReport(errs)

@@ -3,7 +3,9 @@ package ordertext_test
 import (
 	"os"
 	"regexp"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"fieldpost/data"
 	"fieldpost/engine/stargeneral/ordertext"
@@ -47,6 +49,15 @@ func TestEveryFormRoundTrips(t *testing.T) {
 		st := sc.NewGame()
 		for _, sd := range st.Sides {
 			form := ordertext.Form(sc.Ruleset, st, sd.Name, name+"-1")
+			night := st.Clone()
+			night.Night = true
+			for _, f := range []string{form, ordertext.Form(sc.Ruleset, night, sd.Name, name+"-1")} {
+				for i, line := range strings.Split(f, "\n") {
+					if n := utf8.RuneCountInString(line); n > ordertext.FormWidth {
+						t.Errorf("%s %s form line %d has %d characters, more than a mail program keeps on a line: %q", name, sd.Name, i+1, n, line)
+					}
+				}
+			}
 			sub, errs := ordertext.Parse(sc.Ruleset, st, sd.Name, form)
 			if errs != nil {
 				t.Errorf("%s %s form is refused:\n%v", name, sd.Name, errs)
@@ -60,8 +71,6 @@ func TestEveryFormRoundTrips(t *testing.T) {
 			if sub.Game != name+"-1" || sub.Side != sd.Name || sub.Round != 1 {
 				t.Errorf("%s %s: form header read as %q %q %d", name, sd.Name, sub.Game, sub.Side, sub.Round)
 			}
-			night := st.Clone()
-			night.Night = true
 			if _, errs := ordertext.Parse(sc.Ruleset, night, sd.Name, ordertext.Form(sc.Ruleset, night, sd.Name, name+"-1")); errs != nil {
 				t.Errorf("%s %s night form is refused:\n%v", name, sd.Name, errs)
 			}

@@ -45,10 +45,18 @@ func countWord(n int, word string) string {
 // Echo says in plain words what accepted orders will do, with the odds of
 // every planned attack worked out exactly from the dice pools the position
 // gives (as if every plotted move is made in full).
+//
+// Warnings (see Warnings) come first.
 func Echo(rs *rules.Ruleset, st *rules.State, o *rules.Orders) string {
 	var b strings.Builder
 	w := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
 	w("Orders accepted for %s, %s.\n", o.Side, RoundName(rs, st))
+	if warnings := Warnings(rs, st, o); len(warnings) > 0 {
+		w("\n%s: these orders are valid, but look again:\n", strings.ToUpper(countWord(len(warnings), "warning")))
+		for _, warning := range warnings {
+			w("  - %s\n", warning)
+		}
+	}
 	if st.Night {
 		echoNight(&b, o)
 	}
@@ -115,6 +123,44 @@ func Echo(rs *rules.Ruleset, st *rules.State, o *rules.Orders) string {
 	w("Standing choices: losses %s, pursue %s, hold at cost %s, defensive support %s.\n",
 		orDefault(c.Losses, rules.LossesKeepStrength), yesNo(!c.NoPursuit), yesNo(!c.NoHoldAtCost), yesNo(!c.NoDefensiveSupport))
 	return b.String()
+}
+
+// Warnings lists what valid orders do that a player would hardly want:
+// stands that end the moves out of command (rule 1.1) and attacks that
+// cannot be made from where the stands will stand, as things stand.
+func Warnings(rs *rules.Ruleset, st *rules.State, o *rules.Orders) []string {
+	if st.Night {
+		return nil
+	}
+	var out []string
+	for _, u := range st.ActiveUnits(o.Side) {
+		uo := o.For(u.ID)
+		hq := u.HQ(rs)
+		if uo == nil || hq == nil {
+			continue
+		}
+		end := func(s *rules.Stand) rules.Hex {
+			for _, m := range uo.Moves {
+				if m.Stand == s.Name && len(m.Path) > 0 {
+					return m.Path[len(m.Path)-1]
+				}
+			}
+			return s.Hex
+		}
+		hqEnd := end(hq)
+		for _, s := range u.Stands {
+			if d := rules.Distance(hqEnd, end(s)); s != hq && d > rs.CommandRange {
+				out = append(out, fmt.Sprintf("%s %s ends at %s, %d hexes from its HQ at %s: out of command (rule 1.1: %d at most)",
+					u.ID, s.Name, end(s), d, hqEnd, rs.CommandRange))
+			}
+		}
+		if uo.Attack != nil {
+			if _, _, err := rules.ForecastWithNotes(rs, st, o, u.ID); err != nil {
+				out = append(out, fmt.Sprintf("%s's attack on %s cannot be made as things stand: %v", u.ID, uo.Attack.Target, err))
+			}
+		}
+	}
+	return out
 }
 
 func echoAttack(b *strings.Builder, rs *rules.Ruleset, st *rules.State, o *rules.Orders, u *rules.Unit, uo *rules.UnitOrders) {

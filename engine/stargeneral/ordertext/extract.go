@@ -7,6 +7,7 @@ package ordertext
 import (
 	"regexp"
 	"strings"
+	"unicode/utf8"
 )
 
 // srcLine is one line of the order block with its number in the mail body.
@@ -14,7 +15,15 @@ type srcLine struct {
 	n    int
 	raw  string // as written, for quoting in errors
 	toks []string
+	// afterLongComment: the line above ends in a comment long enough for
+	// a mail program to have wrapped it, and this line has no "#": it may
+	// be the comment's tail.
+	afterLongComment bool
 }
+
+// wrapWidth is the shortest line length at which mail programs wrap (at
+// 72 to 78 characters; a wrapped line falls short by up to a word).
+const wrapWidth = 60
 
 var (
 	// Lines that start the quoted part of a reply or a mail client's footer:
@@ -25,19 +34,24 @@ var (
 		regexp.MustCompile(`(?i)^-+\s*forwarded message\s*-+\s*$`),
 		regexp.MustCompile(`(?i)^sent from my `),
 		regexp.MustCompile(`^_{10,}\s*$`), // Outlook's rule above the quoted mail
+		regexp.MustCompile(`^-----BEGIN PGP SIGNATURE-----`),
 	}
 )
 
 // blockLines picks the order block out of a mail body: quoted lines (>) and
-// comments are dropped; the block starts at the first line that begins with
-// a keyword or a unit id (isStart) and ends at END, a signature ("-- "), or
-// the start of a quoted reply. Lines before the block are the player's own
-// words and ignored; every line inside it must be an order.
-func blockLines(body string, isStart func(first string) bool) []srcLine {
+// comments are dropped; the block starts at the first line that reads as
+// an order (isStart: a keyword or a unit id, and what follows fits) and
+// ends at END, a signature ("-- "), a PGP signature or the start of a
+// quoted reply. Lines before the block are the player's own words and
+// ignored; every line inside it must be an order.
+func blockLines(body string, isStart func(toks []string) bool) []srcLine {
 	body = strings.ReplaceAll(body, "\r\n", "\n")
 	var out []srcLine
 	started := false
+	prevLongComment := false
 	for i, raw := range strings.Split(body, "\n") {
+		afterLongComment := prevLongComment && !strings.Contains(raw, "#")
+		prevLongComment = strings.Contains(raw, "#") && utf8.RuneCountInString(strings.TrimRight(raw, " \t")) >= wrapWidth
 		trimmed := strings.TrimSpace(raw)
 		if trimmed == "--" || raw == "-- " {
 			break // signature
@@ -57,7 +71,7 @@ func blockLines(body string, isStart func(first string) bool) []srcLine {
 			continue
 		}
 		if !started {
-			if !isStart(toks[0]) {
+			if !isStart(toks) {
 				continue
 			}
 			started = true
@@ -65,7 +79,7 @@ func blockLines(body string, isStart func(first string) bool) []srcLine {
 		if strings.EqualFold(toks[0], "END") && len(toks) == 1 {
 			break
 		}
-		out = append(out, srcLine{n: i + 1, raw: strings.TrimRight(raw, " \t"), toks: toks})
+		out = append(out, srcLine{n: i + 1, raw: strings.TrimRight(raw, " \t"), toks: toks, afterLongComment: afterLongComment})
 	}
 	return out
 }
@@ -80,15 +94,22 @@ func matchesAny(res []*regexp.Regexp, s string) bool {
 }
 
 // tokens splits on spaces, commas, semicolons and arrows; a trailing colon
-// on a word is dropped ("1A: 0506" reads as "1A 0506").
+// on a word is dropped ("1A: 0506" reads as "1A 0506"), and so are dashes
+// and bullets standing alone ("0303 - 0404", a list item "- BN 743 M" of a
+// rich-text mail, a PGP dash-escaped line).
 func tokens(s string) []string {
-	s = strings.NewReplacer("->", " ", "→", " ", ",", " ", ";", " ", "\t", " ").Replace(s)
+	s = strings.NewReplacer("->", " ", "=>", " ", "→", " ", ",", " ", ";", " ", "\t", " ").Replace(s)
 	var out []string
 	for _, f := range strings.Fields(s) {
 		f = strings.TrimSuffix(f, ":")
-		if f != "" {
-			out = append(out, f)
+		unnamedGame := f == "-" && len(out) > 0 && strings.EqualFold(out[len(out)-1], "GAME") // the form's "GAME -"
+		switch f {
+		case "", "-", "–", "—", "•", "*":
+			if !unnamedGame {
+				continue
+			}
 		}
+		out = append(out, f)
 	}
 	return out
 }

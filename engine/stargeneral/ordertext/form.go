@@ -14,17 +14,19 @@ func Form(rs *rules.Ruleset, st *rules.State, side, game string) string {
 	var b strings.Builder
 	sd := st.Side(side)
 	w := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
-	w("# Fieldpost order form: %s\n", st.Title)
-	w("# %s (%s), %s\n", sd.Name, sd.Title, RoundName(rs, st))
-	w("# Reply with this form and change what you want: a line kept as it is means no change.\n")
+	comment(&b, "", "Fieldpost order form: "+st.Title)
+	comment(&b, "", fmt.Sprintf("%s (%s), %s", sd.Name, sd.Title, RoundName(rs, st)))
+	w("# Reply with this form and change what you want: a line kept as it\n")
+	w("# is means no change.\n")
 	if st.Night {
-		w("# Night orders (%s): RECOVER unit stand SP | PLATOON unit platoon TO stand |\n", rs.Section(rules.SecNight))
-		w("#   REBUILD unit stand AT hex SP n | RESHUFFLE unit stand TO hex. Points you leave are\n")
-		w("#   given out for you: strength to the most damaged stands in command, then platoons.\n")
+		comment(&b, "", fmt.Sprintf("Night orders (%s): RECOVER unit stand SP | PLATOON unit platoon TO "+
+			"stand | REBUILD unit stand AT hex SP n | RESHUFFLE unit stand TO hex. Points you leave are "+
+			"given out for you: strength to the most damaged stands in command, then platoons.", rs.Section(rules.SecNight)))
 	} else {
-		w("# A stand's line is its path: \"1A 0506 0606\" walks 1A into 0506, then 0606.\n")
-		w("# Status after the unit: M move, H hold, D dig in, R retreat.\n")
-		w("# Attack: ATTACK hex WITH stand [stand] [CLOSE|FIRE] SUPPORT platoon, ART battery, AIR\n")
+		w("# A stand's line is its path: \"1A 0506 0606\" walks 1A into 0506,\n")
+		w("# then 0606. Status after the unit: M move, H hold, D dig in,\n")
+		w("# R retreat. Attack: ATTACK hex WITH stand [stand] [CLOSE|FIRE]\n")
+		w("#   SUPPORT platoon, ART battery, AIR\n")
 	}
 	w("# Everything after # is a comment. The whole language: reply HELP.\n\n")
 	w("GAME %s  SIDE %s  ROUND %d\n", orDash(game), side, st.Turn+1)
@@ -33,7 +35,7 @@ func Form(rs *rules.Ruleset, st *rules.State, side, game string) string {
 	} else {
 		dayForm(&b, rs, st, side)
 	}
-	w("\nLOSSES keep-strength  PURSUE yes  HOLD-AT-COST yes  DEFENSIVE-SUPPORT yes\n")
+	w("\nLOSSES keep-strength PURSUE yes HOLD-AT-COST yes DEFENSIVE-SUPPORT yes\n")
 	w("END\n")
 	return b.String()
 }
@@ -58,17 +60,18 @@ func dayForm(b *strings.Builder, rs *rules.Ruleset, st *rules.State, side string
 	var ids []string
 	for _, u := range st.ActiveUnits(side) {
 		ids = append(ids, u.ID)
-		w("\n%s %s %s", unitKeyword(rs), u.ID, u.Status)
 		hq := u.HQ(rs)
+		b.WriteString("\n")
+		// The unit's comment goes above it, where a long title has room.
 		switch {
 		case hq == nil:
-			w("  # %s; HQ lost: no new orders until it returns (%s); HQ-RETURN hex to place it\n", titleOr(u), rs.Section(rules.SecHQ))
+			comment(b, "", fmt.Sprintf("%s; HQ lost: no new orders until it returns (%s); HQ-RETURN hex to place it", titleOr(u), rs.Section(rules.SecHQ)))
 		default:
-			w("  # %s; may be %s\n", titleOr(u), statusChoices(rules.LegalStatuses(rs, st, u)))
+			comment(b, "", fmt.Sprintf("%s; may be %s", titleOr(u), statusChoices(rules.LegalStatuses(rs, st, u))))
 		}
+		w("%s %s %s\n", unitKeyword(rs), u.ID, u.Status)
 		for _, s := range u.Stands {
-			line := fmt.Sprintf("  %-5s %s", s.Name, s.Hex)
-			w("%-21s # %s\n", line, standNote(rs, hq, s))
+			commented(b, "  ", fmt.Sprintf("%-5s %s", s.Name, s.Hex), standNote(rs, hq, s))
 		}
 	}
 	w("\nPRIORITY %s\n", strings.Join(ids, " "))
@@ -76,22 +79,56 @@ func dayForm(b *strings.Builder, rs *rules.Ruleset, st *rules.State, side string
 		if bt.Side != side || bt.Removed {
 			continue
 		}
-		line := fmt.Sprintf("ARTILLERY %s HOLD", bt.ID)
-		w("%-21s # at %s, %d SP, %d shots a round, range %d: FIRE hex | MOVE hexes | KEEP n\n", line, bt.Hex, bt.SP, bt.ShotsPerRound, bt.Range)
+		commented(b, "", fmt.Sprintf("ARTILLERY %s HOLD", bt.ID), fmt.Sprintf("at %s, %d SP, %d shots, range %d: FIRE hex | MOVE hexes | KEEP n",
+			bt.Hex, bt.SP, bt.ShotsPerRound, bt.Range))
 	}
 	if sd := st.Side(side); sd.Air > 0 {
-		w("# AIR hex ...          # %s this round: support on ATTACK lines", countWord(sd.Air, "air point"))
+		note := countWord(sd.Air, "air point") + " this round: support on ATTACK lines"
 		if rs.AirInArtilleryPhase {
-			w(", or strikes in the artillery phase here")
+			note += ", or strikes in the artillery phase with a line AIR hex ..."
 		}
-		w("\n")
+		comment(b, "", note)
 	}
 }
 
+// FormWidth is the longest line of the order form: mail programs wrap
+// longer lines (at 72, 76 or 78 characters), and a wrapped tail would read
+// as an order of its own.
+const FormWidth = 72
+
+// commentColumn is where the comments after short order lines start.
+const commentColumn = 16
+
+// commented writes an order line with its comment: after it when both fit
+// in FormWidth, otherwise on lines of their own above it.
+func commented(b *strings.Builder, indent, order, note string) {
+	line := fmt.Sprintf("%s%-*s # %s", indent, commentColumn-2-len(indent), order, note)
+	if len(line) <= FormWidth {
+		b.WriteString(line + "\n")
+		return
+	}
+	comment(b, indent, note)
+	b.WriteString(indent + order + "\n")
+}
+
+// comment writes note as comment lines of at most FormWidth characters.
+func comment(b *strings.Builder, indent, note string) {
+	prefix := indent + "#"
+	line := prefix
+	for _, word := range strings.Fields(note) {
+		if len(line) > len(prefix) && len(line)+1+len(word) > FormWidth {
+			b.WriteString(line + "\n")
+			line = prefix + "  "
+		}
+		line += " " + word
+	}
+	b.WriteString(line + "\n")
+}
+
 func nightForm(b *strings.Builder, rs *rules.Ruleset, st *rules.State, side string) {
-	w := func(format string, args ...any) { fmt.Fprintf(b, format, args...) }
+	w := func(format string, args ...any) { comment(b, "", fmt.Sprintf(format, args...)) }
 	sp, support := rules.NightPools(rs, st, side)
-	w("# Recovery pool: %d strength points, %d support points.\n", sp, support)
+	w("Recovery pool: %d strength points, %d support points.", sp, support)
 	for _, u := range st.ActiveUnits(side) {
 		hq := u.HQ(rs)
 		for _, s := range u.Stands {
@@ -100,20 +137,20 @@ func nightForm(b *strings.Builder, rs *rules.Ruleset, st *rules.State, side stri
 				if hq == nil || rules.Distance(hq.Hex, s.Hex) > rs.CommandRange {
 					cmd = "out of command: cannot recover"
 				}
-				w("#   %s %s at %s: %d/%d SP, %s\n", u.ID, s.Name, s.Hex, s.SP, s.MaxSP, cmd)
+				w("  %s %s at %s: %d/%d SP, %s", u.ID, s.Name, s.Hex, s.SP, s.MaxSP, cmd)
 			}
 		}
 		for _, s := range u.Lost {
 			if rs.StandTypes[s.Type].Role != rules.RoleHQ {
-				w("#   %s %s (%s) lost, last at %s: REBUILD %s %s AT hex SP n\n", u.ID, s.Name, rs.StandTypes[s.Type].Title, s.Hex, u.ID, s.Name)
+				w("  %s %s (%s) lost, last at %s: REBUILD %s %s AT hex SP n", u.ID, s.Name, rs.StandTypes[s.Type].Title, s.Hex, u.ID, s.Name)
 			}
 		}
 		for _, p := range u.LostPlatoons {
-			w("#   %s platoon %s (%s) lost: PLATOON %s %s TO stand", u.ID, p.Name, rs.StandTypes[p.Type].Title, u.ID, p.Name)
+			line := fmt.Sprintf("  %s platoon %s (%s) lost: PLATOON %s %s TO stand", u.ID, p.Name, rs.StandTypes[p.Type].Title, u.ID, p.Name)
 			if !rs.NightPlatoonsOwnUnit {
-				w(", or to another %s: PLATOON unit %s FROM %s TO stand", rs.UnitWord, p.Name, u.ID)
+				line += fmt.Sprintf(", or to another %s: PLATOON unit %s FROM %s TO stand", rs.UnitWord, p.Name, u.ID)
 			}
-			w("\n")
+			w("%s", line)
 		}
 	}
 }

@@ -51,13 +51,24 @@ type Submission struct {
 	Round    int // the ROUND line, 0 if absent
 	Password string
 	Orders   *rules.Orders
-	// Lines counts the order lines read (header lines included).
+	// Lines counts the order lines read, header lines (GAME, SIDE, ROUND,
+	// PASSWORD) aside: a cut-off form of header lines only holds no orders.
 	Lines int
+	// Ignored are the lines of the block that were read as no order: the
+	// sign-off after the last order ("Cheers, Alice", "Sent from my
+	// iPhone") and the tails of comments a mail program wrapped. Msg says
+	// why.
+	Ignored []Error
 }
 
 // Parse reads a side's orders from a mail body (or a file) for the round st
 // is about to play, then checks them against the rules. It returns every
 // problem at once; a submission with any problem must be refused whole.
+//
+// What parses is checked against the rules even when other lines have
+// errors, so that one answer lists every error; a rules problem on a line
+// with an error, or about a whole unit whose lines have errors, is left
+// out, since it may only follow from them.
 func Parse(rs *rules.Ruleset, st *rules.State, side, body string) (*Submission, Errors) {
 	p := newParser(rs, st, side)
 	lines := blockLines(body, p.isStart)
@@ -65,11 +76,23 @@ func Parse(rs *rules.Ruleset, st *rules.State, side, body string) (*Submission, 
 		p.raw[l.n] = l.raw
 		p.line(l)
 	}
-	p.sub.Lines = len(lines)
-	if len(p.errs) == 0 {
-		for _, prob := range rules.Validate(rs, st, p.sub.Orders) {
-			p.errs = append(p.errs, p.ruleError(prob))
+	p.ignoreSignOff(lines)
+	for _, l := range lines {
+		if !IsHeaderLine(l.toks) {
+			p.sub.Lines++
 		}
+	}
+	p.sub.Lines -= len(p.sub.Ignored)
+	errLines := map[int]bool{}
+	for _, e := range p.errs {
+		errLines[e.Line] = true
+	}
+	for _, prob := range rules.Validate(rs, st, p.sub.Orders) {
+		e := p.ruleError(prob)
+		if prob.Stand == "" && p.unitErr[prob.Unit] || errLines[e.Line] && e.Line != 0 {
+			continue
+		}
+		p.errs = append(p.errs, e)
 	}
 	sort.SliceStable(p.errs, func(i, j int) bool { return p.errs[i].Line < p.errs[j].Line })
 	if len(p.errs) > 0 {
@@ -98,6 +121,14 @@ type parser struct {
 	standSeen  map[string]bool
 	battSeen   map[string]bool
 	choiceSeen map[string]bool
+	// unitErr holds the units whose lines have errors; refusedUnit is set
+	// while reading the lines under a unit line naming no unit of the side,
+	// which cannot be checked and are no further errors.
+	unitErr     map[string]bool
+	refusedUnit bool
+	// notOrders holds the lines read as no part of the order language,
+	// with the index of their error in errs.
+	notOrders map[int]int
 }
 
 func newParser(rs *rules.Ruleset, st *rules.State, side string) *parser {
@@ -107,6 +138,7 @@ func newParser(rs *rules.Ruleset, st *rules.State, side string) *parser {
 		unitLine: map[string]int{}, standLine: map[string]int{}, attackLine: map[string]int{},
 		swapLine: map[string]int{}, batLine: map[string]int{}, otherLine: map[string]int{},
 		raw: map[int]string{}, standSeen: map[string]bool{}, battSeen: map[string]bool{}, choiceSeen: map[string]bool{},
+		unitErr: map[string]bool{}, notOrders: map[int]int{},
 	}
 }
 
@@ -114,6 +146,51 @@ func newParser(rs *rules.Ruleset, st *rules.State, side string) *parser {
 // by the number the ruleset's book gives it.
 func (p *parser) errorf(l srcLine, section rules.Sec, hint, format string, args ...any) {
 	p.errs = append(p.errs, Error{Line: l.n, Quote: l.raw, Msg: fmt.Sprintf(format, args...), Section: p.rs.Section(section), Hint: hint})
+	if p.unit != nil {
+		p.unitErr[p.unit.ID] = true
+	}
+}
+
+// ignoreSignOff takes the lines after the last order out of the errors
+// when none of them is an order, a near-miss of one ("did you mean") or
+// names a hex of the map: they are a sign-off, and orders end at the last
+// order. Text that is no order between orders stays an error.
+func (p *parser) ignoreSignOff(lines []srcLine) {
+	first := len(lines)
+	for first > 0 {
+		l := lines[first-1]
+		i, notOrder := p.notOrders[l.n]
+		if !notOrder || p.errs[i].Hint != endHint || p.hasHex(l.toks) {
+			break
+		}
+		first--
+	}
+	if first == 0 {
+		return // no order at all: every line stays an error
+	}
+	drop := map[int]bool{}
+	for _, l := range lines[first:] {
+		drop[p.notOrders[l.n]] = true
+		p.sub.Ignored = append(p.sub.Ignored, Error{Line: l.n, Quote: l.raw, Msg: "after the last order"})
+	}
+	kept := p.errs[:0]
+	for i, e := range p.errs {
+		if !drop[i] {
+			kept = append(kept, e)
+		}
+	}
+	p.errs = kept
+}
+
+// hasHex reports whether a line names a hex of the map (a phone number or
+// a year in a signature names none).
+func (p *parser) hasHex(toks []string) bool {
+	for _, t := range toks {
+		if h, err := rules.ParseHex(t); err == nil && p.st.Map.OnMap(h) {
+			return true
+		}
+	}
+	return false
 }
 
 // Keywords, each with the spellings players use.
@@ -134,11 +211,43 @@ var unitWords = map[string]string{
 	"HQ-RETURN": "HQRETURN", "HQRETURN": "HQRETURN", "RETURN": "HQRETURN",
 }
 
-func (p *parser) isStart(first string) bool {
-	if _, ok := keywords[strings.ToUpper(first)]; ok {
+// isStart reports whether a line's words start the order block: a unit id,
+// or a keyword followed by what fits it (a header line of keywords and
+// values; an id, hex or number after the others), so that a greeting such
+// as "Turn 1 orders below, thanks" or "Order of battle follows" does not.
+func (p *parser) isStart(toks []string) bool {
+	if p.findUnit(toks[0]) != nil {
 		return true
 	}
-	return p.findUnit(first) != nil
+	kw, ok := keywords[strings.ToUpper(toks[0])]
+	switch {
+	case !ok:
+		return false
+	case kw == "GAME" || kw == "SIDE" || kw == "ROUND" || kw == "PASSWORD":
+		return IsHeaderLine(toks)
+	case len(toks) < 2:
+		return false
+	case kw == "CHOICES":
+		_, isChoice := keywords[strings.ToUpper(toks[min(2, len(toks)-1)])]
+		return len(toks) == 2 || isChoice
+	}
+	return strings.ContainsAny(toks[1], "0123456789/") || p.findUnit(toks[1]) != nil || p.findBattery(toks[1]) != nil
+}
+
+// IsHeaderLine reports whether a line's words are header keywords (GAME,
+// SIDE, ROUND, PASSWORD), each followed by its value.
+func IsHeaderLine(words []string) bool {
+	if len(words) < 2 || len(words)%2 != 0 {
+		return false
+	}
+	for i := 0; i < len(words); i += 2 {
+		switch keywords[strings.ToUpper(words[i])] {
+		case "GAME", "SIDE", "ROUND", "PASSWORD":
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 func (p *parser) findUnit(id string) *rules.Unit {
@@ -152,6 +261,13 @@ func (p *parser) findUnit(id string) *rules.Unit {
 
 func (p *parser) line(l srcLine) {
 	first := strings.ToUpper(l.toks[0])
+	if p.refusedUnit {
+		_, isKeyword := keywords[first]
+		if !isKeyword && p.findUnit(l.toks[0]) == nil {
+			return // under a refused unit line: its error says it all
+		}
+		p.refusedUnit = false
+	}
 	if p.unit != nil {
 		if w, ok := unitWords[first]; ok {
 			p.unitOrder(l, w)
@@ -173,10 +289,18 @@ func (p *parser) line(l srcLine) {
 		p.unitHeader(l, l.toks)
 		return
 	}
+	if l.afterLongComment {
+		p.sub.Ignored = append(p.sub.Ignored, Error{Line: l.n, Quote: l.raw, Msg: "the tail of the comment above, wrapped by the mail program"})
+		return
+	}
+	p.notOrders[l.n] = len(p.errs)
 	p.unknownLine(l)
 }
 
 func (p *parser) endUnit() { p.unit, p.uo = nil, nil }
+
+// endHint is the hint of a line that is no order and no near-miss of one.
+const endHint = "if this line is not an order, end your orders with a line saying END"
 
 func (p *parser) unknownLine(l srcLine) {
 	word := l.toks[0]
@@ -199,7 +323,7 @@ func (p *parser) unknownLine(l srcLine) {
 	if best := closest(word, cands); best != "" {
 		hint = fmt.Sprintf("did you mean %s?", best)
 	} else {
-		hint = "if this line is not an order, end your orders with a line saying END"
+		hint = endHint
 	}
 	if p.unit != nil {
 		p.errorf(l, rules.SecNone, hint, "%q is not a stand of %s, a unit of %s, or an order word", word, p.unit.ID, p.side)
@@ -269,28 +393,38 @@ func (p *parser) header(l srcLine) {
 }
 
 // unitHeader starts a unit's block: ID [STATUS].
+//
+// When the unit is the side's but its line is wrong, the lines below are
+// still read as its stands' (and checked), so that one error does not make
+// the next lines errors too.
 func (p *parser) unitHeader(l srcLine, args []string) {
 	p.endUnit()
 	u := p.findUnit(args[0])
 	if u == nil || u.Side != p.side {
 		p.errorf(l, rules.SecNone, p.unitHint(args[0]), "%q is not a unit of %s", args[0], p.side)
+		p.refusedUnit = true
 		return
 	}
 	if line, dup := p.unitLine[u.ID]; dup {
 		p.errorf(l, rules.SecNone, "", "%s already has orders at line %d: give each unit one block", u.ID, line)
+		p.refusedUnit = true
 		return
 	}
 	status := u.Status
+	refuse := func(hint, format string, args ...any) {
+		p.unit, p.uo = u, &rules.UnitOrders{Unit: u.ID, Status: u.Status} // read on, store nothing
+		p.errorf(l, rules.SecNone, hint, format, args...)
+	}
 	if len(args) > 1 {
 		s, ok := parseStatus(args[1])
 		if !ok {
-			p.errorf(l, rules.SecNone, "statuses are M (move), H (hold), D (dig in) and R (retreat)", "%q is not a status", args[1])
+			refuse("statuses are M (move), H (hold), D (dig in) and R (retreat)", "%q is not a status", args[1])
 			return
 		}
 		status = s
 	}
 	if len(args) > 2 {
-		p.errorf(l, rules.SecNone, "put each stand's path on its own line below the unit", "unexpected %q after %s's status", args[2], u.ID)
+		refuse("put each stand's path on its own line below the unit", "unexpected %q after %s's status", args[2], u.ID)
 		return
 	}
 	p.sub.Orders.Units = append(p.sub.Orders.Units, rules.UnitOrders{Unit: u.ID, Status: status})

@@ -181,8 +181,8 @@ RECOVER I/77 1A
 RECOVER X/1 1A 2
 PLATOON I/77 mg TO 7Q
 REBUILD I/77 1C AT 0505 SP none
-RESHUFFLE I/77 1A 0505 0606
 hello
+RESHUFFLE I/77 1A 0505 0606
 `
 	_, errs := Parse(rs, st, "axis", body)
 	var got strings.Builder
