@@ -32,11 +32,12 @@ func Plan(rs *rules.Ruleset, view *rules.State, side string, seed uint64) *rules
 	for _, p := range view.Active(side) {
 		po := rules.PlatoonOrder{Platoon: p.Name, Order: p.Order}
 		want := rules.Aim
-		mover := attacker && rs.Movement[rs.Types[p.Type].Move].Move.I() > 1 && !isHeavy(rs, p)
+		// HQs command from behind; heavy weapons give fire support.
+		mover := attacker && rs.Movement[rs.Types[p.Type].Move].Move.I() > 1 && !isHeavy(rs, p) && !rs.Types[p.Type].HQ
 		if mover {
 			want = rules.Move
 		}
-		if p.Order > want && p.Order <= rules.Rout {
+		if p.Order > max(want, rules.Defend) || (mover && p.Order > want) {
 			if c := raiser(view, p, used); c != nil {
 				po.Order, po.By = want, c.Name
 				used[c.Name] = true

@@ -131,6 +131,9 @@ func Parse(rs *rules.Ruleset, st *rules.State, side, text string) (Submission, [
 			continue
 		}
 		po.Line = n
+		if po.Follow != "" {
+			po.Order = st.Platoon(side, f[0]).Order // a follower keeps its rung (FP-3)
+		}
 		o.Platoons = append(o.Platoons, po)
 	}
 	return finish(rs, st, sub, errs)

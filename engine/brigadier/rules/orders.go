@@ -253,6 +253,8 @@ func checkFire(rs *Ruleset, st *State, p *Platoon, order int, h Hex) string {
 		return fmt.Sprintf("%s fires indirect, only on Aim or Defend (11.4.1, FP-5)", p.Name)
 	case !rs.Weapons[w].Indirect && !Sees(rs, st, p, t):
 		return fmt.Sprintf("%s cannot see it itself (9.1)", p.Name)
+	case rs.Weapons[w].Indirect && !Sees(rs, st, p, t) && !st.Battalion(p.Side, p.Battalion).Radio:
+		return fmt.Sprintf("%s does not see it and its battalion is out of radio contact to be told (FP-5, [15])", p.Name)
 	case r.FireRange != nil && Distance(p.Hex, h) > r.FireRange.I():
 		return fmt.Sprintf("on %s %s fires only within %d hexes (FP-3)", r.Order, p.Name, r.FireRange.I())
 	}

@@ -151,9 +151,11 @@ func (r *resolver) walk(p *Platoon, path []Hex) []Hex {
 		text += "; " + why
 	}
 	other := fmt.Sprintf("%s (%s) seen at %s.", p.Name, r.order(p), p.Hex)
+	seen := []string{p.Side}
 	if !p.Removed {
-		r.emit(Event{Side: p.Side, Text: text + ".", Other: other, Seen: r.seenBy(p), From: start, To: p.Hex})
+		seen = r.seenBy(p)
 	}
+	r.emit(Event{Side: p.Side, Text: text + ".", Other: other, Seen: seen, From: start, To: p.Hex})
 	return entered
 }
 

@@ -557,7 +557,7 @@ func (r *resolver) member(pl *firePlan, t *Platoon, interrupt bool) (*member, st
 	}
 	f := pl.firer
 	worse := r.worse(f)
-	rung := r.rs.Rung(worse)
+	rung := r.fireRung(f)
 	switch {
 	case f.Removed:
 		return nil, ""
@@ -569,6 +569,9 @@ func (r *resolver) member(pl *firePlan, t *Platoon, interrupt bool) (*member, st
 		return nil, fmt.Sprintf("%s's aimed fire is lost: it is now on %s (11.5.1).", f.Name, r.order(f))
 	case r.bugged[f]:
 		return nil, fmt.Sprintf("%s bugged out and does not fire (11.5.8).", f.Name)
+	}
+	if f.Count(r.rs) == 0 {
+		return nil, fmt.Sprintf("%s's fire is lost: no unwounded man left (11.5.2).", f.Name)
 	}
 	d := Distance(f.Hex, t.Hex)
 	w, dice := BestWeapon(r.rs, f, t, d)
@@ -590,8 +593,28 @@ func (r *resolver) member(pl *firePlan, t *Platoon, interrupt bool) (*member, st
 	return &member{plan: pl, name: fmt.Sprintf("%s (%s, %s)", f.Name, title(r.rs.OrderName(worse)), w), hex: f.Hex, dice: dice, mode: mode}, ""
 }
 
-// worse is the worse of a firer's order at the start of the Firing Phase
-// and now (A8).
+// fireRung is what a firer may do: the worse of its order at the start of
+// the Firing Phase and now (A8), in each respect: Move knocked to Aim still
+// fires Area, Aim knocked to Hold does not fire.
+func (r *resolver) fireRung(p *Platoon) Rung {
+	now := r.rs.Rung(p.Order)
+	start, ok := r.startOrder[p]
+	if !ok {
+		return now
+	}
+	was := r.rs.Rung(start)
+	strength := map[string]int{"none": 0, "area": 1, "aimed": 2}
+	if strength[was.Fire] < strength[now.Fire] {
+		now.Fire = was.Fire
+	}
+	if was.FireRange != nil && (now.FireRange == nil || was.FireRange.V < now.FireRange.V) {
+		now.FireRange = was.FireRange
+	}
+	return now
+}
+
+// worse is the later rung of a firer's order at the start of the Firing
+// Phase and now, for the report.
 func (r *resolver) worse(p *Platoon) int {
 	if o, ok := r.startOrder[p]; ok && o > p.Order {
 		return o

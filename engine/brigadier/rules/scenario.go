@@ -312,6 +312,14 @@ func (p *scenarioParser) units(f []string) error {
 				pl.DugIn = true
 			case t == "hidden":
 				pl.Hidden = true
+			case t == "fired":
+				pl.FiredTurn = p.st.Turn + 1 // fired just before the game: seen at its firing range [9.1]
+			case strings.HasPrefix(t, "defending="):
+				n, err := strconv.Atoi(strings.TrimPrefix(t, "defending="))
+				if err != nil || n < 0 {
+					return fmt.Errorf("platoon %s: %q", pl.Name, t)
+				}
+				pl.Defending = n
 			case strings.HasPrefix(t, "kills="):
 				n, err := strconv.Atoi(strings.TrimPrefix(t, "kills="))
 				if err != nil || n < 0 || n >= p.rs.Count.I() {
