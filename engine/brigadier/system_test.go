@@ -30,7 +30,7 @@ func TestScenarios(t *testing.T) {
 
 // planAll has the bot plan each waiting side from its own view and reads
 // the plans back as orders.
-func planAll(t *testing.T, sys *System, pos engine.Position, seed uint64) map[string]engine.Orders {
+func planAll(t testing.TB, sys *System, pos engine.Position, seed uint64) map[string]engine.Orders {
 	t.Helper()
 	orders := map[string]engine.Orders{}
 	for i, side := range pos.Step().Waiting {

@@ -68,6 +68,7 @@ func (r *resolver) movement() {
 			r.column(p, trail)
 		}
 	}
+	r.revealContacts()
 	// Held fire that did not trigger lapses (FP-7).
 	for _, p := range r.st.Active("") {
 		if p.Reserve != nil && !r.spent[p] {
@@ -313,6 +314,17 @@ func (r *resolver) assault() {
 				continue
 			}
 			r.closeAssault(attackers, d)
+		}
+	}
+	r.revealContacts()
+}
+
+// revealContacts: a hiding platoon in contact with an enemy is revealed,
+// however the contact came about (FP-14).
+func (r *resolver) revealContacts() {
+	for _, p := range r.st.Active("") {
+		if p.Hidden && r.st.EnemyAdjacent(p.Side, p.Hex) {
+			p.Hidden = false
 		}
 	}
 }

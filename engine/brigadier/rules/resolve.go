@@ -424,6 +424,8 @@ func (r *resolver) fireRound(plans []*firePlan, interrupt bool) {
 		m, why := r.member(pl, t, interrupt)
 		if why != "" {
 			r.emit(Event{Side: side, Text: why, Seen: []string{side}})
+		}
+		if m == nil {
 			continue
 		}
 		members = append(members, m)
