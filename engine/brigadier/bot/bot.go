@@ -76,7 +76,34 @@ func Plan(rs *rules.Ruleset, view *rules.State, side string, seed uint64) *rules
 		o.Platoons = append(o.Platoons, po)
 	}
 	o.Calls = calls(rs, view, side, o)
+	if night, _ := view.Night(rs); !night {
+		o.Strikes = strikes(rs, view, side)
+	}
 	return o
+}
+
+// strikes sends each flight with sorties left at the enemy platoon seen
+// nearest to the side's own platoons (11.4.3).
+func strikes(rs *rules.Ruleset, view *rules.State, side string) []rules.Strike {
+	var target *rules.Platoon
+	best := 0
+	for _, e := range rules.Seen(rs, view, side) {
+		for _, p := range view.Active(side) {
+			if d := rules.Distance(p.Hex, e.Hex); target == nil || d < best {
+				target, best = e, d
+			}
+		}
+	}
+	if target == nil {
+		return nil
+	}
+	var out []rules.Strike
+	for _, fl := range view.Flights {
+		if fl.Side == side && fl.Sorties > 0 {
+			out = append(out, rules.Strike{Flight: fl.Name, Target: target.Hex})
+		}
+	}
+	return out
 }
 
 func isHeavy(rs *rules.Ruleset, p *rules.Platoon) bool {

@@ -106,6 +106,19 @@ func Parse(rs *rules.Ruleset, st *rules.State, side, text string) (Submission, [
 		case "COMPANY", "BATTALION":
 			sub.Lines++
 			continue
+		case "AIR":
+			sub.Lines++
+			if len(f) != 4 || !strings.EqualFold(f[2], "ON") {
+				bad(n, "write AIR flight ON hex (11.4.3)")
+				continue
+			}
+			h, err := rules.ParseHex(f[3])
+			if err != nil {
+				bad(n, "AIR: %v", err)
+				continue
+			}
+			o.Strikes = append(o.Strikes, rules.Strike{Line: n, Flight: f[1], Target: h})
+			continue
 		case "CALL":
 			sub.Lines++
 			c, err := parseCall(f[1:])
@@ -342,6 +355,9 @@ func Format(rs *rules.Ruleset, st *rules.State, o *rules.Orders, game string) st
 		}
 		b.WriteString("\n")
 	}
+	for _, sk := range o.Strikes {
+		fmt.Fprintf(&b, "AIR %s ON %s\n", sk.Flight, sk.Target)
+	}
 	b.WriteString("END\n")
 	return b.String()
 }
@@ -437,6 +453,11 @@ func Form(rs *rules.Ruleset, st *rules.State, side, game string) string {
 			fmt.Fprintf(&b, "# CALL %s ON hex BY platoon [DELAY]   (%s, %s)\n", bt.Name, bt.Type, missionsText(bt.Missions))
 		}
 	}
+	for _, fl := range st.Flights {
+		if fl.Side == side {
+			fmt.Fprintf(&b, "# AIR %s ON hex   (%s mission, %d sorties left)\n", fl.Name, fl.Mission, fl.Sorties)
+		}
+	}
 	b.WriteString("END\n")
 	return b.String()
 }
@@ -487,6 +508,9 @@ func Echo(rs *rules.Ruleset, st *rules.State, o *rules.Orders) string {
 		if t := st.At(po.Fire); t != nil {
 			fmt.Fprintf(&b, "    %s\n", odds(rs, st, p, po.Order, t))
 		}
+	}
+	for _, sk := range o.Strikes {
+		fmt.Fprintf(&b, "AIR %s ON %s\n", sk.Flight, sk.Target)
 	}
 	for _, c := range o.Calls {
 		fmt.Fprintf(&b, "CALL %s ON %s BY %s", strings.Join(c.Batteries, " "), c.Target, c.By)

@@ -84,6 +84,11 @@ func Roster(rs *rules.Ruleset, view *rules.State, side string) string {
 					fmt.Fprintf(&b, "  artillery %s (%s, %s), radio %s\n", bt.Name, bt.Type, m, inOut(bt.Radio))
 				}
 			}
+			for _, fl := range view.Flights {
+				if fl.Side == sd.Name {
+					fmt.Fprintf(&b, "  air %s (%s mission, %d sorties left)\n", fl.Name, fl.Mission, fl.Sorties)
+				}
+			}
 		}
 	}
 	return b.String()

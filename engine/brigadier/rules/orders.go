@@ -14,6 +14,14 @@ type Orders struct {
 	BugoutDefault *int           `json:"bugout_default,omitempty"`
 	Platoons      []PlatoonOrder `json:"platoons,omitempty"`
 	Calls         []Call         `json:"calls,omitempty"`
+	Strikes       []Strike       `json:"strikes,omitempty"`
+}
+
+// Strike sends a flight at an enemy platoon the side sees [11.4.3].
+type Strike struct {
+	Line   int    `json:"line,omitempty"`
+	Flight string `json:"flight"`
+	Target Hex    `json:"target"`
 }
 
 // PlatoonOrder is one platoon's line.
@@ -196,6 +204,27 @@ func Validate(rs *Ruleset, st *State, o *Orders) []OrderError {
 				bad(c.Line, "CALL: %s has no missions left (FP-5)", bn)
 			}
 			called[bn] = true
+		}
+	}
+	flown := map[string]bool{}
+	for _, sk := range o.Strikes {
+		fl := st.Flight(o.Side, sk.Flight)
+		t := st.At(sk.Target)
+		night, _ := st.Night(rs)
+		switch {
+		case fl == nil:
+			bad(sk.Line, "AIR: no flight of yours named %s (11.4.3)", sk.Flight)
+		case flown[fl.Name]:
+			bad(sk.Line, "AIR: %s flies one strike a turn (FP-6)", fl.Name)
+		case fl.Sorties == 0:
+			bad(sk.Line, "AIR: %s has no sorties left (FP-6)", fl.Name)
+		case night:
+			bad(sk.Line, "AIR: no air attacks at night (FP-13)")
+		case t == nil || t.Side == o.Side || !SideSees(rs, st, o.Side, t):
+			bad(sk.Line, "AIR ON %s: none of your platoons can see an enemy there (11.4.3)", sk.Target)
+		}
+		if fl != nil {
+			flown[fl.Name] = true
 		}
 	}
 	slices.SortStableFunc(errs, func(a, b OrderError) int { return a.Line - b.Line })

@@ -114,6 +114,8 @@ type firePlan struct {
 	target      *Platoon
 	indirect    bool
 	elseNearest bool
+	flight      *Flight // an air strike [11.4.3]
+	aircraft    int
 }
 
 func (r *resolver) roll() int { return r.dice.Roll(6) }
@@ -304,6 +306,16 @@ func (r *resolver) callsPhase() {
 				}
 			}
 		}
+		for _, sk := range o.Strikes {
+			fl := r.st.Flight(side, sk.Flight)
+			t := r.st.At(sk.Target)
+			if fl == nil || fl.Sorties == 0 || t == nil || t.Side == side {
+				continue
+			}
+			fl.Sorties--
+			r.plans = append(r.plans, &firePlan{side: side, step: early, flight: fl, target: t, aircraft: r.rs.Air["aircraft"].I()})
+			r.emit(Event{Side: side, Text: fmt.Sprintf("Flight %s (%s mission) is sent at %s at %s: it attacks at step %d (11.4.3, 11.5.1).", fl.Name, fl.Mission, t.Name, t.Hex, early), Seen: []string{side}})
+		}
 		// A mortar on Aim or Defend that sees its target calls for itself (FP-5).
 		for i := range o.Platoons {
 			po := &o.Platoons[i]
@@ -361,9 +373,16 @@ func (r *resolver) firing() {
 	}
 	for step := 1; step <= 6; step++ {
 		r.step = step
+		if step == 1 {
+			r.antiAircraft()
+		}
 		var groups [][]*firePlan
 		for _, pl := range r.plans {
 			if pl.step != step {
+				continue
+			}
+			if pl.flight != nil {
+				r.airStrike(pl)
 				continue
 			}
 			placed := false
@@ -383,6 +402,109 @@ func (r *resolver) firing() {
 		}
 	}
 	r.step = 0
+}
+
+// antiAircraft: at step 1 every AA or HMG platoon within range of an air
+// strike's target rolls ⌈Count × 2⌉; each 6 takes one aircraft off that
+// attack (FP-6).
+func (r *resolver) antiAircraft() {
+	for _, pl := range r.plans {
+		if pl.flight == nil {
+			continue
+		}
+		for _, p := range r.st.Active(r.st.Enemy(pl.side)) {
+			if p.Count(r.rs) == 0 || Distance(p.Hex, pl.target.Hex) > r.rs.Air["aa_range"].I() || !r.antiAircraftWeapon(p) {
+				continue
+			}
+			n := ceilMul(p.Count(r.rs), r.rs.Air["aa_fd"].V)
+			hitOn := r.rs.Air["aa_hit_on"].I()
+			var dice []Die
+			var rolls []int
+			down := 0
+			for range n {
+				d := r.roll()
+				rolls = append(rolls, d)
+				dice = append(dice, Die{d, p.Name, fmt.Sprintf("%d downs an aircraft", hitOn)})
+				if d >= hitOn {
+					down++
+				}
+			}
+			down = min(down, pl.aircraft)
+			pl.aircraft -= down
+			r.emit(Event{Side: p.Side, Text: fmt.Sprintf("Step 1 (AA): %s fires %d dice at flight %s: %s: %d aircraft off the attack, %d left (FP-6).", p.Name, n, pl.flight.Name, joinInts(rolls), down, pl.aircraft),
+				Seen: r.all(), Dice: dice})
+		}
+	}
+}
+
+func (r *resolver) antiAircraftWeapon(p *Platoon) bool {
+	for _, w := range r.rs.Types[p.Type].Weapons {
+		if r.rs.Weapons[w].AntiAircraft {
+			return true
+		}
+	}
+	return false
+}
+
+// airStrike rolls the mission [11.4.3] and attacks: the enemy platoon
+// named, or the striking side's own platoon nearest it (FP-6), or nothing.
+func (r *resolver) airStrike(pl *firePlan) {
+	m := r.rs.Missions[pl.flight.Mission]
+	if pl.aircraft == 0 {
+		r.emit(Event{Side: pl.side, Text: fmt.Sprintf("Flight %s has no aircraft left for its attack (FP-6).", pl.flight.Name), Seen: r.all()})
+		return
+	}
+	result, face := "enemy", ""
+	var dice []Die
+	if m.Dice > 0 {
+		var rolls []int
+		for range m.Dice {
+			d := r.roll()
+			rolls = append(rolls, d)
+		}
+		slices.Sort(rolls)
+		var parts []string
+		for _, d := range rolls {
+			parts = append(parts, fmt.Sprint(d))
+		}
+		face = strings.Join(parts, "+")
+		need := fmt.Sprintf("friends on %s, enemy on %s", strings.Join(m.Friends, ","), strings.Join(m.Enemy, ","))
+		for _, d := range rolls {
+			dice = append(dice, Die{d, pl.flight.Name, need})
+		}
+		switch {
+		case slices.Contains(m.Friends, face):
+			result = "friends"
+		case slices.Contains(m.Enemy, face):
+			result = "enemy"
+		default:
+			result = "off table"
+		}
+	}
+	t := pl.target
+	text := fmt.Sprintf("Flight %s (%s mission) rolls %s: %s (11.4.3).", pl.flight.Name, pl.flight.Mission, face, result)
+	if m.Dice == 0 {
+		text = fmt.Sprintf("Flight %s is directed by its air liaison observer: no roll, it strikes the enemy (11.4.4).", pl.flight.Name)
+	}
+	switch result {
+	case "off table":
+		r.emit(Event{Side: pl.side, Text: text, Seen: r.all(), Dice: dice})
+		return
+	case "friends":
+		var near *Platoon
+		for _, p := range r.st.Active(pl.side) {
+			if near == nil || Distance(p.Hex, t.Hex) < Distance(near.Hex, t.Hex) {
+				near = p
+			}
+		}
+		if near == nil {
+			return
+		}
+		text += fmt.Sprintf(" It strikes %s, the nearest friend of %s (FP-6).", near.Name, t.Name)
+		pl.target = near
+	}
+	r.emit(Event{Side: pl.side, Text: text, Seen: r.all(), Dice: dice})
+	r.fireRound([]*firePlan{pl}, false)
 }
 
 // member is one firer's part of a round.
@@ -440,7 +562,7 @@ func (r *resolver) fireRound(plans []*firePlan, interrupt bool) {
 	var names []string
 	for _, m := range members {
 		total += m.dice
-		indirect = indirect && m.plan.indirect
+		indirect = indirect && (m.plan.indirect || m.plan.flight != nil) // no bug out from air attacks [11.5.8]
 		if m.plan.firer == nil || Sees(r.rs, r.st, t, m.plan.firer) {
 			ambush = false
 		}
@@ -467,7 +589,7 @@ func (r *resolver) fireRound(plans []*firePlan, interrupt bool) {
 		return
 	}
 	cover := r.coverOf(t, false)
-	areaCover := r.coverOf(t, true)
+	areaCover := r.coverOf(t, members[0].plan.flight == nil) // air gives no tree bursts (A11)
 	var dice []Die
 	var lines []string
 	sixes := map[string]int{}
@@ -549,6 +671,10 @@ func (r *resolver) fireRound(plans []*firePlan, interrupt bool) {
 
 // member checks one firer at its moment and counts its dice.
 func (r *resolver) member(pl *firePlan, t *Platoon, interrupt bool) (*member, string) {
+	if pl.flight != nil {
+		dice := ceilMul(pl.aircraft, r.rs.Air[r.rs.Types[t.Type].Class].V)
+		return &member{plan: pl, name: fmt.Sprintf("flight %s (%d aircraft)", pl.flight.Name, pl.aircraft), hex: t.Hex, dice: dice, mode: "area"}, ""
+	}
 	if pl.battery != nil {
 		w := r.rs.Weapons[r.rs.Batteries[pl.battery.Type].Weapon]
 		dice := ceilMul(r.rs.Count.I(), w.FD(r.rs.Types[t.Type].Class))

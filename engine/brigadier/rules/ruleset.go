@@ -67,6 +67,17 @@ type Weapon struct {
 	Assault       *Num `json:"assault"` // fire dice in close assault, if not Soft's
 	PlatoonWeapon bool `json:"platoon_weapon"`
 	Indirect      bool `json:"indirect"`
+	AntiAircraft  bool `json:"anti_aircraft"` // fires at aircraft at step 1 (FP-6)
+}
+
+// Mission is an air mission's table [11.4.3]: the faces (one die, or two
+// as "a+b", low first) on which the strike hits friends or the enemy;
+// any other roll sends it off the table.
+type Mission struct {
+	Dice    int      `json:"dice"`
+	Friends []string `json:"friends"`
+	Enemy   []string `json:"enemy"`
+	Source  string   `json:"source"`
 }
 
 // FD is the weapon's fire dice against a target class.
@@ -135,9 +146,11 @@ type Ruleset struct {
 		Upto    Num `json:"upto"`
 		Minutes Num `json:"minutes"`
 	} `json:"time"`
-	BugoutCasualtyOn Num `json:"bugout_casualty_on"`
-	SurrenderWithin  Num `json:"surrender_within"`
-	DigInTurns       Num `json:"dig_in_turns"`
+	BugoutCasualtyOn Num                `json:"bugout_casualty_on"`
+	Air              map[string]Num     `json:"air"`
+	Missions         map[string]Mission `json:"missions"`
+	SurrenderWithin  Num                `json:"surrender_within"`
+	DigInTurns       Num                `json:"dig_in_turns"`
 }
 
 // The orders' rungs [11.2].

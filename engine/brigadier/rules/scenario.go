@@ -99,6 +99,8 @@ func ParseScenario(rs *Ruleset, text string) (*Scenario, error) {
 			err = p.units(append([]string{f[2], "hq"}, f[3:]...))
 		case "BATTERY":
 			err = p.battery(f[1:])
+		case "AIR":
+			err = p.air(f[1:])
 		default:
 			err = p.units(f)
 		}
@@ -274,6 +276,36 @@ func (p *scenarioParser) battery(f []string) error {
 		}
 	}
 	p.st.Batteries = append(p.st.Batteries, b)
+	return nil
+}
+
+// air reads AIR name mission=certain|possible|small|liaison sorties=N.
+func (p *scenarioParser) air(f []string) error {
+	if p.side == "" || len(f) < 3 {
+		return fmt.Errorf("AIR name mission=certain|possible|small|liaison sorties=N after a SIDE")
+	}
+	fl := &Flight{Name: f[0], Side: p.side}
+	for _, t := range f[1:] {
+		switch {
+		case strings.HasPrefix(t, "mission="):
+			fl.Mission = strings.TrimPrefix(t, "mission=")
+			if _, ok := p.rs.Missions[fl.Mission]; !ok {
+				return fmt.Errorf("unknown air mission %q (11.4.3)", fl.Mission)
+			}
+		case strings.HasPrefix(t, "sorties="):
+			n, err := strconv.Atoi(strings.TrimPrefix(t, "sorties="))
+			if err != nil || n < 0 {
+				return fmt.Errorf("sorties %q", t)
+			}
+			fl.Sorties = n
+		default:
+			return fmt.Errorf("unknown air word %q", t)
+		}
+	}
+	if fl.Mission == "" {
+		return fmt.Errorf("AIR %s needs mission=", fl.Name)
+	}
+	p.st.Flights = append(p.st.Flights, fl)
 	return nil
 }
 

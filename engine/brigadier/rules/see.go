@@ -160,6 +160,13 @@ func View(rs *Ruleset, st *State, side string) *State {
 		}
 	}
 	v.Batteries = bats
+	var flights []*Flight
+	for _, f := range v.Flights {
+		if f.Side == side {
+			flights = append(flights, f)
+		}
+	}
+	v.Flights = flights
 	var bns []*Battalion
 	for _, b := range v.Battalions {
 		if b.Side == side {

@@ -21,6 +21,7 @@ type State struct {
 	Battalions []*Battalion `json:"battalions"`
 	Platoons   []*Platoon   `json:"platoons"`
 	Batteries  []*Battery   `json:"batteries"`
+	Flights    []*Flight    `json:"flights,omitempty"`
 	Objectives []*Objective `json:"objectives"`
 	Victory    Victory      `json:"victory"`
 	Ended      bool         `json:"ended,omitempty"`
@@ -91,6 +92,26 @@ type Battery struct {
 	Exp      string `json:"exp"`
 	Missions int    `json:"missions"` // left; -1 unlimited (FP-5)
 	Radio    bool   `json:"radio"`
+}
+
+// Flight is a side's air support: a flight of aircraft on a mission of
+// the kind of 11.4.3 (certain, possible, small) or directed by an air
+// liaison observer [11.4.4] (liaison), with sorties left.
+type Flight struct {
+	Name    string `json:"name"`
+	Side    string `json:"side"`
+	Mission string `json:"mission"`
+	Sorties int    `json:"sorties"`
+}
+
+// Flight finds a side's flight by name.
+func (st *State) Flight(side, name string) *Flight {
+	for _, f := range st.Flights {
+		if f.Side == side && f.Name == name {
+			return f
+		}
+	}
+	return nil
 }
 
 // Objective is a hex worth victory points, held by the last side in it.
