@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"strings"
 	"testing"
 
 	"fieldpost/engine"
@@ -62,5 +63,22 @@ func TestWoodEdgeLoads(t *testing.T) {
 	}
 	if next.Turn != 1 || next.Clock <= st.Clock {
 		t.Errorf("turn %d clock %d", next.Turn, next.Clock)
+	}
+}
+
+// Every tunable number carries its source; a bare number or an unknown
+// source is refused when the ruleset loads.
+func TestRulesetNumbersAreTagged(t *testing.T) {
+	raw := string(data.Ruleset())
+	for _, bad := range []string{
+		strings.Replace(raw, `"count": [4, "book §11.5.2"]`, `"count": 4`, 1),
+		strings.Replace(raw, `"count": [4, "book §11.5.2"]`, `"count": [4, "a guess"]`, 1),
+	} {
+		if bad == raw {
+			t.Fatal("the ruleset no longer has the count this test edits")
+		}
+		if _, err := LoadRuleset([]byte(bad)); err == nil || !strings.Contains(err.Error(), "fieldpost FP-n") {
+			t.Errorf("an untagged count loads: %v", err)
+		}
 	}
 }
