@@ -62,7 +62,7 @@ func (s *System) Scenarios() []engine.ScenarioInfo {
 		st := sc.State
 		out = append(out, engine.ScenarioInfo{Name: sc.Name, Title: sc.Title, Ruleset: s.rs.Name, Description: sc.Description,
 			Sides: sides(st), Map: fmt.Sprintf("%dx%d", st.Map.Cols, st.Map.Rows),
-			Length: fmt.Sprintf("from %s to %s, turns of 10 to 20 minutes", rules.ClockText(st.Clock), rules.ClockText(st.End))})
+			Length: fmt.Sprintf("%s to %s", rules.ClockText(st.Clock), rules.ClockText(st.End))})
 	}
 	return out
 }

@@ -825,6 +825,7 @@ func (r *resolver) applyHits(t *Platoon, kills, wounds int) {
 // bugOut moves t a full Move allowance away from the firer, puts it on
 // Back and rolls its casualty die [11.5.8].
 func (r *resolver) bugOut(t *Platoon, from Hex, label, firers string, announced int) {
+	firingSide := r.st.Enemy(t.Side)
 	start := t.Hex
 	path := r.flee(t, from, r.rs.Movement[r.rs.Types[t.Type].Move].Move.I(), Back)
 	r.bugged[t] = true
@@ -839,7 +840,9 @@ func (r *resolver) bugOut(t *Platoon, from Hex, label, firers string, announced 
 	}
 	text := fmt.Sprintf("%s: %s announce %d dice at %s %s; it bugs out (BUGOUT %d) to %s, %s -> %s; casualty die %d (on %d: 1 kill + 1 wound)%s. The fire is lost (11.5.8).",
 		label, firers, announced, t.Name, start, max(t.Bugout, r.st.Side(t.Side).BugoutDefault), pathText(start, path), title(r.rs.OrderName(before)), r.order(t), d, on, cas)
-	r.emit(Event{Side: t.Side, Text: text, Seen: r.all(), Dice: []Die{{d, t.Name, fmt.Sprintf("%d = 1 kill + 1 wound", on)}}, From: start, To: t.Hex})
+	// The target's side learns of the fire, not of firers it cannot see.
+	other := strings.Replace(text, firers+" announce", "the enemy announces", 1)
+	r.emit(Event{Side: firingSide, Text: text, Other: other, Seen: r.all(), Dice: []Die{{d, t.Name, fmt.Sprintf("%d = 1 kill + 1 wound", on)}}, From: start, To: t.Hex})
 	if before < Back {
 		r.lose(t)
 	}
