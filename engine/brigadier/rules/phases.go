@@ -527,8 +527,15 @@ func (r *resolver) timePhase() {
 		}
 	}
 	r.st.Clock += minutes
-	r.emit(Event{Side: r.st.Initiative, Text: fmt.Sprintf("Time: %s rolls %d: +%d minutes, the clock reads %s (FP-12).", r.st.Initiative, d, minutes, ClockText(r.st.Clock)),
-		Seen: r.all(), Dice: []Die{{d, r.st.Initiative, "1-2 +10, 3-5 +15, 6 +20"}}})
+	var table []string
+	low := 1
+	for _, row := range r.rs.Time {
+		table = append(table, fmt.Sprintf("%d-%d +%d", low, row.Upto.I(), row.Minutes.I()))
+		low = row.Upto.I() + 1
+	}
+	need := strings.Join(table, ", ")
+	r.emit(Event{Side: r.st.Initiative, Text: fmt.Sprintf("Time: %s rolls %d (%s): +%d minutes, the clock reads %s (FP-12).", r.st.Initiative, d, need, minutes, ClockText(r.st.Clock)),
+		Seen: r.all(), Dice: []Die{{d, r.st.Initiative, need}}})
 	for _, p := range r.st.Active("") {
 		if p.Order == Defend && !r.moved[p] && !r.rs.Types[p.Type].Vehicle {
 			p.Defending++

@@ -597,10 +597,10 @@ func (r *resolver) fireRound(plans []*firePlan, interrupt bool) {
 	hitOn := r.rs.HitOn.I()
 	for _, m := range members {
 		stepFrom := r.rs.AreaStepFrom.I()
-		need := fmt.Sprintf("%d kills, %d+ a step", hitOn, stepFrom)
+		need := fmt.Sprintf("%d hits, %d+ a step", hitOn, stepFrom)
 		if m.mode == "aimed" {
 			stepFrom = r.rs.AimedStepFrom.I()
-			need = fmt.Sprintf("%d kills, %d+ a step", hitOn, stepFrom)
+			need = fmt.Sprintf("%d hits, %d+ a step", hitOn, stepFrom)
 		}
 		var rolls []string
 		for range m.dice {
@@ -615,7 +615,7 @@ func (r *resolver) fireRound(plans []*firePlan, interrupt bool) {
 				steps += mult
 			}
 		}
-		lines = append(lines, fmt.Sprintf("  %s (%s, %d dice): %s", m.name, m.mode, m.dice, strings.Join(rolls, " ")))
+		lines = append(lines, fmt.Sprintf("  %s (%s, %d dice; %s): %s", m.name, m.mode, m.dice, need, strings.Join(rolls, " ")))
 		if m.plan.firer != nil {
 			f := m.plan.firer
 			f.Hidden = false // revealed when it fires (FP-14)
