@@ -12,7 +12,8 @@ import (
 )
 
 // Properties over many games played bot against bot with random seeds:
-// one platoon a hex, counts within 0-4, orders on the ladder; a platoon
+// one platoon a hex, counts within 0-4, orders on the ladder; the form
+// reads back valid unchanged every turn; a platoon
 // still hidden is in no view, report or map of the other side, and the
 // enemy a view shows is exactly the enemy the side sees; the same seed
 // gives the same bytes.
@@ -51,6 +52,9 @@ func TestPropertiesOverRandomGames(t *testing.T) {
 			checkPosition(t, rs, st, g, turn)
 			for _, side := range []string{"german", "us"} {
 				checkHidden(t, sys, next, round, st, side, g, turn)
+				if r := next.Read(side, next.Form(side, "g")); !st.Ended && (r.Orders == nil || r.Errors != 0) {
+					t.Fatalf("game %d turn %d: the %s form unchanged is refused:\n%s", g, turn+1, side, r.Answer)
+				}
 			}
 			pos = next
 		}

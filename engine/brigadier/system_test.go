@@ -81,7 +81,7 @@ func TestTurnThroughTheSeam(t *testing.T) {
 			t.Errorf("the %s form unchanged is refused:\n%s\n%s", side, form, r.Answer)
 		}
 	}
-	if r := pos.Read("us", "Thanks, see you\n"); r.Found || r.Errors != 0 || r.Orders != nil {
+	if r := pos.Read("us", "Thanks, see you\nGame on!\nCompany A will hold.\n"); r.Found || r.Errors != 0 || r.Orders != nil {
 		t.Errorf("prose read as orders: %+v", r)
 	}
 	if r := pos.Read("us", "1Plt DOUBLE 1304\n2Plt AIM FIRE 0404\n"); r.Errors != 2 || !strings.Contains(r.Answer, "line 1") || !strings.Contains(r.Answer, "(11.2)") || !strings.Contains(r.Answer, "line 2") {

@@ -158,9 +158,17 @@ func pathTo(rs *rules.Ruleset, view *rules.State, p *rules.Platoon, goal rules.H
 		if len(options) == 0 {
 			break
 		}
+		// Closer first; among equals, cover, where a platoon that has not
+		// fired is unseen and interrupt fire cannot find it (9.1, FP-7).
 		slices.SortFunc(options, func(a, b rules.Hex) int {
 			if d := rules.Distance(a, goal) - rules.Distance(b, goal); d != 0 {
 				return d
+			}
+			if ca, cb := view.Map.Cover(a), view.Map.Cover(b); ca != cb {
+				if ca {
+					return -1
+				}
+				return 1
 			}
 			return rules.Compare(a, b)
 		})

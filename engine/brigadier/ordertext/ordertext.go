@@ -62,6 +62,9 @@ func Parse(rs *rules.Ruleset, st *rules.State, side, text string) (Submission, [
 				return finish(rs, st, sub, errs)
 			}
 		case "GAME":
+			if len(f) < 4 || !strings.EqualFold(f[2], "SIDE") {
+				continue // prose: "Game on!"
+			}
 			sub.Lines++
 			for j := 1; j+1 < len(f); j += 2 {
 				if strings.EqualFold(f[j], "SIDE") && f[j+1] != side {
@@ -104,8 +107,10 @@ func Parse(rs *rules.Ruleset, st *rules.State, side, text string) (Submission, [
 			o.BugoutDefault = &v
 			continue
 		case "COMPANY", "BATTALION":
-			sub.Lines++
-			continue
+			if len(f) == 2 && unitOf(st, side, key, f[1]) {
+				sub.Lines++ // a heading, for reading only
+				continue
+			}
 		case "AIR":
 			sub.Lines++
 			if len(f) != 4 || !strings.EqualFold(f[2], "ON") {
@@ -150,6 +155,16 @@ func Parse(rs *rules.Ruleset, st *rules.State, side, text string) (Submission, [
 		o.Platoons = append(o.Platoons, po)
 	}
 	return finish(rs, st, sub, errs)
+}
+
+// unitOf reports whether side has a company or battalion of that name.
+func unitOf(st *rules.State, side, kind, name string) bool {
+	for _, p := range st.Active(side) {
+		if (kind == "COMPANY" && p.Company == name) || (kind == "BATTALION" && p.Battalion == name) {
+			return true
+		}
+	}
+	return false
 }
 
 func finish(rs *rules.Ruleset, st *rules.State, sub Submission, errs []Error) (Submission, []Error) {

@@ -537,6 +537,9 @@ func (r *resolver) timePhase() {
 	r.emit(Event{Side: r.st.Initiative, Text: fmt.Sprintf("Time: %s rolls %d (%s): +%d minutes, the clock reads %s (FP-12).", r.st.Initiative, d, need, minutes, ClockText(r.st.Clock)),
 		Seen: r.all(), Dice: []Die{{d, r.st.Initiative, need}}})
 	for _, p := range r.st.Active("") {
+		if p.Reserve != nil && r.rs.Rung(p.Order).Fire != "aimed" {
+			p.Reserve = nil // only Aim and Defend hold fire in reserve (FP-7)
+		}
 		if p.Order == Defend && !r.moved[p] && !r.rs.Types[p.Type].Vehicle {
 			p.Defending++
 			if p.Defending >= r.rs.DigInTurns.I() && !p.DugIn {
