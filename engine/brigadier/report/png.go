@@ -55,6 +55,9 @@ func PNG(w io.Writer, rs *rules.Ruleset, view *rules.State, events []rules.Event
 		if _, ok := Visible(e, side); !ok || e.From.IsZero() || e.To.IsZero() || e.From == e.To {
 			continue
 		}
+		if side != "" && e.Side != side && e.Other != "" {
+			continue // the side reads only the short version: no path, no caller
+		}
 		ax, ay := centre(e.From)
 		bx, by := centre(e.To)
 		col := color.RGBA{0, 0, 0, 255}

@@ -530,7 +530,11 @@ func (r *resolver) timePhase() {
 	var table []string
 	low := 1
 	for _, row := range r.rs.Time {
-		table = append(table, fmt.Sprintf("%d-%d +%d", low, row.Upto.I(), row.Minutes.I()))
+		band := fmt.Sprintf("%d-%d", low, row.Upto.I())
+		if low == row.Upto.I() {
+			band = fmt.Sprint(low)
+		}
+		table = append(table, fmt.Sprintf("%s +%d", band, row.Minutes.I()))
 		low = row.Upto.I() + 1
 	}
 	need := strings.Join(table, ", ")
