@@ -309,9 +309,6 @@ type Round struct {
 	events        []rules.Event
 }
 
-// Events is the turn's event log.
-func (r *Round) Events() []rules.Event { return r.events }
-
 // Marshal implements engine.Round.
 func (r *Round) Marshal() ([]byte, error) { return json.Marshal(r.events) }
 

@@ -256,9 +256,6 @@ func (st *State) Commands(c, p *Platoon) bool {
 	return slices.Contains(sup, c)
 }
 
-// InContact reports whether two hexes touch (brief §0).
-func InContact(a, b Hex) bool { return Adjacent(a, b) }
-
 // EnemyAdjacent reports whether any enemy platoon touches h.
 func (st *State) EnemyAdjacent(side string, h Hex) bool {
 	for _, q := range st.Platoons {
