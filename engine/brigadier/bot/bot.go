@@ -34,6 +34,11 @@ func Plan(rs *rules.Ruleset, view *rules.State, side string, seed uint64) *rules
 		want := rules.Aim
 		// HQs command from behind; heavy weapons give fire support.
 		mover := attacker && rs.Movement[rs.Types[p.Type].Move].Move.I() > 1 && !isHeavy(rs, p) && !rs.Types[p.Type].HQ
+		// Under the guns of an enemy it sees and cannot reach this turn, a
+		// mover stops and shoots aimed rather than walk into the open.
+		if mover && underFire(rs, view, p) {
+			mover = false
+		}
 		if mover {
 			want = rules.Move
 		}
@@ -104,6 +109,17 @@ func strikes(rs *rules.Ruleset, view *rules.State, side string) []rules.Strike {
 		}
 	}
 	return out
+}
+
+// underFire: an enemy p sees is within 10 hexes but more than a Move away.
+func underFire(rs *rules.Ruleset, view *rules.State, p *rules.Platoon) bool {
+	for _, e := range rules.Seen(rs, view, p.Side) {
+		d := rules.Distance(p.Hex, e.Hex)
+		if d <= 10 && d > rules.Allowance(rs, p, rules.Move)+1 && rules.Sees(rs, view, p, e) {
+			return true
+		}
+	}
+	return false
 }
 
 func isHeavy(rs *rules.Ruleset, p *rules.Platoon) bool {
