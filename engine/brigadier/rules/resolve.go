@@ -557,12 +557,12 @@ func (r *resolver) fireRound(plans []*firePlan, interrupt bool) {
 	}
 	mult := r.rs.Rung(t.Order).EnemyDice.I()
 	total := 0
-	indirect := true
+	air := true
 	ambush := true
 	var names []string
 	for _, m := range members {
 		total += m.dice
-		indirect = indirect && (m.plan.indirect || m.plan.flight != nil) // no bug out from air attacks [11.5.8]
+		air = air && m.plan.flight != nil
 		if m.plan.firer == nil || Sees(r.rs, r.st, t, m.plan.firer) {
 			ambush = false
 		}
@@ -573,9 +573,9 @@ func (r *resolver) fireRound(plans []*firePlan, interrupt bool) {
 			r.spent[m.plan.firer] = true
 		}
 	}
-	// Bug out, chosen before the roll [11.5.8]: not from indirect fire
-	// (A14 reads it as the caller's fire, which FP-5 has no path for) nor
-	// from an ambush (FP-7).
+	// Bug out, chosen before the roll [11.5.8]: not from air attacks nor
+	// from an ambush (A15); from indirect fire it goes away from the
+	// caller (A14).
 	threshold := t.Bugout
 	if threshold == 0 {
 		threshold = r.st.Side(t.Side).BugoutDefault
@@ -584,7 +584,7 @@ func (r *resolver) fireRound(plans []*firePlan, interrupt bool) {
 	if interrupt {
 		label = fmt.Sprintf("Interrupt fire (%s, aimed)", side)
 	}
-	if threshold > 0 && total*mult >= threshold && !r.bugged[t] && !ambush && !indirect {
+	if threshold > 0 && total*mult >= threshold && !r.bugged[t] && !ambush && !air {
 		r.bugOut(t, members[0].hex, label, strings.Join(names, "+"), total*mult)
 		return
 	}
