@@ -586,6 +586,15 @@ func (r *resolver) fireRound(plans []*firePlan, interrupt bool) {
 	}
 	if threshold > 0 && total*mult >= threshold && !r.bugged[t] && !ambush && !air {
 		r.bugOut(t, members[0].hex, label, strings.Join(names, "+"), total*mult)
+		// Every fire of the side at it is lost, delayed fire included (A17).
+		for _, pl := range r.plans {
+			if pl.side == side && pl.target == t && pl.step > r.step {
+				pl.step = 0
+				if pl.firer != nil {
+					r.spent[pl.firer] = true
+				}
+			}
+		}
 		return
 	}
 	cover := r.coverOf(t, false)
