@@ -4,6 +4,7 @@ import (
 	"io/fs"
 
 	"fieldpost/engine"
+	"fieldpost/engine/brigadier"
 	"fieldpost/engine/stargeneral"
 	"fieldpost/templates"
 )
@@ -16,7 +17,11 @@ func hostedGames(tmpl fs.FS) (engine.Systems, error) {
 	if err != nil {
 		return nil, err
 	}
-	return engine.Systems{sg}, nil
+	bgc, err := brigadier.New()
+	if err != nil {
+		return nil, err
+	}
+	return engine.Systems{sg, bgc}, nil
 }
 
 // builtinGames are the game systems with the built-in templates, for the

@@ -1,0 +1,582 @@
+// Package ordertext is Brigadier General Commands' order language: the
+// mail a side sends each turn, read with every error by line, the form that
+// lists every platoon with its order and is valid sent back unchanged, and
+// the echo with the odds of each fire plan.
+package ordertext
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"fieldpost/engine/brigadier/rules"
+)
+
+// Submission is a side's mail read.
+type Submission struct {
+	Orders *rules.Orders
+	Lines  int // order lines found
+}
+
+// Error is a problem on a line of the mail.
+type Error struct {
+	Line int
+	Msg  string
+}
+
+func (e Error) Error() string {
+	if e.Line == 0 {
+		return e.Msg
+	}
+	return fmt.Sprintf("line %d: %s", e.Line, e.Msg)
+}
+
+// Parse reads a side's mail: every problem is returned, by line.
+func Parse(rs *rules.Ruleset, st *rules.State, side, text string) (Submission, []Error) {
+	o := &rules.Orders{Side: side}
+	sub := Submission{Orders: o}
+	var errs []Error
+	bad := func(line int, format string, args ...any) {
+		errs = append(errs, Error{line, fmt.Sprintf(format, args...)})
+	}
+	for i, raw := range strings.Split(text, "\n") {
+		n := i + 1
+		line := strings.TrimSpace(raw)
+		if strings.HasPrefix(line, ">") {
+			continue // quoted from an earlier mail
+		}
+		if k := strings.Index(line, "#"); k >= 0 {
+			line = line[:k]
+		}
+		f := strings.Fields(line)
+		if len(f) == 0 {
+			continue
+		}
+		key := strings.ToUpper(f[0])
+		switch key {
+		case "END":
+			if len(f) == 1 {
+				sub.Lines++
+				return finish(rs, st, sub, errs)
+			}
+		case "GAME":
+			if len(f) < 4 || !strings.EqualFold(f[2], "SIDE") {
+				continue // prose: "Game on!"
+			}
+			sub.Lines++
+			for j := 1; j+1 < len(f); j += 2 {
+				if strings.EqualFold(f[j], "SIDE") && f[j+1] != side {
+					bad(n, "these orders are for side %s, but you play %s", f[j+1], side)
+				}
+				if strings.EqualFold(f[j], "TURN") {
+					if t, err := strconv.Atoi(f[j+1]); err != nil || t != st.Turn+1 {
+						bad(n, "these orders are for turn %s, but turn %d is due", f[j+1], st.Turn+1)
+					}
+				}
+			}
+			continue
+		case "INITIATIVE":
+			sub.Lines++
+			if len(f) != 2 || (strings.ToLower(f[1]) != "keep" && strings.ToLower(f[1]) != "pass") {
+				bad(n, "INITIATIVE keep or INITIATIVE pass")
+				continue
+			}
+			o.Initiative = strings.ToLower(f[1])
+			if st.Initiative != side {
+				bad(n, "INITIATIVE: %s holds the initiative; only the holder keeps or passes it (11.1)", st.Initiative)
+			}
+			continue
+		case "PURSUE":
+			sub.Lines++
+			if len(f) != 2 || (strings.ToLower(f[1]) != "yes" && strings.ToLower(f[1]) != "no") {
+				bad(n, "PURSUE yes or PURSUE no")
+				continue
+			}
+			v := strings.ToLower(f[1]) == "yes"
+			o.Pursue = &v
+			continue
+		case "BUGOUT-DEFAULT":
+			sub.Lines++
+			v, err := bugoutValue(f[1:])
+			if err != nil {
+				bad(n, "BUGOUT-DEFAULT: %v", err)
+				continue
+			}
+			o.BugoutDefault = &v
+			continue
+		case "COMPANY", "BATTALION":
+			if len(f) == 2 && unitOf(st, side, key, f[1]) {
+				sub.Lines++ // a heading, for reading only
+				continue
+			}
+		case "AIR":
+			sub.Lines++
+			if len(f) != 4 || !strings.EqualFold(f[2], "ON") {
+				bad(n, "write AIR flight ON hex (11.4.3)")
+				continue
+			}
+			h, err := rules.ParseHex(f[3])
+			if err != nil {
+				bad(n, "AIR: %v", err)
+				continue
+			}
+			o.Strikes = append(o.Strikes, rules.Strike{Line: n, Flight: f[1], Target: h})
+			continue
+		case "CALL":
+			sub.Lines++
+			c, err := parseCall(f[1:])
+			if err != nil {
+				bad(n, "CALL: %v", err)
+				continue
+			}
+			c.Line = n
+			o.Calls = append(o.Calls, c)
+			continue
+		}
+		if st.Platoon(side, f[0]) == nil {
+			if len(f) > 1 && (rs.RungOf(f[1]) != 0 || strings.EqualFold(f[1], "FOLLOW")) {
+				sub.Lines++
+				bad(n, "%s: no platoon of yours by that name is on the map", f[0])
+			}
+			continue // prose
+		}
+		sub.Lines++
+		po, err := parsePlatoon(rs, f)
+		if err != nil {
+			bad(n, "%s: %v", f[0], err)
+			continue
+		}
+		po.Line = n
+		if po.Follow != "" {
+			po.Order = st.Platoon(side, f[0]).Order // a follower keeps its rung (FP-3)
+		}
+		o.Platoons = append(o.Platoons, po)
+	}
+	return finish(rs, st, sub, errs)
+}
+
+// unitOf reports whether side has a company or battalion of that name.
+func unitOf(st *rules.State, side, kind, name string) bool {
+	for _, p := range st.Active(side) {
+		if (kind == "COMPANY" && p.Company == name) || (kind == "BATTALION" && p.Battalion == name) {
+			return true
+		}
+	}
+	return false
+}
+
+func finish(rs *rules.Ruleset, st *rules.State, sub Submission, errs []Error) (Submission, []Error) {
+	if sub.Lines == 0 {
+		return sub, errs
+	}
+	for _, e := range rules.Validate(rs, st, sub.Orders) {
+		errs = append(errs, Error{e.Line, e.Msg})
+	}
+	slices.SortStableFunc(errs, func(a, b Error) int { return a.Line - b.Line })
+	return sub, errs
+}
+
+func bugoutValue(f []string) (int, error) {
+	if len(f) != 1 {
+		return 0, fmt.Errorf("give a number of dice or never")
+	}
+	if strings.EqualFold(f[0], "never") {
+		return 0, nil
+	}
+	v, err := strconv.Atoi(f[0])
+	if err != nil || v < 1 {
+		return 0, fmt.Errorf("%q: a number of dice from 1, or never", f[0])
+	}
+	return v, nil
+}
+
+func parseCall(f []string) (rules.Call, error) {
+	var c rules.Call
+	i := 0
+	for i < len(f) && !strings.EqualFold(f[i], "ON") {
+		c.Batteries = append(c.Batteries, f[i])
+		i++
+	}
+	if i+1 >= len(f) {
+		return c, fmt.Errorf("write CALL unit [unit] ON hex BY platoon [DELAY]")
+	}
+	h, err := rules.ParseHex(f[i+1])
+	if err != nil {
+		return c, err
+	}
+	c.Target = h
+	rest := f[i+2:]
+	for j := 0; j < len(rest); j++ {
+		switch strings.ToUpper(rest[j]) {
+		case "BY":
+			if j+1 >= len(rest) {
+				return c, fmt.Errorf("BY needs a platoon")
+			}
+			c.By = rest[j+1]
+			j++
+		case "DELAY":
+			c.Delay = true
+		default:
+			return c, fmt.Errorf("unexpected %q", rest[j])
+		}
+	}
+	if c.By == "" {
+		return c, fmt.Errorf("say BY which platoon calls (11.4.1)")
+	}
+	return c, nil
+}
+
+func parsePlatoon(rs *rules.Ruleset, f []string) (rules.PlatoonOrder, error) {
+	po := rules.PlatoonOrder{Platoon: f[0]}
+	if len(f) < 2 {
+		return po, fmt.Errorf("give an order: %s", strings.Join(ladder(rs), ", "))
+	}
+	if strings.EqualFold(f[1], "FOLLOW") {
+		if len(f) != 3 {
+			return po, fmt.Errorf("write %s FOLLOW commander", f[0])
+		}
+		po.Follow = f[2]
+		return po, nil
+	}
+	po.Order = rs.RungOf(f[1])
+	if po.Order == 0 {
+		return po, fmt.Errorf("%q is not an order; the orders are %s", f[1], strings.Join(ladder(rs), ", "))
+	}
+	hexArg := func(j int, what string) (rules.Hex, error) {
+		if j >= len(f) {
+			return rules.Hex{}, fmt.Errorf("%s needs a hex", what)
+		}
+		return rules.ParseHex(f[j])
+	}
+	for j := 2; j < len(f); j++ {
+		w := strings.ToUpper(f[j])
+		var err error
+		switch {
+		case w == "BY":
+			if j+1 >= len(f) {
+				return po, fmt.Errorf("BY needs a commander")
+			}
+			po.By = f[j+1]
+			j++
+		case w == "FIRE":
+			po.Fire, err = hexArg(j+1, "FIRE")
+			j++
+		case w == "ASSAULT":
+			po.Assault, err = hexArg(j+1, "ASSAULT")
+			j++
+		case w == "DELAY":
+			po.Delay = true
+		case w == "ELSE":
+			if j+1 >= len(f) || !strings.EqualFold(f[j+1], "NEAREST") {
+				return po, fmt.Errorf("ELSE NEAREST")
+			}
+			po.ElseNearest = true
+			j++
+		case w == "BUGOUT":
+			if j+1 >= len(f) {
+				return po, fmt.Errorf("BUGOUT needs a number of dice or never")
+			}
+			po.Bugout, err = bugoutValue(f[j+1 : j+2])
+			j++
+		case w == "RESERVE":
+			po.Reserve = &rules.Reserve{}
+			for j+1 < len(f) {
+				k := strings.ToUpper(f[j+1])
+				if k == "VEHICLES" || k == "FOOT" {
+					po.Reserve.Only = strings.ToLower(k)
+					j++
+					continue
+				}
+				if (k == "AT" || k == "MIN") && j+2 < len(f) {
+					v, e := strconv.Atoi(f[j+2])
+					if e != nil || v < 1 {
+						return po, fmt.Errorf("RESERVE %s %q: a number from 1", k, f[j+2])
+					}
+					if k == "AT" {
+						po.Reserve.At = v
+					} else {
+						po.Reserve.Min = v
+					}
+					j += 2
+					continue
+				}
+				break
+			}
+		case len(f[j]) == 4 && isDigits(f[j]):
+			h, e := rules.ParseHex(f[j])
+			if e != nil {
+				return po, e
+			}
+			po.Path = append(po.Path, h)
+		default:
+			return po, fmt.Errorf("unexpected %q (after the order: BY, hexes of the path, FIRE, ASSAULT, DELAY, ELSE NEAREST, RESERVE, BUGOUT)", f[j])
+		}
+		if err != nil {
+			return po, err
+		}
+	}
+	return po, nil
+}
+
+func isDigits(s string) bool {
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+func ladder(rs *rules.Ruleset) []string {
+	var out []string
+	for _, r := range rs.Ladder {
+		out = append(out, strings.ToUpper(r.Order))
+	}
+	return out
+}
+
+// ErrorReport lists every error for the reply.
+func ErrorReport(errs []Error) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Your orders were NOT accepted: %d problem(s). Correct them and send the whole orders again.\n\n", len(errs))
+	for _, e := range errs {
+		fmt.Fprintf(&b, "  %s\n", e.Error())
+	}
+	return b.String()
+}
+
+// Format writes orders in the order language, as the bot mails them.
+func Format(rs *rules.Ruleset, st *rules.State, o *rules.Orders, game string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "GAME %s SIDE %s TURN %d\n", game, o.Side, st.Turn+1)
+	if o.Initiative != "" && st.Initiative == o.Side {
+		fmt.Fprintf(&b, "INITIATIVE %s\n", o.Initiative)
+	}
+	if o.Pursue != nil {
+		fmt.Fprintf(&b, "PURSUE %s\n", yesNo(*o.Pursue))
+	}
+	if o.BugoutDefault != nil {
+		fmt.Fprintf(&b, "BUGOUT-DEFAULT %s\n", bugoutText(*o.BugoutDefault))
+	}
+	for _, po := range o.Platoons {
+		fmt.Fprintf(&b, "%s\n", PlatoonLine(rs, po))
+	}
+	for _, c := range o.Calls {
+		fmt.Fprintf(&b, "CALL %s ON %s BY %s", strings.Join(c.Batteries, " "), c.Target, c.By)
+		if c.Delay {
+			b.WriteString(" DELAY")
+		}
+		b.WriteString("\n")
+	}
+	for _, sk := range o.Strikes {
+		fmt.Fprintf(&b, "AIR %s ON %s\n", sk.Flight, sk.Target)
+	}
+	b.WriteString("END\n")
+	return b.String()
+}
+
+// PlatoonLine writes one platoon's order line.
+func PlatoonLine(rs *rules.Ruleset, po rules.PlatoonOrder) string {
+	if po.Follow != "" {
+		return fmt.Sprintf("%s FOLLOW %s", po.Platoon, po.Follow)
+	}
+	parts := []string{po.Platoon, strings.ToUpper(rs.OrderName(po.Order))}
+	if po.By != "" {
+		parts = append(parts, "BY", po.By)
+	}
+	for _, h := range po.Path {
+		parts = append(parts, h.String())
+	}
+	if !po.Fire.IsZero() {
+		parts = append(parts, "FIRE", po.Fire.String())
+	}
+	if !po.Assault.IsZero() {
+		parts = append(parts, "ASSAULT", po.Assault.String())
+	}
+	if po.Delay {
+		parts = append(parts, "DELAY")
+	}
+	if po.ElseNearest {
+		parts = append(parts, "ELSE", "NEAREST")
+	}
+	if r := po.Reserve; r != nil {
+		parts = append(parts, "RESERVE")
+		if r.At > 0 {
+			parts = append(parts, "AT", strconv.Itoa(r.At))
+		}
+		if r.Min > 0 {
+			parts = append(parts, "MIN", strconv.Itoa(r.Min))
+		}
+		if r.Only != "" {
+			parts = append(parts, strings.ToUpper(r.Only))
+		}
+	}
+	if po.Bugout > 0 {
+		parts = append(parts, "BUGOUT", strconv.Itoa(po.Bugout))
+	}
+	return strings.Join(parts, " ")
+}
+
+func yesNo(v bool) string {
+	if v {
+		return "yes"
+	}
+	return "no"
+}
+
+func bugoutText(v int) string {
+	if v == 0 {
+		return "never"
+	}
+	return strconv.Itoa(v)
+}
+
+// Form is the side's order form: every platoon with its order now and its
+// standing orders, valid sent back unchanged.
+func Form(rs *rules.Ruleset, st *rules.State, side, game string) string {
+	var b strings.Builder
+	sd := st.Side(side)
+	fmt.Fprintf(&b, "GAME %s SIDE %s TURN %d    # %s", game, side, st.Turn+1, rules.ClockText(st.Clock))
+	if st.Initiative == side {
+		b.WriteString("; you hold the initiative")
+	} else {
+		fmt.Fprintf(&b, "; %s holds the initiative", st.Initiative)
+	}
+	b.WriteString("\n")
+	if st.Initiative == side {
+		b.WriteString("INITIATIVE keep                  # or pass (11.1)\n")
+	}
+	fmt.Fprintf(&b, "PURSUE %s\nBUGOUT-DEFAULT %s\n", yesNo(sd.Pursue), bugoutText(sd.BugoutDefault))
+	lastBn, lastCo := "", "-"
+	for _, p := range st.Active(side) {
+		if p.Battalion != lastBn || (p.Company != lastCo && p.Company != "") {
+			if p.Company != "" {
+				fmt.Fprintf(&b, "COMPANY %s\n", p.Company)
+			} else {
+				fmt.Fprintf(&b, "BATTALION %s\n", p.Battalion)
+			}
+			lastBn, lastCo = p.Battalion, p.Company
+		}
+		po := rules.PlatoonOrder{Platoon: p.Name, Order: p.Order, Reserve: p.Reserve, Bugout: p.Bugout}
+		line := PlatoonLine(rs, po)
+		fmt.Fprintf(&b, "  %-36s # %s %s, Count %d (%d dead, %d wounded), %s%s\n", line, p.Hex, typeText(p), p.Count(rs), p.Dead, p.Wounded, p.Exp, marks(p))
+	}
+	for _, bt := range st.Batteries {
+		if bt.Side == side {
+			fmt.Fprintf(&b, "# CALL %s ON hex BY platoon [DELAY]   (%s, %s)\n", bt.Name, bt.Type, missionsText(bt.Missions))
+		}
+	}
+	for _, fl := range st.Flights {
+		if fl.Side == side {
+			fmt.Fprintf(&b, "# AIR %s ON hex   (%s mission, %d sorties left)\n", fl.Name, fl.Mission, fl.Sorties)
+		}
+	}
+	b.WriteString("END\n")
+	return b.String()
+}
+
+func typeText(p *rules.Platoon) string {
+	s := p.Type
+	for _, w := range p.Weapons {
+		s += "+" + w
+	}
+	return s
+}
+
+func marks(p *rules.Platoon) string {
+	var m []string
+	if p.DugIn {
+		m = append(m, "dug in")
+	}
+	if p.Hidden {
+		m = append(m, "hidden")
+	}
+	if len(m) == 0 {
+		return ""
+	}
+	return ", " + strings.Join(m, ", ")
+}
+
+func missionsText(n int) string {
+	if n < 0 {
+		return "unlimited missions"
+	}
+	return fmt.Sprintf("%d missions left", n)
+}
+
+// Echo is the reply to valid orders: each line as read, each fire plan
+// with its expected sixes, kills and rungs.
+func Echo(rs *rules.Ruleset, st *rules.State, o *rules.Orders) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Orders accepted for %s, turn %d. You may send new orders until the turn is played; the last accepted ones count.\n\n", o.Side, st.Turn+1)
+	if o.Initiative != "" {
+		fmt.Fprintf(&b, "INITIATIVE %s\n", o.Initiative)
+	}
+	for _, po := range o.Platoons {
+		p := st.Platoon(o.Side, po.Platoon)
+		fmt.Fprintf(&b, "%s\n", PlatoonLine(rs, po))
+		if po.Fire.IsZero() || p == nil {
+			continue
+		}
+		if t := st.At(po.Fire); t != nil {
+			fmt.Fprintf(&b, "    %s\n", odds(rs, st, p, po.Order, t))
+		}
+	}
+	for _, sk := range o.Strikes {
+		fmt.Fprintf(&b, "AIR %s ON %s\n", sk.Flight, sk.Target)
+	}
+	for _, c := range o.Calls {
+		fmt.Fprintf(&b, "CALL %s ON %s BY %s", strings.Join(c.Batteries, " "), c.Target, c.By)
+		if t := st.At(c.Target); t != nil {
+			dice := 0
+			for _, bn := range c.Batteries {
+				if bt := st.Battery(o.Side, bn); bt != nil {
+					w := rs.Weapons[rs.Batteries[bt.Type].Weapon]
+					dice += int(math.Ceil(float64(rs.Count.I()) * w.FD(rs.Types[t.Type].Class)))
+				}
+			}
+			fmt.Fprintf(&b, "\n    %s", expect(rs, st, t, dice, "area", true))
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+func odds(rs *rules.Ruleset, st *rules.State, p *rules.Platoon, order int, t *rules.Platoon) string {
+	w, dice := rules.BestWeapon(rs, p, t, rules.Distance(p.Hex, t.Hex))
+	mode := rs.Rung(order).Fire
+	indirect := w != "" && rs.Weapons[w].Indirect
+	if indirect {
+		mode = "area"
+	}
+	return fmt.Sprintf("%s with %s: %s", p.Name, w, expect(rs, st, t, dice, mode, indirect))
+}
+
+// expect is the expected result of dice at t: sixes, kills and rungs.
+func expect(rs *rules.Ruleset, st *rules.State, t *rules.Platoon, dice int, mode string, indirect bool) string {
+	mult := float64(rs.Rung(t.Order).EnemyDice.I())
+	cover := "open"
+	switch {
+	case t.DugIn || st.Map.Letter(t.Hex) == 'T':
+		cover = "hard"
+	case st.Map.Letter(t.Hex) == 'W' && !indirect, st.Map.Letter(t.Hex) == 'H':
+		cover = "soft"
+	}
+	div := rs.Cover[cover].AimedDiv.V
+	stepFrom := rs.AimedStepFrom.V
+	if mode == "area" {
+		div = rs.Cover[cover].AreaDiv.V
+		stepFrom = rs.AreaStepFrom.V
+	}
+	sixes := float64(dice) * mult / 6
+	steps := float64(dice) * mult * (7 - stepFrom) / 6
+	exp := t.Exp
+	if exp == "" {
+		exp = "regular" // an enemy's experience is not known: Regular assumed
+	}
+	rungs := math.Max(0, steps-rs.Absorb[exp].V)
+	return fmt.Sprintf("%d dice (%s) at %s %s (%s, %s cover): expect %.1f sixes, %.1f kills, %.1f rungs down",
+		dice, mode, t.Name, t.Hex, rs.OrderName(t.Order), cover, sixes, sixes/div, rungs)
+}

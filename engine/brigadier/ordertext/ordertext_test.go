@@ -1,0 +1,113 @@
+package ordertext
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"fieldpost/engine/brigadier/data"
+	"fieldpost/engine/brigadier/rules"
+)
+
+func woodEdge(t *testing.T) (*rules.Ruleset, *rules.State) {
+	t.Helper()
+	rs, err := rules.LoadRuleset(data.Ruleset())
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, _ := data.Scenario("wood-edge")
+	sc, err := rules.ParseScenario(rs, text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rs, sc.State
+}
+
+// Every problem of a mail is reported at once, each with its line.
+func TestEveryErrorByLine(t *testing.T) {
+	rs, st := woodEdge(t)
+	mail := strings.Join([]string{
+		"Hello umpire,",
+		"GAME g1 SIDE german TURN 1",
+		"1Zug CHARGE",
+		"2Zug MOVE 0606 0706 FIRE",
+		"Tiger MOVE",
+		"3Zug MOVE 0609 RESERVE AT 3",
+		"CALL 10.5 ON 1305",
+		"END",
+		"9Zug MOVE",
+	}, "\n")
+	sub, errs := Parse(rs, st, "german", mail)
+	want := []string{"line 3: 1Zug: \"CHARGE\" is not an order", "line 4: 2Zug: FIRE needs a hex", "line 5: Tiger: no platoon",
+		"line 6: 3Zug: RESERVE is for Aim or Defend (FP-7)", "line 7: CALL: say BY which platoon calls (11.4.1)"}
+	got := ""
+	for _, e := range errs {
+		got += e.Error() + "\n"
+	}
+	for _, w := range want {
+		if !strings.Contains(got, w) {
+			t.Errorf("errors lack %q:\n%s", w, got)
+		}
+	}
+	if len(errs) != len(want) || sub.Lines != 7 {
+		t.Errorf("%d errors, %d order lines (want %d, 7):\n%s", len(errs), sub.Lines, len(want), got)
+	}
+}
+
+func TestStandingOrdersRead(t *testing.T) {
+	rs, st := woodEdge(t)
+	sub, errs := Parse(rs, st, "german", "MG AIM RESERVE AT 4 MIN 2 VEHICLES BUGOUT 12\nBUGOUT-DEFAULT 9\nPURSUE no\n")
+	if errs != nil {
+		t.Fatal(errs)
+	}
+	po := sub.Orders.Platoons[0]
+	if po.Reserve == nil || po.Reserve.At != 4 || po.Reserve.Min != 2 || po.Reserve.Only != "vehicles" || po.Bugout != 12 {
+		t.Errorf("MG: %+v %+v", po, po.Reserve)
+	}
+	if *sub.Orders.BugoutDefault != 9 || *sub.Orders.Pursue {
+		t.Errorf("side choices: %+v", sub.Orders)
+	}
+	if line := PlatoonLine(rs, po); line != "MG AIM RESERVE AT 4 MIN 2 VEHICLES BUGOUT 12" {
+		t.Errorf("written back: %s", line)
+	}
+}
+
+// The full example of docs/rules-brigadier.md reads in the grammar.
+func TestTheDocumentedExampleReads(t *testing.T) {
+	doc, err := os.ReadFile("../../../docs/rules-brigadier.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, block, ok := strings.Cut(string(doc), "A full example")
+	if !ok {
+		t.Fatal("no example in the docs")
+	}
+	_, block, _ = strings.Cut(block, "```\n")
+	block, _, _ = strings.Cut(block, "```")
+	rs, _ := woodEdge(t)
+	n := 0
+	for _, line := range strings.Split(block, "\n") {
+		if i := strings.Index(line, "#"); i >= 0 {
+			line = line[:i]
+		}
+		f := strings.Fields(line)
+		if len(f) < 2 {
+			continue
+		}
+		switch f[0] {
+		case "GAME", "INITIATIVE", "PURSUE", "BUGOUT-DEFAULT", "BATTALION", "COMPANY":
+		case "CALL":
+			if _, err := parseCall(f[1:]); err != nil {
+				t.Errorf("%s: %v", line, err)
+			}
+		default:
+			if _, err := parsePlatoon(rs, f); err != nil {
+				t.Errorf("%s: %v", line, err)
+			}
+		}
+		n++
+	}
+	if n < 10 {
+		t.Errorf("the example has %d lines", n)
+	}
+}

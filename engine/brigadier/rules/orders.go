@@ -1,0 +1,439 @@
+package rules
+
+import (
+	"fmt"
+	"math"
+	"slices"
+)
+
+// Orders are one side's mail for a turn, read (brief §3).
+type Orders struct {
+	Side          string         `json:"side"`
+	Initiative    string         `json:"initiative,omitempty"` // "", keep, pass: only the holder's counts [11.1]
+	Pursue        *bool          `json:"pursue,omitempty"`
+	BugoutDefault *int           `json:"bugout_default,omitempty"`
+	Platoons      []PlatoonOrder `json:"platoons,omitempty"`
+	Calls         []Call         `json:"calls,omitempty"`
+	Strikes       []Strike       `json:"strikes,omitempty"`
+}
+
+// Strike sends a flight at an enemy platoon the side sees [11.4.3].
+type Strike struct {
+	Line   int    `json:"line,omitempty"`
+	Flight string `json:"flight"`
+	Target Hex    `json:"target"`
+}
+
+// PlatoonOrder is one platoon's line.
+type PlatoonOrder struct {
+	Line        int      `json:"line,omitempty"`
+	Platoon     string   `json:"platoon"`
+	Order       int      `json:"order"`
+	By          string   `json:"by,omitempty"`     // the commander raising it [11.2]
+	Follow      string   `json:"follow,omitempty"` // the commander it follows in column (FP-3)
+	Path        []Hex    `json:"path,omitempty"`
+	Fire        Hex      `json:"fire,omitempty"`
+	Assault     Hex      `json:"assault,omitempty"`
+	Delay       bool     `json:"delay,omitempty"`
+	ElseNearest bool     `json:"else_nearest,omitempty"`
+	Reserve     *Reserve `json:"reserve,omitempty"`
+	Bugout      int      `json:"bugout,omitempty"`
+}
+
+// Call is a call for indirect fire [11.4.1].
+type Call struct {
+	Line      int      `json:"line,omitempty"`
+	Batteries []string `json:"batteries"`
+	Target    Hex      `json:"target"`
+	By        string   `json:"by"`
+	Delay     bool     `json:"delay,omitempty"`
+}
+
+// OrderError is a problem with a line of orders, citing its section.
+type OrderError struct {
+	Line int
+	Msg  string
+}
+
+func (e OrderError) Error() string {
+	if e.Line == 0 {
+		return e.Msg
+	}
+	return fmt.Sprintf("line %d: %s", e.Line, e.Msg)
+}
+
+// Validate checks a side's orders against the position at the start of
+// the turn and returns every problem.
+func Validate(rs *Ruleset, st *State, o *Orders) []OrderError {
+	var errs []OrderError
+	bad := func(line int, format string, args ...any) {
+		errs = append(errs, OrderError{line, fmt.Sprintf(format, args...)})
+	}
+	if o.Initiative != "" && o.Initiative != "keep" && o.Initiative != "pass" {
+		bad(0, "INITIATIVE keep or pass")
+	}
+	if o.Initiative == "pass" && st.Initiative != o.Side {
+		bad(0, "INITIATIVE: %s does not hold the initiative; only the holder may pass it (11.1)", o.Side)
+	}
+	listed := map[string]bool{}
+	raisedBy := map[string]string{}
+	newOrder := map[string]int{}
+	for _, po := range o.Platoons {
+		newOrder[po.Platoon] = po.Order
+	}
+	for _, po := range o.Platoons {
+		p := st.Platoon(o.Side, po.Platoon)
+		if p == nil {
+			bad(po.Line, "%s: no platoon of yours by that name is on the map", po.Platoon)
+			continue
+		}
+		if listed[p.Name] {
+			bad(po.Line, "%s: given two orders", p.Name)
+			continue
+		}
+		listed[p.Name] = true
+		name := p.Name
+		commander := po.By
+		if po.Follow != "" {
+			commander = po.Follow
+		}
+		if po.Order < 1 || po.Order > Rout {
+			bad(po.Line, "%s: unknown order", name)
+			continue
+		}
+		raise := po.Order < p.Order && po.Follow == ""
+		if raise && commander == "" {
+			bad(po.Line, "%s: is on %s; raising it to %s needs BY a commander (11.2)", name, rs.OrderName(p.Order), rs.OrderName(po.Order))
+		}
+		if commander != "" {
+			c := st.Platoon(o.Side, commander)
+			switch {
+			case c == nil:
+				bad(po.Line, "%s: no commander %s on the map (11.2)", name, commander)
+			case !st.Commands(c, p):
+				bad(po.Line, "%s: %s is not in its line of command (11.2)", name, commander)
+			case raisedBy[commander] != "":
+				bad(po.Line, "%s: %s has already given its one order this turn, to %s (11.2)", name, commander, raisedBy[commander])
+			case c != p && !Adjacent(c.Hex, p.Hex) && !st.Battalion(o.Side, c.Battalion).Radio:
+				bad(po.Line, "%s: %s is out of radio contact and not within 1 hex (11.2)", name, commander)
+			default:
+				raisedBy[commander] = name
+			}
+			if po.By != "" && !raise {
+				bad(po.Line, "%s: BY is for raising an order; %s is not above %s (11.2)", name, rs.OrderName(po.Order), rs.OrderName(p.Order))
+			}
+			if po.Follow != "" && c != nil {
+				if no := orderOf(newOrder, c); no != Move && no != Double {
+					bad(po.Line, "%s: FOLLOW %s needs the commander on Move or Double (FP-3)", name, commander)
+				}
+				if p.Order != Defend && p.Order != Shaken && p.Order != Hold {
+					bad(po.Line, "%s: only a platoon on Defend, Shaken or Hold follows (FP-3)", name)
+				}
+				if Distance(c.Hex, p.Hex) > 1 && !followerChain(st, o, c, p) {
+					bad(po.Line, "%s: not within 1 hex of %s or another follower (FP-3)", name, commander)
+				}
+			}
+		}
+		rung := rs.Rung(po.Order)
+		if len(po.Path) > 0 {
+			if po.Order != Move && po.Order != Double {
+				bad(po.Line, "%s: only Move and Double move by a path; %s does not (11.2, FP-3)", name, rs.OrderName(po.Order))
+			} else if err := CheckPath(rs, st, p, po.Order, po.Path); err != "" {
+				bad(po.Line, "%s: %s", name, err)
+			}
+		}
+		if !po.Fire.IsZero() {
+			if msg := checkFire(rs, st, p, po.Order, po.Fire); msg != "" {
+				bad(po.Line, "FIRE %s: %s", po.Fire, msg)
+			}
+		} else if po.Delay {
+			bad(po.Line, "%s: DELAY is for a FIRE (11.5.1)", name)
+		}
+		if !po.Assault.IsZero() {
+			end := p.Hex
+			if len(po.Path) > 0 {
+				end = po.Path[len(po.Path)-1]
+			}
+			t := st.At(po.Assault)
+			switch {
+			case po.Order != Move || !rs.Types[p.Type].Infantry:
+				bad(po.Line, "ASSAULT %s: only foot infantry on Move starts a close assault (11.2.2, FP-10)", po.Assault)
+			case t == nil || t.Side == o.Side || !SideSees(rs, st, o.Side, t):
+				bad(po.Line, "ASSAULT %s: none of your platoons can see an enemy there (FP-10)", po.Assault)
+			case !Adjacent(end, po.Assault):
+				bad(po.Line, "ASSAULT %s: %s ends its move at %s, not next to it (FP-10)", po.Assault, name, end)
+			}
+		}
+		if po.Reserve != nil && rung.Fire != "aimed" {
+			bad(po.Line, "%s: RESERVE is for Aim or Defend (FP-7)", name)
+		}
+		if po.Reserve != nil && !po.Fire.IsZero() {
+			bad(po.Line, "%s: a platoon holding its fire in RESERVE does not FIRE now (FP-7)", name)
+		}
+	}
+	called := map[string]bool{}
+	callers := map[string]bool{}
+	for _, c := range o.Calls {
+		p := st.Platoon(o.Side, c.By)
+		if p == nil {
+			bad(c.Line, "CALL: no platoon of yours named %s (11.4.1)", c.By)
+			continue
+		}
+		if callers[p.Name] {
+			bad(c.Line, "CALL: %s has already called this turn (11.4.1)", p.Name)
+		}
+		callers[p.Name] = true
+		if r := rs.Rung(orderOf(newOrder, p)); !r.Calls {
+			bad(c.Line, "CALL: %s is on %s; only Aim or Defend may call (11.4.1)", p.Name, r.Order)
+		}
+		t := st.At(c.Target)
+		if t == nil || t.Side == o.Side || !Sees(rs, st, p, t) {
+			bad(c.Line, "CALL ON %s: %s cannot see an enemy platoon there (11.4.1)", c.Target, p.Name)
+		}
+		if len(c.Batteries) == 0 || len(c.Batteries) > rs.CallsPerTarget.I() {
+			bad(c.Line, "CALL: one or %d artillery units on one target (FP-5)", rs.CallsPerTarget.I())
+		}
+		for _, bn := range c.Batteries {
+			b := st.Battery(o.Side, bn)
+			switch {
+			case b == nil:
+				bad(c.Line, "CALL: no artillery unit of yours named %s (11.4)", bn)
+			case called[bn]:
+				bad(c.Line, "CALL: %s answers one call a turn (FP-5)", bn)
+			case b.Missions == 0:
+				bad(c.Line, "CALL: %s has no missions left (FP-5)", bn)
+			}
+			called[bn] = true
+		}
+	}
+	flown := map[string]bool{}
+	for _, sk := range o.Strikes {
+		fl := st.Flight(o.Side, sk.Flight)
+		t := st.At(sk.Target)
+		night, _ := st.Night(rs)
+		switch {
+		case fl == nil:
+			bad(sk.Line, "AIR: no flight of yours named %s (11.4.3)", sk.Flight)
+		case flown[fl.Name]:
+			bad(sk.Line, "AIR: %s flies one strike a turn (FP-6)", fl.Name)
+		case fl.Sorties == 0:
+			bad(sk.Line, "AIR: %s has no sorties left (FP-6)", fl.Name)
+		case night:
+			bad(sk.Line, "AIR: no air attacks at night (FP-13)")
+		case t == nil || t.Side == o.Side || !SideSees(rs, st, o.Side, t):
+			bad(sk.Line, "AIR ON %s: none of your platoons can see an enemy there (11.4.3)", sk.Target)
+		}
+		if fl != nil {
+			flown[fl.Name] = true
+		}
+	}
+	slices.SortStableFunc(errs, func(a, b OrderError) int { return a.Line - b.Line })
+	return errs
+}
+
+func orderOf(newOrder map[string]int, p *Platoon) int {
+	if o, ok := newOrder[p.Name]; ok {
+		return o
+	}
+	return p.Order
+}
+
+// followerChain: p is within 1 hex of another follower of c.
+func followerChain(st *State, o *Orders, c, p *Platoon) bool {
+	seen := map[string]bool{c.Name: true}
+	frontier := []*Platoon{c}
+	for len(frontier) > 0 {
+		cur := frontier[0]
+		frontier = frontier[1:]
+		for _, po := range o.Platoons {
+			q := st.Platoon(o.Side, po.Platoon)
+			if po.Follow != c.Name || q == nil || seen[q.Name] || !Adjacent(q.Hex, cur.Hex) {
+				continue
+			}
+			if q == p {
+				return true
+			}
+			seen[q.Name] = true
+			frontier = append(frontier, q)
+		}
+	}
+	return false
+}
+
+// checkFire says why p on order may not fire at hex h, "" if it may.
+func checkFire(rs *Ruleset, st *State, p *Platoon, order int, h Hex) string {
+	r := rs.Rung(order)
+	t := st.At(h)
+	switch {
+	case r.Fire == "none":
+		return fmt.Sprintf("%s is on %s, which does not fire (FP-3)", p.Name, r.Order)
+	case t == nil || t.Side == p.Side || !SideSees(rs, st, p.Side, t):
+		return "none of your platoons can see an enemy there (9.1)"
+	case st.Map.Letter(p.Hex) == 'T' && st.Map.Letter(h) == 'T':
+		return "in towns the only combat is close assault (9.1)"
+	}
+	w, dice := BestWeapon(rs, p, t, Distance(p.Hex, h))
+	switch {
+	case w == "":
+		return fmt.Sprintf("%s has no weapon that reaches %s at %d hexes with any dice (FP-1)", p.Name, t.Name, Distance(p.Hex, h))
+	case dice == 0:
+		return fmt.Sprintf("%s has no unwounded man left to fire (11.5.2)", p.Name)
+	case rs.Weapons[w].Indirect && !r.Calls:
+		return fmt.Sprintf("%s fires indirect, only on Aim or Defend (11.4.1, FP-5)", p.Name)
+	case !rs.Weapons[w].Indirect && !Sees(rs, st, p, t):
+		return fmt.Sprintf("%s cannot see it itself (9.1)", p.Name)
+	case rs.Weapons[w].Indirect && !Sees(rs, st, p, t) && !st.Battalion(p.Side, p.Battalion).Radio:
+		return fmt.Sprintf("%s does not see it and its battalion is out of radio contact to be told (FP-5, [15])", p.Name)
+	case r.FireRange != nil && Distance(p.Hex, h) > r.FireRange.I():
+		return fmt.Sprintf("on %s %s fires only within %d hexes (FP-3)", r.Order, p.Name, r.FireRange.I())
+	}
+	return ""
+}
+
+// BestWeapon is the weapon of p that gives most dice against t at range d,
+// with those dice: ⌈Count × FD⌉, platoon weapons Count 1 (FP-1, A3).
+func BestWeapon(rs *Ruleset, p, t *Platoon, d int) (string, int) {
+	return bestWeapon(rs, p, rs.Types[t.Type].Class, d, false)
+}
+
+func bestWeapon(rs *Ruleset, p *Platoon, class string, d int, assault bool) (string, int) {
+	best, bestDice := "", -1
+	count := p.Count(rs)
+	try := func(name string, men int) {
+		w := rs.Weapons[name]
+		fd := w.FD(class)
+		if assault && w.Assault != nil && class == "soft" {
+			fd = w.Assault.V
+		}
+		if fd == 0 || d > w.Range.I() || (assault && w.Indirect) {
+			return
+		}
+		dice := int(math.Ceil(float64(men) * fd))
+		if dice > bestDice {
+			best, bestDice = name, dice
+		}
+	}
+	for _, w := range rs.Types[p.Type].Weapons {
+		try(w, count)
+	}
+	for _, w := range p.Weapons {
+		try(w, min(count, 1))
+	}
+	return best, max(bestDice, 0)
+}
+
+// Allowance is the hexes' worth of movement p has on order [11.2.1, FP-8].
+func Allowance(rs *Ruleset, p *Platoon, order int) int {
+	mv := rs.Movement[rs.Types[p.Type].Move]
+	base := mv.Move.I()
+	if order == Double && (p.Wounded > 0 || !mv.Double) {
+		return base // with wounded it moves 1× only [11.2.1]
+	}
+	return base * rs.Rung(order).Move.I()
+}
+
+// StepCost is what entering b from a costs p, 0 if it cannot [FP-8].
+func StepCost(rs *Ruleset, st *State, p *Platoon, a, b Hex, order int) int {
+	m := st.Map
+	if !m.On(b) {
+		return 0
+	}
+	mc := rs.Types[p.Type].Move
+	class := "foot"
+	switch mc {
+	case "wheeled":
+		class = "wheeled"
+	case "tracked", "slow_tracked":
+		class = "tracked"
+	}
+	if road, _ := m.RoadLink(a, b); road && (order == Double || class == "wheeled") && m.Letter(b) != 'L' {
+		return rs.RoadCost.I() // Move gets no road bonus [11.2.2], but wheels need roads
+	}
+	cost := rs.Costs[m.Kind(b)][class].I()
+	if cost == 0 {
+		return 0
+	}
+	if m.Level2(b) > m.Level2(a) {
+		cost += rs.Climb.I()
+	}
+	return cost
+}
+
+// CheckPath says why p may not follow path on order, "" if it may.
+func CheckPath(rs *Ruleset, st *State, p *Platoon, order int, path []Hex) string {
+	allowance := Allowance(rs, p, order)
+	if order == Double && allPaved(st.Map, p.Hex, path) && p.Wounded == 0 {
+		allowance = rs.Movement[rs.Types[p.Type].Move].Move.I() * rs.PavedDouble.I()
+	}
+	night, _ := st.Night(rs)
+	spent := 0
+	at := p.Hex
+	for i, h := range path {
+		if !Adjacent(at, h) {
+			return fmt.Sprintf("path hex %s does not touch %s (FP-8)", h, at)
+		}
+		c := StepCost(rs, st, p, at, h, order)
+		if c == 0 {
+			return fmt.Sprintf("%s cannot enter %s (%s) (FP-8)", p.Name, h, st.Map.Kind(h))
+		}
+		if night && order == Double {
+			if road, _ := st.Map.RoadLink(at, h); !road {
+				return fmt.Sprintf("at night Double keeps to roads; %s is off the road (FP-13)", h)
+			}
+		}
+		spent += c
+		if spent > allowance {
+			return fmt.Sprintf("the path costs more than its %d on %s: %s is %d (FP-8)", allowance, rs.OrderName(order), h, spent)
+		}
+		if q := st.At(h); q != nil && q.Side == p.Side && i == len(path)-1 {
+			return fmt.Sprintf("%s ends in %s, where %s stands: one platoon a hex (FP-0)", p.Name, h, q.Name)
+		}
+		at = h
+	}
+	return ""
+}
+
+func allPaved(m *Map, from Hex, path []Hex) bool {
+	at := from
+	for _, h := range path {
+		if road, paved := m.RoadLink(at, h); !road || !paved {
+			return false
+		}
+		at = h
+	}
+	return true
+}
+
+// DefaultOrders: what a side that sent nothing does, per the solo-play
+// advice (brief §3): Move and Double become Aim, nothing moves, Aim and
+// Defend fire at the nearest enemy they see and reach.
+func DefaultOrders(rs *Ruleset, st *State, side string) *Orders {
+	o := &Orders{Side: side}
+	for _, p := range st.Active(side) {
+		po := PlatoonOrder{Platoon: p.Name, Order: p.Order, Bugout: p.Bugout, Reserve: p.Reserve}
+		if p.Order == Move || p.Order == Double {
+			po.Order = Aim
+		}
+		if po.Reserve == nil && rs.Rung(po.Order).Fire != "none" {
+			if t := NearestTarget(rs, st, p, po.Order); t != nil {
+				po.Fire = t.Hex
+			}
+		}
+		o.Platoons = append(o.Platoons, po)
+	}
+	return o
+}
+
+// NearestTarget is the nearest enemy p may fire at on order, nil if none.
+func NearestTarget(rs *Ruleset, st *State, p *Platoon, order int) *Platoon {
+	var best *Platoon
+	for _, t := range st.Active(st.Enemy(p.Side)) {
+		if checkFire(rs, st, p, order, t.Hex) != "" {
+			continue
+		}
+		if best == nil || Distance(p.Hex, t.Hex) < Distance(p.Hex, best.Hex) {
+			best = t
+		}
+	}
+	return best
+}

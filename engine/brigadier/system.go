@@ -1,0 +1,332 @@
+// Package brigadier is Brigadier General Commands, the platoon game on
+// hexes (one hex an inch, one platoon a hex), as a game system of the
+// judge: the rules (rules), the order language (ordertext), reports and
+// maps (report) and the bot (bot) behind engine.System. Hidden movement is
+// always on: each side sees only the enemy its platoons can see.
+package brigadier
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+
+	"fieldpost/engine"
+	"fieldpost/engine/brigadier/bot"
+	"fieldpost/engine/brigadier/data"
+	"fieldpost/engine/brigadier/ordertext"
+	"fieldpost/engine/brigadier/report"
+	"fieldpost/engine/brigadier/rules"
+)
+
+// Name is the system's stored name.
+const Name = "brigadier"
+
+// System is Brigadier General Commands for the judge.
+type System struct {
+	rs *rules.Ruleset
+}
+
+// New returns the system with its bundled ruleset.
+func New() (*System, error) {
+	rs, err := rules.LoadRuleset(data.Ruleset())
+	if err != nil {
+		return nil, err
+	}
+	return &System{rs: rs}, nil
+}
+
+var (
+	_ engine.System  = (*System)(nil)
+	_ engine.Planner = (*System)(nil)
+)
+
+// Name implements engine.System.
+func (s *System) Name() string { return Name }
+
+// Title implements engine.System.
+func (s *System) Title() string { return "Brigadier General Commands" }
+
+// Ruleset is the system's ruleset.
+func (s *System) Ruleset() *rules.Ruleset { return s.rs }
+
+// Scenarios implements engine.System.
+func (s *System) Scenarios() []engine.ScenarioInfo {
+	var out []engine.ScenarioInfo
+	for _, name := range data.ScenarioNames() {
+		sc, err := s.scenario(name)
+		if err != nil {
+			continue // the package's tests load every bundled scenario
+		}
+		st := sc.State
+		out = append(out, engine.ScenarioInfo{Name: sc.Name, Title: sc.Title, Ruleset: s.rs.Name, Description: sc.Description,
+			Sides: sides(st), Map: fmt.Sprintf("%dx%d", st.Map.Cols, st.Map.Rows),
+			Length: fmt.Sprintf("%s to %s", rules.ClockText(st.Clock), rules.ClockText(st.End))})
+	}
+	return out
+}
+
+func (s *System) scenario(name string) (*rules.Scenario, error) {
+	text, err := data.Scenario(name)
+	if err != nil {
+		return nil, err
+	}
+	return rules.ParseScenario(s.rs, text)
+}
+
+// NewGame implements engine.System.
+func (s *System) NewGame(scenario string) (engine.Position, error) {
+	sc, err := s.scenario(scenario)
+	if err != nil {
+		return nil, err
+	}
+	return &Position{sys: s, st: sc.State}, nil
+}
+
+// Load implements engine.System.
+func (s *System) Load(stored []byte) (engine.Position, error) {
+	var st rules.State
+	if err := json.Unmarshal(stored, &st); err != nil {
+		return nil, fmt.Errorf("reading a Brigadier General Commands position: %w", err)
+	}
+	if st.Map == nil || len(st.Sides) != 2 {
+		return nil, errors.New("reading a Brigadier General Commands position: no map or not two sides")
+	}
+	return &Position{sys: s, st: &st}, nil
+}
+
+// view is what View writes: the side's picture of the game.
+type view struct {
+	Ruleset string       `json:"ruleset"`
+	Side    string       `json:"side"`
+	State   *rules.State `json:"state"`
+}
+
+// Plan implements engine.Planner with the bot, from a side's view.
+func (s *System) Plan(raw []byte, side, game string, seed uint64) (engine.Plan, error) {
+	var v view
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return engine.Plan{}, fmt.Errorf("reading the view: %w", err)
+	}
+	st := v.State
+	if st == nil || st.Map == nil {
+		return engine.Plan{}, errors.New("the view holds no position")
+	}
+	plan := engine.Plan{Turn: st.Turn, Over: st.Ended}
+	switch {
+	case st.Ended:
+		return plan, nil
+	case st.Side(side) == nil:
+		return engine.Plan{}, fmt.Errorf("the game has no side %q", side)
+	}
+	o := bot.Plan(s.rs, st, side, seed)
+	plan.Orders = ordertext.Format(s.rs, st, o, game)
+	if _, errs := ordertext.Parse(s.rs, st, side, plan.Orders); errs != nil {
+		plan.Orders = ordertext.Form(s.rs, st, side, game)
+		plan.Summary = fmt.Sprintf("the order form unchanged: the bot's orders did not read back: %v", errs[0])
+		return plan, nil
+	}
+	moves, fires := 0, 0
+	for _, po := range o.Platoons {
+		if len(po.Path) > 0 {
+			moves++
+		}
+		if !po.Fire.IsZero() || !po.Assault.IsZero() {
+			fires++
+		}
+	}
+	plan.Summary = fmt.Sprintf("%d platoons, %d moving, %d firing or assaulting, %d calls", len(o.Platoons), moves, fires, len(o.Calls))
+	return plan, nil
+}
+
+// Position is a game between turns.
+type Position struct {
+	sys *System
+	st  *rules.State
+}
+
+// State is the whole position; callers must not change it.
+func (p *Position) State() *rules.State { return p.st }
+
+// Marshal implements engine.Position.
+func (p *Position) Marshal() ([]byte, error) { return json.Marshal(p.st) }
+
+// Scenario implements engine.Position.
+func (p *Position) Scenario() string { return p.st.Scenario }
+
+// Title implements engine.Position.
+func (p *Position) Title() string { return p.st.Title }
+
+// Sides implements engine.Position.
+func (p *Position) Sides() []engine.Side { return sides(p.st) }
+
+// Turn implements engine.Position.
+func (p *Position) Turn() int { return p.st.Turn }
+
+// Step implements engine.Position: both sides send one mail a turn.
+func (p *Position) Step() engine.Step {
+	step := engine.Step{Name: fmt.Sprintf("turn %d, %s", p.st.Turn+1, rules.ClockText(p.st.Clock)), Over: p.st.Ended, Winner: p.st.Winner, Result: p.st.Result}
+	if !p.st.Ended {
+		for _, sd := range p.st.Sides {
+			step.Waiting = append(step.Waiting, sd.Name)
+		}
+	}
+	return step
+}
+
+// HidesInformation implements engine.Position: hidden movement is always
+// on [14].
+func (p *Position) HidesInformation() bool { return true }
+
+// Form implements engine.Position.
+func (p *Position) Form(side, game string) string {
+	return ordertext.Form(p.sys.rs, p.st, side, game)
+}
+
+// Read implements engine.Position.
+func (p *Position) Read(side, text string) engine.Reading {
+	if p.st.Side(side) == nil {
+		return engine.Reading{Errors: 1, Answer: fmt.Sprintf("there is no side %q in this game", side)}
+	}
+	sub, errs := ordertext.Parse(p.sys.rs, p.st, side, text)
+	r := engine.Reading{Found: sub.Lines > 0, Errors: len(errs)}
+	switch {
+	case errs != nil:
+		r.Answer = ordertext.ErrorReport(errs)
+	case r.Found:
+		r.Orders = &Orders{sub.Orders}
+		r.Answer = ordertext.Echo(p.sys.rs, p.st, sub.Orders)
+	}
+	return r
+}
+
+// Default implements engine.Position: the solo-play advice (brief §3).
+func (p *Position) Default(side string) engine.Orders {
+	return &Orders{rules.DefaultOrders(p.sys.rs, p.st, side)}
+}
+
+// LoadOrders implements engine.Position.
+func (p *Position) LoadOrders(side string, stored []byte) (engine.Orders, error) {
+	var o rules.Orders
+	if err := json.Unmarshal(stored, &o); err != nil {
+		return nil, fmt.Errorf("reading %s's stored orders: %w", side, err)
+	}
+	return &Orders{&o}, nil
+}
+
+// Play implements engine.Position.
+func (p *Position) Play(orders map[string]engine.Orders, dice engine.Dice) (engine.Position, engine.Round, error) {
+	var list []*rules.Orders
+	for _, sd := range p.st.Sides {
+		o, given := orders[sd.Name]
+		if !given || o == nil {
+			continue // the rules play the default orders
+		}
+		bo, ok := o.(*Orders)
+		if !ok {
+			return nil, nil, fmt.Errorf("orders of %s are not Brigadier General Commands orders: %T", sd.Name, o)
+		}
+		list = append(list, bo.Orders)
+	}
+	next, events, err := rules.Resolve(p.sys.rs, p.st, list, dice)
+	if err != nil {
+		return nil, nil, err
+	}
+	after := &Position{sys: p.sys, st: next}
+	return after, &Round{before: p, after: after, events: events}, nil
+}
+
+// LoadRound implements engine.Position.
+func (p *Position) LoadRound(after engine.Position, stored []byte) (engine.Round, error) {
+	a, ok := after.(*Position)
+	if !ok {
+		return nil, fmt.Errorf("not a Brigadier General Commands position: %T", after)
+	}
+	var events []rules.Event
+	if err := json.Unmarshal(stored, &events); err != nil {
+		return nil, fmt.Errorf("reading a stored turn: %w", err)
+	}
+	return &Round{before: p, after: a, events: events}, nil
+}
+
+// Situation implements engine.Position.
+func (p *Position) Situation(side string) (string, error) {
+	return report.Situation(p.sys.rs, rules.View(p.sys.rs, p.st, side), side), nil
+}
+
+// View implements engine.Position: the side's own platoons and the enemy
+// it sees, as JSON.
+func (p *Position) View(side string) ([]byte, error) {
+	return json.Marshal(view{Ruleset: p.sys.rs.Name, Side: side, State: rules.View(p.sys.rs, p.st, side)})
+}
+
+// Map implements engine.Position.
+func (p *Position) Map(w io.Writer, side string, f engine.MapFormat) error {
+	return drawMap(w, p.sys.rs, p.st, nil, side, f)
+}
+
+func drawMap(w io.Writer, rs *rules.Ruleset, st *rules.State, events []rules.Event, side string, f engine.MapFormat) error {
+	v := rules.View(rs, st, side)
+	switch f {
+	case engine.PNG:
+		return report.PNG(w, rs, v, events, side)
+	case engine.ASCII:
+		_, err := io.WriteString(w, report.ASCII(rs, v, side))
+		return err
+	}
+	return fmt.Errorf("no %q map in Brigadier General Commands", f)
+}
+
+// Forces implements engine.Position: battalions with platoons left, the
+// platoons, and their men still fighting.
+func (p *Position) Forces(side string) engine.Forces {
+	var f engine.Forces
+	var bns []string
+	for _, pl := range p.st.Active(side) {
+		f.Pieces++
+		f.Strength += pl.Count(p.sys.rs)
+		if !slices.Contains(bns, pl.Battalion) {
+			bns = append(bns, pl.Battalion)
+		}
+	}
+	f.Units = len(bns)
+	return f
+}
+
+// Objectives implements engine.Position.
+func (p *Position) Objectives() []string { return report.Objectives(p.st) }
+
+// Orders are a side's orders for a turn.
+type Orders struct{ *rules.Orders }
+
+// Marshal implements engine.Orders.
+func (o *Orders) Marshal() ([]byte, error) { return json.Marshal(o.Orders) }
+
+// Round is a turn played.
+type Round struct {
+	before, after *Position
+	events        []rules.Event
+}
+
+// Marshal implements engine.Round.
+func (r *Round) Marshal() ([]byte, error) { return json.Marshal(r.events) }
+
+// Report implements engine.Round: what side may read of the turn.
+func (r *Round) Report(side string, meta engine.RoundMeta) (string, error) {
+	return report.Text(report.Round{Ruleset: r.after.sys.rs, Before: r.before.st, After: r.after.st, Events: r.events,
+		Game: meta.Game, Seed: meta.Seed, Defaulted: meta.Defaulted}, side), nil
+}
+
+// Map implements engine.Round.
+func (r *Round) Map(w io.Writer, side string, f engine.MapFormat) error {
+	return drawMap(w, r.after.sys.rs, r.after.st, r.events, side, f)
+}
+
+func sides(st *rules.State) []engine.Side {
+	out := make([]engine.Side, len(st.Sides))
+	for i, sd := range st.Sides {
+		out[i] = engine.Side{Name: sd.Name, Title: sd.Title}
+	}
+	return out
+}
