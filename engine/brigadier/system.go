@@ -215,6 +215,15 @@ func (p *Position) LoadOrders(side string, stored []byte) (engine.Orders, error)
 	return &Orders{&o}, nil
 }
 
+// WriteOrders implements engine.Position.
+func (p *Position) WriteOrders(side string, o engine.Orders, game string) (string, error) {
+	bo, ok := o.(*Orders)
+	if !ok {
+		return "", fmt.Errorf("orders of %s are not Brigadier General Commands orders: %T", side, o)
+	}
+	return ordertext.Format(p.sys.rs, p.st, bo.Orders, game), nil
+}
+
 // Play implements engine.Position.
 func (p *Position) Play(orders map[string]engine.Orders, dice engine.Dice) (engine.Position, engine.Round, error) {
 	var list []*rules.Orders

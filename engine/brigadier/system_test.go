@@ -155,3 +155,40 @@ func TestWholeGameBotAgainstBot(t *testing.T) {
 	}
 	t.Logf("%s after %d turns: %s wins (%s)", pos.Title(), pos.Turn(), step.Winner, step.Result)
 }
+
+// Orders written out read back the same: the judge publishes them so that
+// a round can be replayed.
+func TestWrittenOrdersReadBack(t *testing.T) {
+	sys := newSystem(t)
+	pos, err := sys.NewGame(sys.Scenarios()[0].Name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, side := range pos.Step().Waiting {
+		view, err := pos.View(side)
+		if err != nil {
+			t.Fatal(err)
+		}
+		plan, err := sys.Plan(view, side, "g1", 3)
+		if err != nil {
+			t.Fatal(err)
+		}
+		first := pos.Read(side, plan.Orders)
+		if first.Orders == nil {
+			t.Fatalf("%s: the bot's orders are refused:\n%s", side, first.Answer)
+		}
+		text, err := pos.WriteOrders(side, first.Orders, "g1")
+		if err != nil {
+			t.Fatal(err)
+		}
+		again := pos.Read(side, text)
+		if again.Orders == nil {
+			t.Fatalf("%s: the written orders are refused:\n%s\n%s", side, text, again.Answer)
+		}
+		a, _ := first.Orders.Marshal()
+		b, _ := again.Orders.Marshal()
+		if string(a) != string(b) {
+			t.Errorf("%s: written orders read back otherwise:\n%s\n%s", side, a, b)
+		}
+	}
+}
