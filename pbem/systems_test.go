@@ -5,18 +5,23 @@ import (
 	"testing"
 
 	"fieldpost/engine"
+	"fieldpost/engine/brigadier"
 	"fieldpost/engine/stargeneral"
 	"fieldpost/templates"
 )
 
-// testGames hosts Star General, as the binary does; the tests play real
-// games through the seam.
+// testGames hosts every game family, as the binary does; the tests play
+// real games through the seam.
 func testGames(tmpl fs.FS) (engine.Systems, error) {
 	sg, err := stargeneral.New(tmpl)
 	if err != nil {
 		return nil, err
 	}
-	return engine.Systems{sg}, nil
+	bgc, err := brigadier.New()
+	if err != nil {
+		return nil, err
+	}
+	return engine.Systems{sg, bgc}, nil
 }
 
 // bothSides are the tutorial's sides, whose orders every round waits for.
