@@ -79,10 +79,14 @@ func matchesAny(res []*regexp.Regexp, s string) bool {
 	return false
 }
 
+// separators are read as spaces between an order's words; one replacer
+// serves every line.
+var separators = strings.NewReplacer("->", " ", "→", " ", ",", " ", ";", " ", "\t", " ")
+
 // tokens splits on spaces, commas, semicolons and arrows; a trailing colon
 // on a word is dropped ("1A: 0506" reads as "1A 0506").
 func tokens(s string) []string {
-	s = strings.NewReplacer("->", " ", "→", " ", ",", " ", ";", " ", "\t", " ").Replace(s)
+	s = separators.Replace(s)
 	var out []string
 	for _, f := range strings.Fields(s) {
 		f = strings.TrimSuffix(f, ":")
