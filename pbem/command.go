@@ -235,6 +235,9 @@ func (h *header) empty() bool {
 	return h.Game == "" && h.Side == "" && h.Round == 0 && len(h.Passwords) == 0
 }
 
+// commandSeparators are read as spaces between a command's words.
+var commandSeparators = strings.NewReplacer(",", " ", ";", " ", "\t", " ")
+
 // lineWords splits a line as the order language does: comments (#) are
 // dropped; spaces, commas and semicolons separate words; a colon ending a
 // word is dropped.
@@ -242,7 +245,7 @@ func lineWords(line string) []string {
 	if i := strings.IndexByte(line, '#'); i >= 0 {
 		line = line[:i]
 	}
-	line = strings.NewReplacer(",", " ", ";", " ", "\t", " ").Replace(line)
+	line = commandSeparators.Replace(line)
 	var out []string
 	for _, f := range strings.Fields(line) {
 		if f = strings.TrimSuffix(f, ":"); f != "" {

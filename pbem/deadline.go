@@ -4,8 +4,6 @@ import (
 	"context"
 	"fmt"
 	"time"
-
-	"go.etcd.io/bbolt"
 )
 
 // processedRetention is how long the ids of handled mails are kept to
@@ -53,22 +51,7 @@ func (s *Service) loop(ctx context.Context, what string, kick <-chan struct{}, p
 // deadlinePass does what is due at now in every game, each game in its own
 // transaction, and returns when the next thing falls due (zero for never).
 func (s *Service) deadlinePass(now time.Time) (time.Time, error) {
-	var due []string
-	var next time.Time
-	err := s.store.db.View(func(tx *bbolt.Tx) error {
-		games, err := storeTx{tx}.games()
-		for _, g := range games {
-			at := s.nextEvent(g)
-			switch {
-			case at.IsZero():
-			case !at.After(now):
-				due = append(due, g.ID)
-			case next.IsZero() || at.Before(next):
-				next = at
-			}
-		}
-		return err
-	})
+	due, next, err := s.dueGames(now)
 	if err != nil {
 		return time.Time{}, fmt.Errorf("reading games: %w", err)
 	}

@@ -90,6 +90,8 @@ type Service struct {
 	// The kicks wake the loops when a transaction queued mail or changed
 	// a game; buffered, so that a kick never blocks and is never lost.
 	outboxKick, deadlineKick chan struct{}
+	// due is when each game next needs the deadline loop.
+	due dueIndex
 }
 
 // NewService checks opts and returns a Service on store, sending through
@@ -171,6 +173,17 @@ type txn struct {
 	positions map[positionKey]engine.Position
 	// req is what the mail in hand asks, once read.
 	req *request
+	// changed names the games the transaction wrote.
+	changed map[string]bool
+}
+
+// putGame stores a game and notes it changed.
+func (t *txn) putGame(g *Game) error {
+	if t.changed == nil {
+		t.changed = map[string]bool{}
+	}
+	t.changed[g.ID] = true
+	return t.storeTx.putGame(g)
 }
 
 // update runs fn in a write transaction and wakes the loops after it
@@ -178,7 +191,7 @@ type txn struct {
 func (s *Service) update(msg *mail.Inbound, log *slog.Logger, fn func(t *txn) error) error {
 	t := &txn{s: s, now: s.clock.Now(), msg: msg, log: log}
 	err := s.store.db.Update(func(tx *bbolt.Tx) error {
-		t.storeTx, t.queued, t.positions = storeTx{tx}, 0, nil
+		t.storeTx, t.queued, t.positions, t.changed = storeTx{tx}, 0, nil, nil
 		return fn(t)
 	})
 	if err != nil {
@@ -187,7 +200,17 @@ func (s *Service) update(msg *mail.Inbound, log *slog.Logger, fn func(t *txn) er
 	if t.queued > 0 {
 		kick(s.outboxKick)
 	}
-	kick(s.deadlineKick)
+	if len(t.changed) > 0 {
+		if err := s.refreshDue(t.changed); err != nil {
+			// The mail's work is committed: a stale index only delays a
+			// deadline until the loop reads every game again.
+			log.Error("reading the changed games' deadlines", "err", err)
+			s.due.mu.Lock()
+			s.due.loaded = false
+			s.due.mu.Unlock()
+		}
+		kick(s.deadlineKick)
+	}
 	return nil
 }
 

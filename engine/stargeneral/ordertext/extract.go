@@ -93,12 +93,16 @@ func matchesAny(res []*regexp.Regexp, s string) bool {
 	return false
 }
 
-// tokens splits on spaces, commas, semicolons and arrows; a trailing colon
+// separators are read as spaces between an order's words; one replacer
+// serves every line.
+var separators = strings.NewReplacer("->", " ", "=>", " ", "→", " ", ",", " ", ";", " ", "\t", " ")
+
+// tokens splits on spaces, commas, semicolons and arrows (->, =>, →); a trailing colon
 // on a word is dropped ("1A: 0506" reads as "1A 0506"), and so are dashes
 // and bullets standing alone ("0303 - 0404", a list item "- BN 743 M" of a
 // rich-text mail, a PGP dash-escaped line).
 func tokens(s string) []string {
-	s = strings.NewReplacer("->", " ", "=>", " ", "→", " ", ",", " ", ";", " ", "\t", " ").Replace(s)
+	s = separators.Replace(s)
 	var out []string
 	for _, f := range strings.Fields(s) {
 		f = strings.TrimSuffix(f, ":")
