@@ -397,7 +397,14 @@ func (a *AdminConn) Backup(ctx context.Context, path string) (*BackupInfo, error
 	if err != nil {
 		return nil, fmt.Errorf("the backup does not open: %w", err)
 	}
-	games, err := copied.Games(a.systems)
+	var games []GameInfo
+	damage, err := unpanic(func() (err error) {
+		games, err = copied.Games(a.systems)
+		return err
+	})
+	if damage != nil {
+		err = damagedError(tmp, damage)
+	}
 	if err := errors.Join(err, copied.Close()); err != nil {
 		return nil, fmt.Errorf("the backup does not read: %w", err)
 	}

@@ -78,6 +78,19 @@ func newDaemon(cfg *Config, games Games, logger *slog.Logger, clock Clock) (*dae
 // hand, the outbox is flushed, the database closed.
 func (d *daemon) run(ctx context.Context) error {
 	d.log.Info("judge started", "address", d.cfg.Address, "imap", d.cfg.IMAPAddr, "smtp", d.cfg.SMTPAddr, "database", d.cfg.Database)
+	ctx, stopDamaged := context.WithCancelCause(ctx)
+	defer stopDamaged(nil)
+	go func() {
+		// Every page is read once, after the start: a damaged file stops
+		// the judge before a read in the middle of its work meets the
+		// damage.
+		if err := d.store.Check(); err != nil {
+			d.log.Error("the database is damaged: the judge stops", "err", err)
+			stopDamaged(err)
+			return
+		}
+		d.log.Info("database checked")
+	}()
 	for _, m := range d.cfg.MissingSecrets() {
 		d.log.Warn(m)
 	}
@@ -99,6 +112,9 @@ func (d *daemon) run(ctx context.Context) error {
 	flushErr := d.svc.Flush(flushCtx)
 	cancel()
 	err = errors.Join(intakeErr, flushErr, d.store.Close())
+	if cause := context.Cause(ctx); cause != nil && !errors.Is(cause, context.Canceled) && !errors.Is(cause, context.DeadlineExceeded) {
+		err = errors.Join(cause, err)
+	}
 	d.log.Info("judge stopped")
 	return err
 }

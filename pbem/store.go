@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
 	"time"
 
 	"go.etcd.io/bbolt"
@@ -56,7 +57,8 @@ const schemaVersion = "1"
 // Store is the judge's bbolt database: every game, player, submission,
 // processed mail and queued mail.
 type Store struct {
-	db *bbolt.DB
+	db   *bbolt.DB
+	path string
 }
 
 // OpenStore opens the database at path, creating it when missing.
@@ -70,9 +72,9 @@ func OpenStore(path string) (*Store, error) {
 // file lock. Read-only, it shares the lock with other readers and the
 // database must exist already.
 func openStore(path string, readOnly bool, timeout time.Duration) (*Store, error) {
-	db, damage, err := openChecked(path, &bbolt.Options{Timeout: timeout, ReadOnly: readOnly})
+	db, damage, err := openFile(path, &bbolt.Options{Timeout: timeout, ReadOnly: readOnly})
 	if damage != nil {
-		return nil, fmt.Errorf("database %s is damaged (%v): restore it from a backup", path, damage)
+		return nil, damagedError(path, damage)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("opening database %s: %w", path, err)
@@ -93,36 +95,76 @@ func openStore(path string, readOnly bool, timeout time.Duration) (*Store, error
 		return nil
 	}
 	if readOnly {
-		err = db.View(checkSchema)
+		damage, err = unpanic(func() error { return db.View(checkSchema) })
 	} else {
-		err = db.Update(prepare)
+		damage, err = unpanic(func() error { return db.Update(prepare) })
+	}
+	if damage != nil {
+		db.Close()
+		return nil, damagedError(path, damage)
 	}
 	if err != nil {
 		db.Close()
 		return nil, fmt.Errorf("preparing database %s: %w", path, err)
 	}
-	return &Store{db: db}, nil
+	return &Store{db: db, path: path}, nil
 }
 
-// openChecked opens the bbolt file and checks every page of it. A damaged
-// file makes bbolt panic, at open (a bad freelist) or later when a read
-// reaches the damage, in the middle of the judge's work: here the damage is
-// found once, at the start, and returned as damage.
-func openChecked(path string, opts *bbolt.Options) (db *bbolt.DB, damage, err error) {
+func damagedError(path string, damage error) error {
+	return fmt.Errorf("database %s is damaged (%v): restore it from a backup", path, damage)
+}
+
+// unpanic runs fn, turning a panic into damage: bbolt panics when a read
+// reaches a damaged page.
+func unpanic(fn func() error) (damage, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			damage, err = fmt.Errorf("%v", r), nil
+		}
+	}()
+	return nil, fn()
+}
+
+// Check reads every page of the database, as bbolt's consistency check
+// does, and returns the first damage found, naming the file. The judge runs
+// it in the background after it starts: on a large file it takes seconds
+// and reads the whole file, which must not hold up the first mail.
+func (s *Store) Check() error {
+	damage, err := unpanic(func() error { return s.db.View(checkPages) })
+	if damage == nil {
+		damage = err
+	}
+	if damage != nil {
+		return damagedError(s.path, damage)
+	}
+	return nil
+}
+
+// CheckDatabase opens a judge's database read-only and checks every page
+// of it (fieldpost check-db).
+func CheckDatabase(path string) error {
+	if _, err := os.Stat(path); err != nil {
+		return fmt.Errorf("database %s: %w", path, err)
+	}
+	s, err := openStore(path, true, adminOpenTimeout)
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	return s.Check()
+}
+
+// openFile opens the bbolt file. A damaged file makes bbolt panic, at open
+// (a bad freelist) or later when a read reaches the damage: the damage met
+// at open is returned as damage; Check finds the rest.
+func openFile(path string, opts *bbolt.Options) (db *bbolt.DB, damage, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			db, damage, err = nil, fmt.Errorf("%v", r), nil
 		}
 	}()
 	db, err = bbolt.Open(path, 0o600, opts)
-	if err != nil {
-		return nil, nil, err
-	}
-	if damage := db.View(checkPages); damage != nil {
-		db.Close()
-		return nil, damage, nil
-	}
-	return db, nil, nil
+	return db, nil, err
 }
 
 // checkPages runs bbolt's consistency check and returns its first finding.

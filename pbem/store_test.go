@@ -1,7 +1,9 @@
 package pbem
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -192,5 +194,55 @@ func TestStoreRefusesADamagedFile(t *testing.T) {
 	_, err = OpenStore(path)
 	if err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "damaged") {
 		t.Fatalf("OpenStore of a damaged file: %v", err)
+	}
+}
+
+// Damage deep in the file, which opening does not read, is found by the
+// check the judge runs after it starts, and by check-db.
+func TestCheckFindsDamageOpeningDoesNotRead(t *testing.T) {
+	j := newJudge(t, nil)
+	for i := range 6 {
+		j.newGame(fmt.Sprintf("tutorial-%d", i), "")
+	}
+	if err := j.store.Check(); err != nil {
+		t.Fatalf("a sound database: %v", err)
+	}
+	path := j.store.path
+	// The last leaf page in use holds some game's data, which opening and
+	// preparing the buckets do not read.
+	var leaf int
+	err := j.store.db.View(func(tx *bbolt.Tx) error {
+		for id := 2; id < int(tx.Size())/os.Getpagesize(); id++ {
+			if p, err := tx.Page(id); err == nil && p != nil && p.Type == "leaf" {
+				leaf = id
+			}
+		}
+		return nil
+	})
+	if err != nil || leaf == 0 {
+		t.Fatalf("no leaf page: %v", err)
+	}
+	if err := j.store.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(path, os.O_RDWR, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := int64(os.Getpagesize())
+	if _, err := f.WriteAt(bytes.Repeat([]byte{0xa5}, int(page)), int64(leaf)*page); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	st, err := OpenStore(path)
+	if err != nil {
+		t.Fatalf("opening reads the damaged pages after all: %v", err)
+	}
+	if err := st.Check(); err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "damaged") {
+		t.Errorf("Check of a damaged file: %v", err)
+	}
+	st.Close()
+	if err := CheckDatabase(path); err == nil || !strings.Contains(err.Error(), "damaged") {
+		t.Errorf("CheckDatabase of a damaged file: %v", err)
 	}
 }

@@ -20,6 +20,8 @@ func init() {
 		"Administer the mail judge's games from the command line, with the judge running or not.", cmdGame}
 	commands["backup"] = command{"backup [--config FILE | --database FILE] BACKUP-FILE",
 		"Copy the mail judge's database, consistent even while the judge runs.", cmdBackup}
+	commands["check-db"] = command{"check-db [--config FILE | --database FILE]",
+		"Read every page of the mail judge's database and report any damage, while the judge runs or not.", cmdCheckDB}
 }
 
 // adminTimeout bounds one administration command: a judge that takes
@@ -288,6 +290,40 @@ func cmdBackup(e *env, args []string) error {
 	}
 	fmt.Fprintf(e.stdout, "Backed up %s (%s, %d KiB) to %s; %s.\n", a.Database(), plural(info.Games, "game"), (info.Size+1023)/1024, info.Path, how)
 	fmt.Fprintln(e.stdout, "The server key is not in the backup: keep a copy of its file too (see key_file), or no player's secret will work.")
+	return nil
+}
+
+// cmdCheckDB checks a consistent copy of the database, so that a running
+// judge is not held up.
+func cmdCheckDB(e *env, args []string) error {
+	fl := newAdminFlags(e, commands["check-db"].usage, commands["check-db"].summary)
+	rest, err := fl.parse(args)
+	if err != nil {
+		return err
+	}
+	if len(rest) != 0 {
+		return errUsage
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), adminTimeout)
+	defer cancel()
+	a, err := fl.open(false)
+	if err != nil {
+		return err
+	}
+	defer a.Close()
+	dir, err := os.MkdirTemp("", "fieldpost-check-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	info, err := a.Backup(ctx, filepath.Join(dir, "copy.db"))
+	if err != nil {
+		return err
+	}
+	if err := pbem.CheckDatabase(info.Path); err != nil {
+		return fmt.Errorf("%s: %w", a.Database(), err)
+	}
+	fmt.Fprintf(e.stdout, "%s: every page reads (%s, %d KiB).\n", a.Database(), plural(info.Games, "game"), (info.Size+1023)/1024)
 	return nil
 }
 

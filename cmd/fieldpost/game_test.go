@@ -211,6 +211,7 @@ func TestGameCommandsWithoutJudge(t *testing.T) {
 	backup := filepath.Join(t.TempDir(), "backup.db")
 	out = mustRun(t, "backup", "--database", j.db, backup)
 	contains(t, out, "Backed up "+j.db+" (1 game, ", "to "+backup+"; the judge is not running.", "keep a copy of its file too")
+	contains(t, mustRun(t, "check-db", "--database", j.db), j.db+": every page reads (1 game, ")
 	if ids := backupGames(t, backup); len(ids) != 1 || ids[0] != "tutorial-1" {
 		t.Errorf("the backup holds %v", ids)
 	}
@@ -258,6 +259,7 @@ func TestGameCommandsWhileJudgeRuns(t *testing.T) {
 	backup := filepath.Join(t.TempDir(), "backup.db")
 	out = mustRun(t, append([]string{"backup", backup}, conf...)...)
 	contains(t, out, "(1 game, ", "through the running judge")
+	contains(t, mustRun(t, append([]string{"check-db"}, conf...)...), ": every page reads (1 game, ")
 	if ids := backupGames(t, backup); len(ids) != 1 || ids[0] != "tutorial-1" {
 		t.Errorf("the backup holds %v", ids)
 	}
