@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"time"
 
 	"go.etcd.io/bbolt"
@@ -128,20 +129,44 @@ func unpanic(fn func() error) (damage, err error) {
 // Check reads every page of the database, as bbolt's consistency check
 // does, and returns the first damage found, naming the file. The judge runs
 // it in the background after it starts: on a large file it takes seconds
-// and reads the whole file, which must not hold up the first mail.
+// and reads the whole file, which must not hold up the first mail. bbolt's
+// check is only sound while nothing writes, so it checks a copy, taken in
+// one read transaction beside the file.
 func (s *Store) Check() error {
-	damage, err := unpanic(func() error { return s.db.View(checkPages) })
-	if damage == nil {
-		damage = err
+	f, err := os.CreateTemp(filepath.Dir(s.path), ".check-*.db")
+	if err != nil {
+		return fmt.Errorf("checking database %s: %w", s.path, err)
 	}
-	if damage != nil {
+	defer os.Remove(f.Name())
+	err = s.db.View(func(tx *bbolt.Tx) error {
+		_, err := tx.WriteTo(f)
+		return err
+	})
+	if err := errors.Join(err, f.Close()); err != nil {
+		return fmt.Errorf("checking database %s: %w", s.path, err)
+	}
+	copied, err := openStore(f.Name(), true, adminOpenTimeout)
+	if err != nil {
+		return fmt.Errorf("checking database %s: %w", s.path, err)
+	}
+	defer copied.Close()
+	if damage := copied.readEveryPage(); damage != nil {
 		return damagedError(s.path, damage)
 	}
 	return nil
 }
 
+// readEveryPage runs bbolt's consistency check on a store nobody writes.
+func (s *Store) readEveryPage() error {
+	damage, err := unpanic(func() error { return s.db.View(checkPages) })
+	if damage == nil {
+		damage = err
+	}
+	return damage
+}
+
 // CheckDatabase opens a judge's database read-only and checks every page
-// of it (fieldpost check-db).
+// of it (fieldpost check-db checks a copy with it).
 func CheckDatabase(path string) error {
 	if _, err := os.Stat(path); err != nil {
 		return fmt.Errorf("database %s: %w", path, err)
@@ -151,7 +176,10 @@ func CheckDatabase(path string) error {
 		return err
 	}
 	defer s.Close()
-	return s.Check()
+	if damage := s.readEveryPage(); damage != nil {
+		return damagedError(path, damage)
+	}
+	return nil
 }
 
 // openFile opens the bbolt file. A damaged file makes bbolt panic, at open
