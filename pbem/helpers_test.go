@@ -284,7 +284,7 @@ var testServerKey = []byte("0123456789abcdef0123456789abcdef-test-key")
 // judge is a Service with a recording sender and a fake clock, for tests
 // that hand it mails directly.
 type judge struct {
-	t      *testing.T
+	t      testing.TB
 	svc    *Service
 	store  *Store
 	clock  *fakeClock
@@ -293,7 +293,7 @@ type judge struct {
 	taken  int
 }
 
-func newJudge(t *testing.T, opts *Options) *judge {
+func newJudge(t testing.TB, opts *Options) *judge {
 	t.Helper()
 	store, err := OpenStore(t.TempDir() + "/judge.db")
 	if err != nil {
@@ -304,7 +304,7 @@ func newJudge(t *testing.T, opts *Options) *judge {
 }
 
 // newJudgeOn is a judge on a store already open.
-func newJudgeOn(t *testing.T, store *Store, opts *Options) *judge {
+func newJudgeOn(t testing.TB, store *Store, opts *Options) *judge {
 	t.Helper()
 	var err error
 	j := &judge{t: t, store: store, clock: newFakeClock(), sender: &recordingSender{t: t}, logs: &syncBuffer{}}
