@@ -59,6 +59,17 @@ func RoundSeed(gameSeed uint64, turn int) uint64 {
 	return binary.BigEndian.Uint64(sum[:8])
 }
 
+// SetupSeed derives the seed of a game's secret setup (its shuffled decks)
+// from the game's secret seed, one-way like RoundSeed and apart from every
+// round's: revealing a round's seed tells nothing of the decks.
+func SetupSeed(gameSeed uint64) uint64 {
+	var buf [13]byte
+	copy(buf[:5], "setup")
+	binary.BigEndian.PutUint64(buf[5:], gameSeed)
+	sum := sha256.Sum256(buf[:])
+	return binary.BigEndian.Uint64(sum[:8])
+}
+
 // SeedCommitment is the published promise of a round's seed: the hex SHA-256
 // of its decimal form. Mailed when the round opens and checked against the
 // seed the report reveals, it shows the dice were fixed before the orders.

@@ -15,8 +15,10 @@ type System interface {
 	// Title is the system's name for people: "Two Star General / Three Star General".
 	Title() string
 	Scenarios() []ScenarioInfo
-	// NewGame sets up a bundled scenario for its first turn.
-	NewGame(scenario string) (Position, error)
+	// NewGame sets up a bundled scenario for its first turn. seed decides
+	// what the setup draws by chance and keeps secret (a shuffled deck);
+	// the judge passes SetupSeed of the game's secret seed.
+	NewGame(scenario string, seed uint64) (Position, error)
 	// Load reads back a position stored from Position.Marshal.
 	Load(stored []byte) (Position, error)
 }

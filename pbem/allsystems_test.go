@@ -69,7 +69,7 @@ func TestEveryGameSystemPlaysAWholeGameByMail(t *testing.T) {
 				if len(views) == 2 && sc.Sides[0].Name != sc.Sides[1].Name {
 					a, b := views[sc.Sides[0].Name], views[sc.Sides[1].Name]
 					hides := !bytes.Equal(a, b)
-					pos, _ := sys.NewGame(sc.Name)
+					pos, _ := sys.NewGame(sc.Name, 1)
 					if pos.HidesInformation() != hides && steps == 0 {
 						t.Errorf("hides information: %v, but the sides' situations differ: %v", pos.HidesInformation(), hides)
 					}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"fieldpost/engine"
 	"fieldpost/mail"
 )
 
@@ -171,11 +172,12 @@ func (t *txn) newGame(req *request) error {
 		}
 		return refuse("There is a game %s already (ids are never reused).", id)
 	}
-	pos, err := sys.NewGame(sc.Name)
+	seed := randomSeed()
+	pos, err := sys.NewGame(sc.Name, engine.SetupSeed(seed))
 	if err != nil {
 		return fmt.Errorf("setting up %s: %w", sc.Name, err)
 	}
-	g := &Game{ID: id, System: sys.Name(), Scenario: sc.Name, Ruleset: sc.Ruleset, Title: pos.Title(), Seed: randomSeed(),
+	g := &Game{ID: id, System: sys.Name(), Scenario: sc.Name, Ruleset: sc.Ruleset, Title: pos.Title(), Seed: seed,
 		Nonce: randomHex(8), Turn: pos.Turn(), Period: period, Thread: mail.NewMessageID(t.s.domain), Created: t.now}
 	var sides []string
 	for _, sd := range pos.Sides() {

@@ -167,10 +167,6 @@ func cmdNew(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	pos, err := sys.NewGame(sc.Name)
-	if err != nil {
-		return err
-	}
 	gf := &gameFile{Format: 1, System: sys.Name(), Seed: *seed}
 	if !flagSet(fs, "seed") {
 		var b [8]byte
@@ -178,6 +174,10 @@ func cmdNew(e *env, args []string) error {
 			return err
 		}
 		gf.Seed = binary.BigEndian.Uint64(b[:])
+	}
+	pos, err := sys.NewGame(sc.Name, engine.SetupSeed(gf.Seed))
+	if err != nil {
+		return err
 	}
 	if err := writeGame(*out, gf, pos); err != nil {
 		return err

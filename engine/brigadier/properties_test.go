@@ -26,7 +26,7 @@ func TestPropertiesOverRandomGames(t *testing.T) {
 	}
 	for g := range games {
 		rng := rand.New(rand.NewPCG(uint64(g), 7))
-		pos, err := sys.NewGame("wood-edge")
+		pos, err := sys.NewGame("wood-edge", 1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -116,7 +116,7 @@ func checkHidden(t *testing.T, sys *System, pos engine.Position, round engine.Ro
 // One turn of the scenario, with the bot's orders for both sides.
 func BenchmarkTurn(b *testing.B) {
 	sys := newSystem(b)
-	pos, _ := sys.NewGame("wood-edge")
+	pos, _ := sys.NewGame("wood-edge", 1)
 	orders := map[string]engine.Orders{}
 	for i, side := range []string{"german", "us"} {
 		v, _ := pos.View(side)

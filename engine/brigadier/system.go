@@ -76,7 +76,7 @@ func (s *System) scenario(name string) (*rules.Scenario, error) {
 }
 
 // NewGame implements engine.System.
-func (s *System) NewGame(scenario string) (engine.Position, error) {
+func (s *System) NewGame(scenario string, _ uint64) (engine.Position, error) {
 	sc, err := s.scenario(scenario)
 	if err != nil {
 		return nil, err

@@ -23,7 +23,7 @@ func TestScenarios(t *testing.T) {
 	if len(infos) != 1 || infos[0].Name != "wood-edge" || infos[0].Map != "24x16" || len(infos[0].Sides) != 2 || infos[0].Ruleset != "bgc" {
 		t.Errorf("scenarios: %+v", infos)
 	}
-	if _, err := newSystem(t).NewGame("stalingrad"); err == nil || !strings.Contains(err.Error(), "stalingrad") {
+	if _, err := newSystem(t).NewGame("stalingrad", 1); err == nil || !strings.Contains(err.Error(), "stalingrad") {
 		t.Errorf("NewGame(stalingrad): %v", err)
 	}
 }
@@ -59,7 +59,7 @@ func planAll(t testing.TB, sys *System, pos engine.Position, seed uint64) map[st
 // gives the same bytes, and hidden platoons are in no view of the enemy.
 func TestTurnThroughTheSeam(t *testing.T) {
 	sys := newSystem(t)
-	pos, err := sys.NewGame("wood-edge")
+	pos, err := sys.NewGame("wood-edge", 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,7 +129,7 @@ func TestTurnThroughTheSeam(t *testing.T) {
 // A whole game, bot against bot, through the seam to its end.
 func TestWholeGameBotAgainstBot(t *testing.T) {
 	sys := newSystem(t)
-	pos, err := sys.NewGame("wood-edge")
+	pos, err := sys.NewGame("wood-edge", 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,7 +160,7 @@ func TestWholeGameBotAgainstBot(t *testing.T) {
 // a round can be replayed.
 func TestWrittenOrdersReadBack(t *testing.T) {
 	sys := newSystem(t)
-	pos, err := sys.NewGame(sys.Scenarios()[0].Name)
+	pos, err := sys.NewGame(sys.Scenarios()[0].Name, 1)
 	if err != nil {
 		t.Fatal(err)
 	}

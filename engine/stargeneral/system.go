@@ -68,8 +68,8 @@ func (s *System) Scenarios() []engine.ScenarioInfo {
 	return out
 }
 
-// NewGame implements engine.System.
-func (s *System) NewGame(scenario string) (engine.Position, error) {
+// NewGame implements engine.System; Star General's setup draws nothing.
+func (s *System) NewGame(scenario string, _ uint64) (engine.Position, error) {
 	sc, err := data.Scenario(scenario)
 	if err != nil {
 		return nil, err

@@ -38,7 +38,7 @@ func TestScenariosAreTheBundledOnes(t *testing.T) {
 }
 
 func TestNewGameNeedsABundledScenario(t *testing.T) {
-	if _, err := newSystem(t).NewGame("stalingrad"); err == nil || !strings.Contains(err.Error(), "stalingrad") {
+	if _, err := newSystem(t).NewGame("stalingrad", 1); err == nil || !strings.Contains(err.Error(), "stalingrad") {
 		t.Errorf("NewGame(stalingrad): %v", err)
 	}
 }
@@ -54,7 +54,7 @@ func TestTemplatesAreCheckedAtStart(t *testing.T) {
 // the bot's orders read back as valid orders.
 func TestRoundThroughTheSeam(t *testing.T) {
 	sys := newSystem(t)
-	pos, err := sys.NewGame("tutorial")
+	pos, err := sys.NewGame("tutorial", 1)
 	if err != nil {
 		t.Fatal(err)
 	}
