@@ -257,8 +257,10 @@ postlog   unix-dgram n - n - 1 postlogd
 EOF
 }
 
+# The daemons get no standard input or output of ours: a caller reading
+# this script's output to its end would wait for them to exit.
 start_imap() {
-	dovecot -c "$DIR/dovecot/dovecot.conf"
+	dovecot -c "$DIR/dovecot/dovecot.conf" </dev/null >>"$DIR/log/dovecot.log" 2>&1
 	wait_ports "$IMAPS_PORT" "$IMAP_PORT" "$LMTP_PORT" || die "Dovecot did not start: see $DIR/log/dovecot.log"
 }
 
@@ -266,7 +268,7 @@ stop_imap() { stop_pid "$DIR/dovecot/run/master.pid" Dovecot; }
 
 start_mta() {
 	postconf -c "$PF_ETC" -X defer_transports
-	postfix -c "$PF_ETC" start 2>>"$DIR/log/postfix.log" || die "Postfix did not start: see $DIR/log/postfix.log"
+	postfix -c "$PF_ETC" start </dev/null >>"$DIR/log/postfix.log" 2>&1 || die "Postfix did not start: see $DIR/log/postfix.log"
 	wait_ports "$SUBMISSION_PORT" "$SUBMISSIONS_PORT" || die "Postfix did not start: see $DIR/log/postfix.log"
 }
 
@@ -274,7 +276,7 @@ stop_mta() { stop_pid "$PF/queue/pid/master.pid" Postfix; }
 
 hold_delivery() {
 	postconf -c "$PF_ETC" -e defer_transports=lmtp
-	postfix -c "$PF_ETC" reload 2>>"$DIR/log/postfix.log"
+	postfix -c "$PF_ETC" reload </dev/null >>"$DIR/log/postfix.log" 2>&1
 }
 
 case "${1:-}" in
