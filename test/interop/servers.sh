@@ -7,12 +7,14 @@
 # one folder. Nothing system-wide is started, changed or read: no systemd,
 # no /etc/dovecot, no /etc/postfix/main.cf.
 #
-#   apt-get install -y dovecot-imapd dovecot-lmtpd postfix    (as root)
+#   test/interop/servers.sh install     (as root, once)
 #   test/interop/servers.sh start
 #   go test -tags interop -run Interop ./cmd/fieldpost/
 #   test/interop/servers.sh stop
 #
 # Commands:
+#   install          apt-get install the packages, starting no service and
+#                    replacing no other mail server
 #   start            make a fresh folder, start both servers, write servers.env
 #   stop             stop both servers (the folder and its logs stay)
 #   start-imap | stop-imap   Dovecot alone (the mail in it stays)
@@ -20,6 +22,8 @@
 #                    delivers again after hold-delivery
 #   hold-delivery    Postfix keeps accepting mail but queues it instead of
 #                    delivering it, until the next start-mta
+#   wait-delivered   until Postfix's queue is empty: every mail it took is
+#                    in its mailbox (2 min)
 #
 # The folder is $FIELDPOST_INTEROP_DIR (default /tmp/fieldpost-interop);
 # the ports are $FIELDPOST_INTEROP_PORT_BASE (default 24000) plus 993
@@ -53,12 +57,35 @@ PF_ETC="$PF/etc" # apart from the queue, which Postfix checks for root's files
 
 die() { echo "servers.sh: $*" >&2; exit 1; }
 
+PACKAGES="dovecot-imapd dovecot-lmtpd postfix"
+
+# install installs the packages without letting them start their system
+# services (a policy-rc.d that denies, unless the machine has its own) and
+# without removing anything: apt-get would replace another mail server
+# (exim4, opensmtpd) with Postfix, and that is not the test's to do.
+install() {
+	[ "$(id -u)" = 0 ] || die "run as root"
+	local policy=/usr/sbin/policy-rc.d own_policy=
+	if [ ! -e "$policy" ]; then
+		printf '#!/bin/sh\n# test/interop/servers.sh install: start no service\nexit 101\n' >"$policy"
+		chmod 755 "$policy"
+		own_policy=yes
+	fi
+	# Postfix asks what kind of mail server this is: none; servers.sh
+	# brings its own configuration.
+	echo "postfix postfix/main_mailer_type select No configuration" | debconf-set-selections
+	local status=0
+	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-remove $PACKAGES >/dev/null || status=$?
+	[ -n "$own_policy" ] && rm -f "$policy"
+	[ "$status" = 0 ] || die "apt-get install $PACKAGES failed (with --no-remove: is another mail server installed?)"
+}
+
 need_tools() {
 	[ "$(id -u)" = 0 ] || die "run as root (Dovecot and Postfix switch users)"
 	for t in dovecot postfix postconf openssl; do
-		command -v "$t" >/dev/null || die "$t is missing: apt-get install -y dovecot-imapd dovecot-lmtpd postfix"
+		command -v "$t" >/dev/null || die "$t is missing: $0 install"
 	done
-	[ -x /usr/lib/dovecot/lmtp ] || die "Dovecot's LMTP server is missing: apt-get install -y dovecot-lmtpd"
+	[ -x /usr/lib/dovecot/lmtp ] || die "Dovecot's LMTP server is missing: $0 install"
 }
 
 listening() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
@@ -102,6 +129,13 @@ make_folder() {
 	local p u pw
 	for p in $PORTS; do
 		listening "$p" && die "port $p on 127.0.0.1 is taken: servers already running? (servers.sh stop, or set FIELDPOST_INTEROP_PORT_BASE)"
+	done
+	# Dovecot's and Postfix's processes run as other users: every folder
+	# above the test folder must let them through.
+	local up=$DIR
+	while up=$(dirname "$up"); [ "$up" != / ]; do
+		[ -e "$up" ] || continue
+		[ $((0$(stat -c %a "$up") & 1)) = 1 ] || die "$up is closed to other users (chmod o+x): Dovecot and Postfix could not reach $DIR"
 	done
 	rm -rf "$DIR"
 	mkdir -p "$DIR"/{tls,log,dovecot/run,dovecot/state,mail} "$PF"/{etc,queue,data}
@@ -279,7 +313,19 @@ hold_delivery() {
 	postfix -c "$PF_ETC" reload </dev/null >>"$DIR/log/postfix.log" 2>&1
 }
 
+wait_delivered() {
+	local queue
+	for _ in $(seq 600); do
+		queue=$(postqueue -c "$PF_ETC" -j) || die "Postfix's queue cannot be read: is it running?"
+		[ -z "$queue" ] && return 0
+		sleep 0.2
+	done
+	postqueue -c "$PF_ETC" -p >&2
+	die "Postfix's queue did not empty within 2 minutes: see $DIR/log/postfix.log"
+}
+
 case "${1:-}" in
+install) install ;;
 start)
 	need_tools
 	make_folder
@@ -299,8 +345,9 @@ stop-imap) stop_imap ;;
 start-mta) start_mta ;;
 stop-mta) stop_mta ;;
 hold-delivery) hold_delivery ;;
+wait-delivered) wait_delivered ;;
 *)
-	echo "usage: $0 start|stop|start-imap|stop-imap|start-mta|stop-mta|hold-delivery" >&2
+	echo "usage: $0 install|start|stop|start-imap|stop-imap|start-mta|stop-mta|hold-delivery|wait-delivered" >&2
 	exit 2
 	;;
 esac
