@@ -98,22 +98,28 @@ func (s *Service) sendDue(ctx context.Context) (time.Time, error) {
 		if ctx.Err() != nil {
 			return now, nil
 		}
-		err := s.sender.Send(ctx, s.opts.Address, m.o.To, m.raw)
-		if err != nil && ctx.Err() != nil {
+		sendErr := s.sender.Send(ctx, s.opts.Address, m.o.To, m.raw)
+		if sendErr != nil && ctx.Err() != nil {
 			// Interrupted by a shutdown, not refused: the mail stays due, for
 			// Flush or the next start.
 			return now, nil
 		}
-		if err := s.recordSend(m, err); err != nil {
+		retry, err := s.recordSend(m, sendErr)
+		if err != nil {
 			return time.Time{}, err
+		}
+		// A mail that failed falls due again, even when nothing else waits.
+		if !retry.IsZero() && (next.IsZero() || retry.Before(next)) {
+			next = retry
 		}
 	}
 	return next, nil
 }
 
 // recordSend marks a mail sent (it leaves the outbox) right after the
-// server took it, or schedules its retry, or gives up on it.
-func (s *Service) recordSend(m dueMail, sendErr error) error {
+// server took it, or schedules its retry and returns its time, or gives up
+// on it.
+func (s *Service) recordSend(m dueMail, sendErr error) (retry time.Time, err error) {
 	log := s.log.With("kind", m.o.Kind, "game", m.o.Game, "side", m.o.Side, "mail_id", m.o.MessageID)
 	now := s.clock.Now()
 	o := m.o
@@ -133,9 +139,10 @@ func (s *Service) recordSend(m dueMail, sendErr error) error {
 			break
 		}
 		o.NextTry = now.Add(backoff(o.Attempts, s.opts.RetryMin, s.opts.RetryMax))
+		retry = o.NextTry
 		log.Warn("sending failed; will retry", "attempts", o.Attempts, "retry_at", o.NextTry, "err", sendErr)
 	}
-	err := s.store.db.Update(func(tx *bbolt.Tx) error {
+	err = s.store.db.Update(func(tx *bbolt.Tx) error {
 		if sendErr == nil {
 			if err := tx.Bucket(bucketOutbox).Delete(m.key); err != nil {
 				return err
@@ -147,9 +154,9 @@ func (s *Service) recordSend(m dueMail, sendErr error) error {
 		return putJSON(tx.Bucket(bucketOutbox), m.key, &o)
 	})
 	if err != nil {
-		return fmt.Errorf("recording the sending of %s: %w", o.MessageID, err)
+		return time.Time{}, fmt.Errorf("recording the sending of %s: %w", o.MessageID, err)
 	}
-	return nil
+	return retry, nil
 }
 
 // backoff is the wait before the attempt after the n-th failure: first,

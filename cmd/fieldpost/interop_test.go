@@ -148,6 +148,51 @@ func (s *interopServers) mails(t *testing.T, user string) (inbox, processed []*m
 	return inbox, processed
 }
 
+// emptyMailboxes deletes every mail of the accounts, so that the test
+// counts its own game's mails only, however often it runs on the same
+// servers.
+func (s *interopServers) emptyMailboxes(t *testing.T, users ...string) {
+	t.Helper()
+	for _, user := range users {
+		c, err := imapclient.DialTLS(s.get(t, "IMAPS_ADDR"), &imapclient.Options{TLSConfig: &tls.Config{RootCAs: s.roots}})
+		if err != nil {
+			t.Fatalf("IMAP: %v", err)
+		}
+		if err := c.Login(user, s.password(t, user)).Wait(); err != nil {
+			t.Fatalf("IMAP login %s: %v", user, err)
+		}
+		folders, err := c.List("", "*", nil).Collect()
+		if err != nil {
+			t.Fatalf("IMAP list: %v", err)
+		}
+		for _, f := range folders {
+			if f.Mailbox != "INBOX" {
+				if err := c.Delete(f.Mailbox).Wait(); err != nil {
+					t.Fatalf("IMAP delete %s of %s: %v", f.Mailbox, user, err)
+				}
+				continue
+			}
+			sel, err := c.Select("INBOX", nil).Wait()
+			if err != nil {
+				t.Fatalf("IMAP select INBOX of %s: %v", user, err)
+			}
+			if sel.NumMessages == 0 {
+				continue
+			}
+			var all imap.SeqSet
+			all.AddRange(1, sel.NumMessages)
+			deleted := &imap.StoreFlags{Op: imap.StoreFlagsAdd, Silent: true, Flags: []imap.Flag{imap.FlagDeleted}}
+			if err := c.Store(all, deleted, nil).Close(); err != nil {
+				t.Fatalf("IMAP store of %s: %v", user, err)
+			}
+			if err := c.Expunge().Close(); err != nil {
+				t.Fatalf("IMAP expunge of %s: %v", user, err)
+			}
+		}
+		c.Close()
+	}
+}
+
 func (s *interopServers) folder(t *testing.T, c *imapclient.Client, name string) []*mail.Inbound {
 	t.Helper()
 	sel, err := c.Select(name, &imap.SelectOptions{ReadOnly: true}).Wait()
@@ -375,6 +420,8 @@ func buildFieldpost(t *testing.T, dir string) string {
 //   - round 5: the bots run as daemons, as a player's would.
 func TestInteropTutorialByMail(t *testing.T) {
 	srv := startedServers(t)
+	srv.do(t, "wait-delivered")
+	srv.emptyMailboxes(t, "judge", "gm", "us", "german")
 	// The judge's database and configuration, the judge's and the bots'
 	// logs: kept when the test fails.
 	dir, err := os.MkdirTemp("", "fieldpost-interop-test-")
