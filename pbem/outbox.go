@@ -103,16 +103,17 @@ func (s *Service) sendDue(ctx context.Context) (time.Time, error) {
 		if ctx.Err() != nil {
 			return now, nil
 		}
-		err := s.sender.Send(ctx, s.opts.Address, m.o.To, m.raw)
-		if err != nil && ctx.Err() != nil {
+		sendErr := s.sender.Send(ctx, s.opts.Address, m.o.To, m.raw)
+		if sendErr != nil && ctx.Err() != nil {
 			// Interrupted by a shutdown, not refused: the mail stays due, for
 			// Flush or the next start.
 			return now, nil
 		}
-		retry, err := s.recordSend(m, err)
+		retry, err := s.recordSend(m, sendErr)
 		if err != nil {
 			return time.Time{}, err
 		}
+		// A mail that failed falls due again, even when nothing else waits.
 		if !retry.IsZero() && (next.IsZero() || retry.Before(next)) {
 			next = retry
 		}

@@ -193,6 +193,29 @@ func waitUntil(t testing.TB, what string, cond func() bool) {
 	t.Fatalf("waited 10 s for %s", what)
 }
 
+// A pass over the outbox in which every mail fails says when to try
+// again, or the outbox would sleep until other mail is queued: with its
+// SMTP server down, the judge kept a round's reports for ever (found by the
+// interoperability test against Postfix).
+func TestOutboxPassOfFailuresSaysWhenToRetry(t *testing.T) {
+	j := newJudge(t, &Options{RetryMin: time.Minute, RetryMax: 4 * time.Minute})
+	j.sender.fail = func() error { return errors.New("connection refused") }
+	j.handle(clientMail{From: "dave@example.net", To: testJudge, Subject: "help", Body: "HELP"})
+	j.handle(clientMail{From: "erin@example.net", To: testJudge, Subject: "help", Body: "HELP"})
+	j.clock.Advance(time.Minute)
+	next, err := j.svc.sendDue(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := outboxRecords(t, j.store)
+	if len(o) != 2 || o[0].Attempts != 2 || o[1].Attempts != 2 {
+		t.Fatalf("want both mails tried twice: %+v", o)
+	}
+	if want := j.clock.Now().Add(2 * time.Minute); !next.Equal(want) {
+		t.Errorf("after a pass of failures the next try is at %v, want %v", next, want)
+	}
+}
+
 // A mail the server refuses for good, or that cannot be sent for longer
 // than GiveUp, is given up, kept and logged.
 func TestOutboxGivesUp(t *testing.T) {
