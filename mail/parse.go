@@ -3,6 +3,7 @@ package mail
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"encoding/base64"
 	"fmt"
 	"io"
@@ -62,6 +63,33 @@ type Inbound struct {
 	// only its beginning was read, the header fields are parsed where they
 	// fitted and the body is not.
 	Oversized bool
+	// Unreadable, when not empty, says which of the Limits the message
+	// broke: its header fields are parsed, its body is not read and Text is
+	// empty. Such a mail is to be set aside (see ErrSetAside), not retried.
+	Unreadable string
+}
+
+// Limits bound what reading one mail may cost, so that a hostile mail within
+// the size limit cannot make the judge work or allocate without end. Zero
+// fields take the defaults of DefaultLimits.
+type Limits struct {
+	// MaxHeaderFields bounds the header fields of the mail and of each of
+	// its MIME parts.
+	MaxHeaderFields int
+	// MaxParts bounds the MIME parts of the mail, at every level of
+	// nesting together.
+	MaxParts int
+}
+
+// DefaultLimits are far above what any mail client writes: a few dozen
+// header fields, a handful of parts.
+var DefaultLimits = Limits{MaxHeaderFields: 1000, MaxParts: 1000}
+
+// withDefaults fills the zero fields of l from DefaultLimits.
+func (l Limits) withDefaults() Limits {
+	l.MaxHeaderFields = cmp.Or(l.MaxHeaderFields, DefaultLimits.MaxHeaderFields)
+	l.MaxParts = cmp.Or(l.MaxParts, DefaultLimits.MaxParts)
+	return l
 }
 
 // Attachment is a body part that is not text.
@@ -127,7 +155,8 @@ const maxPartDepth = 16
 //
 // At most limit+1 bytes are read: a longer message comes back with
 // Oversized set, its header fields parsed where they fitted within limit and
-// no Text. A limit of zero or less means no limit.
+// no Text. A limit of zero or less means no limit. A message beyond
+// DefaultLimits comes back Unreadable.
 //
 // Malformed MIME gives a best-effort result. Parse returns an error only
 // when r fails or when the message has no readable header section.
@@ -139,11 +168,12 @@ func Parse(r io.Reader, limit int64) (*Inbound, error) {
 	if err != nil {
 		return nil, fmt.Errorf("mail: reading message: %w", err)
 	}
-	return parseBytes(raw, limit)
+	return parseBytes(raw, limit, DefaultLimits)
 }
 
 // parseBytes parses a raw message of which at most limit+1 bytes were read.
-func parseBytes(raw []byte, limit int64) (*Inbound, error) {
+func parseBytes(raw []byte, limit int64, limits Limits) (*Inbound, error) {
+	limits = limits.withDefaults()
 	in := &Inbound{Size: int64(len(raw))}
 	if limit > 0 && int64(len(raw)) > limit {
 		in.Oversized = true
@@ -165,11 +195,44 @@ func parseBytes(raw []byte, limit int64) (*Inbound, error) {
 	if in.Oversized {
 		return in, nil
 	}
+	if h.Len() > limits.MaxHeaderFields {
+		in.Unreadable = fmt.Sprintf("more than %d header fields", limits.MaxHeaderFields)
+		return in, nil
+	}
 
 	var body bodyText
-	in.walk(header.Header, br, 0, &body)
+	budget := &partBudget{limits: limits, partsLeft: limits.MaxParts}
+	in.walk(header.Header, br, 0, budget, &body)
+	if budget.broken != "" {
+		in.Unreadable = budget.broken
+		in.Attachments = nil
+		return in, nil
+	}
 	in.Text = body.best()
 	return in, nil
+}
+
+// partBudget counts what walking a MIME tree may still read.
+type partBudget struct {
+	limits    Limits
+	partsLeft int
+	broken    string // the limit broken, once one is
+}
+
+// take accounts for one more part with header h; false when a limit is
+// broken and the walk must stop.
+func (b *partBudget) take(h message.Header) bool {
+	switch {
+	case b.broken != "":
+	case b.partsLeft == 0:
+		b.broken = fmt.Sprintf("more than %d MIME parts", b.limits.MaxParts)
+	case h.Len() > b.limits.MaxHeaderFields:
+		b.broken = fmt.Sprintf("a MIME part with more than %d header fields", b.limits.MaxHeaderFields)
+	default:
+		b.partsLeft--
+		return true
+	}
+	return false
 }
 
 // parseHeader fills the header-derived fields.
@@ -258,7 +321,7 @@ func (b *bodyText) best() string {
 
 // walk collects the texts of the entity with header h and undecoded body r
 // into out, and notes attachments in in.Attachments.
-func (in *Inbound) walk(h message.Header, r io.Reader, depth int, out *bodyText) {
+func (in *Inbound) walk(h message.Header, r io.Reader, depth int, budget *partBudget, out *bodyText) {
 	mediaType, params, err := h.ContentType()
 	if err != nil || mediaType == "" {
 		// RFC 2045 section 5.2: a missing or unparsable Content-Type means
@@ -276,7 +339,7 @@ func (in *Inbound) walk(h message.Header, r io.Reader, depth int, out *bodyText)
 		if depth >= maxPartDepth {
 			return
 		}
-		in.walkMultipart(mediaType, params["boundary"], r, depth, out)
+		in.walkMultipart(mediaType, params["boundary"], r, depth, budget, out)
 	case (mediaType == "text/plain" || mediaType == "text/html") && disposition != "attachment":
 		text := decodeText(h.Get("Content-Transfer-Encoding"), params["charset"], r)
 		if mediaType == "text/html" {
@@ -297,26 +360,31 @@ func (in *Inbound) walk(h message.Header, r io.Reader, depth int, out *bodyText)
 // multipart/alternative only the first part that yields plain text is used
 // (or else the first with HTML), since the parts are the same content in
 // different formats; in every other multipart all parts are used.
-func (in *Inbound) walkMultipart(mediaType, boundary string, r io.Reader, depth int, out *bodyText) {
+func (in *Inbound) walkMultipart(mediaType, boundary string, r io.Reader, depth int, budget *partBudget, out *bodyText) {
 	// A read error leaves the body read so far, which is all there is.
 	body, _ := io.ReadAll(r)
-	parts := splitMultipart(body, boundary)
+	// One part more than the budget is enough to tell it is broken.
+	maxParts := budget.partsLeft + 1
+	parts := splitMultipart(body, boundary, maxParts)
 	if len(parts) == 0 {
 		// The declared boundary is missing or wrong, a common breakage of
 		// hand-rolled mailers: try the delimiter the body actually uses.
 		if guessed := guessBoundary(body); guessed != "" && guessed != boundary {
-			parts = splitMultipart(body, guessed)
+			parts = splitMultipart(body, guessed, maxParts)
 		}
 	}
 
 	var alternatives []bodyText
 	for _, part := range parts {
+		if !budget.take(part.header) {
+			return
+		}
 		if mediaType == "multipart/alternative" {
 			var alt bodyText
-			in.walk(part.header, bytes.NewReader(part.body), depth+1, &alt)
+			in.walk(part.header, bytes.NewReader(part.body), depth+1, budget, &alt)
 			alternatives = append(alternatives, alt)
 		} else {
-			in.walk(part.header, bytes.NewReader(part.body), depth+1, out)
+			in.walk(part.header, bytes.NewReader(part.body), depth+1, budget, out)
 		}
 	}
 	for _, alt := range alternatives {
@@ -339,16 +407,17 @@ type rawPart struct {
 	body   []byte
 }
 
-// splitMultipart splits a multipart body at boundary. It returns the parts
-// read before the end or before the first error: a part cut short by a
-// missing closing delimiter is kept with what it has.
-func splitMultipart(body []byte, boundary string) []rawPart {
+// splitMultipart splits a multipart body at boundary into at most maxParts
+// parts. It returns the parts read before the end or before the first
+// error: a part cut short by a missing closing delimiter is kept with what
+// it has.
+func splitMultipart(body []byte, boundary string, maxParts int) []rawPart {
 	if boundary == "" {
 		return nil
 	}
 	mr := msgtextproto.NewMultipartReader(bytes.NewReader(body), boundary)
 	var parts []rawPart
-	for {
+	for len(parts) < maxParts {
 		part, err := mr.NextPart()
 		if err != nil {
 			return parts
@@ -356,6 +425,7 @@ func splitMultipart(body []byte, boundary string) []rawPart {
 		partBody, _ := io.ReadAll(part)
 		parts = append(parts, rawPart{header: message.Header{Header: part.Header}, body: partBody})
 	}
+	return parts
 }
 
 // guessBoundary returns the boundary of the first line that looks like a
