@@ -170,7 +170,7 @@ func (t *txn) orders(id *identity, req *request, check bool) error {
 		if check {
 			subject = fmt.Sprintf("CHECK of orders for round %d: %s", g.Round(), plural(len(errs), "error"))
 		}
-		return t.mailPlayer(g, side, refused, subject, ordertext.ErrorReport(errs), false)
+		return t.mailPlayer(g, side, refused, subject, t.s.errorReport(errs), false)
 	case check:
 		t.log.Info("orders checked")
 		return t.mailPlayer(g, side, kindCheck, fmt.Sprintf("CHECK of orders for round %d: valid", g.Round()),

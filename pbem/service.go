@@ -49,6 +49,8 @@ type Options struct {
 	// intake is configured (10 MiB, its default); only used to tell the
 	// sender.
 	MaxMessageSize int64
+	// Limits bound what one mail may cost; DefaultLimits by default.
+	Limits Limits
 	// Templates holds the mail templates; templates.FS by default.
 	Templates fs.FS
 	// RetryMin and RetryMax bound the exponential backoff between attempts
@@ -94,6 +96,7 @@ func NewService(store *Store, sender Sender, opts Options) (*Service, error) {
 	}
 	opts.Name = cmp.Or(opts.Name, "Fieldpost")
 	opts.MaxMessageSize = cmp.Or(opts.MaxMessageSize, 10<<20)
+	opts.Limits = opts.Limits.withDefaults()
 	if opts.Templates == nil {
 		opts.Templates = templates.FS
 	}
@@ -179,12 +182,17 @@ func kick(c chan struct{}) {
 // machine is logged and never answered. Otherwise what the mail does and
 // every mail it causes are committed together, once: a mail handled again
 // (the same Message-ID) has no effect. An error means nothing was done and
-// the mail should be handled again later.
+// the mail should be handled again later, except mail.ErrSetAside for an
+// Unreadable mail, whose sender has been told.
 func (s *Service) Handle(ctx context.Context, msg *mail.Inbound) error {
 	log := s.log.With("message_id", msg.MessageID)
+	setAside := error(nil)
+	if msg.Unreadable != "" {
+		setAside = fmt.Errorf("%w: %s", mail.ErrSetAside, msg.Unreadable)
+	}
 	if reason, auto := mail.DetectAutomatic(msg, []string{s.opts.Address}); auto {
 		log.Info("automatic mail ignored", "reason", reason, "from", msg.From.Email)
-		return nil
+		return setAside
 	}
 	key := dedupeKey(msg)
 	err := s.update(msg, log, func(t *txn) error {
@@ -200,7 +208,7 @@ func (s *Service) Handle(ctx context.Context, msg *mail.Inbound) error {
 	if err != nil {
 		return fmt.Errorf("handling mail %s: %w", msg.MessageID, err)
 	}
-	return nil
+	return setAside
 }
 
 // dedupeKey names an inbound mail: its Message-ID, or for the rare mail
@@ -232,7 +240,20 @@ func (t *txn) handle() error {
 				"Orders and commands are plain text: send them without attachments or pictures.",
 				byteSize(msg.Size), byteSize(t.s.opts.MaxMessageSize)))
 	}
-	req := readRequest(mail.StripQuoted(msg.Text), msg.Subject)
+	if msg.Unreadable != "" {
+		t.log.Info("unreadable mail set aside", "why", msg.Unreadable, "from", msg.From.Email)
+		return t.answerSender(kindError, "Your mail could not be read",
+			fmt.Sprintf("Your mail had %s and was not read; it is kept aside for the club's administrator.\n"+
+				"Orders and commands are plain text: send them in a plain mail, without attachments.", msg.Unreadable))
+	}
+	own := mail.StripQuoted(msg.Text)
+	if n, limit := lineCount(own), t.s.opts.Limits.MaxLines; n > limit {
+		t.log.Info("overlong mail refused", "lines", n, "from", msg.From.Email)
+		return t.answerSender(kindError, "Your mail was too long",
+			fmt.Sprintf("Your mail has %d lines of text besides quotes; the judge reads at most %d and did\n"+
+				"nothing with it. Send only the orders or the command.", n, limit))
+	}
+	req := readRequest(own, msg.Subject)
 	if req.Empty {
 		t.log.Info("mail without text; help sent", "from", msg.From.Email)
 		return t.help("Your mail had no text the judge could read (an empty mail, or only a picture or attachment).")
