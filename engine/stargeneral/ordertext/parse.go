@@ -3,7 +3,6 @@ package ordertext
 import (
 	"fmt"
 	"sort"
-	"strconv"
 	"strings"
 
 	"fieldpost/engine/stargeneral/rules"
@@ -251,8 +250,12 @@ func (p *parser) header(l srcLine) {
 			}
 			p.sub.Side = p.side
 		case "ROUND":
-			n, err := strconv.Atoi(val)
-			if err != nil || n < 1 {
+			n, isNumber, err := orderNumber(val)
+			if err != nil {
+				p.errorf(l, "", "", "ROUND %v", err)
+				return
+			}
+			if !isNumber || n < 1 {
 				p.errorf(l, "", "", "ROUND %q: want the round number from the order form", val)
 				return
 			}
@@ -627,7 +630,12 @@ func (p *parser) support(l srcLine, a *rules.Attack, args []string) bool {
 		case w == "AIR":
 			n := 1
 			if i+1 < len(args) {
-				if v, err := strconv.Atoi(args[i+1]); err == nil {
+				v, isNumber, err := orderNumber(args[i+1])
+				if err != nil {
+					p.errorf(l, "7", "", "AIR %v", err)
+					return false
+				}
+				if isNumber {
 					n = v
 					i++
 				}
@@ -819,8 +827,12 @@ func (p *parser) artillery(l srcLine, args []string) {
 				p.errorf(l, "5", "", "KEEP needs a number of shots")
 				return
 			}
-			n, err := strconv.Atoi(args[i+1])
-			if err != nil || n < 0 {
+			n, isNumber, err := orderNumber(args[i+1])
+			if err != nil {
+				p.errorf(l, "5", "", "KEEP %v", err)
+				return
+			}
+			if !isNumber || n < 0 {
 				p.errorf(l, "5", "", "KEEP %q: want a number of shots", args[i+1])
 				return
 			}
@@ -890,8 +902,11 @@ func (p *parser) night(l srcLine, kw string, args []string) {
 	}
 	bad := func(form string) { p.errorf(l, "9", "", "write %s", form) }
 	num := func(s string) (int, bool) {
-		v, err := strconv.Atoi(s)
-		return v, err == nil && v > 0
+		v, isNumber, err := orderNumber(s)
+		if err != nil {
+			p.errorf(l, "9", "", "%v", err)
+		}
+		return v, isNumber && err == nil && v > 0
 	}
 	p.otherLine["night "+u.ID] = l.n
 	switch kw {
