@@ -20,7 +20,7 @@ func TestHugeNumbersAreRefused(t *testing.T) {
 			"line 3: AIR 9223372036854775807 is too large: numbers in orders are at most 9999"},
 		"air past the int range": {"BN I/77 M\n  1A 0404\n  ATTACK 0505 WITH 1A SUPPORT AIR 99999999999999999999999\n",
 			"line 3: AIR 99999999999999999999999 is too large"},
-		"keep": {"ARTILLERY 2/26 KEEP " + huge + "\n", "line 1: KEEP 9223372036854775807 is too large"},
+		"keep":  {"ARTILLERY 2/26 KEEP " + huge + "\n", "line 1: KEEP 9223372036854775807 is too large"},
 		"round": {"GAME g SIDE axis ROUND " + huge + "\nBN I/77 H\n", "line 1: ROUND 9223372036854775807 is too large"},
 	} {
 		_, errs := Parse(rs, st, "axis", c.body)
