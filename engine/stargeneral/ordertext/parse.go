@@ -890,7 +890,11 @@ func (p *parser) night(l srcLine, kw string, args []string) {
 		n = &rules.NightOrders{}
 		p.sub.Orders.Night = n
 	}
-	args = dropWords(args, "TO", "AT", "SP")
+	fillers := []string{"TO", "AT", "SP"}
+	if kw == "PLATOON" {
+		fillers = []string{"TO"} // a platoon may be named "at" (anti-tank)
+	}
+	args = dropWords(args, fillers...)
 	if len(args) == 0 {
 		p.errorf(l, "9", "", "%s needs a unit", kw)
 		return
