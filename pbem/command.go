@@ -164,7 +164,7 @@ func (h *header) read(words []string) {
 				h.Side = val
 			}
 		case "ROUND":
-			if n, err := strconv.Atoi(val); err == nil && h.Round == 0 {
+			if n, err := strconv.Atoi(val); err == nil && n > 0 && h.Round == 0 {
 				h.Round = n
 			}
 		case "PASSWORD":
@@ -254,8 +254,8 @@ func parseDuration(s string) (time.Duration, error) {
 	if err != nil {
 		return 0, fmt.Errorf("%q is not a duration such as 48h, 2d or 1d12h", s)
 	}
-	// Bounding each part keeps the sum from overflowing.
-	if d > maxDuration || d < -maxDuration {
+	// Bounding each part keeps their sum from overflowing.
+	if d > maxDuration || d < -maxDuration || days+d > maxDuration {
 		return 0, fmt.Errorf("%q: at most %d days", s, maxDuration/(24*time.Hour))
 	}
 	return days + d, nil
