@@ -148,8 +148,9 @@ func (in *Inbound) ReplyReferences() []string {
 }
 
 // maxPartDepth bounds the nesting of multiparts followed by Parse, so that a
-// hostile message cannot make it recurse without end.
-const maxPartDepth = 16
+// hostile message cannot make it recurse without end: each level holds a
+// copy of its parts. Mail clients nest three or four levels deep.
+const maxPartDepth = 8
 
 // Parse reads a raw RFC 5322 message from r and parses it.
 //
@@ -202,7 +203,8 @@ func parseBytes(raw []byte, limit int64, limits Limits) (*Inbound, error) {
 
 	var body bodyText
 	budget := &partBudget{limits: limits, partsLeft: limits.MaxParts}
-	in.walk(header.Header, br, 0, budget, &body)
+	rest, _ := io.ReadAll(br) // reading from memory cannot fail
+	in.walk(header.Header, rest, 0, budget, &body)
 	if budget.broken != "" {
 		in.Unreadable = budget.broken
 		in.Attachments = nil
@@ -319,9 +321,9 @@ func (b *bodyText) best() string {
 	return strings.Join(texts, "\n\n")
 }
 
-// walk collects the texts of the entity with header h and undecoded body r
+// walk collects the texts of the entity with header h and undecoded body
 // into out, and notes attachments in in.Attachments.
-func (in *Inbound) walk(h message.Header, r io.Reader, depth int, budget *partBudget, out *bodyText) {
+func (in *Inbound) walk(h message.Header, body []byte, depth int, budget *partBudget, out *bodyText) {
 	mediaType, params, err := h.ContentType()
 	if err != nil || mediaType == "" {
 		// RFC 2045 section 5.2: a missing or unparsable Content-Type means
@@ -339,9 +341,9 @@ func (in *Inbound) walk(h message.Header, r io.Reader, depth int, budget *partBu
 		if depth >= maxPartDepth {
 			return
 		}
-		in.walkMultipart(mediaType, params["boundary"], r, depth, budget, out)
+		in.walkMultipart(mediaType, params["boundary"], body, depth, budget, out)
 	case (mediaType == "text/plain" || mediaType == "text/html") && disposition != "attachment":
-		text := decodeText(h.Get("Content-Transfer-Encoding"), params["charset"], r)
+		text := decodeText(h.Get("Content-Transfer-Encoding"), params["charset"], body)
 		if mediaType == "text/html" {
 			out.html = append(out.html, htmlToText(text))
 			return
@@ -352,7 +354,7 @@ func (in *Inbound) walk(h message.Header, r io.Reader, depth int, budget *partBu
 		out.plain = append(out.plain, text)
 	default:
 		in.Attachments = append(in.Attachments, Attachment{Filename: decodeWords(filename), ContentType: mediaType,
-			Data: decodeTransfer(h.Get("Content-Transfer-Encoding"), r)})
+			Data: decodeTransfer(h.Get("Content-Transfer-Encoding"), body)})
 	}
 }
 
@@ -360,9 +362,7 @@ func (in *Inbound) walk(h message.Header, r io.Reader, depth int, budget *partBu
 // multipart/alternative only the first part that yields plain text is used
 // (or else the first with HTML), since the parts are the same content in
 // different formats; in every other multipart all parts are used.
-func (in *Inbound) walkMultipart(mediaType, boundary string, r io.Reader, depth int, budget *partBudget, out *bodyText) {
-	// A read error leaves the body read so far, which is all there is.
-	body, _ := io.ReadAll(r)
+func (in *Inbound) walkMultipart(mediaType, boundary string, body []byte, depth int, budget *partBudget, out *bodyText) {
 	// One part more than the budget is enough to tell it is broken.
 	maxParts := budget.partsLeft + 1
 	parts := splitMultipart(body, boundary, maxParts)
@@ -381,10 +381,10 @@ func (in *Inbound) walkMultipart(mediaType, boundary string, r io.Reader, depth 
 		}
 		if mediaType == "multipart/alternative" {
 			var alt bodyText
-			in.walk(part.header, bytes.NewReader(part.body), depth+1, budget, &alt)
+			in.walk(part.header, part.body, depth+1, budget, &alt)
 			alternatives = append(alternatives, alt)
 		} else {
-			in.walk(part.header, bytes.NewReader(part.body), depth+1, budget, out)
+			in.walk(part.header, part.body, depth+1, budget, out)
 		}
 	}
 	for _, alt := range alternatives {
@@ -444,8 +444,8 @@ func guessBoundary(body []byte) string {
 // UTF-8. Corrupt encoded data gives the text decoded so far, an unknown
 // charset the bytes as they are (invalid UTF-8 replaced), rather than
 // nothing.
-func decodeText(transferEncoding, charset string, r io.Reader) string {
-	decoded := decodeTransfer(transferEncoding, r)
+func decodeText(transferEncoding, charset string, raw []byte) string {
+	decoded := decodeTransfer(transferEncoding, raw)
 	charset = strings.ToLower(strings.TrimSpace(charset))
 	switch charset {
 	case "", "us-ascii", "utf-8", "utf8":
@@ -468,8 +468,7 @@ func decodeText(transferEncoding, charset string, r io.Reader) string {
 
 // decodeTransfer undoes a part's transfer encoding. Corrupt encoded data
 // gives what was decoded before it, rather than nothing.
-func decodeTransfer(transferEncoding string, r io.Reader) []byte {
-	raw, _ := io.ReadAll(r)
+func decodeTransfer(transferEncoding string, raw []byte) []byte {
 	switch strings.ToLower(strings.TrimSpace(transferEncoding)) {
 	case "quoted-printable":
 		decoded, _ := io.ReadAll(quotedprintable.NewReader(bytes.NewReader(raw)))
