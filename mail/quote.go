@@ -20,7 +20,9 @@ var attributionStarts = []string{"On ", "Am ", "Le ", "Il ", "El ", "Op "}
 // line, or a signature separator ("-- ") on. Orders are then read only
 // from what the player wrote, not from the judge's report quoted back.
 func StripQuoted(text string) string {
-	lines := strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n")
+	// A lone CR breaks a line too, as normalizeText reads it: else a quote
+	// after one would pass as part of the line before.
+	lines := strings.Split(strings.NewReplacer("\r\n", "\n", "\r", "\n").Replace(text), "\n")
 	var kept []string
 	for i, line := range lines {
 		trimmed := strings.TrimSpace(line)
