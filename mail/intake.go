@@ -62,11 +62,11 @@ type IntakeConfig struct {
 // Handler handles one inbound mail. Returning nil means the mail is dealt
 // with for good and it is moved to the processed mailbox; returning an
 // error wrapping ErrSetAside means it is dealt with but moved to the
-// set-aside mailbox; any other error leaves it in the watched mailbox to
-// be handled again later. A
-// handler is therefore called at least once per message, and may be called
-// again for a message it handled if the move failed and the process
-// restarted: use Inbound.MessageID to recognise repeats.
+// set-aside mailbox; any other error leaves it in the watched mailbox to be
+// handled again later. A handler is therefore called at least once per
+// message, and may be called again for a message it handled if the move
+// failed and the process restarted: use Inbound.MessageID to recognise
+// repeats.
 type Handler func(ctx context.Context, msg *Inbound) error
 
 // ErrSetAside, returned (wrapped) by a Handler, says that the mail cannot be
