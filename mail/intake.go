@@ -36,7 +36,7 @@ type IntakeConfig struct {
 	ProcessedMailbox string
 	// SetAsideMailbox receives the messages set aside: those the handler
 	// answered with ErrSetAside and those whose reading or handling
-	// panicked. "Unreadable" by default; created when missing.
+	// panicked. "Unreadable" by default; created when first needed.
 	SetAsideMailbox string
 	// PollInterval is the longest time between two checks of Mailbox; one
 	// minute by default. With IDLE, new mail is seen at once and polling is
@@ -278,10 +278,8 @@ func (in *Intake) session(ctx context.Context, handle Handler, st *mailboxState)
 	if err := c.Login(in.cfg.Username, in.cfg.Password).Wait(); err != nil {
 		return false, fmt.Errorf("imap login as %q: %w", in.cfg.Username, err)
 	}
-	for _, name := range []string{in.cfg.ProcessedMailbox, in.cfg.SetAsideMailbox} {
-		if err := in.ensureMailbox(c, name); err != nil {
-			return false, err
-		}
+	if err := in.ensureMailbox(c, in.cfg.ProcessedMailbox); err != nil {
+		return false, err
 	}
 	selected, err := c.Select(in.cfg.Mailbox, nil).Wait()
 	if err != nil {
@@ -514,7 +512,15 @@ func (in *Intake) fetch(c *imapclient.Client, uid imap.UID) (raw []byte, size in
 // moveHandled moves a handled message to the mailbox dest. A refused move
 // is logged and retried later without calling the handler again.
 func (in *Intake) moveHandled(c *imapclient.Client, st *mailboxState, uid imap.UID, dest string, log *slog.Logger) error {
-	if err := moveMessage(c, uid, dest); err != nil {
+	var err error
+	if dest == in.cfg.SetAsideMailbox {
+		// Created only when needed: most accounts never see such a mail.
+		err = in.ensureMailbox(c, dest)
+	}
+	if err == nil {
+		err = moveMessage(c, uid, dest)
+	}
+	if err != nil {
 		if !isCommandError(err) {
 			return err
 		}
