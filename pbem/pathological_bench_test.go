@@ -1,3 +1,5 @@
+//go:build unix
+
 package pbem
 
 import (
@@ -6,7 +8,9 @@ import (
 	"fmt"
 	"log/slog"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"fieldpost/mail"
 )
@@ -53,12 +57,25 @@ func BenchmarkPathologicalOrderMail(b *testing.B) {
 				body := "GAME t-1 SIDE us ROUND 1\n" + strings.Repeat("ZZZZ junk line\n", n)
 				b.SetBytes(int64(len(body)))
 				b.ReportAllocs()
+				start := cpuTime()
 				for b.Loop() {
 					handle(welcome.reply(alice, body))
 				}
 				last := sender.sent[len(sender.sent)-1]
 				b.ReportMetric(float64(len(last.Raw)), "answer-bytes")
+				b.ReportMetric(float64((cpuTime()-start).Milliseconds())/float64(b.N), "cpu-ms/op")
 			})
 		}
 	}
+}
+
+// cpuTime is the CPU time the process has used, user and system: on a
+// machine shared with other work it measures a benchmark better than the
+// wall clock of ns/op.
+func cpuTime() time.Duration {
+	var u syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &u); err != nil {
+		return 0
+	}
+	return time.Duration(u.Utime.Nano() + u.Stime.Nano())
 }
