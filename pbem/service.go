@@ -186,7 +186,7 @@ func kick(c chan struct{}) {
 // Unreadable mail, whose sender has been told.
 func (s *Service) Handle(ctx context.Context, msg *mail.Inbound) error {
 	log := s.log.With("message_id", msg.MessageID)
-	setAside := error(nil)
+	var setAside error
 	if msg.Unreadable != "" {
 		setAside = fmt.Errorf("%w: %s", mail.ErrSetAside, msg.Unreadable)
 	}
