@@ -74,8 +74,9 @@ type Position interface {
 	// unchanged.
 	Form(side, game string) string
 	// Read reads a side's mail text: its orders checked against the map and
-	// the rules, every problem at once.
-	Read(side, text string) Reading
+	// the rules, every problem at once. The answer lists at most maxErrors
+	// problems and counts the rest (0: every one).
+	Read(side, text string, maxErrors int) Reading
 	// Default is what a side that sent nothing plays.
 	Default(side string) Orders
 	// LoadOrders reads back orders stored from Orders.Marshal.

@@ -200,11 +200,17 @@ func isSpace(c byte) bool {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'
 }
 
+// maxQuotePrefix is the deepest quote level written out as ">" marks. A
+// deeper level gets as many marks: writing one per level would make the
+// text grow with the square of the nesting (issue 15), and a reader needs
+// no more than a few to see that a line is quoted.
+const maxQuotePrefix = 3
+
 // word writes s, preceded by the quote prefix at the start of a line or by
 // one space when whitespace separated it from the previous word.
 func (w *textWriter) word(s string) {
 	if w.lineStart {
-		w.b.WriteString(quotePrefix(w.quoteDepth))
+		w.b.WriteString(quotePrefix(min(w.quoteDepth, maxQuotePrefix)))
 		w.lineStart = false
 	} else if w.space {
 		w.b.WriteByte(' ')

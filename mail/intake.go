@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"runtime/debug"
 	"slices"
 	"sync/atomic"
 	"time"
@@ -33,6 +34,10 @@ type IntakeConfig struct {
 	// ProcessedMailbox receives each handled message; "Processed" by
 	// default. It is created when missing.
 	ProcessedMailbox string
+	// SetAsideMailbox receives the messages set aside: those the handler
+	// answered with ErrSetAside and those whose reading or handling
+	// panicked. "Unreadable" by default; created when first needed.
+	SetAsideMailbox string
 	// PollInterval is the longest time between two checks of Mailbox; one
 	// minute by default. With IDLE, new mail is seen at once and polling is
 	// only a safety net.
@@ -43,6 +48,9 @@ type IntakeConfig struct {
 	// MaxMessageSize is the size limit passed to Parse; 10 MiB by default.
 	// Only this much (plus one byte) of a bigger message is fetched.
 	MaxMessageSize int64
+	// Limits bound the reading of one message (DefaultLimits by default);
+	// a message beyond them comes to the handler Unreadable.
+	Limits Limits
 	// RetryMin and RetryMax bound the exponential backoff, with jitter,
 	// before reconnecting and before retrying a message whose handler
 	// failed; 1 s and 5 min by default.
@@ -57,11 +65,19 @@ type IntakeConfig struct {
 
 // Handler handles one inbound mail. Returning nil means the mail is dealt
 // with for good and it is moved to the processed mailbox; returning an
-// error leaves it in the watched mailbox to be handled again later. A
-// handler is therefore called at least once per message, and may be called
-// again for a message it handled if the move failed and the process
-// restarted: use Inbound.MessageID to recognise repeats.
+// error wrapping ErrSetAside means it is dealt with but moved to the
+// set-aside mailbox; any other error leaves it in the watched mailbox to be
+// handled again later. A handler is therefore called at least once per
+// message, and may be called again for a message it handled if the move
+// failed and the process restarted: use Inbound.MessageID to recognise
+// repeats.
 type Handler func(ctx context.Context, msg *Inbound) error
+
+// ErrSetAside, returned (wrapped) by a Handler, says that the mail cannot be
+// read, for instance because it is Unreadable, and must never be handled
+// again: the intake moves it to the set-aside mailbox for a human to look
+// at. The handler has told the sender, or chosen not to.
+var ErrSetAside = errors.New("mail set aside")
 
 // Intake watches an IMAP mailbox and hands each new message to a
 // [Handler].
@@ -87,9 +103,11 @@ func NewIntake(cfg IntakeConfig) (*Intake, error) {
 	}
 	cfg.Mailbox = cmp.Or(cfg.Mailbox, "INBOX")
 	cfg.ProcessedMailbox = cmp.Or(cfg.ProcessedMailbox, "Processed")
-	if cfg.Mailbox == cfg.ProcessedMailbox {
-		return nil, fmt.Errorf("mail: intake: Mailbox and ProcessedMailbox are both %q", cfg.Mailbox)
+	cfg.SetAsideMailbox = cmp.Or(cfg.SetAsideMailbox, "Unreadable")
+	if cfg.Mailbox == cfg.ProcessedMailbox || cfg.Mailbox == cfg.SetAsideMailbox {
+		return nil, fmt.Errorf("mail: intake: Mailbox %q is also where handled messages go", cfg.Mailbox)
 	}
+	cfg.Limits = cfg.Limits.withDefaults()
 	cfg.PollInterval = cmp.Or(cfg.PollInterval, time.Minute)
 	cfg.MaxMessageSize = cmp.Or(cfg.MaxMessageSize, 10<<20)
 	// A floor on RetryMin keeps a misconfiguration from turning retries
@@ -210,8 +228,9 @@ type retryState struct {
 	attempts  int
 	notBefore time.Time
 	// handled is set once the handler succeeded: only the move to the
-	// processed mailbox is left to do, the handler is not called again.
+	// mailbox moveTo is left to do, the handler is not called again.
 	handled bool
+	moveTo  string
 }
 
 // useUIDValidity records the UIDVALIDITY of a newly selected mailbox. When
@@ -400,7 +419,7 @@ func newUIDs(c *imapclient.Client, last imap.UID) ([]imap.UID, error) {
 func (in *Intake) processMessage(ctx context.Context, c *imapclient.Client, handle Handler, st *mailboxState, uid imap.UID) error {
 	log := in.log.With("uid", uid)
 	if r := st.retries[uid]; r != nil && r.handled {
-		return in.moveToProcessed(c, st, uid, log)
+		return in.moveHandled(c, st, uid, r.moveTo, log)
 	}
 
 	raw, size, found, err := in.fetch(c, uid)
@@ -417,7 +436,12 @@ func (in *Intake) processMessage(ctx context.Context, c *imapclient.Client, hand
 		delete(st.retries, uid) // expunged by someone else meanwhile
 		return nil
 	}
-	msg, err := parseBytes(raw, in.cfg.MaxMessageSize)
+	msg, err := parseSafely(raw, in.cfg.MaxMessageSize, in.cfg.Limits)
+	if errors.Is(err, ErrSetAside) {
+		log.Error("message set aside", "size", size, "moved_to", in.cfg.SetAsideMailbox, "err", err)
+		st.retries[uid] = &retryState{handled: true, moveTo: in.cfg.SetAsideMailbox}
+		return in.moveHandled(c, st, uid, in.cfg.SetAsideMailbox, log)
+	}
 	if err != nil {
 		// Retrying cannot make an unreadable message readable; it stays in
 		// the mailbox for a human and is tried again after a restart.
@@ -428,17 +452,44 @@ func (in *Intake) processMessage(ctx context.Context, c *imapclient.Client, hand
 	msg.Size = max(msg.Size, size)
 	log = log.With("message_id", msg.MessageID, "from", msg.From.Email)
 
-	if err := handle(ctx, msg); err != nil {
+	moveTo := in.cfg.ProcessedMailbox
+	if err := handleSafely(ctx, handle, msg); err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		r := st.fail(uid, in.cfg.RetryMin, in.cfg.RetryMax)
-		log.Warn("handler failed; message stays in mailbox", "attempt", r.attempts,
-			"retry_in", time.Until(r.notBefore).Round(time.Millisecond), "err", err)
-		return nil
+		if !errors.Is(err, ErrSetAside) {
+			r := st.fail(uid, in.cfg.RetryMin, in.cfg.RetryMax)
+			log.Warn("handler failed; message stays in mailbox", "attempt", r.attempts,
+				"retry_in", time.Until(r.notBefore).Round(time.Millisecond), "err", err)
+			return nil
+		}
+		log.Error("message set aside", "size", msg.Size, "moved_to", in.cfg.SetAsideMailbox, "err", err)
+		moveTo = in.cfg.SetAsideMailbox
 	}
-	st.retries[uid] = &retryState{handled: true}
-	return in.moveToProcessed(c, st, uid, log)
+	st.retries[uid] = &retryState{handled: true, moveTo: moveTo}
+	return in.moveHandled(c, st, uid, moveTo, log)
+}
+
+// parseSafely parses a fetched message, turning a panic into ErrSetAside.
+func parseSafely(raw []byte, limit int64, limits Limits) (msg *Inbound, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			msg, err = nil, fmt.Errorf("%w: reading it panicked: %v\n%s", ErrSetAside, p, debug.Stack())
+		}
+	}()
+	return parseBytes(raw, limit, limits)
+}
+
+// handleSafely calls handle, turning a panic into ErrSetAside: a message
+// that crashed the handler once would crash it again at every retry and
+// after every restart.
+func handleSafely(ctx context.Context, handle Handler, msg *Inbound) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("%w: the handler panicked: %v\n%s", ErrSetAside, p, debug.Stack())
+		}
+	}()
+	return handle(ctx, msg)
 }
 
 // fetch fetches the message with the given UID: at most MaxMessageSize+1
@@ -483,11 +534,18 @@ func (in *Intake) fetch(c *imapclient.Client, uid imap.UID) (raw []byte, size in
 	return raw, size, found, nil
 }
 
-// moveToProcessed moves a handled message to the processed mailbox. A
-// refused move is logged and retried later without calling the handler
-// again.
-func (in *Intake) moveToProcessed(c *imapclient.Client, st *mailboxState, uid imap.UID, log *slog.Logger) error {
-	if err := moveMessage(c, uid, in.cfg.ProcessedMailbox); err != nil {
+// moveHandled moves a handled message to the mailbox dest. A refused move
+// is logged and retried later without calling the handler again.
+func (in *Intake) moveHandled(c *imapclient.Client, st *mailboxState, uid imap.UID, dest string, log *slog.Logger) error {
+	var err error
+	if dest == in.cfg.SetAsideMailbox {
+		// Created only when needed: most accounts never see such a mail.
+		err = in.ensureMailbox(c, dest)
+	}
+	if err == nil {
+		err = moveMessage(c, uid, dest)
+	}
+	if err != nil {
 		if !isCommandError(err) {
 			return err
 		}
@@ -496,7 +554,7 @@ func (in *Intake) moveToProcessed(c *imapclient.Client, st *mailboxState, uid im
 		return nil
 	}
 	delete(st.retries, uid)
-	log.Info("message handled", "moved_to", in.cfg.ProcessedMailbox)
+	log.Info("message handled", "moved_to", dest)
 	return nil
 }
 

@@ -3,6 +3,7 @@ package mail
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"encoding/base64"
 	"fmt"
 	"io"
@@ -62,6 +63,33 @@ type Inbound struct {
 	// only its beginning was read, the header fields are parsed where they
 	// fitted and the body is not.
 	Oversized bool
+	// Unreadable, when not empty, says which of the Limits the message
+	// broke: its header fields are parsed, its body is not read and Text is
+	// empty. Such a mail is to be set aside (see ErrSetAside), not retried.
+	Unreadable string
+}
+
+// Limits bound what reading one mail may cost, so that a hostile mail within
+// the size limit cannot make the judge work or allocate without end. Zero
+// fields take the defaults of DefaultLimits.
+type Limits struct {
+	// MaxHeaderFields bounds the header fields of the mail and of each of
+	// its MIME parts.
+	MaxHeaderFields int
+	// MaxParts bounds the MIME parts of the mail, at every level of
+	// nesting together.
+	MaxParts int
+}
+
+// DefaultLimits are far above what any mail client writes: a few dozen
+// header fields, a handful of parts.
+var DefaultLimits = Limits{MaxHeaderFields: 1000, MaxParts: 1000}
+
+// withDefaults fills the zero fields of l from DefaultLimits.
+func (l Limits) withDefaults() Limits {
+	l.MaxHeaderFields = cmp.Or(l.MaxHeaderFields, DefaultLimits.MaxHeaderFields)
+	l.MaxParts = cmp.Or(l.MaxParts, DefaultLimits.MaxParts)
+	return l
 }
 
 // Attachment is a body part that is not text.
@@ -81,7 +109,7 @@ func (a Attachment) Text() (text string, ok bool) {
 	if a.ContentType != "text/plain" {
 		return "", false
 	}
-	return normalizeText(decodeText("", a.Charset, bytes.NewReader(a.Data))), true
+	return normalizeText(decodeText("", a.Charset, a.Data)), true
 }
 
 // Recipients returns every recipient address of the mail: To, Cc,
@@ -131,14 +159,16 @@ func (in *Inbound) ReplyReferences() []string {
 }
 
 // maxPartDepth bounds the nesting of multiparts followed by Parse, so that a
-// hostile message cannot make it recurse without end.
-const maxPartDepth = 16
+// hostile message cannot make it recurse without end: each level holds a
+// copy of its parts. Mail clients nest three or four levels deep.
+const maxPartDepth = 8
 
 // Parse reads a raw RFC 5322 message from r and parses it.
 //
 // At most limit+1 bytes are read: a longer message comes back with
 // Oversized set, its header fields parsed where they fitted within limit and
-// no Text. A limit of zero or less means no limit.
+// no Text. A limit of zero or less means no limit. A message beyond
+// DefaultLimits comes back Unreadable.
 //
 // Malformed MIME gives a best-effort result. Parse returns an error only
 // when r fails or when the message has no readable header section.
@@ -150,11 +180,12 @@ func Parse(r io.Reader, limit int64) (*Inbound, error) {
 	if err != nil {
 		return nil, fmt.Errorf("mail: reading message: %w", err)
 	}
-	return parseBytes(raw, limit)
+	return parseBytes(raw, limit, DefaultLimits)
 }
 
 // parseBytes parses a raw message of which at most limit+1 bytes were read.
-func parseBytes(raw []byte, limit int64) (*Inbound, error) {
+func parseBytes(raw []byte, limit int64, limits Limits) (*Inbound, error) {
+	limits = limits.withDefaults()
 	in := &Inbound{Size: int64(len(raw))}
 	if limit > 0 && int64(len(raw)) > limit {
 		in.Oversized = true
@@ -176,11 +207,45 @@ func parseBytes(raw []byte, limit int64) (*Inbound, error) {
 	if in.Oversized {
 		return in, nil
 	}
+	if h.Len() > limits.MaxHeaderFields {
+		in.Unreadable = fmt.Sprintf("more than %d header fields", limits.MaxHeaderFields)
+		return in, nil
+	}
 
 	var body bodyText
-	in.walk(header.Header, br, 0, &body)
+	budget := &partBudget{limits: limits, partsLeft: limits.MaxParts}
+	rest, _ := io.ReadAll(br) // reading from memory cannot fail
+	in.walk(header.Header, rest, 0, budget, &body)
+	if budget.broken != "" {
+		in.Unreadable = budget.broken
+		in.Attachments = nil
+		return in, nil
+	}
 	in.Text = body.best()
 	return in, nil
+}
+
+// partBudget counts what walking a MIME tree may still read.
+type partBudget struct {
+	limits    Limits
+	partsLeft int
+	broken    string // the limit broken, once one is
+}
+
+// take accounts for one more part with header h; false when a limit is
+// broken and the walk must stop.
+func (b *partBudget) take(h message.Header) bool {
+	switch {
+	case b.broken != "":
+	case b.partsLeft == 0:
+		b.broken = fmt.Sprintf("more than %d MIME parts", b.limits.MaxParts)
+	case h.Len() > b.limits.MaxHeaderFields:
+		b.broken = fmt.Sprintf("a MIME part with more than %d header fields", b.limits.MaxHeaderFields)
+	default:
+		b.partsLeft--
+		return true
+	}
+	return false
 }
 
 // parseHeader fills the header-derived fields.
@@ -271,9 +336,9 @@ func joinTexts(parts []string) string {
 	return strings.Join(texts, "\n\n")
 }
 
-// walk collects the texts of the entity with header h and undecoded body r
+// walk collects the texts of the entity with header h and undecoded body
 // into out, and notes attachments in in.Attachments.
-func (in *Inbound) walk(h message.Header, r io.Reader, depth int, out *bodyText) {
+func (in *Inbound) walk(h message.Header, body []byte, depth int, budget *partBudget, out *bodyText) {
 	mediaType, params, err := h.ContentType()
 	if err != nil || mediaType == "" {
 		// RFC 2045 section 5.2: a missing or unparsable Content-Type means
@@ -291,9 +356,9 @@ func (in *Inbound) walk(h message.Header, r io.Reader, depth int, out *bodyText)
 		if depth >= maxPartDepth {
 			return
 		}
-		in.walkMultipart(mediaType, params["boundary"], r, depth, out)
+		in.walkMultipart(mediaType, params["boundary"], body, depth, budget, out)
 	case (mediaType == "text/plain" || mediaType == "text/html") && disposition != "attachment":
-		text := decodeText(h.Get("Content-Transfer-Encoding"), params["charset"], r)
+		text := decodeText(h.Get("Content-Transfer-Encoding"), params["charset"], body)
 		if mediaType == "text/html" {
 			out.html = append(out.html, htmlToText(text))
 			return
@@ -304,7 +369,7 @@ func (in *Inbound) walk(h message.Header, r io.Reader, depth int, out *bodyText)
 		out.plain = append(out.plain, text)
 	default:
 		in.Attachments = append(in.Attachments, Attachment{Filename: decodeWords(filename), ContentType: mediaType,
-			Data: decodeTransfer(h.Get("Content-Transfer-Encoding"), r), Charset: params["charset"]})
+			Data: decodeTransfer(h.Get("Content-Transfer-Encoding"), body), Charset: params["charset"]})
 	}
 }
 
@@ -312,26 +377,29 @@ func (in *Inbound) walk(h message.Header, r io.Reader, depth int, out *bodyText)
 // multipart/alternative only the first part that yields plain text is used
 // (or else the first with HTML), since the parts are the same content in
 // different formats; in every other multipart all parts are used.
-func (in *Inbound) walkMultipart(mediaType, boundary string, r io.Reader, depth int, out *bodyText) {
-	// A read error leaves the body read so far, which is all there is.
-	body, _ := io.ReadAll(r)
-	parts := splitMultipart(body, boundary)
+func (in *Inbound) walkMultipart(mediaType, boundary string, body []byte, depth int, budget *partBudget, out *bodyText) {
+	// One part more than the budget is enough to tell it is broken.
+	maxParts := budget.partsLeft + 1
+	parts := splitMultipart(body, boundary, maxParts)
 	if len(parts) == 0 {
 		// The declared boundary is missing or wrong, a common breakage of
 		// hand-rolled mailers: try the delimiter the body actually uses.
 		if guessed := guessBoundary(body); guessed != "" && guessed != boundary {
-			parts = splitMultipart(body, guessed)
+			parts = splitMultipart(body, guessed, maxParts)
 		}
 	}
 
 	var alternatives []bodyText
 	for _, part := range parts {
+		if !budget.take(part.header) {
+			return
+		}
 		if mediaType == "multipart/alternative" {
 			var alt bodyText
-			in.walk(part.header, bytes.NewReader(part.body), depth+1, &alt)
+			in.walk(part.header, part.body, depth+1, budget, &alt)
 			alternatives = append(alternatives, alt)
 		} else {
-			in.walk(part.header, bytes.NewReader(part.body), depth+1, out)
+			in.walk(part.header, part.body, depth+1, budget, out)
 		}
 	}
 	for _, alt := range alternatives {
@@ -354,16 +422,17 @@ type rawPart struct {
 	body   []byte
 }
 
-// splitMultipart splits a multipart body at boundary. It returns the parts
-// read before the end or before the first error: a part cut short by a
-// missing closing delimiter is kept with what it has.
-func splitMultipart(body []byte, boundary string) []rawPart {
+// splitMultipart splits a multipart body at boundary into at most maxParts
+// parts. It returns the parts read before the end or before the first
+// error: a part cut short by a missing closing delimiter is kept with what
+// it has.
+func splitMultipart(body []byte, boundary string, maxParts int) []rawPart {
 	if boundary == "" {
 		return nil
 	}
 	mr := msgtextproto.NewMultipartReader(bytes.NewReader(body), boundary)
 	var parts []rawPart
-	for {
+	for len(parts) < maxParts {
 		part, err := mr.NextPart()
 		if err != nil {
 			return parts
@@ -371,6 +440,7 @@ func splitMultipart(body []byte, boundary string) []rawPart {
 		partBody, _ := io.ReadAll(part)
 		parts = append(parts, rawPart{header: message.Header{Header: part.Header}, body: partBody})
 	}
+	return parts
 }
 
 // guessBoundary returns the boundary of the first line that looks like a
@@ -389,8 +459,8 @@ func guessBoundary(body []byte) string {
 // UTF-8. Corrupt encoded data gives the text decoded so far, an unknown
 // charset the bytes as they are (invalid UTF-8 replaced), rather than
 // nothing.
-func decodeText(transferEncoding, charset string, r io.Reader) string {
-	decoded := decodeTransfer(transferEncoding, r)
+func decodeText(transferEncoding, charset string, raw []byte) string {
+	decoded := decodeTransfer(transferEncoding, raw)
 	charset = strings.ToLower(strings.TrimSpace(charset))
 	switch charset {
 	case "", "us-ascii", "utf-8", "utf8":
@@ -413,8 +483,7 @@ func decodeText(transferEncoding, charset string, r io.Reader) string {
 
 // decodeTransfer undoes a part's transfer encoding. Corrupt encoded data
 // gives what was decoded before it, rather than nothing.
-func decodeTransfer(transferEncoding string, r io.Reader) []byte {
-	raw, _ := io.ReadAll(r)
+func decodeTransfer(transferEncoding string, raw []byte) []byte {
 	switch strings.ToLower(strings.TrimSpace(transferEncoding)) {
 	case "quoted-printable":
 		decoded, _ := io.ReadAll(quotedprintable.NewReader(bytes.NewReader(raw)))

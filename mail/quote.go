@@ -26,7 +26,9 @@ import (
 //     "Get Outlook for iOS", "Von meinem iPhone gesendet", ...), which
 //     mail programs put at the end of what was typed.
 func StripQuoted(text string) string {
-	lines := strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n")
+	// A lone CR breaks a line too, as normalizeText reads it: else a quote
+	// after one would pass as part of the line before.
+	lines := strings.Split(strings.NewReplacer("\r\n", "\n", "\r", "\n").Replace(text), "\n")
 	end := quotedMailStart(lines)
 	var kept []string
 	wrote := false // the sender wrote something above line i

@@ -222,7 +222,7 @@ func (h *header) read(words []string) {
 				h.Side = val
 			}
 		case "ROUND":
-			if n, err := strconv.Atoi(val); err == nil && h.Round == 0 {
+			if n, err := strconv.Atoi(val); err == nil && n > 0 && h.Round == 0 {
 				h.Round = n
 			}
 		case "PASSWORD":
@@ -303,7 +303,7 @@ func parseDuration(s string) (time.Duration, error) {
 	var days time.Duration
 	if m := dayPrefix.FindStringSubmatch(s); m != nil {
 		n, err := strconv.Atoi(m[1])
-		if err != nil || n > 3650 {
+		if err != nil || n > int(maxDuration/(24*time.Hour)) {
 			return 0, fmt.Errorf("%q: too many days", s)
 		}
 		days, s = time.Duration(n)*24*time.Hour, s[len(m[0]):]
@@ -315,8 +315,15 @@ func parseDuration(s string) (time.Duration, error) {
 	if err != nil {
 		return 0, fmt.Errorf("%q is not a duration such as 48h, 2d or 1d12h", s)
 	}
+	// Bounding each part keeps their sum from overflowing.
+	if d > maxDuration || d < -maxDuration || days+d > maxDuration {
+		return 0, fmt.Errorf("%q: at most %d days", s, maxDuration/(24*time.Hour))
+	}
 	return days + d, nil
 }
+
+// maxDuration bounds a duration read from a mail or a file: ten years.
+const maxDuration = 3650 * 24 * time.Hour
 
 // The formats a deadline may be given in; without a zone they are UTC.
 var timeFormats = []string{time.RFC3339, "2006-01-02T15:04Z07:00", "2006-01-02T15:04", "2006-01-02 15:04"}

@@ -190,7 +190,11 @@ func (t *txn) queue(l *letter) error {
 	s := t.s
 	text := l.text
 	if l.form != "" {
-		text = strings.TrimRight(text, "\n") + "\n\n" + formMarker + "\n" + l.form
+		// The form is kept whole: it is what the player answers with.
+		form := "\n\n" + formMarker + "\n" + l.form
+		text = capText(strings.TrimRight(text, "\n"), s.opts.Limits.MaxAnswerSize-int64(len(form))) + form
+	} else {
+		text = capText(text, s.opts.Limits.MaxAnswerSize)
 	}
 	out := &mail.Outbound{
 		From:        mail.Address{Name: s.opts.Name, Email: s.opts.Address},

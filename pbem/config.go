@@ -35,9 +35,15 @@ type Config struct {
 	IMAPPassword         string
 	IMAPMailbox          string
 	IMAPProcessedMailbox string
+	IMAPSetAsideMailbox  string
 	IMAPPollInterval     time.Duration
 	IMAPIdle             bool
 	MaxMessageSize       int64
+	// What one mail may cost (docs/limits.md): the header fields and MIME
+	// parts read, the lines of text read, the errors reported and the size
+	// of an answer's text.
+	MaxHeaderFields, MaxMIMEParts, MaxLines, MaxErrors int
+	MaxAnswerSize                                      int64
 
 	SMTPAddr     string
 	SMTPTLS      mail.TLSMode
@@ -87,9 +93,15 @@ func DefaultConfig() *Config {
 		IMAPTLS:              mail.TLSImplicit,
 		IMAPMailbox:          "INBOX",
 		IMAPProcessedMailbox: "Processed",
+		IMAPSetAsideMailbox:  "Unreadable",
 		IMAPPollInterval:     time.Minute,
 		IMAPIdle:             true,
 		MaxMessageSize:       10 << 20,
+		MaxHeaderFields:      mail.DefaultLimits.MaxHeaderFields,
+		MaxMIMEParts:         mail.DefaultLimits.MaxParts,
+		MaxLines:             DefaultLimits.MaxLines,
+		MaxErrors:            DefaultLimits.MaxErrors,
+		MaxAnswerSize:        DefaultLimits.MaxAnswerSize,
 		SMTPTLS:              mail.TLSImplicit,
 		Deadline:             72 * time.Hour,
 		Reminders:            []time.Duration{24 * time.Hour, 2 * time.Hour},
@@ -187,12 +199,24 @@ func (c *Config) set(key, val string) error {
 		c.IMAPMailbox = val
 	case "imap_processed_mailbox":
 		c.IMAPProcessedMailbox = val
+	case "imap_set_aside_mailbox":
+		c.IMAPSetAsideMailbox = val
 	case "imap_poll_interval":
 		c.IMAPPollInterval, err = positiveDuration(val)
 	case "imap_idle":
 		c.IMAPIdle, err = parseBool(val)
 	case "max_message_size":
 		c.MaxMessageSize, err = parseSize(val)
+	case "max_header_fields":
+		c.MaxHeaderFields, err = parseCount(val)
+	case "max_mime_parts":
+		c.MaxMIMEParts, err = parseCount(val)
+	case "max_lines":
+		c.MaxLines, err = parseCount(val)
+	case "max_errors":
+		c.MaxErrors, err = parseCount(val)
+	case "max_answer_size":
+		c.MaxAnswerSize, err = parseSize(val)
 	case "smtp_addr":
 		c.SMTPAddr = val
 	case "smtp_tls":
@@ -223,6 +247,9 @@ func (c *Config) set(key, val string) error {
 		}
 	case "grace":
 		c.Grace, err = parseDuration(val)
+		if err == nil && c.Grace < 0 {
+			err = fmt.Errorf("%q: want a duration of zero or more", val)
+		}
 	case "templates":
 		c.Templates = val
 	case "send_retry_min":
@@ -329,22 +356,44 @@ func parseBool(s string) (bool, error) {
 	return false, fmt.Errorf("%q: want yes or no", s)
 }
 
-// parseSize reads a byte count, with an optional K, KiB, M or MiB suffix
-// (powers of 1024).
+// maxSize bounds every size of the file: the judge holds a whole mail in
+// memory, and a size near the int64 range would overflow the arithmetic
+// on it.
+const maxSize = 1 << 30
+
+// maxCount bounds every count of the file, far above any useful value.
+const maxCount = 1_000_000
+
+// parseSize reads a byte count from 1 to 1 GiB, with an optional K, KiB,
+// M or MiB suffix (powers of 1024).
 func parseSize(s string) (int64, error) {
 	num := strings.TrimRight(s, "kKmMiIbB ")
 	unit := strings.ToLower(strings.TrimSpace(s[len(num):]))
+	shift := 0
+	switch unit {
+	case "", "b":
+	case "k", "kb", "kib":
+		shift = 10
+	case "m", "mb", "mib":
+		shift = 20
+	default:
+		return 0, fmt.Errorf("%q: want a size such as 10MiB", s)
+	}
 	n, err := strconv.ParseInt(num, 10, 64)
 	if err != nil || n <= 0 {
 		return 0, fmt.Errorf("%q: want a size such as 10MiB", s)
 	}
-	switch unit {
-	case "", "b":
-		return n, nil
-	case "k", "kb", "kib":
-		return n << 10, nil
-	case "m", "mb", "mib":
-		return n << 20, nil
+	if n > maxSize>>shift {
+		return 0, fmt.Errorf("%q: at most 1GiB", s)
 	}
-	return 0, fmt.Errorf("%q: want a size such as 10MiB", s)
+	return n << shift, nil
+}
+
+// parseCount reads a whole number from 1 to maxCount.
+func parseCount(s string) (int, error) {
+	n, err := strconv.Atoi(s)
+	if err != nil || n <= 0 || n > maxCount {
+		return 0, fmt.Errorf("%q: want a whole number from 1 to %d", s, maxCount)
+	}
+	return n, nil
 }

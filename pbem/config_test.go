@@ -41,7 +41,8 @@ func TestExampleConfig(t *testing.T) {
 	}
 	probe := DefaultConfig()
 	for _, key := range []string{"address", "name", "database", "key_file", "imap_addr", "imap_tls", "imap_username",
-		"imap_password", "imap_mailbox", "imap_processed_mailbox", "imap_poll_interval", "imap_idle", "max_message_size",
+		"imap_password", "imap_mailbox", "imap_processed_mailbox", "imap_set_aside_mailbox", "imap_poll_interval", "imap_idle",
+		"max_message_size", "max_header_fields", "max_mime_parts", "max_lines", "max_errors", "max_answer_size",
 		"smtp_addr", "smtp_tls", "smtp_username", "smtp_password", "smtp_helo", "gm_secret", "gm_address", "deadline",
 		"reminders", "grace", "templates", "send_retry_min", "send_retry_max", "send_give_up", "stranger_answers", "refusal_notices", "log_level", "log_format", "http_listen", "base_url"} {
 		if !documented[key] {

@@ -147,7 +147,7 @@ func (t *txn) orders(id *identity, req *request, check bool) error {
 			fmt.Sprintf("Round %d (%s) takes no orders from %s: it waits for %s.", g.Round(), pos.Step().Name,
 				side, strings.Join(pos.Step().Waiting, ", ")), false)
 	}
-	reading := readOrders(pos, side, g.ID, req, t.msg, check)
+	reading := readOrders(pos, side, g.ID, req, t.msg, check, t.s.opts.Limits.MaxErrors)
 	notes := readingNotes(req, reading)
 	switch {
 	case reading.Errors == 0 && !reading.Found && req.SubjectCommand != "":

@@ -55,25 +55,25 @@ func orderAttachment(msg *mail.Inbound) (name, text string) {
 // holds no orders, they are the order form in that copy if the player
 // edited it there (noted in req.FromQuotedForm), or else the mail's text
 // attachment (noted in req.Attachment).
-func readOrders(pos engine.Position, side, game string, req *request, msg *mail.Inbound, check bool) engine.Reading {
+func readOrders(pos engine.Position, side, game string, req *request, msg *mail.Inbound, check bool, maxErrors int) engine.Reading {
 	text := withoutOwnMail(req.Text, game, pos.Title())
 	if check {
 		text = blankLine(text, req.Line)
 	}
-	reading := pos.Read(side, text)
+	reading := pos.Read(side, text, maxErrors)
 	if reading.Errors > 0 || reading.Found || req.Attachment != "" {
 		return reading
 	}
 	if form := quotedForm(msg.Text); form != "" {
-		edited := pos.Read(side, form)
+		edited := pos.Read(side, form, maxErrors)
 		forNow := edited.Round == 0 || edited.Round == pos.Turn()+1 // not an old form
-		if edited.Found && forNow && (edited.Errors > 0 || !sameOrders(edited, pos.Read(side, pos.Form(side, game)))) {
+		if edited.Found && forNow && (edited.Errors > 0 || !sameOrders(edited, pos.Read(side, pos.Form(side, game), maxErrors))) {
 			req.FromQuotedForm = true
 			return edited
 		}
 	}
 	if name, attached := orderAttachment(msg); name != "" {
-		if fromFile := pos.Read(side, attached); fromFile.Found {
+		if fromFile := pos.Read(side, attached, maxErrors); fromFile.Found {
 			reading, req.Attachment = fromFile, name
 		}
 	}
@@ -206,7 +206,7 @@ func CheckMail(pos engine.Position, side, game string, msg *mail.Inbound, maxSiz
 		fmt.Fprintf(&b, "The mail gives the command %s, not orders.\n", req.Command)
 		return b.String(), nil
 	}
-	reading := readOrders(pos, side, game, req, msg, req.Command == cmdCheck)
+	reading := readOrders(pos, side, game, req, msg, req.Command == cmdCheck, DefaultLimits.MaxErrors)
 	notes := readingNotes(req, reading)
 	switch {
 	case reading.Errors == 0 && !reading.Found && req.SubjectCommand != "":

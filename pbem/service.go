@@ -56,6 +56,8 @@ type Options struct {
 	// BaseURL is where players reach the game pages, for the links in
 	// mails; "" when there are none.
 	BaseURL string
+	// Limits bound what one mail may cost; DefaultLimits by default.
+	Limits Limits
 	// Templates holds the mail templates; templates.FS by default.
 	Templates fs.FS
 	// RetryMin and RetryMax bound the wait between attempts to send a mail
@@ -112,6 +114,7 @@ func NewService(store *Store, sender Sender, opts Options) (*Service, error) {
 	}
 	opts.Name = cmp.Or(opts.Name, "Fieldpost")
 	opts.MaxMessageSize = cmp.Or(opts.MaxMessageSize, 10<<20)
+	opts.Limits = opts.Limits.withDefaults()
 	if opts.Templates == nil {
 		opts.Templates = templates.FS
 	}
@@ -226,15 +229,20 @@ func kick(c chan struct{}) {
 // player marks the player unreachable and tells the game master. Otherwise what the mail does and
 // every mail it causes are committed together, once: a mail handled again
 // (the same Message-ID) has no effect. An error means nothing was done and
-// the mail should be handled again later.
+// the mail should be handled again later, except mail.ErrSetAside for an
+// Unreadable mail, whose sender has been told.
 func (s *Service) Handle(ctx context.Context, msg *mail.Inbound) error {
 	log := s.log.With("message_id", msg.MessageID)
+	var setAside error
+	if msg.Unreadable != "" {
+		setAside = fmt.Errorf("%w: %s", mail.ErrSetAside, msg.Unreadable)
+	}
 	if b, ok := mail.ReadBounce(msg); ok {
-		return s.handleBounce(msg, b, log)
+		return errors.Join(s.handleBounce(msg, b, log), setAside)
 	}
 	if reason, auto := mail.DetectAutomatic(msg, []string{s.opts.Address}); auto {
 		log.Info("automatic mail ignored", "reason", reason, "from", msg.From.Email)
-		return nil
+		return setAside
 	}
 	key := dedupeKey(msg)
 	err := s.update(msg, log, func(t *txn) error {
@@ -250,7 +258,7 @@ func (s *Service) Handle(ctx context.Context, msg *mail.Inbound) error {
 	if err != nil {
 		return fmt.Errorf("handling mail %s: %w", msg.MessageID, err)
 	}
-	return nil
+	return setAside
 }
 
 // dedupeKey names an inbound mail: its Message-ID, or for the rare mail
@@ -281,6 +289,18 @@ func (t *txn) handle() error {
 			fmt.Sprintf("Your mail (%s) was larger than the judge reads (%s) and was not read.\n"+
 				"Orders and commands are plain text: send them without attachments or pictures.",
 				byteSize(msg.Size), byteSize(t.s.opts.MaxMessageSize)))
+	}
+	if msg.Unreadable != "" {
+		t.log.Info("unreadable mail set aside", "why", msg.Unreadable, "from", msg.From.Email)
+		return t.answerSender(kindError, "Your mail could not be read",
+			fmt.Sprintf("Your mail had %s and was not read; it is kept aside for the club's administrator.\n"+
+				"Orders and commands are plain text: send them in a plain mail, without attachments.", msg.Unreadable))
+	}
+	if n, limit := lineCount(mail.StripQuoted(msg.Text)), t.s.opts.Limits.MaxLines; n > limit {
+		t.log.Info("overlong mail refused", "lines", n, "from", msg.From.Email)
+		return t.answerSender(kindError, "Your mail was too long",
+			fmt.Sprintf("Your mail has %d lines of text besides quotes; the judge reads at most %d and did\n"+
+				"nothing with it. Send only the orders or the command.", n, limit))
 	}
 	req := readMail(msg)
 	t.req = req

@@ -135,7 +135,7 @@ func TestGameDownloadReplays(t *testing.T) {
 		}
 		orders := map[string]engine.Orders{}
 		for side, text := range r.Orders {
-			reading := pos.Read(side, text)
+			reading := pos.Read(side, text, 0)
 			if reading.Orders == nil {
 				t.Fatalf("round %d: %s's published orders do not read:\n%s\n%s", r.Round, side, text, reading.Answer)
 			}

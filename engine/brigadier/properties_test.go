@@ -52,7 +52,7 @@ func TestPropertiesOverRandomGames(t *testing.T) {
 			checkPosition(t, rs, st, g, turn)
 			for _, side := range []string{"german", "us"} {
 				checkHidden(t, sys, next, round, st, side, g, turn)
-				if r := next.Read(side, next.Form(side, "g")); !st.Ended && (r.Orders == nil || r.Errors != 0) {
+				if r := next.Read(side, next.Form(side, "g"), 0); !st.Ended && (r.Orders == nil || r.Errors != 0) {
 					t.Fatalf("game %d turn %d: the %s form unchanged is refused:\n%s", g, turn+1, side, r.Answer)
 				}
 			}
@@ -124,7 +124,7 @@ func BenchmarkTurn(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		orders[side] = pos.Read(side, plan.Orders).Orders
+		orders[side] = pos.Read(side, plan.Orders, 0).Orders
 	}
 	b.ResetTimer()
 	for i := range b.N {

@@ -185,7 +185,7 @@ func (p *Position) Form(side, game string) string {
 }
 
 // Read implements engine.Position.
-func (p *Position) Read(side, text string) engine.Reading {
+func (p *Position) Read(side, text string, maxErrors int) engine.Reading {
 	if p.st.Side(side) == nil {
 		return engine.Reading{Errors: 1, Answer: fmt.Sprintf("there is no side %q in this game", side)}
 	}
@@ -193,7 +193,7 @@ func (p *Position) Read(side, text string) engine.Reading {
 	r := engine.Reading{Found: sub.Lines > 0, Errors: len(errs)}
 	switch {
 	case errs != nil:
-		r.Answer = ordertext.ErrorReport(errs)
+		r.Answer = ordertext.ErrorReport(errs, maxErrors)
 	case r.Found:
 		r.Orders = &Orders{sub.Orders}
 		r.Answer = ordertext.Echo(p.sys.rs, p.st, sub.Orders)

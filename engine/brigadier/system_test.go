@@ -45,7 +45,7 @@ func planAll(t testing.TB, sys *System, pos engine.Position, seed uint64) map[st
 		if strings.Contains(plan.Summary, "did not read back") {
 			t.Fatalf("turn %d, %s: %s\n%s", pos.Turn()+1, side, plan.Summary, plan.Orders)
 		}
-		r := pos.Read(side, plan.Orders)
+		r := pos.Read(side, plan.Orders, 0)
 		if r.Orders == nil {
 			t.Fatalf("the bot's orders for %s are refused:\n%s\n%s", side, plan.Orders, r.Answer)
 		}
@@ -76,15 +76,15 @@ func TestTurnThroughTheSeam(t *testing.T) {
 	}
 	for _, side := range []string{"german", "us"} {
 		form := pos.Form(side, "g1")
-		r := pos.Read(side, form)
+		r := pos.Read(side, form, 0)
 		if r.Orders == nil || r.Errors != 0 {
 			t.Errorf("the %s form unchanged is refused:\n%s\n%s", side, form, r.Answer)
 		}
 	}
-	if r := pos.Read("us", "Thanks, see you\nGame on!\nCompany A will hold.\n"); r.Found || r.Errors != 0 || r.Orders != nil {
+	if r := pos.Read("us", "Thanks, see you\nGame on!\nCompany A will hold.\n", 0); r.Found || r.Errors != 0 || r.Orders != nil {
 		t.Errorf("prose read as orders: %+v", r)
 	}
-	if r := pos.Read("us", "1Plt DOUBLE 1304\n2Plt AIM FIRE 0404\n"); r.Errors != 2 || !strings.Contains(r.Answer, "line 1") || !strings.Contains(r.Answer, "(11.2)") || !strings.Contains(r.Answer, "line 2") {
+	if r := pos.Read("us", "1Plt DOUBLE 1304\n2Plt AIM FIRE 0404\n", 0); r.Errors != 2 || !strings.Contains(r.Answer, "line 1") || !strings.Contains(r.Answer, "(11.2)") || !strings.Contains(r.Answer, "line 2") {
 		t.Errorf("a raise without a commander and fire at an unseen hex: %+v", r)
 	}
 	view, _ := pos.View("german")
@@ -173,7 +173,7 @@ func TestWrittenOrdersReadBack(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		first := pos.Read(side, plan.Orders)
+		first := pos.Read(side, plan.Orders, 0)
 		if first.Orders == nil {
 			t.Fatalf("%s: the bot's orders are refused:\n%s", side, first.Answer)
 		}
@@ -181,7 +181,7 @@ func TestWrittenOrdersReadBack(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		again := pos.Read(side, text)
+		again := pos.Read(side, text, 0)
 		if again.Orders == nil {
 			t.Fatalf("%s: the written orders are refused:\n%s\n%s", side, text, again.Answer)
 		}

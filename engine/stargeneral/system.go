@@ -212,7 +212,7 @@ func (p *Position) Objectives() []string { return report.Objectives(p.st) }
 func (p *Position) Form(side, game string) string { return ordertext.Form(p.rs, p.st, side, game) }
 
 // Read implements engine.Position.
-func (p *Position) Read(side, text string) engine.Reading {
+func (p *Position) Read(side, text string, maxErrors int) engine.Reading {
 	sub, errs := ordertext.Parse(p.rs, p.st, side, text)
 	r := engine.Reading{Found: sub.Lines > 0, Errors: len(errs), Round: sub.Round}
 	for _, l := range sub.Ignored {
@@ -220,7 +220,7 @@ func (p *Position) Read(side, text string) engine.Reading {
 	}
 	switch {
 	case errs != nil:
-		r.Answer = ordertext.ErrorReport(errs)
+		r.Answer = ordertext.ErrorReport(errs, maxErrors)
 	case r.Found:
 		r.Orders = &Orders{sub.Orders}
 		r.Answer = ordertext.Echo(p.rs, p.st, sub.Orders)

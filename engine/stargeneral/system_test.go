@@ -73,10 +73,10 @@ func TestRoundThroughTheSeam(t *testing.T) {
 	if !bytes.Equal(raw, again) {
 		t.Error("a stored position does not read back the same")
 	}
-	if r := pos.Read("us", "Thanks, see you\n"); r.Found || r.Errors != 0 || r.Orders != nil {
+	if r := pos.Read("us", "Thanks, see you\n", 0); r.Found || r.Errors != 0 || r.Orders != nil {
 		t.Errorf("prose read as orders: %+v", r)
 	}
-	if r := pos.Read("us", "BN 743 X\n"); r.Errors == 0 || !strings.Contains(r.Answer, "line 1") {
+	if r := pos.Read("us", "BN 743 X\n", 0); r.Errors == 0 || !strings.Contains(r.Answer, "line 1") {
 		t.Errorf("a wrong status: %+v", r)
 	}
 	view, err := pos.View("german")
@@ -89,7 +89,7 @@ func TestRoundThroughTheSeam(t *testing.T) {
 		if err != nil || plan.Turn != 0 || plan.Over || plan.Orders == "" {
 			t.Fatalf("plan of %s: %+v %v", side, plan, err)
 		}
-		r := pos.Read(side, plan.Orders)
+		r := pos.Read(side, plan.Orders, 0)
 		if r.Orders == nil {
 			t.Fatalf("the bot's orders for %s are refused:\n%s", side, r.Answer)
 		}

@@ -338,11 +338,19 @@ func ladder(rs *rules.Ruleset) []string {
 }
 
 // ErrorReport lists every error for the reply.
-func ErrorReport(errs []Error) string {
+// Past max problems (when max > 0) only a count of the rest is given.
+func ErrorReport(errs []Error, max int) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Your orders were NOT accepted: %d problem(s). Correct them and send the whole orders again.\n\n", len(errs))
-	for _, e := range errs {
+	listed := errs
+	if max > 0 && len(errs) > max {
+		listed = errs[:max]
+	}
+	for _, e := range listed {
 		fmt.Fprintf(&b, "  %s\n", e.Error())
+	}
+	if len(listed) < len(errs) {
+		fmt.Fprintf(&b, "  ... and %d more, not listed: correct these first.\n", len(errs)-len(listed))
 	}
 	return b.String()
 }

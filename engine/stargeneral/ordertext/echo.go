@@ -7,13 +7,18 @@ import (
 	"fieldpost/engine/stargeneral/rules"
 )
 
-// ErrorReport writes a refused submission's errors for a player: each with
-// its line number, the line quoted, what is wrong, the rule and a hint.
-func ErrorReport(errs Errors) string {
+// ErrorReport writes a refusal: every error with its line, the line
+// quoted, the rule and a hint; past max errors (when max > 0) only a count
+// of the rest, so that one mail of junk cannot make a huge answer.
+func ErrorReport(errs Errors, max int) string {
 	var b strings.Builder
 	n := len(errs)
 	fmt.Fprintf(&b, "These orders were NOT accepted: %s. Nothing has changed; send the corrected orders.\n", countWord(n, "error"))
-	for _, e := range errs {
+	listed := errs
+	if max > 0 && n > max {
+		listed = errs[:max]
+	}
+	for _, e := range listed {
 		b.WriteString("\n")
 		if e.Line > 0 {
 			fmt.Fprintf(&b, "line %d: %s\n", e.Line, strings.TrimSpace(e.Quote))
@@ -28,6 +33,13 @@ func ErrorReport(errs Errors) string {
 		if e.Hint != "" {
 			fmt.Fprintf(&b, "  hint: %s\n", e.Hint)
 		}
+	}
+	if rest := n - len(listed); rest > 0 {
+		more := fmt.Sprintf("%d more errors", rest)
+		if rest == 1 {
+			more = "1 more error"
+		}
+		fmt.Fprintf(&b, "\n... and %s, not listed: correct these first.\n", more)
 	}
 	return b.String()
 }

@@ -54,7 +54,7 @@ func TestFormatRoundTrips(t *testing.T) {
 // samplePositions plays random rounds from the start and returns the
 // positions met, each also worn down (losses, lost stands and HQs) and as a
 // night round, so that every kind of order has something to apply to.
-func samplePositions(t *testing.T, rs *rules.Ruleset, st *rules.State, rnd *rand.Rand) []*rules.State {
+func samplePositions(t testing.TB, rs *rules.Ruleset, st *rules.State, rnd *rand.Rand) []*rules.State {
 	var out []*rules.State
 	for round := 0; round < 8 && !st.Ended; round++ {
 		worn := wear(rs, st, rnd)

@@ -3,7 +3,6 @@ package ordertext
 import (
 	"fmt"
 	"sort"
-	"strconv"
 	"strings"
 
 	"fieldpost/engine/stargeneral/rules"
@@ -377,8 +376,12 @@ func (p *parser) header(l srcLine) {
 			}
 			p.sub.Side = p.side
 		case "ROUND":
-			n, err := strconv.Atoi(val)
-			if err != nil || n < 1 {
+			n, isNumber, err := orderNumber(val)
+			if err != nil {
+				p.errorf(l, rules.SecNone, "", "ROUND %v", err)
+				return
+			}
+			if !isNumber || n < 1 {
 				p.errorf(l, rules.SecNone, "", "ROUND %q: want the round number from the order form", val)
 				return
 			}
@@ -763,7 +766,12 @@ func (p *parser) support(l srcLine, a *rules.Attack, args []string) bool {
 		case w == "AIR":
 			n := 1
 			if i+1 < len(args) {
-				if v, err := strconv.Atoi(args[i+1]); err == nil {
+				v, isNumber, err := orderNumber(args[i+1])
+				if err != nil {
+					p.errorf(l, rules.SecAir, "", "AIR %v", err)
+					return false
+				}
+				if isNumber {
 					n = v
 					i++
 				}
@@ -955,8 +963,12 @@ func (p *parser) artillery(l srcLine, args []string) {
 				p.errorf(l, rules.SecArtillery, "", "KEEP needs a number of shots")
 				return
 			}
-			n, err := strconv.Atoi(args[i+1])
-			if err != nil || n < 0 {
+			n, isNumber, err := orderNumber(args[i+1])
+			if err != nil {
+				p.errorf(l, rules.SecArtillery, "", "KEEP %v", err)
+				return
+			}
+			if !isNumber || n < 0 {
 				p.errorf(l, rules.SecArtillery, "", "KEEP %q: want a number of shots", args[i+1])
 				return
 			}
@@ -1015,7 +1027,11 @@ func (p *parser) night(l srcLine, kw string, args []string) {
 		n = &rules.NightOrders{}
 		p.sub.Orders.Night = n
 	}
-	args = dropWords(args, "TO", "AT", "SP")
+	fillers := []string{"TO", "AT", "SP"}
+	if kw == "PLATOON" {
+		fillers = []string{"TO"} // a platoon may be named "at" (anti-tank)
+	}
+	args = dropWords(args, fillers...)
 	if len(args) == 0 {
 		p.errorf(l, rules.SecNight, "", "%s needs a unit", kw)
 		return
@@ -1027,8 +1043,11 @@ func (p *parser) night(l srcLine, kw string, args []string) {
 	}
 	bad := func(form string) { p.errorf(l, rules.SecNight, "", "write %s", form) }
 	num := func(s string) (int, bool) {
-		v, err := strconv.Atoi(s)
-		return v, err == nil && v > 0
+		v, isNumber, err := orderNumber(s)
+		if err != nil {
+			p.errorf(l, rules.SecNight, "", "%v", err)
+		}
+		return v, isNumber && err == nil && v > 0
 	}
 	p.otherLine["night "+u.ID] = l.n
 	switch kw {

@@ -3,7 +3,6 @@ package rules
 import (
 	"fmt"
 	"sort"
-	"strconv"
 	"strings"
 )
 
@@ -203,9 +202,9 @@ func (p *scenarioParser) positive(n int, what string, args []string) int {
 		p.errorf(n, "%s takes one number", what)
 		return 1
 	}
-	v, err := strconv.Atoi(args[0])
+	v, err := atoi(args[0])
 	if err != nil || v <= 0 {
-		p.errorf(n, "%s %q: want a positive whole number", what, args[0])
+		p.errorf(n, "%s %q: want a whole number from 1 to %d", what, args[0], maxScenarioNumber)
 		return 1
 	}
 	return v
@@ -217,8 +216,8 @@ func (p *scenarioParser) start(n int, args []string) {
 		p.errorf(n, "START takes a day and a round, and optionally the word night")
 		return
 	}
-	d, err1 := strconv.Atoi(args[0])
-	r, err2 := strconv.Atoi(args[1])
+	d, err1 := atoi(args[0])
+	r, err2 := atoi(args[1])
 	if err1 != nil || err2 != nil || d < 1 || r < 1 || r > p.rs.RoundsPerDay {
 		p.errorf(n, "START %s %s: want a day from 1 and a round from 1 to %d", args[0], args[1], p.rs.RoundsPerDay)
 		return
@@ -246,8 +245,8 @@ func (p *scenarioParser) mapHeader(n int, args []string) {
 		p.errorf(n, "MAP takes columns and rows, then the rows of terrain letters (or the word open: all open ground)")
 		return
 	}
-	cols, err1 := strconv.Atoi(args[0])
-	rows, err2 := strconv.Atoi(args[1])
+	cols, err1 := atoi(args[0])
+	rows, err2 := atoi(args[1])
 	if err1 != nil || err2 != nil || cols < 1 || rows < 1 || cols > 99 || rows > 99 {
 		p.errorf(n, "MAP %s %s: columns and rows must be from 1 to 99", args[0], args[1])
 		return
@@ -255,8 +254,9 @@ func (p *scenarioParser) mapHeader(n int, args []string) {
 	p.st.Map = &Map{Cols: cols, Rows: rows}
 	if len(args) == 3 {
 		if !strings.EqualFold(args[2], "open") {
+			// The map is still made, all open, so that the hexes of the
+			// lines after are checked (and a TERRAIN line finds rows).
 			p.errorf(n, "MAP: the third word can only be open")
-			return
 		}
 		row := strings.Repeat(p.rs.TerrainByID("open").Letter, cols)
 		for range rows {
@@ -387,7 +387,7 @@ func (p *scenarioParser) objective(n int, args []string) {
 		k, v, isOpt := strings.Cut(a, "=")
 		switch {
 		case isOpt && strings.EqualFold(k, "value"):
-			val, err := strconv.Atoi(v)
+			val, err := atoi(v)
 			if err != nil || val < 1 {
 				p.errorf(n, "objective value %q: want a positive whole number", v)
 			}
@@ -411,7 +411,7 @@ func (p *scenarioParser) victory(n int, args []string) {
 	case len(args) == 1 && strings.EqualFold(args[0], VictoryObjectives):
 		p.st.Victory = Victory{Kind: VictoryObjectives}
 	case len(args) == 3 && strings.EqualFold(args[0], VictoryHold):
-		need, err := strconv.Atoi(args[2])
+		need, err := atoi(args[2])
 		if err != nil || need < 1 {
 			p.errorf(n, "VICTORY hold: %q is not a positive number of objective points", args[2])
 			return
@@ -429,8 +429,12 @@ func (p *scenarioParser) sideLine(n int, args []string) {
 		return
 	}
 	name := args[0]
-	if p.st.Side(name) != nil {
+	if p.sideNamed(name) != nil {
 		p.errorf(n, "side %q listed twice", name)
+		return
+	}
+	if why := sideNameProblem(name); why != "" {
+		p.errorf(n, "side %q: %s", name, why)
 		return
 	}
 	if len(p.st.Sides) == 2 {
@@ -445,7 +449,7 @@ func (p *scenarioParser) sideLine(n int, args []string) {
 			title = append(title, a)
 			continue
 		}
-		val, err := strconv.Atoi(v)
+		val, err := atoi(v)
 		if err != nil || val < 0 {
 			p.errorf(n, "%s=%q: want a whole number", k, v)
 			continue
@@ -482,8 +486,11 @@ func (p *scenarioParser) unitLine(n int, args []string) {
 		p.errorf(n, "UNIT takes an id and a status (M, H, D or R), then optionally a title")
 		return
 	}
-	if p.st.Unit(args[0]) != nil {
+	if p.unitNamed(args[0]) != nil {
 		p.errorf(n, "unit %q listed twice", args[0])
+		return
+	}
+	if !p.checkName(n, "unit", args[0]) {
 		return
 	}
 	status, err := ParseStatus(args[1])
@@ -497,7 +504,7 @@ func (p *scenarioParser) unitLine(n int, args []string) {
 		k, v, isOpt := strings.Cut(a, "=")
 		switch {
 		case isOpt && strings.EqualFold(k, "hqlost"):
-			t, err := strconv.Atoi(v)
+			t, err := atoi(v)
 			if err != nil || t < 0 {
 				p.errorf(n, "hqlost=%q: want the turn number the HQ was lost in", v)
 			}
@@ -522,8 +529,11 @@ func (p *scenarioParser) standLine(n int, toks []string) {
 	}
 	u := p.unit
 	name, typ := toks[0], strings.ToLower(toks[1])
-	if u.Stand(name) != nil || standIn(u.Lost, name) != nil {
+	if standNamed(u.Stands, name) != nil || standNamed(u.Lost, name) != nil {
 		p.errorf(n, "unit %s has two stands named %s", u.ID, name)
+		return
+	}
+	if !p.checkName(n, "stand", name) {
 		return
 	}
 	st, ok := p.rs.StandTypes[typ]
@@ -545,7 +555,7 @@ func (p *scenarioParser) standLine(n int, toks []string) {
 		}
 		k, v, isOpt := strings.Cut(strings.ToLower(a), "=")
 		num := func() int {
-			val, err := strconv.Atoi(v)
+			val, err := atoi(v)
 			if err != nil || val < 0 {
 				p.errorf(n, "stand %s: %s=%q: want a whole number", name, k, v)
 			}
@@ -608,8 +618,11 @@ func (p *scenarioParser) attach(n int, s *Stand, spec string) {
 			strings.Join(append(p.typesOf(ClassSupport), p.typesOf(ClassTransport)...), ", "))
 		return
 	}
-	if _, other := p.unit.Platoon(name); other != nil || platoonIn(p.unit.LostPlatoons, name) != nil {
+	if p.unitHasPlatoon(p.unit, name) {
 		p.errorf(n, "unit %s has two platoons named %s: name them TYPE:NAME", p.unit.ID, name)
+		return
+	}
+	if !p.checkName(n, "platoon", name) {
 		return
 	}
 	pl := &Platoon{Name: name, Type: typ, Home: p.unit.ID}
@@ -647,6 +660,13 @@ func (p *scenarioParser) lostPlatoon(n int, args []string) {
 		p.errorf(n, "%q is not a support platoon type", args[0])
 		return
 	}
+	if p.unitHasPlatoon(p.unit, args[1]) {
+		p.errorf(n, "unit %s has two platoons named %s", p.unit.ID, args[1])
+		return
+	}
+	if !p.checkName(n, "platoon", args[1]) {
+		return
+	}
 	p.unit.LostPlatoons = append(p.unit.LostPlatoons, &Platoon{Name: args[1], Type: typ, Home: p.unit.ID})
 }
 
@@ -661,8 +681,11 @@ func (p *scenarioParser) battery(n int, args []string) {
 		p.errorf(n, "BATTERY takes an id, an artillery stand type and a hex")
 		return
 	}
-	if p.st.Battery(args[0]) != nil {
+	if p.batteryNamed(args[0]) != nil {
 		p.errorf(n, "battery %q listed twice", args[0])
+		return
+	}
+	if !p.checkName(n, "battery", args[0]) {
 		return
 	}
 	typ := strings.ToLower(args[1])
@@ -692,7 +715,7 @@ func (p *scenarioParser) battery(n int, args []string) {
 			}
 			continue
 		}
-		val, err := strconv.Atoi(v)
+		val, err := atoi(v)
 		if err != nil || val < 0 {
 			p.errorf(n, "battery %s: %s=%q: want a whole number", b.ID, k, v)
 			continue

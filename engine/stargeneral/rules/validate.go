@@ -467,6 +467,11 @@ func (v *validator) attack(u *Unit, uo *UnitOrders, ends map[*Stand]Hex, strateg
 		v.add(u.ID, "", v.sec(SecAir), "air points support attacks as artillery does: not a Hold attack")
 	case v.rs.MaxAirPerCombat > 0 && a.Air > v.rs.MaxAirPerCombat:
 		v.add(u.ID, "", v.sec(SecAir), "the attack calls %d air points: at most %d support one combat", a.Air, v.rs.MaxAirPerCombat)
+	case a.Air > v.st.Side(u.Side).Air:
+		// Not added to the total: a sum of huge numbers could overflow
+		// and pass the total's check.
+		v.add(u.ID, "", v.sec(SecAir), "the attack calls %d air points, but %s has %d this round", a.Air, u.Side, v.st.Side(u.Side).Air)
+		return
 	}
 	v.air += max(a.Air, 0)
 }
