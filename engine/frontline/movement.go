@@ -82,6 +82,10 @@ func (r *resolver) movement(o Orders) {
 			r.emit("move", "V.4", Hex{}, r.side, "%s is no longer on the map: its order lapses", m.Unit)
 			continue
 		}
+		if u.Idle {
+			r.emit("move", "V.3.2", u.Hex, r.side, "%s is idle for lack of supply: its order lapses", u.ID)
+			continue
+		}
 		if m.Push {
 			r.s.spend(r.s.Player(r.side), "Push")
 			u.PushTurn = r.own

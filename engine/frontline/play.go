@@ -68,7 +68,9 @@ func (r *resolver) rollOff(first, second, what string) (bool, string) {
 
 // Play resolves the active side's player turn with its orders and the
 // dice, then opens the opponent's turn (its Income/Event phase). It returns
-// the next state and what happened; the state it is called on is unchanged.
+// the next state and what happened in the turn (its opening included); the
+// opponent's opening is in the next state's Opening, mailed with its form.
+// The state it is called on is unchanged.
 // Orders with problems are refused whole, with every problem.
 func (s *State) Play(o Orders, d Dice) (*State, []Event, error) {
 	if s.Over {
@@ -99,9 +101,7 @@ func (s *State) Play(o Orders, d Dice) (*State, []Event, error) {
 		if n.Active == n.Sides[0] {
 			n.Turn++
 		}
-		nr := newResolver(n, d)
-		n.openTurn(nr)
-		r.events = append(r.events, nr.events...)
+		n.openTurn(newResolver(n, d))
 	}
 	return n, r.events, nil
 }
@@ -332,6 +332,7 @@ func (r *resolver) supply(o Orders) {
 	need := deficit * r.r.Int("deficit_idle_factor")
 	var chosen []*Unit
 	total := 0
+	// A unit and its crew idle together (Inset V.5): both costs count.
 	pick := func(u *Unit) {
 		for _, c := range chosen {
 			if c == u {
@@ -340,6 +341,12 @@ func (r *resolver) supply(o Orders) {
 		}
 		chosen = append(chosen, u)
 		total += s.Card(u).Cost
+		for _, v := range s.Units {
+			if v.Side == u.Side && v != u && ((u.Role == "crew" && v.ID == u.In) || (v.In == u.ID && v.Role == "crew")) {
+				chosen = append(chosen, v)
+				total += s.Card(v).Cost
+			}
+		}
 	}
 	for _, id := range o.Idle {
 		if u := s.Unit(r.side, id); u != nil && r.idleEligible(u) {
@@ -365,12 +372,6 @@ func (r *resolver) supply(o Orders) {
 	for _, u := range chosen {
 		u.Idle, u.IdleTurn = true, r.own
 		names = append(names, u.ID)
-		// An idle crew idles its vehicle, and a vehicle its crew (Inset V.5).
-		for _, v := range s.Units {
-			if v.Side == u.Side && ((u.In != "" && v.ID == u.In && u.Role == "crew") || (v.In == u.ID && v.Role == "crew")) {
-				v.Idle, v.IdleTurn = true, r.own
-			}
-		}
 	}
 	r.emit("supply", "V.3.2", Hex{}, r.side, "%s deficit %d: units worth %d must stay idle; idle: %s (cost %d)", r.side, deficit, need, strings.Join(names, " "), total)
 }
@@ -485,7 +486,7 @@ func (r *resolver) endTurn(o Orders) {
 		}
 	}
 	s.Modifiers = kept
-	if r.side == s.Sides[1] && s.Turn >= s.Turns {
+	if r.side == s.Sides[1] && s.Turns > 0 && s.Turn >= s.Turns {
 		s.Over, s.Winner = true, s.Limit
 		s.Result = fmt.Sprintf("%s wins: turn limit %d reached", s.Limit, s.Turns)
 		r.emit("victory", "II.2", Hex{}, "", "%s", s.Result)

@@ -92,8 +92,8 @@ func (s *State) shuffleDecks(d Dice) {
 
 // ParseScenario reads the scenario format (docs/rules-frontline.md): the map,
 // the sides and their units, control, victory. The adjudication cases write
-// their positions in it too, with the extra lines TURN, HAND, DECK, EVENTS,
-// MODIFIER, REACT-free state lines.
+// their positions in it too, with the extra lines TURN, HAND, DECK, EVENTDECK,
+// MODIFIER, STARS, BOARD, FILL.
 func ParseScenario(text string) (*State, error) {
 	l, err := Lib()
 	if err != nil {
@@ -163,6 +163,22 @@ func ParseScenario(text string) (*State, error) {
 				}
 			}
 			s.Map.Rows[row-1] = args[1]
+		case "FILL":
+			// FILL letter: every row not given is all that terrain.
+			for r := range s.Map.Rows {
+				if s.Map.Rows[r] == "" {
+					s.Map.Rows[r] = strings.Repeat(firstOr(args, "."), s.Map.Width)
+				}
+			}
+		case "BOARD":
+			// BOARD scenario: that scenario's map, roads, rivers, bridges.
+			b, err := LoadScenario(firstOr(args, ""))
+			if err != nil {
+				fail(n, "%v", err)
+				continue
+			}
+			s.Map = b.Map
+			s.Bridges = cloneMap(b.Bridges)
 		case "PLACE":
 			hs := hexes(n, args[:1])
 			if len(hs) == 1 && len(args) > 1 {
@@ -272,7 +288,7 @@ func ParseScenario(text string) (*State, error) {
 				}
 				s.CommandDeck = append(s.CommandDeck, name)
 			}
-		case "EVENTS":
+		case "EVENTDECK":
 			for _, a := range args {
 				v, err := strconv.Atoi(a)
 				if err != nil || v < 1 || v > len(l.Events) {
@@ -323,6 +339,24 @@ func ParseScenario(text string) (*State, error) {
 			if err := s.parseUnit(args); err != nil {
 				fail(n, "%v", err)
 			}
+		case "STARS":
+			// STARS side id a,b: experience for a unit listed before (crews).
+			if len(args) != 3 {
+				fail(n, "STARS takes a side, a unit and its abilities")
+				continue
+			}
+			u := s.Unit(strings.ToUpper(args[0]), strings.ToUpper(args[1]))
+			if u == nil {
+				fail(n, "STARS: no unit %s %s listed before", args[0], args[1])
+				continue
+			}
+			for _, st := range strings.Split(args[2], ",") {
+				if !validStar(st) {
+					fail(n, "experience %q unknown", st)
+					continue
+				}
+				u.Stars = append(u.Stars, st)
+			}
 		case "VICTORY":
 			if len(args) < 3 || !strings.EqualFold(args[1], "hold") {
 				fail(n, "VICTORY takes a side, HOLD and hexes")
@@ -352,6 +386,10 @@ func ParseScenario(text string) (*State, error) {
 		}
 	}
 	for _, u := range s.Units {
+		// A unit listed idle was idled in its side's previous own turn.
+		if u.Idle && u.IdleTurn == 0 {
+			u.IdleTurn = s.Player(u.Side).OwnTurn - 1
+		}
 		if u.OnMap() && !s.Map.On(u.Hex) {
 			return nil, fmt.Errorf("unit %s at %s: off the map", u.Key(), u.Hex)
 		}
@@ -445,6 +483,9 @@ func (s *State) parseUnit(args []string) error {
 				u.Away = k
 			default:
 				u.PushTurn = k
+				if card.Kind == "infantry" {
+					u.SkipMove = k + 1
+				}
 			}
 		case "crew":
 			v, err := next()

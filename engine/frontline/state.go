@@ -12,6 +12,7 @@
 package frontline
 
 import (
+	"fmt"
 	"slices"
 	"sort"
 )
@@ -328,4 +329,16 @@ func (s *State) modifier(name, side string) bool {
 		}
 	}
 	return false
+}
+
+// SetStanding replaces a side's standing orders between turns: the waiting
+// side may send a REACT-only mail until the active turn is played (design
+// 3.1). It returns a new state.
+func (s *State) SetStanding(side string, st Standing) (*State, error) {
+	if s.Player(side) == nil {
+		return nil, fmt.Errorf("no side %q", side)
+	}
+	n := s.Clone()
+	n.Player(side).Standing = st.clone()
+	return n, nil
 }
