@@ -29,11 +29,11 @@ type battle struct {
 	first     string // side that fires first every round
 	mission   *Mission
 	fo        *Unit
-	gunHit    map[int]bool       // rounds in which a mission gun hit
-	onTarget  map[string]int     // rounds a mission has fired on a target
-	policy    map[string]string  // side -> target policy
-	apNever   map[string]bool    // side -> AP never
-	withdrawn map[string]bool    // sides gone
+	gunHit    map[int]bool      // rounds in which a mission gun hit
+	onTarget  map[string]int    // rounds a mission has fired on a target
+	policy    map[string]string // side -> target policy
+	apNever   map[string]bool   // side -> AP never
+	withdrawn map[string]bool   // sides gone
 	over      bool
 }
 

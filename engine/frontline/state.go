@@ -34,17 +34,19 @@ const (
 // shared between states and never changed; what changes on it (bridges,
 // control) lives in State.
 type Map struct {
-	Width  int              `json:"width"`
-	Height int              `json:"height"`
-	Rows   []string         `json:"rows"` // terrain letters, row 1 first
-	Names  map[Hex]string   `json:"names,omitempty"`
-	Roads  map[Side2]bool   `json:"roads,omitempty"`
-	Rivers map[Side2]bool   `json:"rivers,omitempty"`
-	Coast  map[Side2]bool   `json:"red_coast,omitempty"`
+	Width  int            `json:"width"`
+	Height int            `json:"height"`
+	Rows   []string       `json:"rows"` // terrain letters, row 1 first
+	Names  map[Hex]string `json:"names,omitempty"`
+	Roads  map[Side2]bool `json:"roads,omitempty"`
+	Rivers map[Side2]bool `json:"rivers,omitempty"`
+	Coast  map[Side2]bool `json:"red_coast,omitempty"`
 }
 
 // On reports whether h is on the board.
-func (m *Map) On(h Hex) bool { return h.Col >= 1 && h.Row >= 1 && h.Col <= m.Width && h.Row <= m.Height }
+func (m *Map) On(h Hex) bool {
+	return h.Col >= 1 && h.Row >= 1 && h.Col <= m.Width && h.Row <= m.Height
+}
 
 // Terrain returns the terrain letter of h; off the board is impassable.
 func (m *Map) Terrain(h Hex) byte {
@@ -96,10 +98,10 @@ type Unit struct {
 	Hidden bool `json:"hidden,omitempty"`
 	// Found: the enemy's recon found this hidden unit; it stays a legal
 	// target until it moves (§IV.1.7).
-	Found    bool     `json:"found,omitempty"`
+	Found bool `json:"found,omitempty"`
 	// Revealed: the enemy has seen this unit since it last moved (fog of
 	// war, §VIII.1): attacking, defending, reconnoitred.
-	Revealed bool `json:"revealed,omitempty"`
+	Revealed bool     `json:"revealed,omitempty"`
 	Stars    []string `json:"stars,omitempty"` // experience abilities (Table VIII.1)
 	Idle     bool     `json:"idle,omitempty"`  // supply idle until its side's next Supply Phase
 	IdleTurn int      `json:"idle_turn,omitempty"`
@@ -147,27 +149,27 @@ type VictoryRule struct {
 
 // State is a whole game position between two player turns.
 type State struct {
-	Scenario string       `json:"scenario"`
-	Title    string       `json:"title"`
-	Options  Options      `json:"options"`
-	Map      *Map         `json:"map"`
-	Turns    int          `json:"turns"`
-	Turn     int          `json:"turn"`   // game turn
-	Sides    []string     `json:"sides"`  // in order of play
-	Active   string       `json:"active"` // whose player turn is next to play
-	Players  []*Player    `json:"players"`
-	Units    []*Unit      `json:"units"`
-	Control  map[Hex]string `json:"control"` // cities, ports, airfields: who holds them
-	Bridges  map[Side2]string `json:"bridges"` // intact or collapsed
-	Tries    map[string]int `json:"tries,omitempty"` // engineer tries per item (Table VI.2)
-	Victory  []VictoryRule `json:"victory"`
-	Limit    string        `json:"limit"` // side that wins at the turn limit
+	Scenario string           `json:"scenario"`
+	Title    string           `json:"title"`
+	Options  Options          `json:"options"`
+	Map      *Map             `json:"map"`
+	Turns    int              `json:"turns"`
+	Turn     int              `json:"turn"`   // game turn
+	Sides    []string         `json:"sides"`  // in order of play
+	Active   string           `json:"active"` // whose player turn is next to play
+	Players  []*Player        `json:"players"`
+	Units    []*Unit          `json:"units"`
+	Control  map[Hex]string   `json:"control"`         // cities, ports, airfields: who holds them
+	Bridges  map[Side2]string `json:"bridges"`         // intact or collapsed
+	Tries    map[string]int   `json:"tries,omitempty"` // engineer tries per item (Table VI.2)
+	Victory  []VictoryRule    `json:"victory"`
+	Limit    string           `json:"limit"` // side that wins at the turn limit
 	// The decks are secret; a side's view keeps only their sizes.
-	CommandDeck    []string `json:"command_deck,omitempty"`
-	CommandDiscard []string `json:"command_discard"`
-	EventDeck      []int    `json:"event_deck,omitempty"`
-	EventDiscard   []int    `json:"event_discard"`
-	DeckSizes      []int    `json:"deck_sizes,omitempty"` // in a view: command, event
+	CommandDeck    []string   `json:"command_deck,omitempty"`
+	CommandDiscard []string   `json:"command_discard"`
+	EventDeck      []int      `json:"event_deck,omitempty"`
+	EventDiscard   []int      `json:"event_discard"`
+	DeckSizes      []int      `json:"deck_sizes,omitempty"` // in a view: command, event
 	Modifiers      []Modifier `json:"modifiers,omitempty"`
 	// Opening holds the events of the active side's Income/Event phase,
 	// already played when its orders are written (design 3.2).
