@@ -176,3 +176,8 @@ func itoa(n int) string {
 	}
 	return string(b[i:])
 }
+
+// Default are the orders of a side that sent none (design 3.2): no
+// purchases, supply paid with judge-chosen idle units, no moves, no
+// attacks, nothing deployed; its standing orders stay as they were.
+func (s *State) Default(side string) Orders { return Orders{Side: side} }

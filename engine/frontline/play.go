@@ -487,8 +487,25 @@ func (r *resolver) endTurn(o Orders) {
 	}
 	s.Modifiers = kept
 	if r.side == s.Sides[1] && s.Turns > 0 && s.Turn >= s.Turns {
-		s.Over, s.Winner = true, s.Limit
-		s.Result = fmt.Sprintf("%s wins: turn limit %d reached", s.Limit, s.Turns)
+		s.Over = true
+		switch s.Limit {
+		case "SCORE", "DRAW":
+			a, b := s.Players[0], s.Players[1]
+			switch {
+			case s.Limit == "DRAW" || a.Score == b.Score:
+				s.Result = fmt.Sprintf("draw: turn limit %d reached (score %s %d, %s %d)", s.Turns, a.Side, a.Score, b.Side, b.Score)
+			case a.Score > b.Score:
+				s.Winner = a.Side
+			default:
+				s.Winner = b.Side
+			}
+			if s.Winner != "" {
+				s.Result = fmt.Sprintf("%s wins on score at the turn limit %d (%s %d, %s %d)", s.Winner, s.Turns, a.Side, a.Score, b.Side, b.Score)
+			}
+		default:
+			s.Winner = s.Limit
+			s.Result = fmt.Sprintf("%s wins: turn limit %d reached", s.Limit, s.Turns)
+		}
 		r.emit("victory", "II.2", Hex{}, "", "%s", s.Result)
 	}
 }
