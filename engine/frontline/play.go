@@ -403,7 +403,7 @@ func (r *resolver) deployment(o Orders) {
 		if !scheduled && !rushed {
 			continue
 		}
-		if !s.canDeployAt(u, dp.Hex) {
+		if !s.CanDeployAt(u, dp.Hex) {
 			r.emit("deploy", "V.6", dp.Hex, r.side, "%s cannot deploy at %s any more: not a controlled port or airfield", u.ID, dp.Hex)
 			continue
 		}
@@ -428,9 +428,9 @@ func (s *State) dropModifier(name, side string) {
 	s.Modifiers = out
 }
 
-// canDeployAt checks Table V.1: land units at a controlled port, aircraft
+// CanDeployAt checks Table V.1: land units at a controlled port, aircraft
 // at a controlled airfield.
-func (s *State) canDeployAt(u *Unit, h Hex) bool {
+func (s *State) CanDeployAt(u *Unit, h Hex) bool {
 	c := s.Card(u)
 	if s.Control[h] != u.Side {
 		return false

@@ -79,7 +79,7 @@ func randomOrders(s *State, rng *rand.Rand) Orders {
 		for _, u := range s.Units {
 			if u.Side == side && u.Staged > 0 && u.In == "" {
 				for h, c := range s.Control {
-					if c == side && s.canDeployAt(u, h) {
+					if c == side && s.CanDeployAt(u, h) {
 						o.Deploys = append(o.Deploys, Deploy{Line: next(), Unit: u.ID, Hex: h})
 						break
 					}

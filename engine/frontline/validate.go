@@ -490,7 +490,7 @@ func (v *validator) deploys() {
 			v.add(d.Line, "V.6", "deployment at the end of your turns 5, 10, 15... (this is your turn %d); or play RUSH", p.OwnTurn)
 		case u.Staged >= p.OwnTurn:
 			v.add(d.Line, "V.2", "%s was bought this turn: it deploys at a later Deployment Phase", u.ID)
-		case !s.canDeployAt(u, d.Hex):
+		case !s.CanDeployAt(u, d.Hex):
 			v.add(d.Line, "V.6", "%s: %s is not a port (airfield for aircraft) you control", u.ID, d.Hex)
 		}
 	}
