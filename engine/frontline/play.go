@@ -113,12 +113,6 @@ func (s *State) Play(o Orders, d Dice) (*State, []Event, error) {
 func (s *State) openTurn(r *resolver) {
 	p := s.Player(s.Active)
 	p.OwnTurn++
-	if r == nil {
-		if p.OwnTurn > 1 {
-			panic("frontline: a later turn opens without dice")
-		}
-		return
-	}
 	r.own = p.OwnTurn
 	r.phase = "income"
 	s.returnAway(r)

@@ -50,15 +50,14 @@ func LoadScenario(name string) (*State, error) {
 }
 
 // NewGame starts a bundled scenario: the decks are shuffled from the game
-// seed and the first side's turn is opened (its own turn 1 has no income,
-// event or card, §V.1).
+// seed; the first side is in its own turn 1, which has no income, event
+// or card to open it (§V.1).
 func NewGame(scenario string, seed uint64) (*State, error) {
 	s, err := LoadScenario(scenario)
 	if err != nil {
 		return nil, err
 	}
 	s.shuffleDecks(NewSeededDice(DeckSeed(seed)))
-	s.openTurn(nil)
 	return s, nil
 }
 
@@ -384,6 +383,10 @@ func ParseScenario(text string) (*State, error) {
 		if p := s.Player(side); p != nil {
 			p.OwnTurn = t
 		}
+	}
+	// A position is inside its active side's turn: at least its first.
+	if p := s.Player(s.Active); p != nil && p.OwnTurn == 0 {
+		p.OwnTurn = 1
 	}
 	for _, u := range s.Units {
 		// A unit listed idle was idled in its side's previous own turn.

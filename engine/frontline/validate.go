@@ -143,7 +143,7 @@ func (v *validator) moves() {
 		case u.In != "" && loaded[u.ID] == "":
 			v.add(m.Line, "VI.3", "%s is carried by %s and cannot move itself", u.ID, u.In)
 			continue
-		case u.SkipMove == p.OwnTurn:
+		case u.SkipMove != 0 && u.SkipMove == p.OwnTurn:
 			v.add(m.Line, "IV.3.5", "%s was pushed last turn and skips this Movement Phase", u.ID)
 			continue
 		}
