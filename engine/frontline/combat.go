@@ -144,6 +144,14 @@ func (r *resolver) combat(o Orders) {
 				r.emit("combat", "V.5.2", e.Hex, r.side, "%s cannot take part in the engagement at %s (gone, idle, uncrewed or already engaged)", id, e.Hex)
 				continue
 			}
+			reach := -1
+			for _, w := range s.Card(u).Weapons {
+				reach = max(reach, w.Range)
+			}
+			if Distance(u.Hex, e.Hex) > reach {
+				r.emit("combat", "V.5.2", e.Hex, r.side, "%s (at %s) cannot reach %s: range %d; it stays out of the engagement", id, u.Hex, e.Hex, max(reach, 0))
+				continue
+			}
 			att = append(att, u)
 		}
 		if len(att) == 0 {
@@ -769,9 +777,12 @@ func (r *resolver) destroyInBattle(b *battle, t *Unit, by *Unit) {
 	r.flushPending(b, by)
 }
 
-// flushPending destroys the units marked this hit: a crew hit by the same
-// pierce first takes its damage, then rolls for survival (Table VI.3).
+// flushPending destroys the units marked this hit: a crew the pierce
+// itself destroyed dies first, with no survival roll; a crew it only
+// damaged rolls for survival when its vehicle dies (Table VI.3,
+// Example VI.3).
 func (r *resolver) flushPending(b *battle, by *Unit) {
+	sort.SliceStable(r.pending, func(i, j int) bool { return r.pending[i].Role == "crew" && r.pending[j].Role != "crew" })
 	for len(r.pending) > 0 {
 		t := r.pending[0]
 		r.pending = r.pending[1:]

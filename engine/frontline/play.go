@@ -190,7 +190,7 @@ func (s *State) hasFHQ(side string) bool {
 // purchases are staged; crewed units take a crew bought with them.
 func (r *resolver) production(o Orders) {
 	r.phase = "production"
-	if !r.s.productionTurn(r.side) {
+	if !r.s.ProductionTurn(r.side) {
 		return
 	}
 	p := r.s.Player(r.side)
@@ -233,14 +233,14 @@ func (r *resolver) production(o Orders) {
 	}
 }
 
-// productionTurn reports own turns 1, 6, 11...
-func (s *State) productionTurn(side string) bool {
+// ProductionTurn reports own turns 1, 6, 11...
+func (s *State) ProductionTurn(side string) bool {
 	t := s.Player(side).OwnTurn
 	return (t-1)%s.lib.Rules.Int("production_every") == 0
 }
 
-// deploymentTurn reports own turns 5, 10, 15...
-func (s *State) deploymentTurn(side string) bool {
+// DeploymentTurn reports own turns 5, 10, 15...
+func (s *State) DeploymentTurn(side string) bool {
 	return s.Player(side).OwnTurn%s.lib.Rules.Int("production_every") == 0
 }
 
@@ -380,8 +380,8 @@ func (r *resolver) deployment(o Orders) {
 		s.spend(p, "Rush")
 		r.emit("card", "IV.3.6", Hex{}, "", "%s plays Rush Deployment", r.side)
 	}
-	scheduled := (s.deploymentTurn(r.side) || s.modifier("priority-shipping", r.side)) && !s.modifier("convoy-delayed", r.side)
-	if s.deploymentTurn(r.side) && s.modifier("convoy-delayed", r.side) {
+	scheduled := (s.DeploymentTurn(r.side) || s.modifier("priority-shipping", r.side)) && !s.modifier("convoy-delayed", r.side)
+	if s.DeploymentTurn(r.side) && s.modifier("convoy-delayed", r.side) {
 		r.emit("deploy", "design 2.2", Hex{}, "", "Convoy Delayed: %s deploys nothing this phase", r.side)
 		s.dropModifier("convoy-delayed", r.side)
 	}
@@ -459,7 +459,7 @@ func (r *resolver) endTurn(o Orders) {
 		}
 		ok := true
 		for _, h := range v.Hold {
-			ok = ok && s.holds(v.Side, h)
+			ok = ok && s.Holds(v.Side, h)
 		}
 		if ok {
 			s.Over, s.Winner = true, v.Side
@@ -512,9 +512,9 @@ func hexList(hs []Hex) string {
 	return strings.Join(out, " ")
 }
 
-// holds: a city, port or airfield under the side's control, or any other
+// Holds: a city, port or airfield under the side's control, or any other
 // hex with its land units and no enemy land units (reading 22).
-func (s *State) holds(side string, h Hex) bool {
+func (s *State) Holds(side string, h Hex) bool {
 	if _, ok := s.Control[h]; ok || s.Map.City(h) {
 		return s.Control[h] == side
 	}

@@ -15,7 +15,7 @@ func randomOrders(s *State, rng *rand.Rand) Orders {
 	line := 0
 	next := func() int { line++; return line }
 	p := s.Player(side)
-	if s.productionTurn(side) && rng.IntN(2) == 0 {
+	if s.ProductionTurn(side) && rng.IntN(2) == 0 {
 		codes := []string{"RS", "TH", "ENG", "MG42", "LMG"}
 		o.Buys = append(o.Buys, Buy{Line: next(), Code: codes[rng.IntN(len(codes))], Count: 1 + rng.IntN(3)})
 		if rng.IntN(3) == 0 {
@@ -75,7 +75,7 @@ func randomOrders(s *State, rng *rand.Rand) Orders {
 			}
 		}
 	}
-	if s.deploymentTurn(side) {
+	if s.DeploymentTurn(side) {
 		for _, u := range s.Units {
 			if u.Side == side && u.Staged > 0 && u.In == "" {
 				for h, c := range s.Control {

@@ -55,7 +55,7 @@ func (v *validator) buys() {
 		return
 	}
 	p := s.Player(o.Side)
-	if !s.productionTurn(o.Side) {
+	if !s.ProductionTurn(o.Side) {
 		v.add(o.Buys[0].Line, "V.2", "purchases only in the Production Phase of your turns 1, 6, 11... (this is your turn %d)", p.OwnTurn)
 		return
 	}
@@ -470,7 +470,7 @@ func (v *validator) deploys() {
 			rush[id] = true
 		}
 	}
-	scheduled := s.deploymentTurn(o.Side) || s.modifier("priority-shipping", o.Side)
+	scheduled := s.DeploymentTurn(o.Side) || s.modifier("priority-shipping", o.Side)
 	seen := map[string]bool{}
 	for _, d := range o.Deploys {
 		u := v.own(d.Line, d.Unit, "DEPLOY")
