@@ -108,15 +108,16 @@ func towSize(s string) int { return strings.Index("SML", s) + 1 }
 // Rules are the numbers the engine plays by, read from rules.json where
 // each carries its source.
 type Rules struct {
-	values map[string]json.RawMessage
+	ints  map[string]int
+	lists map[string][]int
 	// Sources maps a rule name to where its value comes from.
 	Sources map[string]string
 }
 
 // Int returns a whole-number rule value; a missing one is a data bug.
 func (r *Rules) Int(name string) int {
-	var v int
-	if err := json.Unmarshal(r.values[name], &v); err != nil {
+	v, ok := r.ints[name]
+	if !ok {
 		panic(fmt.Sprintf("frontline: rule %q is not a number in rules.json", name))
 	}
 	return v
@@ -124,8 +125,8 @@ func (r *Rules) Int(name string) int {
 
 // Ints returns a list rule value (tables by try or band).
 func (r *Rules) Ints(name string) []int {
-	var v []int
-	if err := json.Unmarshal(r.values[name], &v); err != nil {
+	v, ok := r.lists[name]
+	if !ok {
 		panic(fmt.Sprintf("frontline: rule %q is not a list of numbers in rules.json", name))
 	}
 	return v
@@ -189,12 +190,21 @@ func loadLibrary() (*Library, error) {
 	if err := readJSON("rules.json", &raw); err != nil {
 		return nil, err
 	}
-	l.Rules = &Rules{values: map[string]json.RawMessage{}, Sources: map[string]string{}}
+	l.Rules = &Rules{ints: map[string]int{}, lists: map[string][]int{}, Sources: map[string]string{}}
 	for k, v := range raw {
 		if v.Source == "" {
 			return nil, fmt.Errorf("rules.json: %s has no source", k)
 		}
-		l.Rules.values[k] = v.Value
+		var n int
+		var list []int
+		switch {
+		case json.Unmarshal(v.Value, &n) == nil:
+			l.Rules.ints[k] = n
+		case json.Unmarshal(v.Value, &list) == nil:
+			l.Rules.lists[k] = list
+		default:
+			return nil, fmt.Errorf("rules.json: %s is neither a number nor a list of numbers", k)
+		}
 		l.Rules.Sources[k] = v.Source
 	}
 	var ev struct {
