@@ -2,10 +2,9 @@ package frontline
 
 import "strings"
 
-// CardNames are the command decisions Fieldpost plays (§IV.3). Encircle,
-// Cease Fire and Conditional Surrender are left out of the deck: see
-// docs/rules-frontline.md.
-var CardNames = []string{"Inspire", "Push", "Rush", "Suspend", "Withdraw"}
+// CardNames are the eight command decisions of §IV.3 (Surrender is
+// Conditional Surrender).
+var CardNames = []string{"CeaseFire", "Encircle", "Inspire", "Push", "Rush", "Surrender", "Suspend", "Withdraw"}
 
 // cardByName accepts a card's name in any case, with the book's longer
 // spellings.
@@ -16,6 +15,10 @@ func cardByName(s string) (string, bool) {
 		s = "rush"
 	case "suspendattack", "suspend-attack":
 		s = "suspend"
+	case "cease-fire", "ceasefire":
+		s = "ceasefire"
+	case "conditionalsurrender", "conditional-surrender":
+		s = "surrender"
 	}
 	for _, c := range CardNames {
 		if strings.ToLower(c) == s {

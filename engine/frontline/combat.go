@@ -35,6 +35,7 @@ type battle struct {
 	apNever   map[string]bool   // side -> AP never
 	withdrawn map[string]bool   // sides gone
 	over      bool
+	fixed     bool // the enemy units are fixed (an interception)
 }
 
 // Defense is a unit's Defense now (Inset III.1): the damaged side, dug in
@@ -157,6 +158,11 @@ func (r *resolver) combat(o Orders) {
 		if len(att) == 0 {
 			continue
 		}
+		r.scramble(e, att)
+		att = onMap(att)
+		if len(att) == 0 {
+			continue
+		}
 		r.engage(e, att, r.side, false)
 	}
 	if s.Player(r.enemy).Standing.DefensiveCombat {
@@ -167,9 +173,15 @@ func (r *resolver) combat(o Orders) {
 
 // engage fights one engagement started by side with its units at e.Hex.
 func (r *resolver) engage(e Engagement, att []*Unit, side string, defensive bool) {
+	r.engageWith(e, att, side, defensive, nil)
+}
+
+// engageWith fights an engagement; fixed, when given, are the only enemy
+// units in it (an interception fights the sortie's aircraft alone).
+func (r *resolver) engageWith(e Engagement, att []*Unit, side string, defensive bool, fixed []*Unit) {
 	s := r.s
 	enemy := s.Enemy(side)
-	b := &battle{hex: e.Hex, att: side, def: enemy, defensive: defensive, fighters: map[string][]*fighter{},
+	b := &battle{hex: e.Hex, att: side, def: enemy, defensive: defensive, fighters: map[string][]*fighter{}, fixed: fixed != nil,
 		dmg: map[*Unit]int{}, startDmg: map[*Unit]bool{}, lost: map[string]int{}, gunHit: map[int]bool{},
 		onTarget: map[string]int{}, policy: map[string]string{}, apNever: map[string]bool{}, withdrawn: map[string]bool{}, mission: e.Mission}
 	b.policy[side] = s.Player(side).Standing.targetPolicy()
@@ -200,7 +212,15 @@ func (r *resolver) engage(e Engagement, att []*Unit, side string, defensive bool
 	// retaliation chosen (reading 12).
 	st := s.Player(enemy).Standing
 	var names []string
+	for _, u := range fixed {
+		names = append(names, u.ID)
+		b.fighters[enemy] = append(b.fighters[enemy], &fighter{u: u, jam: map[int]int{}})
+		r.engaged[u.Key()] = true
+	}
 	for _, u := range s.UnitsAt(e.Hex) {
+		if fixed != nil {
+			break
+		}
 		if u.Side != enemy || u.In != "" || s.Card(u).Kind == "obstacle" || (u.Hidden && !u.Found) {
 			continue
 		}
@@ -213,7 +233,7 @@ func (r *resolver) engage(e Engagement, att []*Unit, side string, defensive bool
 		r.engaged[u.Key()] = true
 	}
 	for _, u := range s.Units {
-		if u.Side != enemy || !u.OnMap() || u.In != "" || u.Hex == e.Hex || r.engaged[u.Key()] || (u.Hidden && !u.Found) || !r.retaliates(u, st) {
+		if fixed != nil || u.Side != enemy || !u.OnMap() || u.In != "" || u.Hex == e.Hex || r.engaged[u.Key()] || (u.Hidden && !u.Found) || !r.retaliates(u, st) {
 			continue
 		}
 		if r.reachesAny(u, b.fighters[side]) {
@@ -248,6 +268,9 @@ func (r *resolver) engage(e Engagement, att []*Unit, side string, defensive bool
 	if b.over {
 		return
 	}
+	if r.hitAndRunStrike(b) {
+		return
+	}
 	// Inspire: once per Combat Phase per side (§IV.3.4).
 	r.tryInspire(b, side, e.Inspire)
 	r.tryInspire(b, enemy, r.standingInspire(enemy, e.Hex))
@@ -260,6 +283,9 @@ func (r *resolver) engage(e Engagement, att []*Unit, side string, defensive bool
 			}
 		}
 		if r.withdrawals(b, e) {
+			break
+		}
+		if r.offers(b, e) {
 			break
 		}
 		if !r.anyTargets(b) {
@@ -280,6 +306,16 @@ func (r *resolver) engage(e Engagement, att []*Unit, side string, defensive bool
 	r.afterBattle(b)
 }
 
+func onMap(us []*Unit) []*Unit {
+	var out []*Unit
+	for _, u := range us {
+		if u.OnMap() {
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
 func orDash(a []string) string {
 	if len(a) == 0 {
 		return "-"
@@ -293,7 +329,7 @@ func terrainName(t byte) string {
 }
 
 func (r *resolver) retaliates(u *Unit, st Standing) bool {
-	if u.Idle || u.Staged != 0 || !r.s.crewed(u) || len(r.s.Card(u).Weapons) == 0 || r.s.Card(u).Kind == "obstacle" {
+	if u.Idle || u.Repairing != 0 || u.Staged != 0 || !r.s.crewed(u) || len(r.s.Card(u).Weapons) == 0 || r.s.Card(u).Kind == "obstacle" {
 		return false
 	}
 	switch st.Retaliate {
@@ -346,7 +382,7 @@ func (r *resolver) pool(b *battle, side string) []*Unit {
 			seen[f.u] = true
 		}
 	}
-	if side == b.att && !b.withdrawn[enemy] {
+	if side == b.att && !b.withdrawn[enemy] && !b.fixed {
 		for _, u := range s.UnitsAt(b.hex) {
 			if u.Side == enemy && !seen[u] && u.In == "" && s.Card(u).Kind != "obstacle" && !(u.Hidden && !u.Found) {
 				out = append(out, u)
@@ -433,6 +469,15 @@ func (r *resolver) initMods(b *battle, side string, attacker bool, e Engagement)
 		}
 		if r.recon[b.hex] && side == r.side {
 			add(r.r.Int("recon_initiative"), "recon")
+		}
+		if _, ok := r.encircled[b.hex]; ok && side == r.side {
+			add(r.r.Int("encircle_initiative"), "encircle")
+		}
+		for _, f := range fs {
+			if r.hitAndRun[f.u.Key()] {
+				add(r.r.Int("hit_and_run_initiative"), "hit and run")
+				break
+			}
 		}
 		if stealthy {
 			add(1, "stealthy")
@@ -799,5 +844,34 @@ func (r *resolver) flushPending(b *battle, by *Unit) {
 // sweep ends the round: endurance resets to the state value (reading 4).
 func (r *resolver) sweep(b *battle) { b.dmg = map[*Unit]int{} }
 
-// afterBattle clears engagement marks that do not outlive it.
-func (r *resolver) afterBattle(b *battle) {}
+// afterBattle settles momentum (§VIII.3, Inset VIII.4): a side whose
+// engaged enemies are all gone while some of its own remain wins the
+// battle. Fieldpost keeps one momentum per side (docs/rules-frontline.md).
+func (r *resolver) afterBattle(b *battle) {
+	s := r.s
+	if !s.Options.Momentum {
+		return
+	}
+	a, d := len(r.alive(b, b.att)), len(r.alive(b, b.def))
+	var winner string
+	switch {
+	case a > 0 && d == 0:
+		winner = b.att
+	case d > 0 && a == 0:
+		winner = b.def
+	default:
+		return
+	}
+	w, l := s.Player(winner), s.Player(s.Enemy(winner))
+	if w.Momentum < 0 {
+		w.Momentum = 0
+	} else {
+		w.Momentum = min(w.Momentum+1, 6)
+	}
+	if l.Momentum > 0 {
+		l.Momentum = 0
+	} else {
+		l.Momentum = max(l.Momentum-1, -6)
+	}
+	r.emit("momentum", "VIII.3", b.hex, "", "%s wins the battle at %s: momentum %s %+d, %s %+d", winner, b.hex, w.Side, w.Momentum, l.Side, l.Momentum)
+}

@@ -98,7 +98,14 @@ func (r *resolver) movement(o Orders) {
 			r.sortie(u, m)
 			continue
 		}
+		if m.HitAndRun {
+			r.hitAndRun[u.Key()] = true
+			r.emit("move", "Glossary Hit & Run", u.Hex, r.side, "%s declares Hit & Run", u.ID)
+		}
 		r.moveUnit(u, m)
+	}
+	for _, e := range o.Encircle {
+		r.encircle(e)
 	}
 }
 
@@ -174,6 +181,10 @@ func (r *resolver) moveUnit(u *Unit, m Move) {
 			r.detonate(u, st.Hex)
 		case ActClear:
 			r.clear(u, st.Unit)
+		case ActRepair:
+			r.startRepair(u)
+		case ActMerge:
+			r.startMerge(u, st.Unit)
 		}
 	}
 	_ = path

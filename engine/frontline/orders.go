@@ -16,6 +16,8 @@ type Orders struct {
 	Deploys     []Deploy     `json:"deploys,omitempty"`
 	// Rush plays Rush Deployment (§IV.3.6) for these staged units.
 	Rush []string `json:"rush,omitempty"`
+	// Encircle plays Encircle (§IV.3.3) at the end of the Movement Phase.
+	Encircle []Encircle `json:"encircle,omitempty"`
 	// Standing replaces the side's standing orders; nil keeps the old ones.
 	Standing *Standing `json:"standing,omitempty"`
 }
@@ -36,6 +38,8 @@ type Move struct {
 	Push  bool   `json:"push,omitempty"` // plays the Push card (§IV.3.5)
 	// Land is where an aircraft ends its sortie (§VI.2.2); zero = stays aloft.
 	Land Hex `json:"land,omitempty"`
+	// HitAndRun declares a Hit & Run attack (Glossary Hit & Run).
+	HitAndRun bool `json:"hit_and_run,omitempty"`
 }
 
 // Step actions; a step with no action enters Hex.
@@ -49,6 +53,8 @@ const (
 	ActRecon    = "RECON"
 	ActDetonate = "DETONATE"
 	ActClear    = "CLEAR"
+	ActRepair   = "REPAIR"
+	ActMerge    = "MERGE"
 )
 
 // Step is one hex entered or one action taken, in order.
@@ -73,6 +79,17 @@ type Engagement struct {
 	Suspend  *Condition `json:"suspend,omitempty"`
 	Withdraw *Condition `json:"withdraw,omitempty"`
 	Inspire  bool       `json:"inspire,omitempty"`
+	// CeaseFire and Surrender offer the fixed terms of §IV.3.1-2
+	// (reading 17) when their condition holds at the start of a round.
+	CeaseFire *Condition `json:"ceasefire,omitempty"`
+	Surrender *Condition `json:"surrender,omitempty"`
+}
+
+// Encircle is ENCIRCLE hex OPEN hex: the pincer leaves the open hex.
+type Encircle struct {
+	Line int `json:"line,omitempty"`
+	Hex  Hex `json:"hex"`
+	Open Hex `json:"open"`
 }
 
 // Mission: the observer and guns of a fire mission; FFE asks for Fire for
@@ -121,6 +138,15 @@ type Standing struct {
 	Inspire         []HexOrder `json:"inspire,omitempty"`
 	Interdict       []HexOrder `json:"interdict,omitempty"`
 	Support         []HexOrder `json:"support,omitempty"`
+	CeaseFire       []HexOrder `json:"ceasefire,omitempty"`
+	Surrender       []HexOrder `json:"surrender,omitempty"`
+	// AcceptCeasefire: never (default), if-losing, always.
+	AcceptCeasefire string `json:"accept_ceasefire,omitempty"`
+	// AcceptSurrender: yes (default) or no.
+	AcceptSurrender string `json:"accept_surrender,omitempty"`
+	// Scramble names grounded aircraft that intercept enemy sorties
+	// within their reach (§VI.7.1).
+	Scramble []string `json:"scramble,omitempty"`
 }
 
 func (s Standing) clone() Standing {
@@ -129,6 +155,9 @@ func (s Standing) clone() Standing {
 	s.Inspire = slices.Clone(s.Inspire)
 	s.Interdict = slices.Clone(s.Interdict)
 	s.Support = slices.Clone(s.Support)
+	s.CeaseFire = slices.Clone(s.CeaseFire)
+	s.Surrender = slices.Clone(s.Surrender)
+	s.Scramble = slices.Clone(s.Scramble)
 	return s
 }
 

@@ -29,13 +29,17 @@ type resolver struct {
 	lostGuns    map[string]bool
 	interdicted map[string]bool
 	pending     []*Unit // units destroyed by the hit being resolved
+	encircled   map[Hex]Hex     // hexes encircled this turn -> the open hex
+	hitAndRun   map[string]bool // units that declared Hit & Run
+	repairsAt   map[string]bool // CP/FHQ keys that repaired a unit this turn
 }
 
 func newResolver(s *State, d Dice) *resolver {
 	return &resolver{s: s, d: d, r: s.lib.Rules, side: s.Active, enemy: s.Enemy(s.Active), own: s.Player(s.Active).OwnTurn,
 		moved: map[string]bool{}, prevHex: map[string]Hex{}, recon: map[Hex]bool{}, noFight: map[string]bool{},
 		engaged: map[string]bool{}, inspired: map[string]bool{}, firedIdle: map[string]bool{}, landing: map[string]Hex{},
-		ffeDone: map[string]bool{}, lostGuns: map[string]bool{}, interdicted: map[string]bool{}}
+		ffeDone: map[string]bool{}, lostGuns: map[string]bool{}, interdicted: map[string]bool{},
+		encircled: map[Hex]Hex{}, hitAndRun: map[string]bool{}, repairsAt: map[string]bool{}}
 }
 
 // roll throws one die and remembers it for the next event.
@@ -116,6 +120,7 @@ func (s *State) openTurn(r *resolver) {
 	r.own = p.OwnTurn
 	r.phase = "income"
 	s.returnAway(r)
+	r.finishRepairs()
 	if p.OwnTurn > 1 {
 		income := 0
 		for _, u := range s.Units {
@@ -452,6 +457,7 @@ func (r *resolver) endTurn(o Orders) {
 	if o.Standing != nil {
 		s.Player(r.side).Standing = o.Standing.clone()
 	}
+	r.surrender()
 	s.updateControl(r)
 	for _, v := range s.Victory {
 		if v.Side != r.side {

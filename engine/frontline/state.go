@@ -112,6 +112,13 @@ type Unit struct {
 	Spent    bool     `json:"spent,omitempty"`
 	// Away is the own turn a unit sent off by an event returns (0 = here).
 	Away int `json:"away,omitempty"`
+	// Surrounded is the enemy's own turn at whose end the unit was first
+	// found surrounded (reading 21).
+	Surrounded int `json:"surrounded,omitempty"`
+	// Repairing is the own turn a repair or merge began (§VI.4); the
+	// unit is idle until its next own turn opens.
+	Repairing int    `json:"repairing,omitempty"`
+	MergeWith string `json:"merge_with,omitempty"`
 }
 
 // Key is the unit's name across sides: "GE:RS-1".

@@ -22,6 +22,7 @@ func (s *State) Validate(o Orders) []Problem {
 	v.buys()
 	v.idle()
 	v.moves()
+	v.encircle()
 	v.engagements()
 	v.deploys()
 	v.standing(o.Standing)
@@ -280,10 +281,41 @@ func (v *validator) moves() {
 				if !c.Engineer {
 					v.add(m.Line, "VI.5", "%s is not a combat engineer", u.ID)
 				}
+			case ActRepair:
+				switch {
+				case len(m.Steps) != 1:
+					v.add(m.Line, "VI.4", "REPAIR takes %s's whole turn (idle): no other step", u.ID)
+				case !u.Damaged:
+					v.add(m.Line, "VI.4", "%s is not damaged", u.ID)
+				case c.Kind == "infantry":
+					v.add(m.Line, "VI.4", "infantry is not repaired but merged: MERGE with an identical damaged unit")
+				case !v.repairable(u):
+					v.add(m.Line, "VI.4", "%s can be repaired only at a friendly CP or FHQ (aircraft at a friendly airfield)", u.ID)
+				}
+			case ActMerge:
+				q := s.Unit(o.Side, st.Unit)
+				switch {
+				case len(m.Steps) != 1:
+					v.add(m.Line, "VI.4", "MERGE takes %s's whole turn (idle): no other step", u.ID)
+				case q == nil || q == u || q.Code != u.Code || c.Kind != "infantry":
+					v.add(m.Line, "VI.4", "MERGE %s: two identical infantry units merge", st.Unit)
+				case !u.Damaged || !q.Damaged || q.Hex != u.Hex || !q.OnMap() || q.In != "":
+					v.add(m.Line, "VI.4", "MERGE %s: both must be damaged and together in %s", st.Unit, u.Hex)
+				case v.mover[q.ID]:
+					v.add(m.Line, "VI.4", "MERGE %s: it moves this phase", st.Unit)
+				}
+				v.mover[st.Unit] = true
 			}
 		}
 		if steps > allowance {
 			v.add(m.Line, "V.4", "%s moves %d hexes, its Movement is %d", u.ID, steps, allowance)
+		}
+		if m.HitAndRun {
+			if !c.HitAndRun {
+				v.add(m.Line, "Glossary Hit & Run", "%s has no Hit & Run", u.ID)
+			} else if steps > allowance-1 {
+				v.add(m.Line, "Glossary Hit & Run", "a Hit & Run unit moves at most one less than its Movement (%d)", allowance-1)
+			}
 		}
 		v.dest[u.ID] = at
 		for q, carrier := range loaded {
@@ -293,6 +325,64 @@ func (v *validator) moves() {
 		}
 		for _, x := range s.cargo(u) {
 			v.dest[x.ID] = at
+		}
+	}
+}
+
+// repairable: a CP or FHQ of the side in the unit's hex, or for an
+// aircraft a friendly airfield.
+func (v *validator) repairable(u *Unit) bool {
+	s := v.s
+	for _, c := range s.UnitsAt(u.Hex) {
+		if c.Side != u.Side {
+			continue
+		}
+		cc := s.Card(c)
+		if s.Card(u).Kind == "aircraft" && cc.Structure == "airfield" && s.Control[u.Hex] == u.Side {
+			return true
+		}
+		if s.Card(u).Kind != "aircraft" && cc.Radius > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// encircle checks Encircle orders (§IV.3.3, reading 16): the card, and
+// own units in at least three distinct hexes around the target after
+// their moves, the open hex next to it.
+func (v *validator) encircle() {
+	s, o := v.s, v.o
+	p := s.Player(o.Side)
+	for i, e := range o.Encircle {
+		if !s.Options.Cards || countCard(p.Hand, "Encircle") <= i {
+			v.add(e.Line, "IV.3.3", "ENCIRCLE: no Encircle card left in your hand")
+			continue
+		}
+		if !s.hasFHQ(o.Side) || s.modifier("signals-breakdown", o.Side) {
+			v.add(e.Line, "IV.3", "ENCIRCLE: command cards need your Forward HQ (and no Signals Breakdown)")
+		}
+		if Distance(e.Hex, e.Open) != 1 {
+			v.add(e.Line, "IV.3.3", "ENCIRCLE %s OPEN %s: the open hex must border the target", e.Hex, e.Open)
+		}
+		hexes := map[Hex]bool{}
+		for _, u := range s.Units {
+			if u.Side != o.Side || !u.OnMap() || u.In != "" || !s.Card(u).Land() {
+				continue
+			}
+			at := u.Hex
+			if d, ok := v.dest[u.ID]; ok {
+				at = d
+			}
+			if Distance(at, e.Hex) == 1 && at != e.Open && s.commanded(u) {
+				hexes[at] = true
+			}
+		}
+		if len(hexes) < 3 {
+			v.add(e.Line, "IV.3.3", "ENCIRCLE %s: your land units (inside the command network) stand in %d hex(es) around it after moving; three are needed", e.Hex, len(hexes))
+		}
+		if !s.enemyLand(o.Side, e.Hex) {
+			v.add(e.Line, "IV.3.3", "ENCIRCLE %s: no enemy land units there", e.Hex)
 		}
 	}
 }
@@ -441,7 +531,8 @@ func (v *validator) engagements() {
 				}
 			}
 		}
-		for card, want := range map[string]bool{"Suspend": e.Suspend != nil, "Withdraw": e.Withdraw != nil, "Inspire": e.Inspire} {
+		for _, card := range []string{"Suspend", "Withdraw", "Inspire", "CeaseFire", "Surrender"} {
+			want := map[string]bool{"Suspend": e.Suspend != nil, "Withdraw": e.Withdraw != nil, "Inspire": e.Inspire, "CeaseFire": e.CeaseFire != nil, "Surrender": e.Surrender != nil}[card]
 			if want && (!s.Options.Cards || !p.holds(card)) {
 				v.add(e.Line, "IV.3", "%s: no %s card in your hand", strings.ToUpper(card), card)
 			}
@@ -520,6 +611,11 @@ func (v *validator) standing(st *Standing) {
 	}
 	for _, id := range st.RetaliateUnits {
 		v.own(0, id, "RETALIATE")
+	}
+	for _, id := range st.Scramble {
+		if u := v.own(0, id, "SCRAMBLE"); u != nil && s.Card(u).Kind != "aircraft" {
+			v.add(0, "VI.7.1", "SCRAMBLE %s: not an aircraft", id)
+		}
 	}
 	_ = o
 }

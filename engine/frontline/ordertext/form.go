@@ -55,7 +55,7 @@ func Form(s *frontline.State, game, side string) string {
 	}
 	if active {
 		b.WriteString("PRODUCE            # BUY code count [XP n]   (your turns 1, 6, 11...)\n")
-		b.WriteString("MOVE               # unit hex hex... [LOAD u] [UNLOAD u] [HITCH g] [UNHITCH g] [DIG] [RECON hex] [DETONATE hex] [CLEAR obstacle] [PUSH] [LAND hex]\n")
+		b.WriteString("MOVE               # unit hex hex... [LOAD u] [UNLOAD u] [HITCH g] [UNHITCH g] [DIG] [RECON hex] [DETONATE hex] [CLEAR obstacle] [REPAIR] [MERGE u] [PUSH] [HIT-AND-RUN] [LAND hex]; ENCIRCLE hex OPEN hex\n")
 		b.WriteString("COMBAT             # ENGAGE hex WITH units [SUSPEND IF cond] [WITHDRAW IF cond] [INSPIRE]; then: unit AT SIDE:ID [AP|HE]; MISSION fo WITH guns [THEN FFE]\n")
 		b.WriteString("DEPLOY             # unit AT port (your turns 5, 10, 15...; or RUSH units)\n")
 		if s.Player(side) != nil && (p.OwnTurn%5 == 0) {
@@ -197,7 +197,24 @@ func FormatStanding(st frontline.Standing) string {
 	for _, o := range st.Interdict {
 		fmt.Fprintf(&b, "  INTERDICT %s WITH %s %s\n", hexOrAny(o.Hex), o.FO, strings.Join(o.Guns, " "))
 	}
+	for _, o := range st.CeaseFire {
+		fmt.Fprintf(&b, "  CEASEFIRE %s IF %s\n", hexOrAny(o.Hex), FormatCondition(o.If))
+	}
+	for _, o := range st.Surrender {
+		fmt.Fprintf(&b, "  SURRENDER %s IF %s\n", hexOrAny(o.Hex), FormatCondition(o.If))
+	}
+	if len(st.Scramble) > 0 {
+		fmt.Fprintf(&b, "  SCRAMBLE %s\n", strings.Join(st.Scramble, " "))
+	}
+	fmt.Fprintf(&b, "  ACCEPT-CEASEFIRE %s\n  ACCEPT-SURRENDER %s\n", orWord(st.AcceptCeasefire, "never"), orWord(st.AcceptSurrender, "yes"))
 	return b.String()
+}
+
+func orWord(s, d string) string {
+	if s == "" {
+		return d
+	}
+	return s
 }
 
 func hexOrAny(h frontline.Hex) string {

@@ -159,6 +159,18 @@ func (p *parser) buy(f []string) {
 }
 
 func (p *parser) move(f []string) {
+	if f[0] == "ENCIRCLE" {
+		if len(f) != 4 || f[2] != "OPEN" {
+			p.bad("IV.3.3", "want: ENCIRCLE hex OPEN hex")
+			return
+		}
+		h, ok1 := p.hex(f[1])
+		open, ok2 := p.hex(f[3])
+		if ok1 && ok2 {
+			p.o.Encircle = append(p.o.Encircle, frontline.Encircle{Line: p.n, Hex: h, Open: open})
+		}
+		return
+	}
 	m := frontline.Move{Line: p.n, Unit: f[0]}
 	for k := 1; k < len(f); k++ {
 		w := f[k]
@@ -173,9 +185,11 @@ func (p *parser) move(f []string) {
 		switch w {
 		case "PUSH":
 			m.Push = true
-		case "DIG":
-			m.Steps = append(m.Steps, frontline.Step{Act: frontline.ActDig})
-		case "LOAD", "UNLOAD", "HITCH", "UNHITCH", "CLEAR":
+		case "HIT-AND-RUN":
+			m.HitAndRun = true
+		case "DIG", "REPAIR":
+			m.Steps = append(m.Steps, frontline.Step{Act: w})
+		case "LOAD", "UNLOAD", "HITCH", "UNHITCH", "CLEAR", "MERGE":
 			if a := arg(); a != "" {
 				m.Steps = append(m.Steps, frontline.Step{Act: w, Unit: a})
 			}
@@ -206,7 +220,7 @@ func (p *parser) combat(f []string) {
 	switch {
 	case f[0] == "ENGAGE":
 		if len(f) < 4 || f[2] != "WITH" {
-			p.bad("V.5", "want: ENGAGE hex WITH units [SUSPEND IF cond] [WITHDRAW IF cond] [INSPIRE]")
+			p.bad("V.5", "want: ENGAGE hex WITH units [SUSPEND IF cond] [WITHDRAW IF cond] [CEASEFIRE IF cond] [SURRENDER IF cond] [INSPIRE]")
 			return
 		}
 		h, ok := p.hex(f[1])
@@ -215,7 +229,8 @@ func (p *parser) combat(f []string) {
 		}
 		e := frontline.Engagement{Line: p.n, Hex: h, Targets: map[string]string{}}
 		k := 3
-		for ; k < len(f) && f[k] != "SUSPEND" && f[k] != "WITHDRAW" && f[k] != "INSPIRE"; k++ {
+		conditional := map[string]bool{"SUSPEND": true, "WITHDRAW": true, "CEASEFIRE": true, "SURRENDER": true}
+		for ; k < len(f) && !conditional[f[k]] && f[k] != "INSPIRE"; k++ {
 			e.Units = append(e.Units, f[k])
 		}
 		for k < len(f) {
@@ -223,7 +238,7 @@ func (p *parser) combat(f []string) {
 			case "INSPIRE":
 				e.Inspire = true
 				k++
-			case "SUSPEND", "WITHDRAW":
+			case "SUSPEND", "WITHDRAW", "CEASEFIRE", "SURRENDER":
 				word := f[k]
 				if k+1 >= len(f) || f[k+1] != "IF" {
 					p.bad("IV.3", "%s IF condition", word)
@@ -233,10 +248,15 @@ func (p *parser) combat(f []string) {
 				if c == nil {
 					return
 				}
-				if word == "SUSPEND" {
+				switch word {
+				case "SUSPEND":
 					e.Suspend = c
-				} else {
+				case "WITHDRAW":
 					e.Withdraw = c
+				case "CEASEFIRE":
+					e.CeaseFire = c
+				default:
+					e.Surrender = c
 				}
 				k += 2 + used
 			default:
@@ -353,7 +373,25 @@ func (p *parser) react(f []string) {
 			return
 		}
 		st.DefensiveCombat = f[1] == "YES"
-	case "WITHDRAW", "INSPIRE", "INTERDICT":
+	case "ACCEPT-CEASEFIRE":
+		if len(f) != 2 || (f[1] != "NEVER" && f[1] != "IF-LOSING" && f[1] != "ALWAYS") {
+			p.bad("IV.3.1", "ACCEPT-CEASEFIRE never|if-losing|always")
+			return
+		}
+		st.AcceptCeasefire = strings.ToLower(f[1])
+	case "ACCEPT-SURRENDER":
+		if len(f) != 2 || (f[1] != "YES" && f[1] != "NO") {
+			p.bad("IV.3.2", "ACCEPT-SURRENDER yes|no")
+			return
+		}
+		st.AcceptSurrender = strings.ToLower(f[1])
+	case "SCRAMBLE":
+		if len(f) < 2 {
+			p.bad("VI.7.1", "SCRAMBLE aircraft...")
+			return
+		}
+		st.Scramble = append(st.Scramble, f[1:]...)
+	case "WITHDRAW", "INSPIRE", "INTERDICT", "CEASEFIRE", "SURRENDER":
 		if len(f) < 2 {
 			p.bad("IV.3", "%s hex|any ...", f[0])
 			return
@@ -368,6 +406,25 @@ func (p *parser) react(f []string) {
 		}
 		rest := f[2:]
 		switch f[0] {
+		case "CEASEFIRE", "SURRENDER":
+			if len(rest) < 2 || rest[0] != "IF" {
+				p.bad("IV.3", "%s hex|any IF condition", f[0])
+				return
+			}
+			c, used := p.condition(rest[1:])
+			if c == nil {
+				return
+			}
+			if len(rest) > 1+used {
+				p.bad("IV.3", "%s hex|any IF condition", f[0])
+				return
+			}
+			o.If = c
+			if f[0] == "CEASEFIRE" {
+				st.CeaseFire = append(st.CeaseFire, o)
+			} else {
+				st.Surrender = append(st.Surrender, o)
+			}
 		case "WITHDRAW":
 			if len(rest) < 2 || rest[0] != "IF" {
 				p.bad("IV.3.8", "WITHDRAW hex|any IF condition [TO hex]")
@@ -399,6 +456,6 @@ func (p *parser) react(f []string) {
 			st.Interdict = append(st.Interdict, o)
 		}
 	default:
-		p.bad("design 3.4", "%q is not a standing order (RETALIATE TARGETS AP DEFENSIVE-COMBAT WITHDRAW INSPIRE INTERDICT)", f[0])
+		p.bad("design 3.4", "%q is not a standing order (RETALIATE TARGETS AP DEFENSIVE-COMBAT WITHDRAW INSPIRE INTERDICT CEASEFIRE SURRENDER ACCEPT-CEASEFIRE ACCEPT-SURRENDER SCRAMBLE)", f[0])
 	}
 }
