@@ -28,7 +28,7 @@ type resolver struct {
 	ffeDone     map[string]bool
 	lostGuns    map[string]bool
 	interdicted map[string]bool
-	pending     []*Unit // units destroyed by the hit being resolved
+	pending     []*Unit         // units destroyed by the hit being resolved
 	encircled   map[Hex]Hex     // hexes encircled this turn -> the open hex
 	hitAndRun   map[string]bool // units that declared Hit & Run
 	repairsAt   map[string]bool // CP/FHQ keys that repaired a unit this turn

@@ -467,7 +467,7 @@ func (s *State) parseUnit(args []string) error {
 			u.Idle = true
 		case "spent":
 			u.Spent = true
-		case "aloft", "staged", "away", "pushed":
+		case "aloft", "staged", "away", "pushed", "surrounded", "repairing":
 			word := strings.ToLower(rest[0])
 			v, err := next()
 			if err != nil {
@@ -484,6 +484,10 @@ func (s *State) parseUnit(args []string) error {
 				u.Staged = k
 			case "away":
 				u.Away = k
+			case "surrounded":
+				u.Surrounded = k
+			case "repairing":
+				u.Repairing = k
 			default:
 				u.PushTurn = k
 				if card.Kind == "infantry" {
@@ -520,7 +524,7 @@ func (s *State) parseUnit(args []string) error {
 				u.Stars = append(u.Stars, st)
 			}
 		default:
-			return fmt.Errorf("unit %s: %q unknown (dug damaged seen found idle spent aloft staged away pushed crew in towed stars)", id, rest[0])
+			return fmt.Errorf("unit %s: %q unknown (dug damaged seen found idle spent aloft staged away pushed surrounded repairing crew in towed stars)", id, rest[0])
 		}
 	}
 	return nil
