@@ -519,7 +519,9 @@ func (r *resolver) volley(b *battle, side string, bonus bool) {
 		if !f.u.OnMap() || !s.crewed(f.u) {
 			continue
 		}
-		if f.gun && b.mission != nil && b.mission.FFE && b.fo != nil && side == b.att && !ffeFired && (b.gunHit[b.round] || b.gunHit[b.round-1]) {
+		// Fire for Effect fires every mission gun together, so the hit that
+		// unlocks it is one of an earlier round (Inset VI.6; docs).
+		if f.gun && b.mission != nil && b.mission.FFE && b.fo != nil && side == b.att && !ffeFired && b.gunHit[b.round-1] {
 			ffeFired = true
 			r.fireForEffect(b)
 			continue

@@ -145,7 +145,7 @@ func (r *resolver) offers(b *battle, e Engagement) bool {
 			}
 			r.emit("card", "IV.3.2", b.hex, "", "%s offers Conditional Surrender at the start of round %d: %s accepts", of.side, b.round, other)
 			for _, f := range r.alive(b, of.side) {
-				r.capture(f.u, other, s.Card(f.u).Cost, "IV.3.2")
+				r.capture(f.u, other, 1, "IV.3.2")
 			}
 			s.Player(of.side).Score += r.r.Int("score_command")
 			r.afterBattle(b)
@@ -162,20 +162,23 @@ func orDefault(s, d string) string {
 	return s
 }
 
-// capture removes a surrendering unit with whatever it carries; the captor
-// scores (Table II.1).
-func (r *resolver) capture(u *Unit, captor string, score int, section string) {
+// capture removes a surrendering unit with the crew and passengers it
+// carries; the captor scores each at factor times its cost (Table II.1:
+// 1 conditional, 2 unconditional).
+func (r *resolver) capture(u *Unit, captor string, factor int, section string) {
 	s := r.s
 	for _, c := range s.cargo(u) {
 		if c.Role == "towed" {
 			c.In, c.Role = "", ""
 			continue
 		}
-		r.remove(c)
+		r.capture(c, captor, factor, section)
 	}
+	h := u.Hex
 	r.remove(u)
+	score := factor * s.Card(u).Cost
 	s.Player(captor).Score += score
-	r.emit("captured", section, u.Hex, "", "%s:%s is captured by %s (+%d score)", u.Side, u.ID, captor, score)
+	r.emit("captured", section, h, "", "%s:%s is captured by %s (+%d score)", u.Side, u.ID, captor, score)
 }
 
 // surrender: at the end of the active side's turn an enemy land unit whose
@@ -204,7 +207,7 @@ func (r *resolver) surrender() {
 	}
 	for _, u := range victims {
 		r.emit("surrender", "VI.1.2", u.Hex, "", "%s:%s, surrounded a full turn, surrenders unconditionally", u.Side, u.ID)
-		r.capture(u, r.side, 2*s.Card(u).Cost, "VI.1.2")
+		r.capture(u, r.side, 2, "VI.1.2")
 	}
 }
 
