@@ -233,6 +233,8 @@ func checkPost(s *frontline.State, line string) error {
 				ok = !u.Aloft
 			case "found":
 				ok = u.Found
+			case "away":
+				ok = u.Away > 0
 			case "in":
 				ok = u.In == strings.TrimPrefix(v, "-")
 			case "stars":

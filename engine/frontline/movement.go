@@ -199,11 +199,11 @@ func (r *resolver) visibility() string {
 	return ""
 }
 
-// place moves a unit and everything it carries.
+// place moves a unit and everything it carries, tows and their crews.
 func (r *resolver) place(u *Unit, h Hex) {
 	u.Hex = h
 	for _, c := range r.s.cargo(u) {
-		c.Hex = h
+		r.place(c, h)
 	}
 }
 
@@ -312,9 +312,11 @@ func (r *resolver) obstacles(u *Unit) bool {
 			continue
 		}
 		in := r.roll(10, "intensity", "")
-		net := max(in+w.DI-s.Defense(u), 0)
+		def := s.Defense(u)
+		net := max(in+w.DI-def, 0)
+		h := u.Hex
 		res := r.applyDamageNow(u, net)
-		r.emit("obstacle", "VI.5", u.Hex, "", "%s:%s attacks %s entering %s: d20=%d vs %d HIT; intensity d10=%d +DI %d -Def %d = %d: %s", o.Side, o.ID, u.ID, u.Hex, v, need, in, w.DI, s.Defense(u), net, res)
+		r.emit("obstacle", "VI.5", h, "", "%s:%s attacks %s entering %s: d20=%d vs %d HIT; intensity d10=%d +DI %d -Def %d = %d: %s", o.Side, o.ID, u.ID, h, v, need, in, w.DI, def, net, res)
 		if !u.OnMap() {
 			return true
 		}
