@@ -46,7 +46,7 @@ func (s *State) Defense(u *Unit) int {
 	if u.Damaged {
 		if c.Damaged.Defense != nil {
 			d = *c.Damaged.Defense
-		} else if d >= s.lib.Rules.Int("dig_in_defense") {
+		} else if d >= s.lib.Rules.Int("damaged_defense_loss_from") {
 			d--
 		}
 	}
@@ -617,7 +617,7 @@ func (r *resolver) pickTarget(b *battle, f *fighter, w Weapon, side string) *Uni
 func (s *State) Need(a *Unit, w Weapon, bonus int) int {
 	need := w.Attack
 	if a.Damaged {
-		need += 3
+		need += s.lib.Rules.Int("damaged_attack_penalty")
 	}
 	holder := a
 	if c := s.crewOf(a); c != nil {
@@ -868,12 +868,12 @@ func (r *resolver) afterBattle(b *battle) {
 	if w.Momentum < 0 {
 		w.Momentum = 0
 	} else {
-		w.Momentum = min(w.Momentum+1, 6)
+		w.Momentum = min(w.Momentum+1, r.r.Int("momentum_max"))
 	}
 	if l.Momentum > 0 {
 		l.Momentum = 0
 	} else {
-		l.Momentum = max(l.Momentum-1, -6)
+		l.Momentum = max(l.Momentum-1, -r.r.Int("momentum_max"))
 	}
 	r.emit("momentum", "VIII.3", b.hex, "", "%s wins the battle at %s: momentum %s %+d, %s %+d", winner, b.hex, w.Side, w.Momentum, l.Side, l.Momentum)
 }

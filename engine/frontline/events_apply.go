@@ -42,7 +42,11 @@ func (r *resolver) applyEvent(e EventCard) {
 			i := r.roll(len(pool), "unit called away", "") - 1
 			u := pool[i]
 			pool = append(pool[:i], pool[i+1:]...)
-			back := r.own + 5
+			away, err := strconv.Atoi(e.Duration)
+			if err != nil {
+				away = 5
+			}
+			back := r.own + away
 			for _, c := range s.Units {
 				if c == u || (c.Side == u.Side && c.In == u.ID) {
 					c.Away = back

@@ -299,7 +299,7 @@ func (r *resolver) obstacles(u *Unit) bool {
 		w := oc.Weapons[0]
 		need := w.Attack
 		if o.Damaged {
-			need += 3
+			need += r.r.Int("damaged_attack_penalty")
 		}
 		v := r.roll(20, o.ID+" attacks "+u.ID, fmt.Sprintf("%d+", need))
 		if v == 1 || (v < need && v != 20) {
@@ -353,7 +353,7 @@ func (r *resolver) reconnoitre(u *Unit, h Hex) {
 	s := r.s
 	need, hidden := r.r.Int("recon_roll"), r.r.Int("recon_hidden_roll")
 	if s.modifier("partisan", u.Side) {
-		need = 4
+		need = r.r.Int("partisan_recon_roll")
 	}
 	v := r.roll(10, u.ID+" recon "+h.String(), fmt.Sprintf("%d+ (%d+ for hidden units)", need, hidden))
 	r.noFight[u.Key()] = true

@@ -588,6 +588,12 @@ func (s *State) updateControl(r *resolver) {
 			if need && !enemy && s.Control[h] != side {
 				old := s.Control[h]
 				s.Control[h] = side
+				switch s.Map.Terrain(h) {
+				case KeyCity:
+					s.Player(side).Score += s.lib.Rules.Int("score_key_city")
+				case RuinedCity, PortCity:
+					s.Player(side).Score += s.lib.Rules.Int("score_ruined_city")
+				}
 				if r != nil {
 					name := s.Map.Names[h]
 					if name == "" {

@@ -224,7 +224,7 @@ func ParseScenario(text string) (*State, error) {
 			}
 			s.Sides = []string{strings.ToUpper(args[0]), strings.ToUpper(args[1])}
 			for _, side := range s.Sides {
-				s.Players = append(s.Players, &Player{Side: side, Hand: []string{}})
+				s.Players = append(s.Players, &Player{Side: side, Hand: []string{}, Treasury: l.Rules.Int("start_treasury")})
 			}
 			s.Active = s.Sides[0]
 		case "TURNS":
