@@ -69,8 +69,10 @@ type Engagement struct {
 	Line  int      `json:"line,omitempty"`
 	Hex   Hex      `json:"hex"`
 	Units []string `json:"units"`
-	// Targets are initial targets (enemy keys, GE:RS-1) by attacking unit.
-	Targets map[string]string `json:"targets,omitempty"`
+	// Targets are initial targets (enemy keys, GE:RS-1) by attacking unit,
+	// TargetLines the lines they were written on.
+	Targets     map[string]string `json:"targets,omitempty"`
+	TargetLines map[string]int    `json:"target_lines,omitempty"`
 	// HE names units that fire HE instead of AP (§VI.7.3: AP is declared;
 	// Fieldpost declares it by default where it can pierce).
 	HE []string `json:"he,omitempty"`

@@ -490,8 +490,12 @@ func (v *validator) engagements() {
 			if u == nil {
 				continue
 			}
+			line := e.Line
+			if l, ok := e.TargetLines[id]; ok {
+				line = l
+			}
 			if side == o.Side || t == nil || !t.OnMap() || (t.Hidden && !t.Found) {
-				v.add(e.Line, "V.5.2", "%s AT %s: no enemy unit %s you can see", id, tk, tk)
+				v.add(line, "V.5.2", "%s AT %s: no enemy unit %s you can see", id, tk, tk)
 				continue
 			}
 			at := u.Hex
@@ -505,7 +509,7 @@ func (v *validator) engagements() {
 				any = any || s.CanAffect(&probe, w, t)
 			}
 			if !any {
-				v.add(e.Line, "VI.7.2", "%s AT %s: none of its weapons can affect it from %s (range, targets allowed, or bullets against Defense %d)", id, tk, at, s.Defense(t))
+				v.add(line, "VI.7.2", "%s AT %s: none of its weapons can affect it from %s (range, targets allowed, or bullets against Defense %d)", id, tk, at, s.Defense(t))
 			}
 		}
 		if e.Mission != nil {

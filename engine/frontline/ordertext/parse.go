@@ -289,6 +289,10 @@ func (p *parser) combat(f []string) {
 			return
 		}
 		p.eng.Targets[f[0]] = f[2]
+		if p.eng.TargetLines == nil {
+			p.eng.TargetLines = map[string]int{}
+		}
+		p.eng.TargetLines[f[0]] = p.n
 		if len(f) == 4 && f[3] == "HE" {
 			p.eng.HE = append(p.eng.HE, f[0])
 		} else if len(f) == 4 && f[3] != "AP" || len(f) > 4 {
