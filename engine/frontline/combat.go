@@ -261,8 +261,7 @@ func (r *resolver) engageWith(e Engagement, att []*Unit, side string, defensive 
 			return
 		}
 	}
-	interdicted := r.interdict(b)
-	if !interdicted {
+	if !r.interdict(b) {
 		r.initiative(b, e)
 	}
 	if b.over {
@@ -293,8 +292,8 @@ func (r *resolver) engageWith(e Engagement, att []*Unit, side string, defensive 
 			break
 		}
 		r.emit("round", "V.5.1", b.hex, "", "Round %d at %s", b.round, b.hex)
-		r.volley(b, b.first, false)
-		r.volley(b, s.Enemy(b.first), false)
+		r.volley(b, b.first)
+		r.volley(b, s.Enemy(b.first))
 		r.sweep(b)
 		if len(r.alive(b, side)) == 0 || len(r.alive(b, enemy)) == 0 {
 			break
@@ -409,7 +408,6 @@ func (r *resolver) anyTargets(b *battle) bool {
 
 // initiative rolls once for the engagement (Inset V.6 step 3).
 func (r *resolver) initiative(b *battle, e Engagement) {
-	s := r.s
 	am, aw := r.initMods(b, b.att, true, e)
 	dm, dw := r.initMods(b, b.def, false, e)
 	var text []string
@@ -426,7 +424,6 @@ func (r *resolver) initiative(b *battle, e Engagement) {
 		}
 	}
 	r.emit("initiative", "V.5", b.hex, "", "Initiative: %s -> %s fires first for the whole engagement", strings.Join(text, "; tie, re-roll: "), b.first)
-	_ = s
 }
 
 // initMods sums one side's initiative modifiers, each kind counted once
@@ -511,8 +508,8 @@ func (r *resolver) initMods(b *battle, side string, attacker bool, e Engagement)
 }
 
 // volley: every living fighter of side fires once, one at a time
-// (Inset V.6 step 4). bonus marks a bonus round with no reply.
-func (r *resolver) volley(b *battle, side string, bonus bool) {
+// (Inset V.6 step 4); a bonus round is a volley with no reply.
+func (r *resolver) volley(b *battle, side string) {
 	s := r.s
 	ffeFired := false
 	for _, f := range r.alive(b, side) {
@@ -556,7 +553,6 @@ func (r *resolver) volley(b *battle, side string, bonus bool) {
 			}
 		}
 	}
-	_ = bonus
 }
 
 // pickTarget keeps the current target if the weapon can affect it, else
@@ -777,15 +773,11 @@ func (r *resolver) damage(b *battle, f *fighter, w Weapon, t *Unit, label, head 
 		defWord = "(Defense ignored)"
 	}
 	r.emit("fire", "V.6", b.hex, "", "%s: %s; %s +DI %d %s = %d -> %s", label, head, words, w.DI, defWord, net, res)
-	if pierced {
-		if c := s.crewOf(t); c != nil && t.OnMap() {
-			cres := r.takeRound(b, c, raw, f.u)
-			r.emit("fire", "VI.7.3", b.hex, "", "pierced: crew %s takes %d -> %s", c.ID, raw, cres)
-		} else if c := s.crewOf(t); c != nil {
-			// The vehicle died from this hit: the crew takes the hit first,
-			// then rolls for survival (Example VI.3).
-			_ = c
-		}
+	// The crew takes a pierce's raw damage before its vehicle, destroyed
+	// by the same hit, is removed: it then rolls for survival (Example VI.3).
+	if c := s.crewOf(t); pierced && c != nil {
+		cres := r.takeRound(b, c, raw, f.u)
+		r.emit("fire", "VI.7.3", b.hex, "", "pierced: crew %s takes %d -> %s", c.ID, raw, cres)
 	}
 	r.flushPending(b, f.u)
 }

@@ -152,7 +152,7 @@ func (r *resolver) suspend(b *battle) bool {
 	} else {
 		r.emit("card", "IV.3.7", b.hex, "", "%s plays Suspend Attack: %s -> %s gets a bonus round first", b.att, text, b.def)
 		b.round = 0
-		r.volley(b, b.def, true)
+		r.volley(b, b.def)
 	}
 	for _, f := range r.alive(b, b.att) {
 		if p, ok := r.prevHex[f.u.Key()]; ok {
@@ -273,7 +273,7 @@ func (r *resolver) tryInspire(b *battle, side string, want bool) {
 	r.emit("card", "IV.3.4", b.hex, "", "%s plays Inspire: %s -> a bonus round with no reply", side, text)
 	b.round = 0
 	b.dmg = map[*Unit]int{}
-	r.volley(b, side, true)
+	r.volley(b, side)
 }
 
 // withdrawals checks both sides' Withdraw orders at the start of a round
@@ -307,7 +307,7 @@ func (r *resolver) withdrawals(b *battle, e Engagement) bool {
 			r.emit("card", "IV.3.8", b.hex, "", "%s plays Withdraw at the start of round %d: %s -> they leave at once", w.side, b.round, text)
 		} else {
 			r.emit("card", "IV.3.8", b.hex, "", "%s plays Withdraw at the start of round %d: %s -> %s fires a bonus round with no reply", w.side, b.round, text, s.Enemy(w.side))
-			r.volley(b, s.Enemy(w.side), true)
+			r.volley(b, s.Enemy(w.side))
 			r.sweep(b)
 		}
 		left := 0

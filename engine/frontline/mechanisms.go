@@ -64,7 +64,7 @@ func (r *resolver) hitAndRunStrike(b *battle) bool {
 	}
 	r.emit("combat", "Glossary Hit & Run", b.hex, "", "Hit & Run: %s won the initiative and fires once with no reply", b.att)
 	b.round = 1
-	r.volley(b, b.att, true)
+	r.volley(b, b.att)
 	for _, f := range r.alive(b, b.att) {
 		to := r.escapeHex(f.u, Hex{})
 		if to.IsZero() {

@@ -114,7 +114,6 @@ func (r *resolver) movement(o Orders) {
 func (r *resolver) moveUnit(u *Unit, m Move) {
 	s := r.s
 	left := s.Movement(u, m.Push)
-	var path []string
 	for _, st := range m.Steps {
 		switch st.Act {
 		case ActEnter:
@@ -135,7 +134,6 @@ func (r *resolver) moveUnit(u *Unit, m Move) {
 			u.Revealed = false
 			u.Found = false
 			u.Hidden = s.Card(u).Hidden
-			path = append(path, st.Hex.String())
 			r.emit("move", "V.4", st.Hex, r.visibility(), "%s moves %s -> %s", u.ID, from, st.Hex)
 			if r.obstacles(u) {
 				return
@@ -187,7 +185,6 @@ func (r *resolver) moveUnit(u *Unit, m Move) {
 			r.startMerge(u, st.Unit)
 		}
 	}
-	_ = path
 }
 
 // visibility: movement is private to the mover under fog of war (its

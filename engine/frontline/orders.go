@@ -139,7 +139,6 @@ type Standing struct {
 	Withdraw        []HexOrder `json:"withdraw,omitempty"`
 	Inspire         []HexOrder `json:"inspire,omitempty"`
 	Interdict       []HexOrder `json:"interdict,omitempty"`
-	Support         []HexOrder `json:"support,omitempty"`
 	CeaseFire       []HexOrder `json:"ceasefire,omitempty"`
 	Surrender       []HexOrder `json:"surrender,omitempty"`
 	// AcceptCeasefire: never (default), if-losing, always.
@@ -156,7 +155,6 @@ func (s Standing) clone() Standing {
 	s.Withdraw = slices.Clone(s.Withdraw)
 	s.Inspire = slices.Clone(s.Inspire)
 	s.Interdict = slices.Clone(s.Interdict)
-	s.Support = slices.Clone(s.Support)
 	s.CeaseFire = slices.Clone(s.CeaseFire)
 	s.Surrender = slices.Clone(s.Surrender)
 	s.Scramble = slices.Clone(s.Scramble)

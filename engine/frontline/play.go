@@ -23,11 +23,7 @@ type resolver struct {
 	noFight     map[string]bool // recon units may not fight this turn (§VI.6)
 	engaged     map[string]bool // unit keys in an engagement this Combat Phase
 	inspired    map[string]bool // sides that played Inspire this phase
-	firedIdle   map[string]bool
-	landing     map[string]Hex // aircraft landing after combat
-	ffeDone     map[string]bool
-	lostGuns    map[string]bool
-	interdicted map[string]bool
+	landing     map[string]Hex  // aircraft landing after combat
 	pending     []*Unit         // units destroyed by the hit being resolved
 	encircled   map[Hex]Hex     // hexes encircled this turn -> the open hex
 	hitAndRun   map[string]bool // units that declared Hit & Run
@@ -37,8 +33,7 @@ type resolver struct {
 func newResolver(s *State, d Dice) *resolver {
 	return &resolver{s: s, d: d, r: s.lib.Rules, side: s.Active, enemy: s.Enemy(s.Active), own: s.Player(s.Active).OwnTurn,
 		moved: map[string]bool{}, prevHex: map[string]Hex{}, recon: map[Hex]bool{}, noFight: map[string]bool{},
-		engaged: map[string]bool{}, inspired: map[string]bool{}, firedIdle: map[string]bool{}, landing: map[string]Hex{},
-		ffeDone: map[string]bool{}, lostGuns: map[string]bool{}, interdicted: map[string]bool{},
+		engaged: map[string]bool{}, inspired: map[string]bool{}, landing: map[string]Hex{},
 		encircled: map[Hex]Hex{}, hitAndRun: map[string]bool{}, repairsAt: map[string]bool{}}
 }
 

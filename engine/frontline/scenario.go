@@ -98,7 +98,7 @@ func ParseScenario(text string) (*State, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &State{lib: l, Map: &Map{Names: map[Hex]string{}, Roads: map[Side2]bool{}, Rivers: map[Side2]bool{}, Coast: map[Side2]bool{}},
+	s := &State{lib: l, Map: &Map{Names: map[Hex]string{}, Roads: map[Side2]bool{}, Rivers: map[Side2]bool{}},
 		Control: map[Hex]string{}, Bridges: map[Side2]string{}, Tries: map[string]int{}, Turn: 1}
 	var errs []string
 	fail := func(n int, format string, a ...any) {
@@ -192,20 +192,17 @@ func ParseScenario(text string) (*State, error) {
 				}
 				s.Map.Roads[hexside(hs[k-1], hs[k])] = true
 			}
-		case "RIVER", "BRIDGE", "RED-COAST":
+		case "RIVER", "BRIDGE":
 			for _, a := range args {
 				hs, err := ParseHexside(a)
 				if err != nil {
 					fail(n, "%v", err)
 					continue
 				}
-				switch key {
-				case "RIVER":
+				if key == "RIVER" {
 					s.Map.Rivers[hs] = true
-				case "BRIDGE":
+				} else {
 					s.Bridges[hs] = "intact"
-				default:
-					s.Map.Coast[hs] = true
 				}
 			}
 		case "COLLAPSED":

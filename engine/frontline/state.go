@@ -40,7 +40,6 @@ type Map struct {
 	Names  map[Hex]string `json:"names,omitempty"`
 	Roads  map[Side2]bool `json:"roads,omitempty"`
 	Rivers map[Side2]bool `json:"rivers,omitempty"`
-	Coast  map[Side2]bool `json:"red_coast,omitempty"`
 }
 
 // On reports whether h is on the board.

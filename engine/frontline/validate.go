@@ -600,7 +600,7 @@ func (v *validator) standing(st *Standing) {
 	if st == nil {
 		return
 	}
-	s, o := v.s, v.o
+	s := v.s
 	for _, i := range st.Interdict {
 		fo := v.own(i.Line, i.FO, "INTERDICT")
 		if fo != nil && !s.Card(fo).FireMissions {
@@ -621,5 +621,12 @@ func (v *validator) standing(st *Standing) {
 			v.add(0, "VI.7.1", "SCRAMBLE %s: not an aircraft", id)
 		}
 	}
-	_ = o
+}
+
+// ValidateStanding checks a side's standing orders alone, as sent in a
+// REACT-only mail while the other side is active.
+func (s *State) ValidateStanding(side string, st Standing) []Problem {
+	v := &validator{s: s, o: Orders{Side: side}}
+	v.standing(&st)
+	return v.probs
 }

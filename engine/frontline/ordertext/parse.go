@@ -19,10 +19,11 @@ func Parse(s *frontline.State, side, text string) (frontline.Orders, []frontline
 	if len(p.probs) > 0 {
 		return p.o, p.probs
 	}
-	if p.o.Side != s.Active {
-		if p.onlyStanding() {
+	if p.o.Side != s.Active && p.onlyStanding() {
+		if p.o.Standing == nil {
 			return p.o, nil
 		}
+		return p.o, s.ValidateStanding(p.o.Side, *p.o.Standing)
 	}
 	return p.o, s.Validate(p.o)
 }
