@@ -36,6 +36,10 @@ type battle struct {
 	withdrawn map[string]bool   // sides gone
 	over      bool
 	fixed     bool // the enemy units are fixed (an interception)
+	// stack is the enemy stack revealed in the engaged hex: the units the
+	// attackers may shoot though they do not fire back. Crews and
+	// passengers that bail out later are not part of the engagement.
+	stack map[*Unit]bool
 }
 
 // Defense is a unit's Defense now (Inset III.1): the damaged side, dug in
@@ -183,7 +187,8 @@ func (r *resolver) engageWith(e Engagement, att []*Unit, side string, defensive 
 	enemy := s.Enemy(side)
 	b := &battle{hex: e.Hex, att: side, def: enemy, defensive: defensive, fighters: map[string][]*fighter{}, fixed: fixed != nil,
 		dmg: map[*Unit]int{}, startDmg: map[*Unit]bool{}, lost: map[string]int{}, gunHit: map[int]bool{},
-		onTarget: map[string]int{}, policy: map[string]string{}, apNever: map[string]bool{}, withdrawn: map[string]bool{}, mission: e.Mission}
+		onTarget: map[string]int{}, policy: map[string]string{}, apNever: map[string]bool{}, withdrawn: map[string]bool{}, mission: e.Mission,
+		stack: map[*Unit]bool{}}
 	b.policy[side] = s.Player(side).Standing.targetPolicy()
 	b.policy[enemy] = s.Player(enemy).Standing.targetPolicy()
 	b.apNever[enemy] = s.Player(enemy).Standing.AP == "never"
@@ -226,6 +231,7 @@ func (r *resolver) engageWith(e Engagement, att []*Unit, side string, defensive 
 		}
 		u.Revealed = true
 		names = append(names, u.ID)
+		b.stack[u] = true
 		if r.engaged[u.Key()] || !r.retaliates(u, st) {
 			continue
 		}
@@ -295,7 +301,9 @@ func (r *resolver) engageWith(e Engagement, att []*Unit, side string, defensive 
 		r.volley(b, b.first)
 		r.volley(b, s.Enemy(b.first))
 		r.sweep(b)
-		if len(r.alive(b, side)) == 0 || len(r.alive(b, enemy)) == 0 {
+		// Over when the attackers are gone or nothing of the enemy's is left
+		// for them: defenders that do not fire are still there to be shot.
+		if len(r.alive(b, side)) == 0 || len(r.pool(b, side)) == 0 {
 			break
 		}
 		if b.round == maxRounds {
@@ -383,7 +391,7 @@ func (r *resolver) pool(b *battle, side string) []*Unit {
 	}
 	if side == b.att && !b.withdrawn[enemy] && !b.fixed {
 		for _, u := range s.UnitsAt(b.hex) {
-			if u.Side == enemy && !seen[u] && u.In == "" && s.Card(u).Kind != "obstacle" && !(u.Hidden && !u.Found) {
+			if b.stack[u] && !seen[u] && u.In == "" {
 				out = append(out, u)
 			}
 		}
@@ -846,7 +854,7 @@ func (r *resolver) afterBattle(b *battle) {
 	if !s.Options.Momentum {
 		return
 	}
-	a, d := len(r.alive(b, b.att)), len(r.alive(b, b.def))
+	a, d := len(r.alive(b, b.att)), len(r.pool(b, b.att))
 	var winner string
 	switch {
 	case a > 0 && d == 0:

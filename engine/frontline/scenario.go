@@ -205,6 +205,18 @@ func ParseScenario(text string) (*State, error) {
 					s.Bridges[hs] = "intact"
 				}
 			}
+		case "TRIES":
+			// TRIES bridge|obstacle name n: engineer tries already failed.
+			if len(args) != 3 {
+				fail(n, "TRIES takes bridge HEX-HEX or obstacle SIDE:ID, and a number")
+				continue
+			}
+			k, err := strconv.Atoi(args[2])
+			if err != nil {
+				fail(n, "TRIES %q is not a number", args[2])
+				continue
+			}
+			s.Tries[strings.ToLower(args[0])+" "+strings.ToUpper(args[1])] = k
 		case "COLLAPSED":
 			for _, a := range args {
 				hs, err := ParseHexside(a)
