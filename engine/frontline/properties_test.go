@@ -218,3 +218,40 @@ func TestRandomGames(t *testing.T) {
 		}
 	}
 }
+
+// A position stored as JSON and loaded again plays on exactly as the
+// original: same next state, same events.
+func TestLoadRoundTrip(t *testing.T) {
+	for _, scenario := range []string{"ofanto", "foggia"} {
+		s, err := NewGame(scenario, 9)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rng := rand.New(rand.NewPCG(9, 9))
+		for turn := 0; turn < 6 && !s.Over; turn++ {
+			o := randomOrders(s, rng)
+			b, err := json.Marshal(s)
+			if err != nil {
+				t.Fatal(err)
+			}
+			l, err := Load(b)
+			if err != nil {
+				t.Fatal(err)
+			}
+			n1, e1, err1 := s.Play(o, NewSeededDice(uint64(turn)))
+			n2, e2, err2 := l.Play(o, NewSeededDice(uint64(turn)))
+			if err1 != nil || err2 != nil {
+				t.Fatal(err1, err2)
+			}
+			a, _ := json.Marshal([]any{n1, e1})
+			c, _ := json.Marshal([]any{n2, e2})
+			if !bytes.Equal(a, c) {
+				t.Fatalf("%s turn %d: the loaded position plays differently", scenario, turn)
+			}
+			s = n1
+		}
+	}
+	if _, err := Load([]byte(`{"units":[{"id":"X-1","code":"NOPE"}]}`)); err == nil {
+		t.Error("a position with no map and an unknown card loads")
+	}
+}

@@ -12,6 +12,7 @@
 package frontline
 
 import (
+	"encoding/json"
 	"fmt"
 	"slices"
 	"sort"
@@ -349,4 +350,35 @@ func (s *State) SetStanding(side string, st Standing) (*State, error) {
 	n := s.Clone()
 	n.Player(side).Standing = st.clone()
 	return n, nil
+}
+
+// Load reads a state stored as JSON (a judge's saved position) and ties it
+// to the shipped data again.
+func Load(data []byte) (*State, error) {
+	l, err := Lib()
+	if err != nil {
+		return nil, err
+	}
+	var s State
+	if err := json.Unmarshal(data, &s); err != nil {
+		return nil, fmt.Errorf("frontline position: %w", err)
+	}
+	if s.Map == nil || len(s.Sides) != 2 || len(s.Players) != 2 {
+		return nil, fmt.Errorf("frontline position: no map or not two sides")
+	}
+	for _, u := range s.Units {
+		if l.Cards[u.Code] == nil {
+			return nil, fmt.Errorf("frontline position: unit %s has unknown card %q", u.Key(), u.Code)
+		}
+	}
+	s.lib = l
+	return &s, nil
+}
+
+// Step names where the game stands, for subjects and pages.
+func (s *State) Step() string {
+	if s.Over {
+		return "game over: " + s.Result
+	}
+	return fmt.Sprintf("turn %d of %d, %s to play (its own turn %d)", s.Turn, s.Turns, s.Active, s.Player(s.Active).OwnTurn)
 }
