@@ -40,6 +40,8 @@ type battle struct {
 	// attackers may shoot though they do not fire back. Crews and
 	// passengers that bail out later are not part of the engagement.
 	stack map[*Unit]bool
+	// pinned units skip their side's next volley (Inset VI.6 Pin).
+	pinned map[*Unit]bool
 }
 
 // Defense is a unit's Defense now (Inset III.1): the damaged side, dug in
@@ -188,7 +190,7 @@ func (r *resolver) engageWith(e Engagement, att []*Unit, side string, defensive 
 	b := &battle{hex: e.Hex, att: side, def: enemy, defensive: defensive, fighters: map[string][]*fighter{}, fixed: fixed != nil,
 		dmg: map[*Unit]int{}, startDmg: map[*Unit]bool{}, lost: map[string]int{}, gunHit: map[int]bool{},
 		onTarget: map[string]int{}, policy: map[string]string{}, apNever: map[string]bool{}, withdrawn: map[string]bool{}, mission: e.Mission,
-		stack: map[*Unit]bool{}}
+		stack: map[*Unit]bool{}, pinned: map[*Unit]bool{}}
 	b.policy[side] = s.Player(side).Standing.targetPolicy()
 	b.policy[enemy] = s.Player(enemy).Standing.targetPolicy()
 	b.apNever[enemy] = s.Player(enemy).Standing.AP == "never"
@@ -524,6 +526,11 @@ func (r *resolver) volley(b *battle, side string) {
 		if !f.u.OnMap() || !s.crewed(f.u) {
 			continue
 		}
+		if b.pinned[f.u] {
+			delete(b.pinned, f.u)
+			r.emit("fire", "VI.7.6.2", b.hex, "", "%s is pinned and does not fire this round", f.u.ID)
+			continue
+		}
 		// Fire for Effect fires every mission gun together, so the hit that
 		// unlocks it is one of an earlier round (Inset VI.6; docs).
 		if f.gun && b.mission != nil && b.mission.FFE && b.fo != nil && side == b.att && !ffeFired && b.gunHit[b.round-1] {
@@ -673,6 +680,9 @@ func (r *resolver) missionBonus(b *battle, f *fighter, t *Unit) int {
 	if !f.gun || b.fo == nil || !b.fo.OnMap() {
 		return 0
 	}
+	if b.mission.Pin {
+		return r.r.Int("destroy_bonus")
+	}
 	n := b.onTarget[t.Key()]
 	return min(r.r.Int("destroy_bonus")+n, r.r.Int("destroy_bonus_max"))
 }
@@ -713,6 +723,14 @@ func (r *resolver) fire(b *battle, f *fighter, wi int, w Weapon, t *Unit, side s
 			continue
 		}
 		r.gunHit(b, f)
+		if f.gun && bonus > 0 && b.mission.Pin {
+			b.pinned[t] = true
+			if v < r.r.Int("pin_damage_roll") {
+				r.emit("fire", "VI.7.6.2", b.hex, "", "%s: d20=%d vs %d HIT -> pinned: no fire, no move, no withdrawal in its next round", label, v, need)
+				continue
+			}
+			r.emit("fire", "VI.7.6.2", b.hex, "", "%s: d20=%d vs %d HIT, natural %d+ -> pinned and damaged", label, v, need, r.r.Int("pin_damage_roll"))
+		}
 		r.hit(b, f, w, t, label, v, need, v == 19)
 	}
 }

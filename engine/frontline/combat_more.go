@@ -312,6 +312,11 @@ func (r *resolver) withdrawals(b *battle, e Engagement) bool {
 		}
 		left := 0
 		for _, f := range r.alive(b, w.side) {
+			if b.pinned[f.u] {
+				r.emit("card", "VI.7.6.2", f.u.Hex, "", "%s is pinned and cannot withdraw this round", f.u.ID)
+				left++
+				continue
+			}
 			if s.Movement(f.u, false) == 0 {
 				r.emit("card", "IV.3.8", f.u.Hex, "", "%s cannot withdraw (Movement 0) and fights on", f.u.ID)
 				left++

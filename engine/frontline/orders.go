@@ -100,6 +100,8 @@ type Mission struct {
 	FO   string   `json:"fo"`
 	Guns []string `json:"guns"`
 	FFE  bool     `json:"ffe,omitempty"`
+	// Pin: a hit pins the target instead of damaging it (Inset VI.6).
+	Pin bool `json:"pin,omitempty"`
 }
 
 // Deploy places a staged unit (§V.6, Table V.1).

@@ -84,7 +84,11 @@ func Echo(s *frontline.State, o frontline.Orders) string {
 			if e.Mission.FFE {
 				ffe = ", then Fire for Effect"
 			}
-			fmt.Fprintf(&b, "    fire mission through %s with %s%s\n", e.Mission.FO, strings.Join(e.Mission.Guns, " "), ffe)
+			kind := "Destroy"
+			if e.Mission.Pin {
+				kind = "Pin"
+			}
+			fmt.Fprintf(&b, "    %s fire mission through %s with %s%s\n", kind, e.Mission.FO, strings.Join(e.Mission.Guns, " "), ffe)
 		}
 		if e.Suspend != nil {
 			fmt.Fprintf(&b, "    Suspend Attack if %s\n", FormatCondition(e.Suspend))

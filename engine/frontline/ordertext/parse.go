@@ -270,12 +270,17 @@ func (p *parser) combat(f []string) {
 	case p.eng == nil:
 		p.bad("V.5", "%q: ENGAGE first", f[0])
 	case f[0] == "MISSION":
-		// MISSION fo WITH guns [THEN FFE]
+		// MISSION fo [PIN] WITH guns [THEN FFE]
+		m := &frontline.Mission{}
+		if len(f) > 2 && f[2] == "PIN" {
+			m.Pin = true
+			f = append(f[:2], f[3:]...)
+		}
 		if len(f) < 4 || f[2] != "WITH" {
-			p.bad("VI.7.6", "want: MISSION fo WITH guns [THEN FFE]")
+			p.bad("VI.7.6", "want: MISSION fo [PIN] WITH guns [THEN FFE]")
 			return
 		}
-		m := &frontline.Mission{FO: f[1]}
+		m.FO = f[1]
 		for k := 3; k < len(f); k++ {
 			if f[k] == "THEN" && k+1 < len(f) && f[k+1] == "FFE" {
 				m.FFE = true
