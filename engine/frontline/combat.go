@@ -338,7 +338,7 @@ func terrainName(t byte) string {
 }
 
 func (r *resolver) retaliates(u *Unit, st Standing) bool {
-	if u.Idle || u.Repairing != 0 || u.Staged != 0 || !r.s.crewed(u) || len(r.s.Card(u).Weapons) == 0 || r.s.Card(u).Kind == "obstacle" {
+	if u.Idle || u.Repairing != 0 || u.Building != "" || u.Staged != 0 || !r.s.crewed(u) || len(r.s.Card(u).Weapons) == 0 || r.s.Card(u).Kind == "obstacle" {
 		return false
 	}
 	switch st.Retaliate {

@@ -44,6 +44,15 @@ func (r *resolver) destroy(u *Unit, by *Unit) {
 	}
 	r.remove(u)
 	r.emit("destroyed", "V.6", h, "", "%s:%s destroyed", u.Side, u.ID)
+	// Grounded aircraft die with their airfield (§VII.5).
+	if s.Card(u).Structure == "airfield" {
+		for _, a := range append([]*Unit(nil), s.UnitsAt(h)...) {
+			if s.Card(a).Kind == "aircraft" && !a.Aloft && a.OnMap() {
+				r.emit("destroyed", "VII.5", h, "", "%s:%s is lost with the airfield", a.Side, a.ID)
+				r.destroy(a, by)
+			}
+		}
+	}
 	if by != nil && by.Side != u.Side {
 		s.Player(by.Side).Score += s.Card(u).Cost
 		if s.Options.Experience && s.Card(by).Kind != "obstacle" {
@@ -56,9 +65,17 @@ func (r *resolver) destroy(u *Unit, by *Unit) {
 	}
 }
 
-// remove takes a unit off the game.
+// remove takes a unit off the game; an engineer's unfinished
+// construction goes with it (§VI.5.3).
 func (r *resolver) remove(u *Unit) {
 	s := r.s
+	if u.Building != "" {
+		if item := s.Unit(u.Side, u.Building); item != nil && item.Staged > 0 {
+			u.Building = ""
+			r.remove(item)
+			r.emit("build", "VI.5.3", item.Hex, "", "%s's construction of %s is lost", u.ID, item.ID)
+		}
+	}
 	for i, x := range s.Units {
 		if x == u {
 			s.Units = append(s.Units[:i], s.Units[i+1:]...)

@@ -206,8 +206,17 @@ func (r *resolver) surrender() {
 		}
 	}
 	for _, u := range victims {
-		r.emit("surrender", "VI.1.2", u.Hex, "", "%s:%s, surrounded a full turn, surrenders unconditionally", u.Side, u.ID)
+		h := u.Hex
+		r.emit("surrender", "VI.1.2", h, "", "%s:%s, surrounded a full turn, surrenders unconditionally", u.Side, u.ID)
 		r.capture(u, r.side, 2, "VI.1.2")
+		// Each enemy unit involved rolls for experience (§VI.1.2).
+		if s.Options.Experience {
+			for _, e := range s.Units {
+				if e.Side == r.side && e.OnMap() && e.In == "" && s.Card(e).Land() && Distance(e.Hex, h) == 1 {
+					r.emit("experience", "VI.1.2", e.Hex, "", "%s took part in a surrender: %s", e.ID, r.experience(e))
+				}
+			}
+		}
 	}
 }
 

@@ -8,6 +8,8 @@ type Orders struct {
 	Side string `json:"side"`
 	// Buys are purchases in a Production Phase (§V.2).
 	Buys []Buy `json:"buys,omitempty"`
+	// Builds are constructions begun in a Production Phase (§VI.5.3).
+	Builds []Build `json:"builds,omitempty"`
 	// Idle names the units left idle for a supply deficit (§V.3.2); if too
 	// few, the judge adds the cheapest eligible.
 	Idle        []string     `json:"idle,omitempty"`
@@ -28,6 +30,15 @@ type Buy struct {
 	Code  string `json:"code"`
 	Count int    `json:"count"`
 	XP    int    `json:"xp,omitempty"`
+}
+
+// Build is BUILD code AT hex BY engineer: the engineer stays idle in the
+// hex until the next Deployment Phase, when the item is complete.
+type Build struct {
+	Line int    `json:"line,omitempty"`
+	Code string `json:"code"`
+	Hex  Hex    `json:"hex"`
+	By   string `json:"by"`
 }
 
 // Move is one unit's Movement Phase: steps in written order.

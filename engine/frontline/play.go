@@ -221,6 +221,16 @@ func (r *resolver) production(o Orders) {
 			}
 		}
 	}
+	for _, b := range o.Builds {
+		c := r.s.lib.Cards[b.Code]
+		eng := r.s.Unit(r.side, b.By)
+		p.Treasury -= c.Cost
+		u := &Unit{ID: r.s.nextID(r.side, b.Code), Side: r.side, Code: b.Code, Staged: r.own, Hex: b.Hex}
+		r.s.Units = append(r.s.Units, u)
+		r.s.sortUnits()
+		eng.Building, eng.DugIn = u.ID, false
+		r.emit("build", "VI.5.3", b.Hex, r.side, "%s begins building %s (%s) at %s for %d, treasury %d; it stays idle there until the next Deployment Phase", eng.ID, u.ID, c.Name, b.Hex, c.Cost, p.Treasury)
+	}
 	for _, v := range needCrew {
 		for i, c := range crews {
 			if r.s.Card(c).Crew == r.s.Card(v).Requires {
@@ -384,6 +394,23 @@ func (r *resolver) deployment(o Orders) {
 	if s.DeploymentTurn(r.side) && s.modifier("convoy-delayed", r.side) {
 		r.emit("deploy", "design 2.2", Hex{}, "", "Convoy Delayed: %s deploys nothing this phase", r.side)
 		s.dropModifier("convoy-delayed", r.side)
+	}
+	if scheduled {
+		for _, eng := range append([]*Unit(nil), s.Units...) {
+			if eng.Side != r.side || eng.Building == "" {
+				continue
+			}
+			item := s.Unit(r.side, eng.Building)
+			eng.Building = ""
+			if item == nil || item.Staged == 0 || item.Staged >= r.own {
+				continue
+			}
+			item.Staged = 0
+			if s.Card(item).Structure == "airfield" {
+				s.Control[item.Hex] = r.side
+			}
+			r.emit("build", "VI.5.3", item.Hex, "", "%s completes %s at %s", eng.ID, item.ID, item.Hex)
+		}
 	}
 	for _, dp := range o.Deploys {
 		u := s.Unit(r.side, dp.Unit)

@@ -119,6 +119,8 @@ type Unit struct {
 	// unit is idle until its next own turn opens.
 	Repairing int    `json:"repairing,omitempty"`
 	MergeWith string `json:"merge_with,omitempty"`
+	// Building names the item an engineer is constructing (§VI.5.3).
+	Building string `json:"building,omitempty"`
 }
 
 // Key is the unit's name across sides: "GE:RS-1".

@@ -20,6 +20,7 @@ func (s *State) Validate(o Orders) []Problem {
 		return v.probs
 	}
 	v.buys()
+	v.builds()
 	v.idle()
 	v.moves()
 	v.encircle()
@@ -102,6 +103,69 @@ func (v *validator) buys() {
 	}
 }
 
+// builds checks constructions (§VI.5.3, Inset VI.2): in a Production
+// Phase, obstacles or an airfield (plains only), one per engineer squad
+// standing in the hex, paid from the treasury with the purchases.
+func (v *validator) builds() {
+	s, o := v.s, v.o
+	if len(o.Builds) == 0 {
+		return
+	}
+	p := s.Player(o.Side)
+	if !s.ProductionTurn(o.Side) {
+		v.add(o.Builds[0].Line, "VI.5.3", "construction begins only in the Production Phase of your turns 1, 6, 11... (this is your turn %d)", p.OwnTurn)
+		return
+	}
+	total := 0
+	for _, b := range o.Buys {
+		if c := s.lib.Cards[b.Code]; c != nil {
+			total += b.Count * (c.Cost + b.XP*s.lib.Rules.Int("experience_roll_cost"))
+		}
+	}
+	busy := map[string]bool{}
+	for _, b := range o.Builds {
+		c := s.lib.Cards[b.Code]
+		switch {
+		case c == nil || (c.Kind != "obstacle" && c.Structure != "airfield"):
+			v.add(b.Line, "VI.5.3", "BUILD %s: engineers build obstacles (MINES WIRE) and airfields (AF)", b.Code)
+			continue
+		case c.Structure == "airfield" && s.Map.Terrain(b.Hex) != Plains:
+			v.add(b.Line, "III.3.1", "BUILD AF at %s: airfields only on plains", b.Hex)
+		}
+		total += c.Cost
+		e := v.own(b.Line, b.By, "BUILD")
+		if e == nil {
+			continue
+		}
+		switch {
+		case !s.Card(e).Engineer:
+			v.add(b.Line, "VI.5.3", "%s is not a combat engineer squad", e.ID)
+		case !e.OnMap() || e.In != "" || e.Hex != b.Hex:
+			v.add(b.Line, "VI.5.3", "%s must stand in %s to build there", e.ID, b.Hex)
+		case e.Building != "" || busy[e.ID]:
+			v.add(b.Line, "VI.5.3", "%s is already building", e.ID)
+		case e.Idle:
+			v.add(b.Line, "V.3.2", "%s is idle for lack of supply", e.ID)
+		}
+		busy[e.ID] = true
+	}
+	if total > p.Treasury {
+		v.add(o.Builds[0].Line, "VI.5.3", "purchases and constructions cost %d, treasury is %d", total, p.Treasury)
+	}
+	for _, m := range o.Moves {
+		if busy[m.Unit] {
+			v.add(m.Line, "Inset VI.2", "%s stays idle in its hex while it builds", m.Unit)
+		}
+	}
+	for _, e := range o.Engagements {
+		for _, id := range e.Units {
+			if busy[id] {
+				v.add(e.Line, "Inset VI.2", "%s stays idle in its hex while it builds", id)
+			}
+		}
+	}
+}
+
 func (v *validator) idle() {
 	s, o := v.s, v.o
 	for _, id := range o.Idle {
@@ -143,6 +207,9 @@ func (v *validator) moves() {
 			continue
 		case u.In != "" && loaded[u.ID] == "":
 			v.add(m.Line, "VI.3", "%s is carried by %s and cannot move itself", u.ID, u.In)
+			continue
+		case u.Building != "":
+			v.add(m.Line, "Inset VI.2", "%s is building %s and stays idle in its hex", u.ID, u.Building)
 			continue
 		case u.SkipMove != 0 && u.SkipMove == p.OwnTurn:
 			v.add(m.Line, "IV.3.5", "%s was pushed last turn and skips this Movement Phase", u.ID)
@@ -469,6 +536,8 @@ func (v *validator) engagements() {
 				v.add(e.Line, "V.3.2", "%s is idle for lack of supply: no combat", id)
 			case v.recon[id]:
 				v.add(e.Line, "VI.6", "%s reconnoitred this turn and may not fight", id)
+			case u.Building != "":
+				v.add(e.Line, "Inset VI.2", "%s is building %s and stays idle", id, u.Building)
 			case (u.In != "" && u.Role == "towed"):
 				v.add(e.Line, "VI.3.5", "%s is hitched for towing and cannot fire", id)
 			case u.In != "":

@@ -20,6 +20,9 @@ func Echo(s *frontline.State, o frontline.Orders) string {
 		}
 		fmt.Fprintf(&b, "  buy %d x %s%s\n", by.Count, by.Code, xp)
 	}
+	for _, bu := range o.Builds {
+		fmt.Fprintf(&b, "  %s builds %s at %s, done at your next Deployment Phase\n", bu.By, bu.Code, bu.Hex)
+	}
 	if len(o.Idle) > 0 {
 		fmt.Fprintf(&b, "  idle if supply falls short: %s\n", strings.Join(o.Idle, " "))
 	}

@@ -141,6 +141,16 @@ func (p *parser) num(s string) (int, bool) {
 }
 
 func (p *parser) buy(f []string) {
+	if f[0] == "BUILD" {
+		if len(f) != 6 || f[2] != "AT" || f[4] != "BY" {
+			p.bad("VI.5.3", "want: BUILD code AT hex BY engineer")
+			return
+		}
+		if h, ok := p.hex(f[3]); ok {
+			p.o.Builds = append(p.o.Builds, frontline.Build{Line: p.n, Code: f[1], Hex: h, By: f[5]})
+		}
+		return
+	}
 	if f[0] != "BUY" || len(f) < 3 {
 		p.bad("V.2", "want: BUY code count [XP n]")
 		return
