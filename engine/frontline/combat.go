@@ -48,6 +48,15 @@ type battle struct {
 // +2 and a city +1 for infantry (Glossary Dig In, Inset VII.1).
 func (s *State) Defense(u *Unit) int {
 	c := s.Card(u)
+	// A passenger in an open-top carrier is shot at through the carrier's
+	// Defense if it has one (§VI.3); tank riders have only their own.
+	if u.Role == "passenger" {
+		if carrier := s.Unit(u.Side, u.In); carrier != nil && s.Card(carrier).OpenTop {
+			if cd := s.Defense(carrier); cd > 0 {
+				return cd
+			}
+		}
+	}
 	d := c.Defense
 	if u.Damaged {
 		if c.Damaged.Defense != nil {
@@ -91,6 +100,34 @@ func (s *State) CanAffect(a *Unit, w Weapon, t *Unit) bool {
 		return false
 	}
 	return true
+}
+
+// exposed: a passenger that can be shot at directly: aboard an open-top
+// carrier, or riding a tank (§VI.3, §VI.3.4).
+func (s *State) exposed(u *Unit) bool {
+	if u.Role != "passenger" {
+		return false
+	}
+	carrier := s.Unit(u.Side, u.In)
+	if carrier == nil {
+		return false
+	}
+	c := s.Card(carrier)
+	return c.OpenTop || c.Riders
+}
+
+// carriesRiders: a tank with infantry riding on it cannot use its primary
+// weapon (§VI.3.4).
+func (s *State) carriesRiders(u *Unit) bool {
+	if !s.Card(u).Riders {
+		return false
+	}
+	for _, x := range s.cargo(u) {
+		if x.Role == "passenger" {
+			return true
+		}
+	}
+	return false
 }
 
 // crewed: a unit that needs a crew fires only with one aboard.
@@ -227,6 +264,11 @@ func (r *resolver) engageWith(e Engagement, att []*Unit, side string, defensive 
 	for _, u := range s.UnitsAt(e.Hex) {
 		if fixed != nil {
 			break
+		}
+		if u.Side == enemy && s.exposed(u) {
+			b.stack[u] = true
+			names = append(names, u.ID+" (riding "+u.In+")")
+			continue
 		}
 		if u.Side != enemy || u.In != "" || s.Card(u).Kind == "obstacle" || (u.Hidden && !u.Found) {
 			continue
@@ -393,7 +435,7 @@ func (r *resolver) pool(b *battle, side string) []*Unit {
 	}
 	if side == b.att && !b.withdrawn[enemy] && !b.fixed {
 		for _, u := range s.UnitsAt(b.hex) {
-			if b.stack[u] && !seen[u] && u.In == "" {
+			if b.stack[u] && !seen[u] && (u.In == "" || s.exposed(u)) {
 				out = append(out, u)
 			}
 		}
@@ -544,6 +586,9 @@ func (r *resolver) volley(b *battle, side string) {
 		usedSecondary := false
 		for i, w := range s.Card(f.u).Weapons {
 			if w.Slot == "S" && usedSecondary {
+				continue
+			}
+			if w.Slot == "P" && s.carriesRiders(f.u) {
 				continue
 			}
 			if b.round > 0 && f.jam[i] >= b.round {
