@@ -228,6 +228,10 @@ func (r *resolver) production(o Orders) {
 		u := &Unit{ID: r.s.nextID(r.side, b.Code), Side: r.side, Code: b.Code, Staged: r.own, Hex: b.Hex}
 		r.s.Units = append(r.s.Units, u)
 		r.s.sortUnits()
+		if c.Radius > 0 {
+			r.emit("build", "IV.1.3", b.Hex, r.side, "%s stages %s (%s) for %s for %d, treasury %d; it is set up at the next Deployment Phase", r.side, u.ID, c.Name, b.Hex, c.Cost, p.Treasury)
+			continue
+		}
 		eng.Building, eng.DugIn = u.ID, false
 		r.emit("build", "VI.5.3", b.Hex, r.side, "%s begins building %s (%s) at %s for %d, treasury %d; it stays idle there until the next Deployment Phase", eng.ID, u.ID, c.Name, b.Hex, c.Cost, p.Treasury)
 	}
@@ -411,6 +415,20 @@ func (r *resolver) deployment(o Orders) {
 			}
 			r.emit("build", "VI.5.3", item.Hex, "", "%s completes %s at %s", eng.ID, item.ID, item.Hex)
 		}
+		// Command posts are set up where a friendly land unit holds the
+		// hex free of enemy land units (§IV.1.3-1.5); otherwise they wait.
+		for _, cp := range s.Units {
+			if cp.Side != r.side || cp.Staged <= 0 || cp.Staged >= r.own || cp.Hex.IsZero() || s.Card(cp).Radius == 0 {
+				continue
+			}
+			if !s.Holds(r.side, cp.Hex) && !(s.landUnit(r.side, cp.Hex) && !s.enemyLand(r.side, cp.Hex)) {
+				r.emit("build", "IV.1.3", cp.Hex, r.side, "%s waits: no friendly land unit holds %s", cp.ID, cp.Hex)
+				continue
+			}
+			cp.Staged = 0
+			cp.Hidden = s.Card(cp).Hidden
+			r.emit("build", "IV.1.3", cp.Hex, r.side, "%s is set up at %s", cp.ID, cp.Hex)
+		}
 	}
 	for _, dp := range o.Deploys {
 		u := s.Unit(r.side, dp.Unit)
@@ -437,6 +455,16 @@ func (r *resolver) deployment(o Orders) {
 		}
 		r.emit("deploy", "V.6", dp.Hex, r.side, "%s deploys at %s", u.ID, dp.Hex)
 	}
+}
+
+// landUnit reports a side's land unit (not carried) in h.
+func (s *State) landUnit(side string, h Hex) bool {
+	for _, u := range s.UnitsAt(h) {
+		if u.Side == side && u.In == "" && s.Card(u).Land() {
+			return true
+		}
+	}
+	return false
 }
 
 func (s *State) dropModifier(name, side string) {

@@ -126,8 +126,12 @@ func (v *validator) builds() {
 	for _, b := range o.Builds {
 		c := s.lib.Cards[b.Code]
 		switch {
+		case c != nil && c.Code == "CP":
+			total += c.Cost
+			v.commandPost(b)
+			continue
 		case c == nil || (c.Kind != "obstacle" && c.Structure != "airfield"):
-			v.add(b.Line, "VI.5.3", "BUILD %s: engineers build obstacles (MINES WIRE) and airfields (AF)", b.Code)
+			v.add(b.Line, "VI.5.3", "BUILD %s: engineers build obstacles (MINES WIRE) and airfields (AF); any land unit stages a command post (CP)", b.Code)
 			continue
 		case c.Structure == "airfield" && s.Map.Terrain(b.Hex) != Plains:
 			v.add(b.Line, "III.3.1", "BUILD AF at %s: airfields only on plains", b.Hex)
@@ -163,6 +167,39 @@ func (v *validator) builds() {
 				v.add(e.Line, "Inset VI.2", "%s stays idle in its hex while it builds", id)
 			}
 		}
+	}
+}
+
+// commandPost checks BUILD CP AT hex BY unit (§IV.1.3-1.5): a friendly
+// land unit in the hex, at least 10 hexes from every other command post
+// or FHQ of the side (staged ones included), at most the card's limit.
+func (v *validator) commandPost(b Build) {
+	s, o := v.s, v.o
+	c := s.lib.Cards["CP"]
+	u := v.own(b.Line, b.By, "BUILD CP")
+	if u != nil && (!u.OnMap() || u.In != "" || u.Hex != b.Hex || !s.Card(u).Land()) {
+		v.add(b.Line, "IV.1.3", "%s must be a land unit standing in %s", u.ID, b.Hex)
+	}
+	posts := 0
+	for _, x := range s.Units {
+		xc := s.Card(x)
+		if x.Side != o.Side || xc.Radius == 0 || x.Hex.IsZero() {
+			continue
+		}
+		if x.Code == "CP" {
+			posts++
+		}
+		if d := Distance(x.Hex, b.Hex); d < 10 {
+			v.add(b.Line, "IV.1.4", "BUILD CP at %s: %s is %d hexes away; command posts stand at least 10 from every other post and the FHQ", b.Hex, x.ID, d)
+		}
+	}
+	for _, other := range o.Builds {
+		if other.Code == "CP" {
+			posts++
+		}
+	}
+	if c.Limit > 0 && posts > c.Limit {
+		v.add(b.Line, "IV.1.3", "at most %d command posts", c.Limit)
 	}
 }
 
