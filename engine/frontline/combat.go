@@ -180,6 +180,7 @@ func (s *State) commanded(u *Unit) bool {
 func (r *resolver) combat(o Orders) {
 	r.phase = "combat"
 	s := r.s
+	r.cover()
 	for _, e := range o.Engagements {
 		var att []*Unit
 		for _, id := range e.Units {
@@ -311,7 +312,12 @@ func (r *resolver) engageWith(e Engagement, att []*Unit, side string, defensive 
 			return
 		}
 	}
-	if !r.interdict(b) {
+	switch {
+	case r.coverFirst:
+		r.coverFirst = false
+		b.first = side
+		r.emit("initiative", "VI.7.6.2", b.hex, "", "Cover: %s wins the initiative without a roll", side)
+	case !r.interdict(b):
 		r.initiative(b, e)
 	}
 	if b.over {

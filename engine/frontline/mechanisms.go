@@ -234,6 +234,47 @@ func (r *resolver) surrounded(u *Unit) bool {
 	return true
 }
 
+// cover fires the waiting side's Cover missions at the start of the
+// Combat Phase on active land units that ended their move in the covered
+// hex: the covering side wins the initiative and its guns fire through
+// the observer at +3 (Inset VI.6, reading 14).
+func (r *resolver) cover() {
+	s := r.s
+	for _, o := range s.Player(r.enemy).Standing.Cover {
+		fo := s.Unit(r.enemy, o.FO)
+		if fo == nil || !fo.OnMap() || fo.Idle || Distance(fo.Hex, o.Hex) > s.Card(fo).Spotting {
+			continue
+		}
+		var targets []*Unit
+		for _, u := range s.UnitsAt(o.Hex) {
+			if u.Side == r.side && u.In == "" && s.Card(u).Land() && r.moved[u.Key()] {
+				targets = append(targets, u)
+			}
+		}
+		var guns []*Unit
+		var ids []string
+		for _, id := range o.Guns {
+			g := s.Unit(r.enemy, id)
+			if g == nil || !g.OnMap() || g.Idle || g.In != "" || r.engaged[g.Key()] || !s.crewed(g) || s.modifier("ammo-shortage", r.enemy) {
+				continue
+			}
+			if w := s.Card(g).Weapons; len(w) > 0 && w[0].Indirect && Distance(g.Hex, o.Hex) <= w[0].Range {
+				guns = append(guns, g)
+				ids = append(ids, g.ID)
+			}
+		}
+		if len(targets) == 0 || len(guns) == 0 {
+			continue
+		}
+		r.emit("cover", "VI.7.6.2", o.Hex, "", "%s's Cover on %s through %s: %v fire on the units that entered", r.enemy, o.Hex, fo.ID, ids)
+		r.coverFirst = true
+		r.engageWith(Engagement{Hex: o.Hex, Units: ids, Mission: &Mission{FO: fo.ID, Guns: ids}}, guns, r.enemy, true, targets)
+		for _, t := range targets {
+			delete(r.engaged, t.Key())
+		}
+	}
+}
+
 // startRepair: a damaged vehicle, gun or aircraft at a friendly CP or FHQ
 // (an aircraft at a friendly airfield) spends an idle turn and half its
 // cost, one per post per turn (§VI.4); Rest and Refit makes it free.

@@ -152,6 +152,9 @@ type Standing struct {
 	Withdraw        []HexOrder `json:"withdraw,omitempty"`
 	Inspire         []HexOrder `json:"inspire,omitempty"`
 	Interdict       []HexOrder `json:"interdict,omitempty"`
+	// Cover: guns declared in the side's own turn to fire on enemy units
+	// that end their move in the hex in the next enemy turn (Inset VI.6).
+	Cover []HexOrder `json:"cover,omitempty"`
 	CeaseFire       []HexOrder `json:"ceasefire,omitempty"`
 	Surrender       []HexOrder `json:"surrender,omitempty"`
 	// AcceptCeasefire: never (default), if-losing, always.
@@ -168,6 +171,7 @@ func (s Standing) clone() Standing {
 	s.Withdraw = slices.Clone(s.Withdraw)
 	s.Inspire = slices.Clone(s.Inspire)
 	s.Interdict = slices.Clone(s.Interdict)
+	s.Cover = slices.Clone(s.Cover)
 	s.CeaseFire = slices.Clone(s.CeaseFire)
 	s.Surrender = slices.Clone(s.Surrender)
 	s.Scramble = slices.Clone(s.Scramble)

@@ -28,6 +28,7 @@ type resolver struct {
 	encircled   map[Hex]Hex     // hexes encircled this turn -> the open hex
 	hitAndRun   map[string]bool // units that declared Hit & Run
 	repairsAt   map[string]bool // CP/FHQ keys that repaired a unit this turn
+	coverFirst  bool            // the engagement being opened is a Cover mission
 }
 
 func newResolver(s *State, d Dice) *resolver {

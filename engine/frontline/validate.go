@@ -719,6 +719,25 @@ func (v *validator) standing(st *Standing) {
 			}
 		}
 	}
+	for _, c := range st.Cover {
+		fo := v.own(c.Line, c.FO, "COVER")
+		if fo != nil && !s.Card(fo).FireMissions {
+			v.add(c.Line, "VI.7.6", "%s cannot call fire missions", fo.ID)
+		}
+		for _, g := range c.Guns {
+			u := v.own(c.Line, g, "COVER")
+			if u != nil && (len(s.Card(u).Weapons) == 0 || !s.Card(u).Weapons[0].Indirect) {
+				v.add(c.Line, "VI.7.6", "%s has no Indirect Fire", g)
+			}
+			for _, e := range v.o.Engagements {
+				for _, id := range e.Units {
+					if id == g {
+						v.add(c.Line, "VI.7.6.2", "COVER: %s fights this turn; Cover is declared instead of combat", g)
+					}
+				}
+			}
+		}
+	}
 	for _, id := range st.RetaliateUnits {
 		v.own(0, id, "RETALIATE")
 	}

@@ -197,6 +197,9 @@ func FormatStanding(st frontline.Standing) string {
 	for _, o := range st.Interdict {
 		fmt.Fprintf(&b, "  INTERDICT %s WITH %s %s\n", hexOrAny(o.Hex), o.FO, strings.Join(o.Guns, " "))
 	}
+	for _, o := range st.Cover {
+		fmt.Fprintf(&b, "  COVER %s WITH %s %s\n", o.Hex, o.FO, strings.Join(o.Guns, " "))
+	}
 	for _, o := range st.CeaseFire {
 		fmt.Fprintf(&b, "  CEASEFIRE %s IF %s\n", hexOrAny(o.Hex), FormatCondition(o.If))
 	}

@@ -411,6 +411,14 @@ func (p *parser) react(f []string) {
 			return
 		}
 		st.Scramble = append(st.Scramble, f[1:]...)
+	case "COVER":
+		if len(f) < 5 || f[2] != "WITH" {
+			p.bad("VI.7.6.2", "COVER hex WITH fo guns")
+			return
+		}
+		if h, ok := p.hex(f[1]); ok {
+			st.Cover = append(st.Cover, frontline.HexOrder{Line: p.n, Hex: h, FO: f[3], Guns: f[4:]})
+		}
 	case "WITHDRAW", "INSPIRE", "INTERDICT", "CEASEFIRE", "SURRENDER":
 		if len(f) < 2 {
 			p.bad("IV.3", "%s hex|any ...", f[0])
@@ -476,6 +484,6 @@ func (p *parser) react(f []string) {
 			st.Interdict = append(st.Interdict, o)
 		}
 	default:
-		p.bad("design 3.4", "%q is not a standing order (RETALIATE TARGETS AP DEFENSIVE-COMBAT WITHDRAW INSPIRE INTERDICT CEASEFIRE SURRENDER ACCEPT-CEASEFIRE ACCEPT-SURRENDER SCRAMBLE)", f[0])
+		p.bad("design 3.4", "%q is not a standing order (RETALIATE TARGETS AP DEFENSIVE-COMBAT WITHDRAW INSPIRE INTERDICT COVER CEASEFIRE SURRENDER ACCEPT-CEASEFIRE ACCEPT-SURRENDER SCRAMBLE)", f[0])
 	}
 }
