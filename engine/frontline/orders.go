@@ -154,9 +154,9 @@ type Standing struct {
 	Interdict       []HexOrder `json:"interdict,omitempty"`
 	// Cover: guns declared in the side's own turn to fire on enemy units
 	// that end their move in the hex in the next enemy turn (Inset VI.6).
-	Cover []HexOrder `json:"cover,omitempty"`
-	CeaseFire       []HexOrder `json:"ceasefire,omitempty"`
-	Surrender       []HexOrder `json:"surrender,omitempty"`
+	Cover     []HexOrder `json:"cover,omitempty"`
+	CeaseFire []HexOrder `json:"ceasefire,omitempty"`
+	Surrender []HexOrder `json:"surrender,omitempty"`
 	// AcceptCeasefire: never (default), if-losing, always.
 	AcceptCeasefire string `json:"accept_ceasefire,omitempty"`
 	// AcceptSurrender: yes (default) or no.
