@@ -42,6 +42,8 @@ type battle struct {
 	stack map[*Unit]bool
 	// pinned units skip their side's next volley (Inset VI.6 Pin).
 	pinned map[*Unit]bool
+	// smoked units fire at a penalty until the round given (Glossary Smoke).
+	smoked map[*Unit]int
 }
 
 // Defense is a unit's Defense now (Inset III.1): the damaged side, dug in
@@ -228,7 +230,7 @@ func (r *resolver) engageWith(e Engagement, att []*Unit, side string, defensive 
 	b := &battle{hex: e.Hex, att: side, def: enemy, defensive: defensive, fighters: map[string][]*fighter{}, fixed: fixed != nil,
 		dmg: map[*Unit]int{}, startDmg: map[*Unit]bool{}, lost: map[string]int{}, gunHit: map[int]bool{},
 		onTarget: map[string]int{}, policy: map[string]string{}, apNever: map[string]bool{}, withdrawn: map[string]bool{}, mission: e.Mission,
-		stack: map[*Unit]bool{}, pinned: map[*Unit]bool{}}
+		stack: map[*Unit]bool{}, pinned: map[*Unit]bool{}, smoked: map[*Unit]int{}}
 	b.policy[side] = s.Player(side).Standing.targetPolicy()
 	b.policy[enemy] = s.Player(enemy).Standing.targetPolicy()
 	b.apNever[enemy] = s.Player(enemy).Standing.AP == "never"
@@ -731,8 +733,14 @@ func (r *resolver) missionBonus(b *battle, f *fighter, t *Unit) int {
 	if !f.gun || b.fo == nil || !b.fo.OnMap() {
 		return 0
 	}
+	if b.fo != nil && b.smoked[b.fo] >= b.round {
+		return 0 // a smoked observer sees nothing
+	}
 	if b.mission.Pin {
 		return r.r.Int("destroy_bonus")
+	}
+	if b.mission.Blind {
+		return r.r.Int("blind_bonus")
 	}
 	n := b.onTarget[t.Key()]
 	return min(r.r.Int("destroy_bonus")+n, r.r.Int("destroy_bonus_max"))
@@ -743,6 +751,9 @@ func (r *resolver) fire(b *battle, f *fighter, wi int, w Weapon, t *Unit, side s
 	s := r.s
 	bonus := r.missionBonus(b, f, t)
 	need := s.Need(f.u, w, bonus)
+	if b.smoked[f.u] >= b.round {
+		need += r.r.Int("smoke_attack_penalty")
+	}
 	if w.OneShot {
 		f.u.Spent = true
 	}
@@ -774,6 +785,18 @@ func (r *resolver) fire(b *battle, f *fighter, wi int, w Weapon, t *Unit, side s
 			continue
 		}
 		r.gunHit(b, f)
+		if f.gun && bonus > 0 && b.mission.Blind {
+			until := b.round + r.r.Int("smoke_rounds")
+			var ids []string
+			for _, u := range r.pool(b, side) {
+				if u.Hex == b.hex {
+					b.smoked[u] = until
+					ids = append(ids, u.ID)
+				}
+			}
+			r.emit("fire", "VI.7.6.2", b.hex, "", "%s: d20=%d vs %d HIT -> smoke on %s: %v fire at -%d and see nothing through round %d", label, v, need, b.hex, ids, r.r.Int("smoke_attack_penalty"), until)
+			return
+		}
 		if f.gun && bonus > 0 && b.mission.Pin {
 			b.pinned[t] = true
 			if v < r.r.Int("pin_damage_roll") {

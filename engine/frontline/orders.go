@@ -113,6 +113,8 @@ type Mission struct {
 	FFE  bool     `json:"ffe,omitempty"`
 	// Pin: a hit pins the target instead of damaging it (Inset VI.6).
 	Pin bool `json:"pin,omitempty"`
+	// Blind: an area mission; a hit smokes the enemy in the hex.
+	Blind bool `json:"blind,omitempty"`
 }
 
 // Deploy places a staged unit (§V.6, Table V.1).

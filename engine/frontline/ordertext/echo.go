@@ -91,6 +91,9 @@ func Echo(s *frontline.State, o frontline.Orders) string {
 			if e.Mission.Pin {
 				kind = "Pin"
 			}
+			if e.Mission.Blind {
+				kind = "Blind"
+			}
 			fmt.Fprintf(&b, "    %s fire mission through %s with %s%s\n", kind, e.Mission.FO, strings.Join(e.Mission.Guns, " "), ffe)
 		}
 		if e.Suspend != nil {

@@ -56,7 +56,7 @@ func Form(s *frontline.State, game, side string) string {
 	if active {
 		b.WriteString("PRODUCE            # BUY code count [XP n]; BUILD MINES|WIRE|AF AT hex BY engineer; BUILD CP AT hex BY unit   (your turns 1, 6, 11...)\n")
 		b.WriteString("MOVE               # unit hex hex... [LOAD u] [UNLOAD u] [HITCH g] [UNHITCH g] [DIG] [RECON hex] [DETONATE hex] [CLEAR obstacle] [REPAIR] [MERGE u] [PUSH] [HIT-AND-RUN] [LAND hex]; ENCIRCLE hex OPEN hex\n")
-		b.WriteString("COMBAT             # ENGAGE hex WITH units [SUSPEND|WITHDRAW|CEASEFIRE|SURRENDER IF cond] [INSPIRE]; then: unit AT SIDE:ID [AP|HE]; MISSION fo [PIN] WITH guns [THEN FFE]\n")
+		b.WriteString("COMBAT             # ENGAGE hex WITH units [SUSPEND|WITHDRAW|CEASEFIRE|SURRENDER IF cond] [INSPIRE]; then: unit AT SIDE:ID [AP|HE]; MISSION fo [PIN|BLIND] WITH guns [THEN FFE]\n")
 		b.WriteString("DEPLOY             # unit AT port (your turns 5, 10, 15...; or RUSH units)\n")
 		if s.Player(side) != nil && (p.OwnTurn%5 == 0) {
 			for _, u := range s.Units {

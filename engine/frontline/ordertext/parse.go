@@ -282,12 +282,12 @@ func (p *parser) combat(f []string) {
 	case f[0] == "MISSION":
 		// MISSION fo [PIN] WITH guns [THEN FFE]
 		m := &frontline.Mission{}
-		if len(f) > 2 && f[2] == "PIN" {
-			m.Pin = true
+		if len(f) > 2 && (f[2] == "PIN" || f[2] == "BLIND") {
+			m.Pin, m.Blind = f[2] == "PIN", f[2] == "BLIND"
 			f = append(f[:2], f[3:]...)
 		}
 		if len(f) < 4 || f[2] != "WITH" {
-			p.bad("VI.7.6", "want: MISSION fo [PIN] WITH guns [THEN FFE]")
+			p.bad("VI.7.6", "want: MISSION fo [PIN|BLIND] WITH guns [THEN FFE]")
 			return
 		}
 		m.FO = f[1]
