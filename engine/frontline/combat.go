@@ -46,6 +46,12 @@ type battle struct {
 	smoked map[*Unit]int
 }
 
+// isSmoked: u lies under smoke this round.
+func (b *battle) isSmoked(u *Unit) bool {
+	until, ok := b.smoked[u]
+	return ok && until >= b.round
+}
+
 // Defense is a unit's Defense now (Inset III.1): the damaged side, dug in
 // +2 and a city +1 for infantry (Glossary Dig In, Inset VII.1).
 func (s *State) Defense(u *Unit) int {
@@ -733,7 +739,7 @@ func (r *resolver) missionBonus(b *battle, f *fighter, t *Unit) int {
 	if !f.gun || b.fo == nil || !b.fo.OnMap() {
 		return 0
 	}
-	if b.fo != nil && b.smoked[b.fo] >= b.round {
+	if b.isSmoked(b.fo) {
 		return 0 // a smoked observer sees nothing
 	}
 	if b.mission.Pin {
@@ -751,7 +757,7 @@ func (r *resolver) fire(b *battle, f *fighter, wi int, w Weapon, t *Unit, side s
 	s := r.s
 	bonus := r.missionBonus(b, f, t)
 	need := s.Need(f.u, w, bonus)
-	if b.smoked[f.u] >= b.round {
+	if b.isSmoked(f.u) {
 		need += r.r.Int("smoke_attack_penalty")
 	}
 	if w.OneShot {
