@@ -315,6 +315,10 @@ func (r *resolver) engageWith(e Engagement, att []*Unit, side string, defensive 
 	r.emit("engage", "V.5", e.Hex, "", "%s at %s (%s) by %s: attackers %s; the stack there: %s; retaliating: %s", kind, e.Hex, terrainName(s.Map.Terrain(e.Hex)), side,
 		strings.Join(attNames, " "), orDash(names), orDash(defNames))
 
+	r.bridgeFire(b, e)
+	if len(b.fighters[enemy]) == 0 && len(b.stack) == 0 {
+		return // only a bridge was shot at
+	}
 	if e.Suspend != nil && r.condition(b, side, e.Suspend) && s.Player(side).holds("Suspend") && r.cardsAllowed(side, b.fighters[side]) {
 		if r.suspend(b) {
 			return

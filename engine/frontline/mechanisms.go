@@ -1,5 +1,10 @@
 package frontline
 
+import (
+	"fmt"
+	"strings"
+)
+
 // encircle plays Encircle at the end of the Movement Phase (§IV.3.3,
 // reading 16): own units in three hexes around the target; a roll-off won
 // gives +5 attack initiative there this turn and leaves the defender only
@@ -273,6 +278,56 @@ func (r *resolver) cover() {
 			delete(r.engaged, t.Key())
 		}
 	}
+}
+
+// bridgeFire: units ordered AT BRIDGE:a-b fire their heavy weapon once at
+// the existing bridge before the engagement's rounds; any hit by a
+// >=155 mm shell or >=500 lb bomb brings it down (§VII.4.4, reading 18).
+// They fight on as usual afterwards.
+func (r *resolver) bridgeFire(b *battle, e Engagement) {
+	s := r.s
+	for _, f := range b.fighters[b.att] {
+		hs, ok := bridgeTarget(f.target)
+		if !ok {
+			continue
+		}
+		f.target = ""
+		if s.Bridges[hs] != "intact" {
+			r.emit("fire", "VII.4.4", b.hex, "", "%s: the bridge %s is already down", f.u.ID, hs)
+			continue
+		}
+		for _, w := range s.Card(f.u).Weapons {
+			if !w.Heavy || Distance(f.u.Hex, b.hex) > w.Range || (w.OneShot && f.u.Spent) {
+				continue
+			}
+			bonus := 0
+			if f.gun && b.fo != nil {
+				bonus = r.r.Int("destroy_bonus")
+			}
+			need := s.Need(f.u, w, bonus)
+			if w.OneShot {
+				f.u.Spent = true
+			}
+			v := r.roll(20, f.u.ID+" "+w.Name+" at the bridge "+hs.String(), fmt.Sprintf("%d+", need))
+			if v != 1 && (v == 20 || v >= need) {
+				s.Bridges[hs] = "collapsed"
+				r.emit("fire", "VII.4.4", b.hex, "", "%s %s at the bridge %s: d20=%d vs %d HIT -> the bridge collapses", f.u.ID, w.Name, hs, v, need)
+			} else {
+				r.emit("fire", "VII.4.4", b.hex, "", "%s %s at the bridge %s: d20=%d vs %d -> miss", f.u.ID, w.Name, hs, v, need)
+			}
+			break
+		}
+	}
+}
+
+// bridgeTarget reads a target written BRIDGE:CCRR-CCRR.
+func bridgeTarget(t string) (Side2, bool) {
+	rest, ok := strings.CutPrefix(t, "BRIDGE:")
+	if !ok {
+		return Side2{}, false
+	}
+	hs, err := ParseHexside(rest)
+	return hs, err == nil
 }
 
 // startRepair: a damaged vehicle, gun or aircraft at a friendly CP or FHQ

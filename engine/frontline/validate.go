@@ -491,6 +491,33 @@ func (v *validator) encircle() {
 	}
 }
 
+// bridgeTargetCheck: a bridge is shot at from an engagement at one of its
+// ends, with a heavy weapon in range (§VII.4.4).
+func (v *validator) bridgeTargetCheck(e Engagement, id string, u *Unit, hs Side2) {
+	s := v.s
+	line := e.Line
+	if l, ok := e.TargetLines[id]; ok {
+		line = l
+	}
+	if u == nil {
+		return
+	}
+	if s.Bridges[hs] != "intact" || (hs.A != e.Hex && hs.B != e.Hex) {
+		v.add(line, "VII.4.4", "%s AT BRIDGE:%s: no intact bridge with an end at %s", id, hs, e.Hex)
+		return
+	}
+	at := u.Hex
+	if d, ok := v.dest[id]; ok {
+		at = d
+	}
+	for _, w := range s.Card(u).Weapons {
+		if w.Heavy && Distance(at, e.Hex) <= w.Range {
+			return
+		}
+	}
+	v.add(line, "VII.4.4", "%s AT BRIDGE:%s: only a 155 mm class shell or a 500 lb bomb in range brings a bridge down", id, hs)
+}
+
 func countCard(hand []string, card string) int {
 	n := 0
 	for _, c := range hand {
@@ -591,6 +618,10 @@ func (v *validator) engagements() {
 		}
 		for id, tk := range e.Targets {
 			u := s.Unit(o.Side, id)
+			if hs, ok := bridgeTarget(tk); ok {
+				v.bridgeTargetCheck(e, id, u, hs)
+				continue
+			}
 			side, tid, _ := strings.Cut(tk, ":")
 			t := s.Unit(side, tid)
 			if u == nil {

@@ -301,7 +301,7 @@ func (p *parser) combat(f []string) {
 		p.eng.Mission = m
 	case len(f) >= 3 && f[1] == "AT":
 		if !strings.Contains(f[2], ":") {
-			p.bad("V.5.2", "target %q: enemy units carry their side, like GE:RS-1", f[2])
+			p.bad("V.5.2", "target %q: enemy units carry their side, like GE:RS-1 (a bridge: BRIDGE:CCRR-CCRR)", f[2])
 			return
 		}
 		p.eng.Targets[f[0]] = f[2]
