@@ -14,6 +14,7 @@ type fighter struct {
 	he     bool        // fires HE, not AP
 	gun    bool        // a mission gun
 	done   bool        // fired for effect: out for the engagement
+	left   bool        // an aircraft that flew out of the fight
 }
 
 // battle is one engagement (§V.5): the starting side is the Attacker.
@@ -363,6 +364,7 @@ func (r *resolver) engageWith(e Engagement, att []*Unit, side string, defensive 
 		r.volley(b, b.first)
 		r.volley(b, s.Enemy(b.first))
 		r.sweep(b)
+		r.aircraftExit(b, e)
 		// Over when the attackers are gone or nothing of the enemy's is left
 		// for them: defenders that do not fire are still there to be shot.
 		if len(r.alive(b, side)) == 0 || len(r.pool(b, side)) == 0 {
@@ -430,7 +432,7 @@ func (r *resolver) reachesAny(u *Unit, fs []*fighter) bool {
 func (r *resolver) alive(b *battle, side string) []*fighter {
 	var out []*fighter
 	for _, f := range b.fighters[side] {
-		if f.u.OnMap() && !b.withdrawn[side] && !f.done {
+		if f.u.OnMap() && !b.withdrawn[side] && !f.done && !f.left {
 			out = append(out, f)
 		}
 	}
@@ -446,7 +448,7 @@ func (r *resolver) pool(b *battle, side string) []*Unit {
 	var out []*Unit
 	seen := map[*Unit]bool{}
 	for _, f := range b.fighters[enemy] {
-		if f.u.OnMap() && !b.withdrawn[enemy] {
+		if f.u.OnMap() && !b.withdrawn[enemy] && !f.left {
 			out = append(out, f.u)
 			seen[f.u] = true
 		}

@@ -280,6 +280,30 @@ func (r *resolver) cover() {
 	}
 }
 
+// aircraftExit: aircraft leave a fight after an even number of rounds
+// (§VI.2.3): the active side's after its ENGAGE's EXIT (default from
+// rules.json), the waiting side's after the default.
+func (r *resolver) aircraftExit(b *battle, e Engagement) {
+	if b.round%2 != 0 {
+		return
+	}
+	for _, side := range []string{b.att, b.def} {
+		after := r.r.Int("aircraft_exit_rounds")
+		if side == r.side && e.Exit > 0 {
+			after = e.Exit
+		}
+		if b.round < after {
+			continue
+		}
+		for _, f := range b.fighters[side] {
+			if f.u.Aloft && f.u.OnMap() && !f.left {
+				f.left = true
+				r.emit("air", "VI.2.3", b.hex, "", "%s leaves the fight after %d rounds", f.u.ID, b.round)
+			}
+		}
+	}
+}
+
 // bridgeFire: units ordered AT BRIDGE:a-b fire their heavy weapon once at
 // the existing bridge before the engagement's rounds; any hit by a
 // >=155 mm shell or >=500 lb bomb brings it down (§VII.4.4, reading 18).

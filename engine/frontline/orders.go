@@ -96,6 +96,9 @@ type Engagement struct {
 	// (reading 17) when their condition holds at the start of a round.
 	CeaseFire *Condition `json:"ceasefire,omitempty"`
 	Surrender *Condition `json:"surrender,omitempty"`
+	// Exit is the even number of rounds after which the engaged aircraft
+	// leave the fight (§VI.2.3); 0 = the rules value.
+	Exit int `json:"exit,omitempty"`
 }
 
 // Encircle is ENCIRCLE hex OPEN hex: the pincer leaves the open hex.

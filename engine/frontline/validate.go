@@ -672,6 +672,9 @@ func (v *validator) engagements() {
 				}
 			}
 		}
+		if e.Exit != 0 && (e.Exit < 2 || e.Exit%2 != 0) {
+			v.add(e.Line, "VI.2.3", "EXIT %d: aircraft leave after an even number of rounds", e.Exit)
+		}
 		for _, card := range []string{"Suspend", "Withdraw", "Inspire", "CeaseFire", "Surrender"} {
 			want := map[string]bool{"Suspend": e.Suspend != nil, "Withdraw": e.Withdraw != nil, "Inspire": e.Inspire, "CeaseFire": e.CeaseFire != nil, "Surrender": e.Surrender != nil}[card]
 			if want && (!s.Options.Cards || !p.holds(card)) {

@@ -241,7 +241,7 @@ func (p *parser) combat(f []string) {
 		e := frontline.Engagement{Line: p.n, Hex: h, Targets: map[string]string{}}
 		k := 3
 		conditional := map[string]bool{"SUSPEND": true, "WITHDRAW": true, "CEASEFIRE": true, "SURRENDER": true}
-		for ; k < len(f) && !conditional[f[k]] && f[k] != "INSPIRE"; k++ {
+		for ; k < len(f) && !conditional[f[k]] && f[k] != "INSPIRE" && f[k] != "EXIT"; k++ {
 			e.Units = append(e.Units, f[k])
 		}
 		for k < len(f) {
@@ -249,6 +249,17 @@ func (p *parser) combat(f []string) {
 			case "INSPIRE":
 				e.Inspire = true
 				k++
+			case "EXIT":
+				if k+1 >= len(f) {
+					p.bad("VI.2.3", "EXIT takes an even number of rounds")
+					return
+				}
+				n, ok := p.num(f[k+1])
+				if !ok {
+					return
+				}
+				e.Exit = n
+				k += 2
 			case "SUSPEND", "WITHDRAW", "CEASEFIRE", "SURRENDER":
 				word := f[k]
 				if k+1 >= len(f) || f[k+1] != "IF" {
