@@ -170,7 +170,7 @@ func (s *State) commanded(u *Unit) bool {
 	}
 	for _, c := range s.Units {
 		cc := s.Card(c)
-		if c.Side != u.Side || !c.OnMap() || cc.Radius == 0 {
+		if c.Side != u.Side || !c.OnMap() || cc.Radius == 0 || !s.working(c) {
 			continue
 		}
 		rad := cc.Radius

@@ -292,11 +292,10 @@ func (r *resolver) aircraftExit(b *battle, e Engagement) {
 		if side == r.side && e.Exit > 0 {
 			after = e.Exit
 		}
-		if b.round < after {
-			continue
-		}
 		for _, f := range b.fighters[side] {
-			if f.u.Aloft && f.u.OnMap() && !f.left {
+			// A damaged aircraft breaks off at the first even round
+			// (ABORT-IF-DAMAGED, design 3.4 default).
+			if f.u.Aloft && f.u.OnMap() && !f.left && (b.round >= after || f.u.Damaged) {
 				f.left = true
 				r.emit("air", "VI.2.3", b.hex, "", "%s leaves the fight after %d rounds", f.u.ID, b.round)
 			}

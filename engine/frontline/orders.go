@@ -20,6 +20,8 @@ type Orders struct {
 	Rush []string `json:"rush,omitempty"`
 	// Encircle plays Encircle (§IV.3.3) at the end of the Movement Phase.
 	Encircle []Encircle `json:"encircle,omitempty"`
+	// Convert designates a command post as the new FHQ (§IV.1.9).
+	Convert string `json:"convert,omitempty"`
 	// Standing replaces the side's standing orders; nil keeps the old ones.
 	Standing *Standing `json:"standing,omitempty"`
 }

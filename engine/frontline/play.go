@@ -91,6 +91,9 @@ func (s *State) Play(o Orders, d Dice) (*State, []Event, error) {
 	r := newResolver(n, d)
 	r.events = append(r.events, s.Opening...)
 	r.production(o)
+	if o.Convert != "" {
+		r.convert(o.Convert)
+	}
 	r.supply(o)
 	r.movement(o)
 	r.combat(o)
@@ -121,7 +124,7 @@ func (s *State) openTurn(r *resolver) {
 		income := 0
 		for _, u := range s.Units {
 			c := s.Card(u)
-			if u.Side == s.Active && u.OnMap() && c.Income > 0 {
+			if u.Side == s.Active && u.OnMap() && c.Income > 0 && s.working(u) {
 				if u.Damaged {
 					income += c.IncomeDamaged
 				} else {
@@ -180,7 +183,7 @@ func (r *resolver) drawCard() {
 
 func (s *State) hasFHQ(side string) bool {
 	for _, u := range s.Units {
-		if u.Side == side && u.Code == "FHQ" && u.OnMap() {
+		if u.Side == side && u.Code == "FHQ" && u.OnMap() && s.working(u) {
 			return true
 		}
 	}
@@ -246,6 +249,29 @@ func (r *resolver) production(o Orders) {
 			}
 		}
 	}
+}
+
+// convert makes a command post the side's new FHQ (§IV.1.9, Inset IV.4):
+// the old FHQ, if any, is abandoned; the new one costs half an FHQ and
+// works after three turns.
+func (r *resolver) convert(id string) {
+	s := r.s
+	cp := s.Unit(r.side, id)
+	p := s.Player(r.side)
+	cost := (s.lib.Cards["FHQ"].Cost*r.r.Int("convert_cost_percent") + 99) / 100
+	p.Treasury -= cost
+	for _, u := range append([]*Unit(nil), s.Units...) {
+		if u.Side == r.side && u.Code == "FHQ" {
+			h := u.Hex
+			r.remove(u)
+			r.emit("command", "IV.1.9", h, r.side, "%s abandons %s at %s", r.side, u.ID, h)
+		}
+	}
+	old := cp.ID
+	cp.Code, cp.ID = "FHQ", s.nextID(r.side, "FHQ")
+	cp.Works = r.own + r.r.Int("convert_turns")
+	s.sortUnits()
+	r.emit("command", "IV.1.9", cp.Hex, r.side, "%s converts %s into %s for %d (treasury %d); it works from %s's turn %d", r.side, old, cp.ID, cost, p.Treasury, r.side, cp.Works)
 }
 
 // ProductionTurn reports own turns 1, 6, 11...
@@ -428,7 +454,8 @@ func (r *resolver) deployment(o Orders) {
 			}
 			cp.Staged = 0
 			cp.Hidden = s.Card(cp).Hidden
-			r.emit("build", "IV.1.3", cp.Hex, r.side, "%s is set up at %s", cp.ID, cp.Hex)
+			cp.Works = r.own + 1
+			r.emit("build", "IV.1.3", cp.Hex, r.side, "%s is set up at %s; it works from %s's next turn", cp.ID, cp.Hex, r.side)
 		}
 	}
 	for _, dp := range o.Deploys {

@@ -514,6 +514,14 @@ func (s *State) parseUnit(args []string) error {
 				return fmt.Errorf("unit %s: %s cannot crew it (needs a %s crew)", id, v, card.Requires)
 			}
 			s.Units = append(s.Units, &Unit{ID: strings.ToUpper(v), Side: side, Code: crewCode, Hex: h, In: id, Role: "crew", Staged: u.Staged})
+		case "works":
+			v, err := next()
+			if err != nil {
+				return err
+			}
+			if u.Works, err = strconv.Atoi(v); err != nil {
+				return fmt.Errorf("unit %s: works %q is not a number", id, v)
+			}
 		case "building":
 			v, err := next()
 			if err != nil {
@@ -539,7 +547,7 @@ func (s *State) parseUnit(args []string) error {
 				u.Stars = append(u.Stars, st)
 			}
 		default:
-			return fmt.Errorf("unit %s: %q unknown (dug damaged seen found idle spent aloft staged away pushed surrounded repairing building crew in towed stars)", id, rest[0])
+			return fmt.Errorf("unit %s: %q unknown (dug damaged seen found idle spent aloft staged away pushed surrounded repairing building works crew in towed stars)", id, rest[0])
 		}
 	}
 	return nil

@@ -121,6 +121,9 @@ type Unit struct {
 	MergeWith string `json:"merge_with,omitempty"`
 	// Building names the item an engineer is constructing (§VI.5.3).
 	Building string `json:"building,omitempty"`
+	// Works is the owner's own turn from which a command post or FHQ
+	// works (§IV.1.5, §IV.1.9); 0 = working.
+	Works int `json:"works,omitempty"`
 }
 
 // Key is the unit's name across sides: "GE:RS-1".
@@ -233,6 +236,12 @@ func (s *State) Waiting() []string {
 		return nil
 	}
 	return []string{s.Active}
+}
+
+// working: a command post or FHQ set up or converted works from the
+// owner's turn given in Works.
+func (s *State) working(u *Unit) bool {
+	return u.Works == 0 || s.Player(u.Side).OwnTurn >= u.Works
 }
 
 // OnMap reports a unit deployed and on the board (not staged, not away).

@@ -26,6 +26,7 @@ func (s *State) Validate(o Orders) []Problem {
 	v.encircle()
 	v.engagements()
 	v.deploys()
+	v.convert()
 	v.standing(o.Standing)
 	return v.probs
 }
@@ -779,6 +780,37 @@ func (v *validator) standing(st *Standing) {
 		if u := v.own(0, id, "SCRAMBLE"); u != nil && s.Card(u).Kind != "aircraft" {
 			v.add(0, "VI.7.1", "SCRAMBLE %s: not an aircraft", id)
 		}
+	}
+}
+
+// convert checks CONVERT cp (§IV.1.9): an own command post on the map,
+// half an FHQ's price in the treasury with the purchases.
+func (v *validator) convert() {
+	s, o := v.s, v.o
+	if o.Convert == "" {
+		return
+	}
+	u := v.own(0, o.Convert, "CONVERT")
+	if u == nil {
+		return
+	}
+	if u.Code != "CP" || !u.OnMap() {
+		v.add(0, "IV.1.9", "CONVERT %s: only a command post on the map becomes the new FHQ", u.ID)
+	}
+	cost := (s.lib.Cards["FHQ"].Cost*s.lib.Rules.Int("convert_cost_percent") + 99) / 100
+	spent := 0
+	for _, b := range o.Buys {
+		if c := s.lib.Cards[b.Code]; c != nil {
+			spent += b.Count * (c.Cost + b.XP*s.lib.Rules.Int("experience_roll_cost"))
+		}
+	}
+	for _, b := range o.Builds {
+		if c := s.lib.Cards[b.Code]; c != nil {
+			spent += c.Cost
+		}
+	}
+	if p := s.Player(o.Side); spent+cost > p.Treasury {
+		v.add(0, "IV.1.9", "CONVERT costs %d with %d of purchases; treasury is %d", cost, spent, p.Treasury)
 	}
 }
 

@@ -43,7 +43,7 @@ func (p *parser) bad(section, format string, a ...any) {
 
 func (p *parser) onlyStanding() bool {
 	o := p.o
-	return len(o.Buys)+len(o.Idle)+len(o.Moves)+len(o.Engagements)+len(o.Deploys)+len(o.Rush) == 0
+	return len(o.Buys)+len(o.Builds)+len(o.Idle)+len(o.Moves)+len(o.Encircle)+len(o.Engagements)+len(o.Deploys)+len(o.Rush) == 0 && o.Convert == ""
 }
 
 func (p *parser) standing() *frontline.Standing {
@@ -53,7 +53,7 @@ func (p *parser) standing() *frontline.Standing {
 	return p.o.Standing
 }
 
-var sections = map[string]bool{"PRODUCE": true, "IDLE": true, "MOVE": true, "COMBAT": true, "DEPLOY": true, "RUSH": true, "REACT": true, "END": true, "GAME": true}
+var sections = map[string]bool{"PRODUCE": true, "IDLE": true, "MOVE": true, "COMBAT": true, "DEPLOY": true, "RUSH": true, "REACT": true, "END": true, "GAME": true, "CONVERT": true}
 
 func (p *parser) run(text string) {
 	for i, raw := range strings.Split(text, "\n") {
@@ -80,6 +80,12 @@ func (p *parser) run(text string) {
 				p.o.Idle = append(p.o.Idle, f[1:]...)
 			case "RUSH":
 				p.o.Rush = append(p.o.Rush, f[1:]...)
+			case "CONVERT":
+				if len(f) != 2 {
+					p.bad("IV.1.9", "want: CONVERT cp")
+				} else {
+					p.o.Convert = f[1]
+				}
 			case "END":
 				return
 			case "REACT":
