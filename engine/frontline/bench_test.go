@@ -43,3 +43,38 @@ func BenchmarkPlanFoggia(b *testing.B) {
 		bot.Plan(s, s.Active)
 	}
 }
+
+// BenchmarkPlayFoggiaBusiest replays the busiest player turn (most dice)
+// of a whole bot game of the larger scenario with its own dice.
+func BenchmarkPlayFoggiaBusiest(b *testing.B) {
+	s, err := frontline.NewGame("foggia", 3)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var busiest *frontline.State
+	var orders frontline.Orders
+	most, seed := -1, uint64(0)
+	for turn := 0; !s.Over; turn++ {
+		o := bot.Plan(s, s.Active)
+		n, events, err := s.Play(o, frontline.NewSeededDice(uint64(turn)))
+		if err != nil {
+			b.Fatal(err)
+		}
+		dice := 0
+		for _, e := range events {
+			dice += len(e.Rolls)
+		}
+		if dice > most {
+			busiest, orders, most, seed = s, o, dice, uint64(turn)
+		}
+		s = n
+	}
+	b.ReportMetric(float64(most), "dice/turn")
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, _, err := busiest.Play(orders, frontline.NewSeededDice(seed)); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
