@@ -28,9 +28,13 @@ type battle struct {
 	startDmg  map[*Unit]bool
 	lost      map[string]int
 	first     string // side that fires first every round
-	mission   *Mission
+	mission   *Mission // the attacker's fire mission
 	fo        *Unit
-	gunHit    map[int]bool      // rounds in which a mission gun hit
+	gunHit    map[int]bool // rounds in which an attacker's mission gun hit
+	// The defender's SUPPORT mission (design 3.4), in the same terms.
+	dmission *Mission
+	dfo      *Unit
+	dgunHit  map[int]bool
 	onTarget  map[string]int    // rounds a mission has fired on a target
 	policy    map[string]string // side -> target policy
 	apNever   map[string]bool   // side -> AP never
@@ -45,6 +49,15 @@ type battle struct {
 	pinned map[*Unit]bool
 	// smoked units fire at a penalty until the round given (Glossary Smoke).
 	smoked map[*Unit]int
+}
+
+// missionOf returns a side's fire mission in the engagement, its
+// spotting observer (nil when it does not spot) and the rounds its guns hit.
+func (b *battle) missionOf(side string) (*Mission, *Unit, map[int]bool) {
+	if side == b.att {
+		return b.mission, b.fo, b.gunHit
+	}
+	return b.dmission, b.dfo, b.dgunHit
 }
 
 // isSmoked: u lies under smoke this round.
@@ -237,7 +250,7 @@ func (r *resolver) engageWith(e Engagement, att []*Unit, side string, defensive 
 	b := &battle{hex: e.Hex, att: side, def: enemy, defensive: defensive, fighters: map[string][]*fighter{}, fixed: fixed != nil,
 		dmg: map[*Unit]int{}, startDmg: map[*Unit]bool{}, lost: map[string]int{}, gunHit: map[int]bool{},
 		onTarget: map[string]int{}, policy: map[string]string{}, apNever: map[string]bool{}, withdrawn: map[string]bool{}, mission: e.Mission,
-		stack: map[*Unit]bool{}, pinned: map[*Unit]bool{}, smoked: map[*Unit]int{}}
+		stack: map[*Unit]bool{}, pinned: map[*Unit]bool{}, smoked: map[*Unit]int{}, dgunHit: map[int]bool{}}
 	b.policy[side] = s.Player(side).Standing.targetPolicy()
 	b.policy[enemy] = s.Player(enemy).Standing.targetPolicy()
 	b.apNever[enemy] = s.Player(enemy).Standing.AP == "never"
@@ -302,6 +315,7 @@ func (r *resolver) engageWith(e Engagement, att []*Unit, side string, defensive 
 			u.Revealed = true
 		}
 	}
+	r.support(b, st)
 	var attNames, defNames []string
 	for _, f := range b.fighters[side] {
 		attNames = append(attNames, f.u.ID)
@@ -595,9 +609,9 @@ func (r *resolver) volley(b *battle, side string) {
 		}
 		// Fire for Effect fires every mission gun together, so the hit that
 		// unlocks it is one of an earlier round (Inset VI.6; docs).
-		if f.gun && b.mission != nil && b.mission.FFE && b.fo != nil && side == b.att && !ffeFired && b.gunHit[b.round-1] {
+		if m, fo, hits := b.missionOf(side); f.gun && m != nil && m.FFE && fo != nil && !ffeFired && hits[b.round-1] {
 			ffeFired = true
-			r.fireForEffect(b)
+			r.fireForEffect(b, side)
 			continue
 		}
 		if f.gun && f.done {
@@ -742,16 +756,17 @@ func (r *resolver) odds(f *fighter, w Weapon, t *Unit, b *battle) float64 {
 // missionBonus is a mission gun's Destroy bonus through a spotting FO
 // (Inset VI.6): +3, +1 for each later round on the same target, max +10.
 func (r *resolver) missionBonus(b *battle, f *fighter, t *Unit) int {
-	if !f.gun || b.fo == nil || !b.fo.OnMap() {
+	m, fo, _ := b.missionOf(f.u.Side)
+	if !f.gun || fo == nil || !fo.OnMap() {
 		return 0
 	}
-	if b.isSmoked(b.fo) {
+	if b.isSmoked(fo) {
 		return 0 // a smoked observer sees nothing
 	}
-	if b.mission.Pin {
+	if m.Pin {
 		return r.r.Int("destroy_bonus")
 	}
-	if b.mission.Blind {
+	if m.Blind {
 		return r.r.Int("blind_bonus")
 	}
 	n := b.onTarget[t.Key()]
@@ -797,7 +812,8 @@ func (r *resolver) fire(b *battle, f *fighter, wi int, w Weapon, t *Unit, side s
 			continue
 		}
 		r.gunHit(b, f)
-		if f.gun && bonus > 0 && b.mission.Blind {
+		m, _, _ := b.missionOf(side)
+		if f.gun && bonus > 0 && m.Blind {
 			until := b.round + r.r.Int("smoke_rounds")
 			var ids []string
 			for _, u := range r.pool(b, side) {
@@ -809,7 +825,7 @@ func (r *resolver) fire(b *battle, f *fighter, wi int, w Weapon, t *Unit, side s
 			r.emit("fire", "VI.7.6.2", b.hex, "", "%s: d20=%d vs %d HIT -> smoke on %s: %v fire at -%d and see nothing through round %d", label, v, need, b.hex, ids, r.r.Int("smoke_attack_penalty"), until)
 			return
 		}
-		if f.gun && bonus > 0 && b.mission.Pin {
+		if f.gun && bonus > 0 && m.Pin {
 			b.pinned[t] = true
 			if v < r.r.Int("pin_damage_roll") {
 				r.emit("fire", "VI.7.6.2", b.hex, "", "%s: d20=%d vs %d HIT -> pinned: no fire, no move, no withdrawal in its next round", label, v, need)
@@ -822,8 +838,8 @@ func (r *resolver) fire(b *battle, f *fighter, wi int, w Weapon, t *Unit, side s
 }
 
 func (r *resolver) gunHit(b *battle, f *fighter) {
-	if f.gun && b.fo != nil {
-		b.gunHit[b.round] = true
+	if _, fo, hits := b.missionOf(f.u.Side); f.gun && fo != nil {
+		hits[b.round] = true
 	}
 }
 

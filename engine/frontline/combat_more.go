@@ -416,12 +416,14 @@ func (r *resolver) escapeHex(u *Unit, to Hex) Hex {
 	return cands[0]
 }
 
-// fireForEffect: one d20 for all mission guns at +6; a hit is a hit for
-// every gun with doubled intensity; the guns are then done (Inset VI.6).
-func (r *resolver) fireForEffect(b *battle) {
+// fireForEffect: one d20 for all of a side's mission guns at +6; a hit
+// is a hit for every gun with doubled intensity; the guns are then done
+// (Inset VI.6).
+func (r *resolver) fireForEffect(b *battle, side string) {
 	s := r.s
+	_, fo, _ := b.missionOf(side)
 	var guns []*fighter
-	for _, f := range r.alive(b, b.att) {
+	for _, f := range r.alive(b, side) {
 		if f.gun && f.u.OnMap() && s.crewed(f.u) {
 			guns = append(guns, f)
 		}
@@ -434,14 +436,14 @@ func (r *resolver) fireForEffect(b *battle) {
 	v := r.roll(20, "Fire for Effect", fmt.Sprintf("%d+", need))
 	hit := v != 1 && (v >= need || v == 20)
 	r.emit("fire", "VI.7.6.2", b.hex, "", "%s calls Fire for Effect through %s with %d gun(s): d20=%d vs %d (rating %d -%d) -> %s",
-		b.att, b.fo.ID, len(guns), v, need, w0.Attack, r.r.Int("ffe_bonus"), map[bool]string{true: "every gun hits, intensity doubled", false: "miss"}[hit])
+		side, fo.ID, len(guns), v, need, w0.Attack, r.r.Int("ffe_bonus"), map[bool]string{true: "every gun hits, intensity doubled", false: "miss"}[hit])
 	for _, f := range guns {
 		f.done = true
 		if !hit {
 			continue
 		}
 		w := s.Card(f.u).Weapons[0]
-		t := r.pickTarget(b, f, w, b.att)
+		t := r.pickTarget(b, f, w, side)
 		if t == nil {
 			continue
 		}

@@ -303,6 +303,40 @@ func (r *resolver) aircraftExit(b *battle, e Engagement) {
 	}
 }
 
+// support sets up the waiting side's standing SUPPORT mission for the
+// engagement (design 3.4): its observer must spot the hex; the named guns
+// among its retaliating units fire through it.
+func (r *resolver) support(b *battle, st Standing) {
+	s := r.s
+	for _, o := range st.Support {
+		if !o.Hex.IsZero() && o.Hex != b.hex {
+			continue
+		}
+		fo := s.Unit(b.def, o.FO)
+		if fo == nil || !fo.OnMap() || fo.Idle || Distance(fo.Hex, b.hex) > s.Card(fo).Spotting {
+			continue
+		}
+		guns := map[string]bool{}
+		for _, g := range o.Guns {
+			guns[g] = true
+		}
+		var ids []string
+		for _, f := range b.fighters[b.def] {
+			if guns[f.u.ID] {
+				f.gun = true
+				ids = append(ids, f.u.ID)
+			}
+		}
+		if len(ids) == 0 {
+			continue
+		}
+		b.dmission = &Mission{FO: fo.ID, Guns: ids, FFE: o.FFE, Pin: o.Mission == "PIN"}
+		b.dfo = fo
+		r.emit("support", "VI.7.6", b.hex, "", "%s supports %s through %s with %v", b.def, b.hex, fo.ID, ids)
+		return
+	}
+}
+
 // bridgeFire: units ordered AT BRIDGE:a-b fire their heavy weapon once at
 // the existing bridge before the engagement's rounds; any hit by a
 // >=155 mm shell or >=500 lb bomb brings it down (§VII.4.4, reading 18).

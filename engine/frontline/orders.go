@@ -146,6 +146,9 @@ type HexOrder struct {
 	To   Hex        `json:"to,omitempty"`
 	FO   string     `json:"fo,omitempty"`
 	Guns []string   `json:"guns,omitempty"`
+	// Mission is DESTROY or PIN for SUPPORT; FFE asks for Fire for Effect.
+	Mission string `json:"mission,omitempty"`
+	FFE     bool   `json:"ffe,omitempty"`
 }
 
 // Standing are the waiting side's decisions during the opponent's turn.
@@ -159,6 +162,8 @@ type Standing struct {
 	Withdraw        []HexOrder `json:"withdraw,omitempty"`
 	Inspire         []HexOrder `json:"inspire,omitempty"`
 	Interdict       []HexOrder `json:"interdict,omitempty"`
+	// Support: the waiting side's fire missions when it retaliates.
+	Support []HexOrder `json:"support,omitempty"`
 	// Cover: guns declared in the side's own turn to fire on enemy units
 	// that end their move in the hex in the next enemy turn (Inset VI.6).
 	Cover     []HexOrder `json:"cover,omitempty"`
@@ -179,6 +184,7 @@ func (s Standing) clone() Standing {
 	s.Inspire = slices.Clone(s.Inspire)
 	s.Interdict = slices.Clone(s.Interdict)
 	s.Cover = slices.Clone(s.Cover)
+	s.Support = slices.Clone(s.Support)
 	s.CeaseFire = slices.Clone(s.CeaseFire)
 	s.Surrender = slices.Clone(s.Surrender)
 	s.Scramble = slices.Clone(s.Scramble)

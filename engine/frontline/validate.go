@@ -754,6 +754,17 @@ func (v *validator) standing(st *Standing) {
 			}
 		}
 	}
+	for _, c := range st.Support {
+		fo := v.own(c.Line, c.FO, "SUPPORT")
+		if fo != nil && !s.Card(fo).FireMissions {
+			v.add(c.Line, "VI.7.6", "%s cannot call fire missions", fo.ID)
+		}
+		for _, g := range c.Guns {
+			if u := v.own(c.Line, g, "SUPPORT"); u != nil && (len(s.Card(u).Weapons) == 0 || !s.Card(u).Weapons[0].Indirect) {
+				v.add(c.Line, "VI.7.6", "%s has no Indirect Fire", g)
+			}
+		}
+	}
 	for _, c := range st.Cover {
 		fo := v.own(c.Line, c.FO, "COVER")
 		if fo != nil && !s.Card(fo).FireMissions {

@@ -197,6 +197,13 @@ func FormatStanding(st frontline.Standing) string {
 	for _, o := range st.Interdict {
 		fmt.Fprintf(&b, "  INTERDICT %s WITH %s %s\n", hexOrAny(o.Hex), o.FO, strings.Join(o.Guns, " "))
 	}
+	for _, o := range st.Support {
+		ffe := ""
+		if o.FFE {
+			ffe = " THEN FFE"
+		}
+		fmt.Fprintf(&b, "  SUPPORT %s WITH %s %s %s%s\n", hexOrAny(o.Hex), o.FO, strings.Join(o.Guns, " "), orWord(o.Mission, "DESTROY"), ffe)
+	}
 	for _, o := range st.Cover {
 		fmt.Fprintf(&b, "  COVER %s WITH %s %s\n", o.Hex, o.FO, strings.Join(o.Guns, " "))
 	}

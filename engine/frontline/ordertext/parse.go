@@ -428,6 +428,32 @@ func (p *parser) react(f []string) {
 			return
 		}
 		st.Scramble = append(st.Scramble, f[1:]...)
+	case "SUPPORT":
+		// SUPPORT hex|any WITH fo guns [DESTROY|PIN] [THEN FFE]
+		if len(f) < 5 || f[2] != "WITH" {
+			p.bad("VI.7.6", "SUPPORT hex|any WITH fo guns [DESTROY|PIN] [THEN FFE]")
+			return
+		}
+		o := frontline.HexOrder{Line: p.n, FO: f[3], Mission: "DESTROY"}
+		if f[1] != "ANY" {
+			h, ok := p.hex(f[1])
+			if !ok {
+				return
+			}
+			o.Hex = h
+		}
+		for k := 4; k < len(f); k++ {
+			switch {
+			case f[k] == "DESTROY" || f[k] == "PIN":
+				o.Mission = f[k]
+			case f[k] == "THEN" && k+1 < len(f) && f[k+1] == "FFE":
+				o.FFE = true
+				k++
+			default:
+				o.Guns = append(o.Guns, f[k])
+			}
+		}
+		st.Support = append(st.Support, o)
 	case "COVER":
 		if len(f) < 5 || f[2] != "WITH" {
 			p.bad("VI.7.6.2", "COVER hex WITH fo guns")
@@ -501,6 +527,6 @@ func (p *parser) react(f []string) {
 			st.Interdict = append(st.Interdict, o)
 		}
 	default:
-		p.bad("design 3.4", "%q is not a standing order (RETALIATE TARGETS AP DEFENSIVE-COMBAT WITHDRAW INSPIRE INTERDICT COVER CEASEFIRE SURRENDER ACCEPT-CEASEFIRE ACCEPT-SURRENDER SCRAMBLE)", f[0])
+		p.bad("design 3.4", "%q is not a standing order (RETALIATE TARGETS AP DEFENSIVE-COMBAT WITHDRAW INSPIRE INTERDICT SUPPORT COVER CEASEFIRE SURRENDER ACCEPT-CEASEFIRE ACCEPT-SURRENDER SCRAMBLE)", f[0])
 	}
 }
