@@ -27,14 +27,14 @@ type battle struct {
 	dmg       map[*Unit]int
 	startDmg  map[*Unit]bool
 	lost      map[string]int
-	first     string // side that fires first every round
+	first     string   // side that fires first every round
 	mission   *Mission // the attacker's fire mission
 	fo        *Unit
 	gunHit    map[int]bool // rounds in which an attacker's mission gun hit
 	// The defender's SUPPORT mission (design 3.4), in the same terms.
-	dmission *Mission
-	dfo      *Unit
-	dgunHit  map[int]bool
+	dmission  *Mission
+	dfo       *Unit
+	dgunHit   map[int]bool
 	onTarget  map[string]int    // rounds a mission has fired on a target
 	policy    map[string]string // side -> target policy
 	apNever   map[string]bool   // side -> AP never
