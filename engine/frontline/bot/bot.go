@@ -1,0 +1,428 @@
+// Package bot plays a Frontline General side: legal orders with a purpose.
+// It sees only its side's view; it buys and deploys, sends its units at the
+// objectives it has not taken along the shortest passable way, keeps
+// garrisons dug in where the enemy must come, reconnoitres with its scouts,
+// flies sorties at stacks within reach, engages where its odds are fair,
+// and leaves standing orders that retaliate and withdraw a losing fight.
+package bot
+
+import (
+	"sort"
+
+	"fieldpost/engine/frontline"
+)
+
+// Plan returns the side's orders for the coming turn when it is active,
+// or its standing orders (REACT) when it waits.
+func Plan(s *frontline.State, side string) frontline.Orders {
+	v := s.View(side)
+	b := &planner{v: v, side: side, enemy: v.Enemy(side), line: 0}
+	o := frontline.Orders{Side: side, Standing: b.standing()}
+	if v.Active != side {
+		return o
+	}
+	b.o = &o
+	b.production()
+	b.movement()
+	b.combat()
+	b.deployment()
+	return legal(v, o)
+}
+
+type planner struct {
+	v           *frontline.State
+	side, enemy string
+	o           *frontline.Orders
+	line        int
+	dest        map[string]frontline.Hex
+}
+
+func (b *planner) next() int { b.line++; return b.line }
+
+func (b *planner) standing() *frontline.Standing {
+	v := b.v
+	st := &frontline.Standing{Retaliate: "all", Targets: "best-odds", AP: "auto"}
+	p := v.Player(b.side)
+	for _, c := range p.Hand {
+		if c == "Withdraw" {
+			st.Withdraw = []frontline.HexOrder{{If: &frontline.Condition{Kind: "ODDS<", R: 0.4}}}
+		}
+		if c == "Inspire" {
+			st.Inspire = []frontline.HexOrder{{}}
+		}
+	}
+	var fo string
+	var guns []string
+	for _, u := range v.Units {
+		if u.Side != b.side || !u.OnMap() || u.In != "" {
+			continue
+		}
+		c := v.Card(u)
+		if c.FireMissions && fo == "" {
+			fo = u.ID
+		}
+		if len(c.Weapons) > 0 && c.Weapons[0].Indirect {
+			guns = append(guns, u.ID)
+		}
+	}
+	if fo != "" && len(guns) > 0 {
+		st.Interdict = []frontline.HexOrder{{FO: fo, Guns: guns}}
+	}
+	return st
+}
+
+// production buys when the treasury allows, keeping supply for five turns.
+func (b *planner) production() {
+	v := b.v
+	if !v.ProductionTurn(b.side) {
+		return
+	}
+	due, _, _ := v.SupplyDue(b.side)
+	budget := v.Player(b.side).Treasury - 5*(due+2)
+	tank := map[string]string{"US": "SHER", "GE": "PZ4"}[b.side]
+	lib := v.Lib()
+	if tc := lib.Cards[tank]; tc != nil && budget >= tc.Cost+lib.Cards["TC"].Cost {
+		b.o.Buys = append(b.o.Buys, frontline.Buy{Line: b.next(), Code: tank, Count: 1}, frontline.Buy{Line: b.next(), Code: "TC", Count: 1})
+		budget -= tc.Cost + lib.Cards["TC"].Cost
+	}
+	if n := budget / lib.Cards["RS"].Cost; n > 0 {
+		b.o.Buys = append(b.o.Buys, frontline.Buy{Line: b.next(), Code: "RS", Count: min(n, 4)})
+	}
+}
+
+func (b *planner) deployment() {
+	v := b.v
+	for _, u := range v.Units {
+		if u.Side != b.side || u.Staged <= 0 || u.In != "" || u.Staged >= v.Player(b.side).OwnTurn {
+			continue
+		}
+		var hexes []frontline.Hex
+		for h, c := range v.Control {
+			if c == b.side && v.CanDeployAt(u, h) {
+				hexes = append(hexes, h)
+			}
+		}
+		sort.Slice(hexes, func(i, j int) bool { return hexes[i].String() < hexes[j].String() })
+		if len(hexes) > 0 {
+			b.o.Deploys = append(b.o.Deploys, frontline.Deploy{Line: b.next(), Unit: u.ID, Hex: hexes[0]})
+		}
+	}
+}
+
+// goals are the hexes of its victory conditions it does not hold yet, or,
+// with none left, the enemy's stacks.
+func (b *planner) goals() []frontline.Hex {
+	v := b.v
+	var out []frontline.Hex
+	for _, r := range v.Victory {
+		if r.Side != b.side {
+			continue
+		}
+		for _, h := range r.Hold {
+			if !v.Holds(b.side, h) {
+				out = append(out, h)
+			}
+		}
+	}
+	if len(out) == 0 {
+		for _, u := range v.Units {
+			if u.Side == b.enemy && u.OnMap() {
+				out = append(out, u.Hex)
+			}
+		}
+	}
+	return out
+}
+
+// guards are own-held hexes the enemy needs to win: garrisons stay there.
+func (b *planner) guards() map[frontline.Hex]bool {
+	v := b.v
+	out := map[frontline.Hex]bool{}
+	for _, r := range v.Victory {
+		if r.Side == b.enemy {
+			for _, h := range r.Hold {
+				out[h] = true
+			}
+		}
+	}
+	return out
+}
+
+func (b *planner) movement() {
+	v := b.v
+	b.dest = map[string]frontline.Hex{}
+	goals := b.goals()
+	guards := b.guards()
+	dists := map[bool]map[frontline.Hex]int{}
+	garrison := map[frontline.Hex]int{}
+	for _, u := range v.Units {
+		if u.Side != b.side || !u.OnMap() || u.In != "" || u.Idle || u.Aloft {
+			continue
+		}
+		c := v.Card(u)
+		if c.Kind == "aircraft" {
+			b.sortie(u)
+			continue
+		}
+		if c.Move == 0 || c.Kind != "infantry" && c.Kind != "vehicle" {
+			continue
+		}
+		if c.Recon {
+			if h, ok := b.enemyNear(u.Hex); ok {
+				b.o.Moves = append(b.o.Moves, frontline.Move{Line: b.next(), Unit: u.ID, Steps: []frontline.Step{{Act: frontline.ActRecon, Hex: h}}})
+				continue
+			}
+		}
+		if guards[u.Hex] && c.Kind == "infantry" && garrison[u.Hex] < 2 {
+			garrison[u.Hex]++
+			if c.DigIn && !u.DugIn {
+				b.o.Moves = append(b.o.Moves, frontline.Move{Line: b.next(), Unit: u.ID, Steps: []frontline.Step{{Act: frontline.ActDig}}})
+			}
+			continue
+		}
+		vehicle := c.Kind == "vehicle"
+		if dists[vehicle] == nil {
+			dists[vehicle] = b.distances(goals, vehicle)
+		}
+		path := b.path(u, dists[vehicle], v.Movement(u, false))
+		if len(path) == 0 {
+			if c.DigIn && !u.DugIn {
+				b.o.Moves = append(b.o.Moves, frontline.Move{Line: b.next(), Unit: u.ID, Steps: []frontline.Step{{Act: frontline.ActDig}}})
+			}
+			continue
+		}
+		m := frontline.Move{Line: b.next(), Unit: u.ID}
+		for _, h := range path {
+			m.Steps = append(m.Steps, frontline.Step{Hex: h})
+		}
+		b.o.Moves = append(b.o.Moves, m)
+		b.dest[u.ID] = path[len(path)-1]
+	}
+}
+
+func (b *planner) enemyNear(h frontline.Hex) (frontline.Hex, bool) {
+	for _, n := range append([]frontline.Hex{h}, neighbours(h)...) {
+		for _, e := range b.v.UnitsAt(n) {
+			if e.Side == b.enemy {
+				return n, true
+			}
+		}
+	}
+	return frontline.Hex{}, false
+}
+
+func neighbours(h frontline.Hex) []frontline.Hex {
+	n := h.Neighbours()
+	return n[:]
+}
+
+func (b *planner) passable(from, to frontline.Hex, vehicle bool) bool {
+	m := b.v.Map
+	switch m.Terrain(to) {
+	case frontline.Sea, frontline.Impassable:
+		return false
+	case frontline.Swamp:
+		return !vehicle || m.Road(from, to)
+	}
+	return m.On(to)
+}
+
+// distances is a breadth-first count of steps from every hex to the
+// nearest goal.
+func (b *planner) distances(goals []frontline.Hex, vehicle bool) map[frontline.Hex]int {
+	d := map[frontline.Hex]int{}
+	queue := append([]frontline.Hex(nil), goals...)
+	for _, g := range goals {
+		d[g] = 0
+	}
+	for len(queue) > 0 {
+		h := queue[0]
+		queue = queue[1:]
+		for _, n := range neighbours(h) {
+			if _, seen := d[n]; seen || !b.passable(h, n, vehicle) || !b.passable(n, h, vehicle) {
+				continue
+			}
+			d[n] = d[h] + 1
+			queue = append(queue, n)
+		}
+	}
+	return d
+}
+
+// path walks downhill on the distances, stopping in an enemy hex.
+func (b *planner) path(u *frontline.Unit, d map[frontline.Hex]int, steps int) []frontline.Hex {
+	var out []frontline.Hex
+	at := u.Hex
+	for range steps {
+		here, ok := d[at]
+		if !ok || here == 0 {
+			break
+		}
+		best, bestD := frontline.Hex{}, here
+		for _, n := range neighbours(at) {
+			if dn, ok := d[n]; ok && dn < bestD && b.passable(at, n, b.v.Card(u).Kind == "vehicle") {
+				best, bestD = n, dn
+			}
+		}
+		if bestD == here {
+			break
+		}
+		out = append(out, best)
+		at = best
+		if b.v.Holds(b.enemy, at) || len(b.enemiesAt(at)) > 0 {
+			break
+		}
+	}
+	return out
+}
+
+func (b *planner) enemiesAt(h frontline.Hex) []*frontline.Unit {
+	var out []*frontline.Unit
+	for _, e := range b.v.UnitsAt(h) {
+		if e.Side == b.enemy && e.In == "" && !(e.Hidden && !e.Found) && b.v.Card(e).Kind != "obstacle" {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// sortie flies at the nearest visible enemy stack within half the
+// aircraft's reach and home again.
+func (b *planner) sortie(u *frontline.Unit) {
+	v := b.v
+	reach := v.Movement(u, false) / 2
+	var best frontline.Hex
+	bestD := reach + 1
+	for _, e := range v.Units {
+		if e.Side == b.enemy && e.OnMap() && e.In == "" && !(e.Hidden && !e.Found) && v.Card(e).Kind != "obstacle" {
+			if d := frontline.Distance(u.Hex, e.Hex); d >= 1 && d < bestD {
+				best, bestD = e.Hex, d
+			}
+		}
+	}
+	if bestD > reach {
+		return
+	}
+	m := frontline.Move{Line: b.next(), Unit: u.ID, Land: u.Hex}
+	at := u.Hex
+	for at != best {
+		nb := neighbours(at)
+		sort.Slice(nb, func(i, j int) bool { return frontline.Distance(nb[i], best) < frontline.Distance(nb[j], best) })
+		at = nb[0]
+		m.Steps = append(m.Steps, frontline.Step{Hex: at})
+	}
+	b.o.Moves = append(b.o.Moves, m)
+	b.dest[u.ID] = best
+}
+
+// combat engages every visible enemy stack its units reach after moving,
+// where they are already in the hex or their cost is at least 60% of it.
+func (b *planner) combat() {
+	v := b.v
+	type group struct {
+		units []string
+		cost  int
+	}
+	groups := map[frontline.Hex]*group{}
+	var order []frontline.Hex
+	reconned := map[string]bool{}
+	for _, m := range b.o.Moves {
+		for _, st := range m.Steps {
+			if st.Act == frontline.ActRecon {
+				reconned[m.Unit] = true
+			}
+		}
+	}
+	for _, u := range v.Units {
+		if u.Side != b.side || !u.OnMap() || u.In != "" || u.Idle || reconned[u.ID] || len(v.Card(u).Weapons) == 0 || v.Card(u).Kind == "obstacle" {
+			continue
+		}
+		at, ok := b.dest[u.ID]
+		if !ok {
+			at = u.Hex
+		}
+		if v.Card(u).Kind == "aircraft" && !ok {
+			continue
+		}
+		reach := 0
+		for _, w := range v.Card(u).Weapons {
+			reach = max(reach, w.Range)
+		}
+		var target frontline.Hex
+		found := false
+		for _, h := range append([]frontline.Hex{at}, neighbours(at)...) {
+			if frontline.Distance(at, h) <= reach && len(b.enemiesAt(h)) > 0 {
+				target, found = h, true
+				break
+			}
+		}
+		if !found {
+			continue
+		}
+		g := groups[target]
+		if g == nil {
+			g = &group{}
+			groups[target] = g
+			order = append(order, target)
+		}
+		g.units = append(g.units, u.ID)
+		g.cost += v.Card(u).Cost
+	}
+	for _, h := range order {
+		g := groups[h]
+		enemy := 0
+		for _, e := range b.enemiesAt(h) {
+			enemy += v.Card(e).Cost
+		}
+		present := false
+		for _, id := range g.units {
+			if d, ok := b.dest[id]; (ok && d == h) || (!ok && v.Unit(b.side, id).Hex == h) {
+				present = true
+			}
+		}
+		if present || float64(g.cost) >= 0.6*float64(enemy) {
+			e := frontline.Engagement{Line: b.next(), Hex: h, Units: g.units}
+			if v.Player(b.side).HandSize == 0 {
+				for _, c := range v.Player(b.side).Hand {
+					if c == "Withdraw" {
+						e.Withdraw = &frontline.Condition{Kind: "ODDS<", R: 0.4}
+					}
+				}
+			}
+			b.o.Engagements = append(b.o.Engagements, e)
+		}
+	}
+}
+
+// legal drops the orders the rules refuse, line by line, so that the bot
+// never sends orders the judge would bounce.
+func legal(v *frontline.State, o frontline.Orders) frontline.Orders {
+	for range 30 {
+		probs := v.Validate(o)
+		if len(probs) == 0 {
+			return o
+		}
+		bad := map[int]bool{}
+		for _, p := range probs {
+			bad[p.Line] = true
+		}
+		o.Buys = keep(o.Buys, bad, func(x frontline.Buy) int { return x.Line })
+		o.Moves = keep(o.Moves, bad, func(x frontline.Move) int { return x.Line })
+		o.Engagements = keep(o.Engagements, bad, func(x frontline.Engagement) int { return x.Line })
+		o.Deploys = keep(o.Deploys, bad, func(x frontline.Deploy) int { return x.Line })
+		if bad[0] {
+			o.Idle, o.Rush, o.Standing = nil, nil, nil
+		}
+	}
+	return frontline.Orders{Side: o.Side}
+}
+
+func keep[T any](xs []T, bad map[int]bool, line func(T) int) []T {
+	var out []T
+	for _, x := range xs {
+		if !bad[line(x)] {
+			out = append(out, x)
+		}
+	}
+	return out
+}

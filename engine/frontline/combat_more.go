@@ -1,0 +1,492 @@
+package frontline
+
+import (
+	"fmt"
+	"sort"
+)
+
+// destroy removes a unit: its crew and passengers roll for survival
+// (Tables VI.3, VI.1), a towed gun is left in the hex, the destroyer's side
+// scores the cost and, with experience, rolls for it (§VIII.2).
+func (r *resolver) destroy(u *Unit, by *Unit) {
+	s := r.s
+	h := u.Hex
+	for _, c := range s.cargo(u) {
+		switch c.Role {
+		case "towed":
+			c.In, c.Role = "", ""
+			continue
+		}
+		table := "crew_survival"
+		section := "Table VI.3"
+		if c.Role == "passenger" {
+			table, section = "carrier_loss", "Table VI.1"
+		}
+		bands := r.r.Ints(table)
+		v := r.roll(10, c.ID+" survival", fmt.Sprintf("1-%d destroyed, %d-%d damaged, %d+ intact", bands[0], bands[0]+1, bands[1], bands[1]+1))
+		c.In, c.Role = "", ""
+		c.Hex = h
+		switch {
+		case v <= bands[0]:
+			r.emit("survival", section, h, "", "%s of %s: d10=%d -> destroyed", c.ID, u.ID, v)
+			r.destroy(c, by)
+		case v <= bands[1]:
+			if c.Damaged {
+				r.emit("survival", section, h, "", "%s of %s: d10=%d -> damaged again: destroyed", c.ID, u.ID, v)
+				r.destroy(c, by)
+			} else {
+				c.Damaged = true
+				r.emit("survival", section, h, "", "%s of %s: d10=%d -> damaged, placed in %s", c.ID, u.ID, v, h)
+			}
+		default:
+			r.emit("survival", section, h, "", "%s of %s: d10=%d -> intact, placed in %s", c.ID, u.ID, v, h)
+		}
+	}
+	r.remove(u)
+	r.emit("destroyed", "V.6", h, "", "%s:%s destroyed", u.Side, u.ID)
+	// Grounded aircraft die with their airfield (§VII.5).
+	if s.Card(u).Structure == "airfield" {
+		for _, a := range append([]*Unit(nil), s.UnitsAt(h)...) {
+			if s.Card(a).Kind == "aircraft" && !a.Aloft && a.OnMap() {
+				r.emit("destroyed", "VII.5", h, "", "%s:%s is lost with the airfield", a.Side, a.ID)
+				r.destroy(a, by)
+			}
+		}
+	}
+	if by != nil && by.Side != u.Side {
+		s.Player(by.Side).Score += s.Card(u).Cost
+		if s.Options.Experience && s.Card(by).Kind != "obstacle" {
+			holder := by
+			if c := s.crewOf(by); c != nil {
+				holder = c
+			}
+			r.emit("experience", "VIII.2", h, "", "%s rolls for experience: %s", holder.ID, r.experience(holder))
+		}
+	}
+}
+
+// remove takes a unit off the game; an engineer's unfinished
+// construction goes with it (§VI.5.3).
+func (r *resolver) remove(u *Unit) {
+	s := r.s
+	if u.Building != "" {
+		if item := s.Unit(u.Side, u.Building); item != nil && item.Staged > 0 {
+			u.Building = ""
+			r.remove(item)
+			r.emit("build", "VI.5.3", item.Hex, "", "%s's construction of %s is lost", u.ID, item.ID)
+		}
+	}
+	for i, x := range s.Units {
+		if x == u {
+			s.Units = append(s.Units[:i], s.Units[i+1:]...)
+			break
+		}
+	}
+	u.Hex = Hex{}
+	u.Staged = -1
+}
+
+// condition tests a standing condition for side in battle b (design 3.4).
+func (r *resolver) condition(b *battle, side string, c *Condition) bool {
+	s := r.s
+	enemy := s.Enemy(side)
+	cost := func(sd string) int {
+		n := 0
+		for _, f := range r.alive(b, sd) {
+			n += s.Card(f.u).Cost
+		}
+		return n
+	}
+	switch c.Kind {
+	case "ALWAYS":
+		return true
+	case "LOST":
+		return b.lost[side] >= c.N
+	case "ROUND>=":
+		return b.round >= c.N
+	case "ODDS<", "ODDS>":
+		e := cost(enemy)
+		if e == 0 {
+			return c.Kind == "ODDS>"
+		}
+		odds := float64(cost(side)) / float64(e)
+		if c.Kind == "ODDS<" {
+			return odds < c.R
+		}
+		return odds > c.R
+	case "ENEMY-COST>":
+		n := 0
+		for _, t := range r.pool(b, side) {
+			n += s.Card(t).Cost
+		}
+		return n > c.N
+	case "ENEMY-HAS":
+		for _, t := range r.pool(b, side) {
+			tc := s.Card(t)
+			switch c.What {
+			case "tank":
+				if tc.Requires == "tank" {
+					return true
+				}
+			case "gun":
+				if tc.Gun {
+					return true
+				}
+			case "aircraft":
+				if tc.Kind == "aircraft" {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// cardsAllowed: command decisions need the FHQ, no Signals Breakdown and
+// every unit concerned inside the command network (§IV.3, Inset IV.1).
+func (r *resolver) cardsAllowed(side string, fs []*fighter) bool {
+	s := r.s
+	if !s.hasFHQ(side) || s.modifier("signals-breakdown", side) {
+		return false
+	}
+	for _, f := range fs {
+		if !s.commanded(f.u) {
+			return false
+		}
+	}
+	return true
+}
+
+// suspend plays Suspend Attack after the reveal (§IV.3.7, reading 15):
+// won, the attackers go back unharmed; lost, the defenders in range get a
+// bonus round first. It reports that the engagement is over.
+func (r *resolver) suspend(b *battle) bool {
+	s := r.s
+	s.spend(s.Player(b.att), "Suspend")
+	won, text := r.rollOff(b.att, b.def, "Suspend Attack")
+	if won {
+		r.emit("card", "IV.3.7", b.hex, "", "%s plays Suspend Attack: %s -> the attackers pull back unharmed", b.att, text)
+	} else {
+		r.emit("card", "IV.3.7", b.hex, "", "%s plays Suspend Attack: %s -> %s gets a bonus round first", b.att, text, b.def)
+		b.round = 0
+		r.volley(b, b.def)
+	}
+	for _, f := range r.alive(b, b.att) {
+		if p, ok := r.prevHex[f.u.Key()]; ok {
+			r.place(f.u, p)
+			r.emit("move", "IV.3.7", p, "", "%s pulls back to %s", f.u.ID, p)
+		}
+	}
+	b.over = true
+	r.afterBattle(b)
+	return true
+}
+
+// interdict tries the waiting side's standing Interdict before initiative
+// (§VI.7.6.2, reading 14): every gun rolls at +5; one hit wins the
+// defender the initiative; a natural 18+ hit also damages a random
+// attacker. It reports success.
+func (r *resolver) interdict(b *battle) bool {
+	s := r.s
+	if b.def == r.side {
+		return false
+	}
+	for _, o := range s.Player(b.def).Standing.Interdict {
+		if !o.Hex.IsZero() && o.Hex != b.hex {
+			continue
+		}
+		fo := s.Unit(b.def, o.FO)
+		if fo == nil || !fo.OnMap() || fo.Idle {
+			continue
+		}
+		spots := false
+		for _, f := range r.alive(b, b.att) {
+			spots = spots || Distance(fo.Hex, f.u.Hex) <= s.Card(fo).Spotting
+		}
+		if !spots {
+			continue
+		}
+		var guns []*Unit
+		for _, id := range o.Guns {
+			g := s.Unit(b.def, id)
+			if g == nil || !g.OnMap() || g.Idle || g.In != "" || r.engaged[g.Key()] || !s.crewed(g) || s.modifier("ammo-shortage", b.def) {
+				continue
+			}
+			if Distance(g.Hex, b.hex) <= s.Card(g).Weapons[0].Range {
+				guns = append(guns, g)
+			}
+		}
+		if len(guns) == 0 {
+			continue
+		}
+		bonus := r.r.Int("interdict_bonus")
+		big := r.r.Int("interdict_damage_roll")
+		success := false
+		var damaging []*Unit
+		for _, g := range guns {
+			w := s.Card(g).Weapons[0]
+			need := s.Need(g, w, bonus)
+			v := r.roll(20, g.ID+" interdict", fmt.Sprintf("%d+", need))
+			hit := v != 1 && (v >= need || v == 20)
+			res := "miss"
+			if hit {
+				success = true
+				res = "hit: interdiction"
+				if v >= big {
+					damaging = append(damaging, g)
+					res = fmt.Sprintf("hit, natural %d+: damages a random attacker", big)
+				}
+			}
+			r.emit("interdict", "VI.7.6.2", b.hex, "", "%s calls Interdict through %s: %s %s +%d area: d20=%d vs %d -> %s", b.def, fo.ID, g.ID, w.Name, bonus, v, need, res)
+			r.engaged[g.Key()] = true
+			b.fighters[b.def] = append(b.fighters[b.def], &fighter{u: g, jam: map[int]int{}})
+		}
+		for _, g := range damaging {
+			att := r.alive(b, b.att)
+			if len(att) == 0 {
+				break
+			}
+			t := att[r.roll(len(att), "random attacker", "")-1].u
+			w := s.Card(g).Weapons[0]
+			in := r.roll(10, "intensity", "")
+			def := s.Defense(t)
+			net := max(in+w.DI-def, 0)
+			res := r.applyDamageNow(t, net)
+			r.emit("interdict", "VI.7.6.2", b.hex, "", "%s's shell falls on %s:%s (d%d): intensity d10=%d +DI %d -Def %d = %d -> %s", g.ID, t.Side, t.ID, len(att), in, w.DI, def, net, res)
+		}
+		if success {
+			b.first = b.def
+			r.emit("initiative", "VI.7.6.2", b.hex, "", "Interdict succeeds: %s wins the initiative without a roll", b.def)
+			return true
+		}
+	}
+	return false
+}
+
+func (r *resolver) standingInspire(side string, h Hex) bool {
+	for _, o := range r.s.Player(side).Standing.Inspire {
+		if o.Hex.IsZero() || o.Hex == h {
+			return true
+		}
+	}
+	return false
+}
+
+// tryInspire: Inspire (§IV.3.4): a roll-off; won, every friendly unit in
+// the engagement fires a bonus round with no reply. Once per Combat Phase.
+func (r *resolver) tryInspire(b *battle, side string, want bool) {
+	s := r.s
+	p := s.Player(side)
+	if !want || r.inspired[side] || !p.holds("Inspire") || !r.cardsAllowed(side, b.fighters[side]) {
+		return
+	}
+	r.inspired[side] = true
+	s.spend(p, "Inspire")
+	won, text := r.rollOff(side, s.Enemy(side), "Inspire")
+	if !won {
+		r.emit("card", "IV.3.4", b.hex, "", "%s plays Inspire: %s -> no effect", side, text)
+		return
+	}
+	r.emit("card", "IV.3.4", b.hex, "", "%s plays Inspire: %s -> a bonus round with no reply", side, text)
+	b.round = 0
+	b.dmg = map[*Unit]int{}
+	r.volley(b, side)
+}
+
+// withdrawals checks both sides' Withdraw orders at the start of a round
+// (§IV.3.8): the active side's on the engagement, the waiting side's
+// standing ones. It reports the engagement over.
+func (r *resolver) withdrawals(b *battle, e Engagement) bool {
+	s := r.s
+	type want struct {
+		side string
+		to   Hex
+	}
+	var wants []want
+	if b.att == r.side && e.Withdraw != nil && r.condition(b, b.att, e.Withdraw) {
+		wants = append(wants, want{side: b.att})
+	}
+	for _, o := range s.Player(r.enemy).Standing.Withdraw {
+		if (o.Hex.IsZero() || o.Hex == b.hex) && o.If != nil && r.condition(b, r.enemy, o.If) {
+			wants = append(wants, want{side: r.enemy, to: o.To})
+			break
+		}
+	}
+	for _, w := range wants {
+		p := s.Player(w.side)
+		movers := r.alive(b, w.side)
+		if !p.holds("Withdraw") || len(movers) == 0 || !r.cardsAllowed(w.side, movers) {
+			continue
+		}
+		s.spend(p, "Withdraw")
+		won, text := r.rollOff(w.side, s.Enemy(w.side), "Withdraw")
+		if won {
+			r.emit("card", "IV.3.8", b.hex, "", "%s plays Withdraw at the start of round %d: %s -> they leave at once", w.side, b.round, text)
+		} else {
+			r.emit("card", "IV.3.8", b.hex, "", "%s plays Withdraw at the start of round %d: %s -> %s fires a bonus round with no reply", w.side, b.round, text, s.Enemy(w.side))
+			r.volley(b, s.Enemy(w.side))
+			r.sweep(b)
+		}
+		left := 0
+		for _, f := range r.alive(b, w.side) {
+			if b.pinned[f.u] {
+				r.emit("card", "VI.7.6.2", f.u.Hex, "", "%s is pinned and cannot withdraw this round", f.u.ID)
+				left++
+				continue
+			}
+			if s.Movement(f.u, false) == 0 {
+				r.emit("card", "IV.3.8", f.u.Hex, "", "%s cannot withdraw (Movement 0) and fights on", f.u.ID)
+				left++
+				continue
+			}
+			to := r.escapeHex(f.u, w.to)
+			if to.IsZero() {
+				r.emit("card", "IV.3.8", f.u.Hex, "", "%s finds no hex to withdraw to and fights on", f.u.ID)
+				left++
+				continue
+			}
+			from := f.u.Hex
+			if r.enterCheck(f.u, from, to) {
+				r.place(f.u, to)
+				f.u.DugIn = false
+				r.emit("move", "IV.3.8", to, "", "%s withdraws %s -> %s", f.u.ID, from, to)
+			}
+			f.done = true
+		}
+		if left == 0 {
+			b.withdrawn[w.side] = true
+			if s.Options.Experience {
+				for _, f := range r.alive(b, s.Enemy(w.side)) {
+					r.emit("experience", "IV.3.8", b.hex, "", "%s forced a withdrawal: %s", f.u.ID, r.experience(f.u))
+				}
+			}
+			return true
+		}
+	}
+	return false
+}
+
+// escapeHex picks a withdrawal hex (reading 15): the named one if legal,
+// else the adjacent passable hex free of enemy land units nearest a
+// friendly FHQ or CP, ties to the lowest number.
+func (r *resolver) escapeHex(u *Unit, to Hex) Hex {
+	s := r.s
+	ok := func(h Hex) bool {
+		t := s.Map.Terrain(h)
+		if !s.Map.On(h) || t == Sea || t == Impassable || s.enemyLand(u.Side, h) {
+			return false
+		}
+		return !(t == Swamp && s.Card(u).Kind == "vehicle" && !s.Map.Road(u.Hex, h))
+	}
+	if !to.IsZero() && Distance(u.Hex, to) == 1 && ok(to) {
+		return to
+	}
+	var hqs []Hex
+	for _, c := range s.Units {
+		if c.Side == u.Side && c.OnMap() && s.Card(c).Radius > 0 {
+			hqs = append(hqs, c.Hex)
+		}
+	}
+	var cands []Hex
+	for _, n := range u.Hex.Neighbours() {
+		if ok(n) {
+			cands = append(cands, n)
+		}
+	}
+	dist := func(h Hex) int {
+		best := 1 << 20
+		for _, q := range hqs {
+			best = min(best, Distance(h, q))
+		}
+		return best
+	}
+	sort.Slice(cands, func(i, j int) bool {
+		di, dj := dist(cands[i]), dist(cands[j])
+		if di != dj {
+			return di < dj
+		}
+		if cands[i].Col != cands[j].Col {
+			return cands[i].Col < cands[j].Col
+		}
+		return cands[i].Row < cands[j].Row
+	})
+	if len(cands) == 0 {
+		return Hex{}
+	}
+	return cands[0]
+}
+
+// fireForEffect: one d20 for all of a side's mission guns at +6; a hit
+// is a hit for every gun with doubled intensity; the guns are then done
+// (Inset VI.6).
+func (r *resolver) fireForEffect(b *battle, side string) {
+	s := r.s
+	_, fo, _ := b.missionOf(side)
+	var guns []*fighter
+	for _, f := range r.alive(b, side) {
+		if f.gun && f.u.OnMap() && s.crewed(f.u) {
+			guns = append(guns, f)
+		}
+	}
+	if len(guns) == 0 {
+		return
+	}
+	w0 := s.Card(guns[0].u).Weapons[0]
+	need := s.Need(guns[0].u, w0, r.r.Int("ffe_bonus"))
+	v := r.roll(20, "Fire for Effect", fmt.Sprintf("%d+", need))
+	hit := v != 1 && (v >= need || v == 20)
+	r.emit("fire", "VI.7.6.2", b.hex, "", "%s calls Fire for Effect through %s with %d gun(s): d20=%d vs %d (rating %d -%d) -> %s",
+		side, fo.ID, len(guns), v, need, w0.Attack, r.r.Int("ffe_bonus"), map[bool]string{true: "every gun hits, intensity doubled", false: "miss"}[hit])
+	for _, f := range guns {
+		f.done = true
+		if !hit {
+			continue
+		}
+		w := s.Card(f.u).Weapons[0]
+		t := r.pickTarget(b, f, w, side)
+		if t == nil {
+			continue
+		}
+		r.damage(b, f, w, t, fmt.Sprintf("%s %s at %s:%s", f.u.ID, w.Name, t.Side, t.ID), "Fire for Effect", true, false, s.Defense(t))
+	}
+}
+
+// defensiveCombat: the waiting side engages active units left unengaged
+// within its range, after the active engagements (§VI.2.1, reading 13).
+func (r *resolver) defensiveCombat() {
+	s := r.s
+	var hexes []Hex
+	seen := map[Hex]bool{}
+	for _, u := range s.Units {
+		if u.Side == r.side && u.OnMap() && u.In == "" && !r.engaged[u.Key()] && s.Card(u).Kind != "obstacle" && s.Card(u).Kind != "structure" && !seen[u.Hex] && !(u.Hidden && !u.Found) {
+			seen[u.Hex] = true
+			hexes = append(hexes, u.Hex)
+		}
+	}
+	for _, h := range hexes {
+		var att []*Unit
+		var targets []*fighter
+		for _, u := range s.UnitsAt(h) {
+			if u.Side == r.side && u.In == "" && !r.engaged[u.Key()] {
+				targets = append(targets, &fighter{u: u})
+			}
+		}
+		if len(targets) == 0 {
+			continue
+		}
+		for _, u := range s.Units {
+			if u.Side == r.enemy && u.OnMap() && u.In == "" && !r.engaged[u.Key()] && r.retaliates(u, s.Player(r.enemy).Standing) && r.reachesAny(u, targets) {
+				att = append(att, u)
+			}
+		}
+		if len(att) == 0 {
+			continue
+		}
+		var ids []string
+		for _, u := range att {
+			ids = append(ids, u.ID)
+		}
+		// The active side still answers as it would to any attack.
+		r.engage(Engagement{Hex: h, Units: ids}, att, r.enemy, true)
+	}
+}

@@ -1,0 +1,242 @@
+package frontline
+
+import "slices"
+
+// Orders are one side's orders for its own player turn (design 3.3), and
+// its standing orders for the opponent's next turn (REACT, design 3.4).
+type Orders struct {
+	Side string `json:"side"`
+	// Buys are purchases in a Production Phase (§V.2).
+	Buys []Buy `json:"buys,omitempty"`
+	// Builds are constructions begun in a Production Phase (§VI.5.3).
+	Builds []Build `json:"builds,omitempty"`
+	// Idle names the units left idle for a supply deficit (§V.3.2); if too
+	// few, the judge adds the cheapest eligible.
+	Idle        []string     `json:"idle,omitempty"`
+	Moves       []Move       `json:"moves,omitempty"`
+	Engagements []Engagement `json:"engagements,omitempty"`
+	Deploys     []Deploy     `json:"deploys,omitempty"`
+	// Rush plays Rush Deployment (§IV.3.6) for these staged units.
+	Rush []string `json:"rush,omitempty"`
+	// Encircle plays Encircle (§IV.3.3) at the end of the Movement Phase.
+	Encircle []Encircle `json:"encircle,omitempty"`
+	// Convert designates a command post as the new FHQ (§IV.1.9).
+	Convert string `json:"convert,omitempty"`
+	// Standing replaces the side's standing orders; nil keeps the old ones.
+	Standing *Standing `json:"standing,omitempty"`
+}
+
+// Buy is BUY code count [XP n].
+type Buy struct {
+	Line  int    `json:"line,omitempty"`
+	Code  string `json:"code"`
+	Count int    `json:"count"`
+	XP    int    `json:"xp,omitempty"`
+}
+
+// Build is BUILD code AT hex BY engineer: the engineer stays idle in the
+// hex until the next Deployment Phase, when the item is complete.
+type Build struct {
+	Line int    `json:"line,omitempty"`
+	Code string `json:"code"`
+	Hex  Hex    `json:"hex"`
+	By   string `json:"by"`
+}
+
+// Move is one unit's Movement Phase: steps in written order.
+type Move struct {
+	Line  int    `json:"line,omitempty"`
+	Unit  string `json:"unit"`
+	Steps []Step `json:"steps"`
+	Push  bool   `json:"push,omitempty"` // plays the Push card (§IV.3.5)
+	// Land is where an aircraft ends its sortie (§VI.2.2); zero = stays aloft.
+	Land Hex `json:"land,omitempty"`
+	// HitAndRun declares a Hit & Run attack (Glossary Hit & Run).
+	HitAndRun bool `json:"hit_and_run,omitempty"`
+}
+
+// Step actions; a step with no action enters Hex.
+const (
+	ActEnter    = ""
+	ActLoad     = "LOAD"
+	ActUnload   = "UNLOAD"
+	ActHitch    = "HITCH"
+	ActUnhitch  = "UNHITCH"
+	ActDig      = "DIG"
+	ActRecon    = "RECON"
+	ActDetonate = "DETONATE"
+	ActClear    = "CLEAR"
+	ActRepair   = "REPAIR"
+	ActMerge    = "MERGE"
+)
+
+// Step is one hex entered or one action taken, in order.
+type Step struct {
+	Act  string `json:"act,omitempty"`
+	Hex  Hex    `json:"hex,omitempty"`  // hex entered, reconnoitred or across the bridge
+	Unit string `json:"unit,omitempty"` // passenger, gun or obstacle
+}
+
+// Engagement is ENGAGE hex WITH units (§V.5).
+type Engagement struct {
+	Line  int      `json:"line,omitempty"`
+	Hex   Hex      `json:"hex"`
+	Units []string `json:"units"`
+	// Targets are initial targets (enemy keys, GE:RS-1) by attacking unit,
+	// TargetLines the lines they were written on.
+	Targets     map[string]string `json:"targets,omitempty"`
+	TargetLines map[string]int    `json:"target_lines,omitempty"`
+	// HE names units that fire HE instead of AP (§VI.7.3: AP is declared;
+	// Fieldpost declares it by default where it can pierce).
+	HE []string `json:"he,omitempty"`
+	// Mission is a fire mission through an observer (§VI.7.6).
+	Mission  *Mission   `json:"mission,omitempty"`
+	Suspend  *Condition `json:"suspend,omitempty"`
+	Withdraw *Condition `json:"withdraw,omitempty"`
+	Inspire  bool       `json:"inspire,omitempty"`
+	// CeaseFire and Surrender offer the fixed terms of §IV.3.1-2
+	// (reading 17) when their condition holds at the start of a round.
+	CeaseFire *Condition `json:"ceasefire,omitempty"`
+	Surrender *Condition `json:"surrender,omitempty"`
+	// Exit is the even number of rounds after which the engaged aircraft
+	// leave the fight (§VI.2.3); 0 = the rules value.
+	Exit int `json:"exit,omitempty"`
+}
+
+// Encircle is ENCIRCLE hex OPEN hex: the pincer leaves the open hex.
+type Encircle struct {
+	Line int `json:"line,omitempty"`
+	Hex  Hex `json:"hex"`
+	Open Hex `json:"open"`
+}
+
+// Mission: the observer and guns of a fire mission; FFE asks for Fire for
+// Effect after the first hit (Inset VI.6).
+type Mission struct {
+	FO   string   `json:"fo"`
+	Guns []string `json:"guns"`
+	FFE  bool     `json:"ffe,omitempty"`
+	// Pin: a hit pins the target instead of damaging it (Inset VI.6).
+	Pin bool `json:"pin,omitempty"`
+	// Blind: an area mission; a hit smokes the enemy in the hex.
+	Blind bool `json:"blind,omitempty"`
+}
+
+// Deploy places a staged unit (§V.6, Table V.1).
+type Deploy struct {
+	Line int    `json:"line,omitempty"`
+	Unit string `json:"unit"`
+	Hex  Hex    `json:"hex"`
+}
+
+// Condition is a standing condition, checked at the start of each combat
+// round (design 3.4).
+type Condition struct {
+	Kind string  `json:"kind"` // ALWAYS LOST ODDS< ODDS> ROUND>= ENEMY-HAS ENEMY-COST>
+	N    int     `json:"n,omitempty"`
+	R    float64 `json:"r,omitempty"`
+	What string  `json:"what,omitempty"` // tank, gun, aircraft
+}
+
+// HexOrder is a standing order for one hex (zero hex = any).
+type HexOrder struct {
+	Line int        `json:"line,omitempty"`
+	Hex  Hex        `json:"hex,omitempty"`
+	If   *Condition `json:"if,omitempty"`
+	To   Hex        `json:"to,omitempty"`
+	FO   string     `json:"fo,omitempty"`
+	Guns []string   `json:"guns,omitempty"`
+	// Mission is DESTROY or PIN for SUPPORT; FFE asks for Fire for Effect.
+	Mission string `json:"mission,omitempty"`
+	FFE     bool   `json:"ffe,omitempty"`
+}
+
+// Standing are the waiting side's decisions during the opponent's turn.
+type Standing struct {
+	// Retaliate: "all" (default), "none", or the listed units.
+	Retaliate       string     `json:"retaliate,omitempty"`
+	RetaliateUnits  []string   `json:"retaliate_units,omitempty"`
+	Targets         string     `json:"targets,omitempty"` // best-odds armour-first infantry-first damaged-first
+	AP              string     `json:"ap,omitempty"`      // auto never
+	DefensiveCombat bool       `json:"defensive_combat,omitempty"`
+	Withdraw        []HexOrder `json:"withdraw,omitempty"`
+	Inspire         []HexOrder `json:"inspire,omitempty"`
+	Interdict       []HexOrder `json:"interdict,omitempty"`
+	// Support: the waiting side's fire missions when it retaliates.
+	Support []HexOrder `json:"support,omitempty"`
+	// Cover: guns declared in the side's own turn to fire on enemy units
+	// that end their move in the hex in the next enemy turn (Inset VI.6).
+	Cover     []HexOrder `json:"cover,omitempty"`
+	CeaseFire []HexOrder `json:"ceasefire,omitempty"`
+	Surrender []HexOrder `json:"surrender,omitempty"`
+	// AcceptCeasefire: never (default), if-losing, always.
+	AcceptCeasefire string `json:"accept_ceasefire,omitempty"`
+	// AcceptSurrender: yes (default) or no.
+	AcceptSurrender string `json:"accept_surrender,omitempty"`
+	// Scramble names grounded aircraft that intercept enemy sorties
+	// within their reach (§VI.7.1).
+	Scramble []string `json:"scramble,omitempty"`
+}
+
+func (s Standing) clone() Standing {
+	s.RetaliateUnits = slices.Clone(s.RetaliateUnits)
+	s.Withdraw = slices.Clone(s.Withdraw)
+	s.Inspire = slices.Clone(s.Inspire)
+	s.Interdict = slices.Clone(s.Interdict)
+	s.Cover = slices.Clone(s.Cover)
+	s.Support = slices.Clone(s.Support)
+	s.CeaseFire = slices.Clone(s.CeaseFire)
+	s.Surrender = slices.Clone(s.Surrender)
+	s.Scramble = slices.Clone(s.Scramble)
+	return s
+}
+
+// targetPolicy returns the standing target policy with its default.
+func (s Standing) targetPolicy() string {
+	if s.Targets == "" {
+		return "best-odds"
+	}
+	return s.Targets
+}
+
+// Problem is one thing wrong with orders, with the line it came from and
+// the section of the rules it breaks.
+type Problem struct {
+	Line    int    `json:"line,omitempty"`
+	Section string `json:"section"`
+	Text    string `json:"text"`
+}
+
+func (p Problem) Error() string {
+	if p.Line > 0 {
+		return "line " + itoa(p.Line) + ": " + p.Text + " (§" + p.Section + ")"
+	}
+	return p.Text + " (§" + p.Section + ")"
+}
+
+func itoa(n int) string {
+	if n == 0 {
+		return "0"
+	}
+	neg := n < 0
+	if neg {
+		n = -n
+	}
+	var b [20]byte
+	i := len(b)
+	for n > 0 {
+		i--
+		b[i] = byte('0' + n%10)
+		n /= 10
+	}
+	if neg {
+		i--
+		b[i] = '-'
+	}
+	return string(b[i:])
+}
+
+// Default are the orders of a side that sent none (design 3.2): no
+// purchases, supply paid with judge-chosen idle units, no moves, no
+// attacks, nothing deployed; its standing orders stay as they were.
+func (s *State) Default(side string) Orders { return Orders{Side: side} }

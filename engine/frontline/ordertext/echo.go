@@ -1,0 +1,122 @@
+package ordertext
+
+import (
+	"fmt"
+	"strings"
+
+	"fieldpost/engine/frontline"
+)
+
+// Echo says accepted orders back in words, with the odds of each planned
+// shot from the card numbers as the units stand now (moves may change
+// them): to hit, to pierce, and to damage with one shot.
+func Echo(s *frontline.State, o frontline.Orders) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Orders accepted for %s, turn %d.\n", o.Side, s.Turn)
+	for _, by := range o.Buys {
+		xp := ""
+		if by.XP > 0 {
+			xp = fmt.Sprintf(" with %d experience roll(s)", by.XP)
+		}
+		fmt.Fprintf(&b, "  buy %d x %s%s\n", by.Count, by.Code, xp)
+	}
+	for _, bu := range o.Builds {
+		fmt.Fprintf(&b, "  %s builds %s at %s, done at your next Deployment Phase\n", bu.By, bu.Code, bu.Hex)
+	}
+	if len(o.Idle) > 0 {
+		fmt.Fprintf(&b, "  idle if supply falls short: %s\n", strings.Join(o.Idle, " "))
+	}
+	for _, m := range o.Moves {
+		var steps []string
+		for _, st := range m.Steps {
+			switch st.Act {
+			case frontline.ActEnter:
+				steps = append(steps, st.Hex.String())
+			case frontline.ActDig:
+				steps = append(steps, "dig in (d6 3+)")
+			case frontline.ActRecon:
+				steps = append(steps, "recon "+st.Hex.String()+" (d10 5+, 8+ for hidden units; may not fight this turn)")
+			case frontline.ActDetonate:
+				steps = append(steps, "blow the bridge to "+st.Hex.String())
+			default:
+				steps = append(steps, strings.ToLower(st.Act)+" "+st.Unit)
+			}
+		}
+		push := ""
+		if m.Push {
+			push = " (Push)"
+		}
+		land := ""
+		if !m.Land.IsZero() {
+			land = ", land at " + m.Land.String()
+		}
+		fmt.Fprintf(&b, "  %s: %s%s%s\n", m.Unit, strings.Join(steps, ", "), push, land)
+	}
+	for _, e := range o.Engagements {
+		fmt.Fprintf(&b, "  engage %s with %s\n", e.Hex, strings.Join(e.Units, " "))
+		he := map[string]bool{}
+		for _, id := range e.HE {
+			he[id] = true
+		}
+		for _, id := range e.Units {
+			u := s.Unit(o.Side, id)
+			tk, ok := e.Targets[id]
+			if u == nil || !ok {
+				continue
+			}
+			side, tid, _ := strings.Cut(tk, ":")
+			t := s.Unit(side, tid)
+			if t == nil {
+				continue
+			}
+			for _, w := range s.Card(u).Weapons {
+				if !s.CanAffect(&frontline.Unit{ID: u.ID, Side: u.Side, Code: u.Code, Hex: t.Hex, Damaged: u.Damaged, Stars: u.Stars}, w, t) {
+					continue
+				}
+				od := s.ShotOdds(u, w, t, !he[id])
+				pierce := ""
+				if od.Pierce > 0 {
+					pierce = fmt.Sprintf("; pierce %.0f%%", od.Pierce*100)
+				}
+				fmt.Fprintf(&b, "    %s %s at %s (Def %d): hit %d+ = %.0f%%%s; damaged or destroyed by this shot about %.0f%%\n",
+					id, w.Name, tk, s.Defense(t), od.Need, od.Hit*100, pierce, od.Damage*100)
+			}
+		}
+		if e.Mission != nil {
+			ffe := ""
+			if e.Mission.FFE {
+				ffe = ", then Fire for Effect"
+			}
+			kind := "Destroy"
+			if e.Mission.Pin {
+				kind = "Pin"
+			}
+			if e.Mission.Blind {
+				kind = "Blind"
+			}
+			fmt.Fprintf(&b, "    %s fire mission through %s with %s%s\n", kind, e.Mission.FO, strings.Join(e.Mission.Guns, " "), ffe)
+		}
+		if e.Suspend != nil {
+			fmt.Fprintf(&b, "    Suspend Attack if %s\n", FormatCondition(e.Suspend))
+		}
+		if e.Withdraw != nil {
+			fmt.Fprintf(&b, "    Withdraw if %s\n", FormatCondition(e.Withdraw))
+		}
+		if e.Inspire {
+			b.WriteString("    Inspire\n")
+		}
+	}
+	for _, d := range o.Deploys {
+		fmt.Fprintf(&b, "  deploy %s at %s\n", d.Unit, d.Hex)
+	}
+	if len(o.Rush) > 0 {
+		fmt.Fprintf(&b, "  Rush Deployment: %s\n", strings.Join(o.Rush, " "))
+	}
+	if o.Standing != nil {
+		b.WriteString("  standing orders for the enemy's turn:\n")
+		for _, line := range strings.Split(strings.TrimRight(FormatStanding(*o.Standing), "\n"), "\n") {
+			b.WriteString("  " + line + "\n")
+		}
+	}
+	return b.String()
+}

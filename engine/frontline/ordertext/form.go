@@ -1,0 +1,253 @@
+package ordertext
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"fieldpost/engine/frontline"
+)
+
+// Form is the order form mailed to a side: its situation as comments (the
+// turn's opening, hand, treasury, supply due, staged units, its units
+// where they stand, the enemy it can see) and orders that are valid sent
+// back unchanged. The active side's form deploys its staged units when it
+// may; the waiting side's holds only its standing orders (REACT).
+func Form(s *frontline.State, game, side string) string {
+	side = strings.ToUpper(side)
+	v := s.View(side)
+	p := v.Player(side)
+	var b strings.Builder
+	active := s.Active == side
+	role := "you are WAITING: send REACT orders for the coming turn if you wish"
+	if active {
+		role = "you are ACTIVE"
+	}
+	fmt.Fprintf(&b, "GAME %s SIDE %s TURN %d\n", game, side, s.Turn)
+	fmt.Fprintf(&b, "# %s turn %d of %d (your own turn %d) - %s\n", s.Active, s.Turn, s.Turns, p.OwnTurn, role)
+	for _, e := range v.Opening {
+		fmt.Fprintf(&b, "# %s\n", e.Text)
+	}
+	fmt.Fprintf(&b, "# Treasury %d.  Hand: %s.  Enemy hand: %d card(s).\n", p.Treasury, orNone(p.Hand), v.Player(s.Enemy(side)).HandSize)
+	due, gross, ports := s.SupplyDue(side)
+	fmt.Fprintf(&b, "# Supply due %d (%d less %d port(s) x 5).", due, gross, ports)
+	if due > p.Treasury {
+		fmt.Fprintf(&b, " DEFICIT %d: IDLE units worth %d or the judge picks the cheapest.", due-p.Treasury, (due-p.Treasury)*10)
+	}
+	b.WriteString("\n")
+	var staged []string
+	for _, u := range v.Units {
+		if u.Side == side && u.Staged > 0 && u.In == "" {
+			staged = append(staged, fmt.Sprintf("%s (bought turn %d)", u.ID, u.Staged))
+		}
+	}
+	fmt.Fprintf(&b, "# Staged: %s\n", orNone(staged))
+	for _, m := range v.Modifiers {
+		fmt.Fprintf(&b, "# In force: %s (%s)\n", m.Name, orAll(m.Side))
+	}
+	b.WriteString("# Your units:\n")
+	for _, line := range roster(v, side) {
+		b.WriteString("#   " + line + "\n")
+	}
+	b.WriteString("# Enemy units you can see:\n")
+	for _, line := range roster(v, s.Enemy(side)) {
+		b.WriteString("#   " + line + "\n")
+	}
+	if active {
+		b.WriteString("PRODUCE            # BUY code count [XP n]; BUILD MINES|WIRE|AF AT hex BY engineer; BUILD CP AT hex BY unit   (your turns 1, 6, 11...)\n")
+		b.WriteString("MOVE               # unit hex hex... [LOAD u] [UNLOAD u] [HITCH g] [UNHITCH g] [DIG] [RECON hex] [DETONATE hex] [CLEAR obstacle] [REPAIR] [MERGE u] [PUSH] [HIT-AND-RUN] [LAND hex]; ENCIRCLE hex OPEN hex\n")
+		b.WriteString("COMBAT             # ENGAGE hex WITH units [SUSPEND|WITHDRAW|CEASEFIRE|SURRENDER IF cond] [INSPIRE]; then: unit AT SIDE:ID [AP|HE]; MISSION fo [PIN|BLIND] WITH guns [THEN FFE]\n")
+		b.WriteString("DEPLOY             # unit AT port (your turns 5, 10, 15...; or RUSH units)\n")
+		if s.Player(side) != nil && (p.OwnTurn%5 == 0) {
+			for _, u := range s.Units {
+				if u.Side == side && u.Staged > 0 && u.Staged < p.OwnTurn && u.In == "" {
+					if h, ok := deployHex(s, u); ok {
+						fmt.Fprintf(&b, "  %s AT %s\n", u.ID, h)
+					}
+				}
+			}
+		}
+	}
+	b.WriteString("REACT              # standing orders for the enemy's next turn\n")
+	b.WriteString(FormatStanding(p.Standing))
+	b.WriteString("END\n")
+	return b.String()
+}
+
+func deployHex(s *frontline.State, u *frontline.Unit) (frontline.Hex, bool) {
+	var hs []frontline.Hex
+	for h, side := range s.Control {
+		if side == u.Side && s.CanDeployAt(u, h) {
+			hs = append(hs, h)
+		}
+	}
+	sort.Slice(hs, func(i, j int) bool { return hs[i].String() < hs[j].String() })
+	if len(hs) == 0 {
+		return frontline.Hex{}, false
+	}
+	return hs[0], true
+}
+
+func orNone(a []string) string {
+	if len(a) == 0 {
+		return "none"
+	}
+	return strings.Join(a, ", ")
+}
+
+func orAll(s string) string {
+	if s == "" {
+		return "both sides"
+	}
+	return s
+}
+
+// roster lists a side's deployed units by hex with their state.
+func roster(v *frontline.State, side string) []string {
+	byHex := map[frontline.Hex][]string{}
+	var hexes []frontline.Hex
+	for _, u := range v.Units {
+		if u.Side != side || !u.OnMap() {
+			continue
+		}
+		if _, ok := byHex[u.Hex]; !ok {
+			hexes = append(hexes, u.Hex)
+		}
+		byHex[u.Hex] = append(byHex[u.Hex], Describe(v, u))
+	}
+	sort.Slice(hexes, func(i, j int) bool { return hexes[i].String() < hexes[j].String() })
+	var out []string
+	for _, h := range hexes {
+		name := v.Map.Names[h]
+		if name != "" {
+			name = " " + name
+		}
+		out = append(out, fmt.Sprintf("%s%s: %s", h, name, strings.Join(byHex[h], ", ")))
+	}
+	if len(out) == 0 {
+		out = append(out, "none")
+	}
+	return out
+}
+
+// Describe names a unit with its state: damaged, dug in, idle, carried...
+func Describe(v *frontline.State, u *frontline.Unit) string {
+	var w []string
+	if u.Damaged {
+		w = append(w, "damaged")
+	}
+	if u.DugIn {
+		w = append(w, "dug in")
+	}
+	if u.Idle {
+		w = append(w, "idle")
+	}
+	if u.Hidden && !u.Found {
+		w = append(w, "hidden")
+	}
+	if u.Aloft {
+		w = append(w, fmt.Sprintf("aloft, %d turn(s) of flight", u.TOF))
+	}
+	if u.In != "" {
+		w = append(w, u.Role+" of "+u.In)
+	}
+	if len(u.Stars) > 0 {
+		w = append(w, strings.Join(u.Stars, "+"))
+	}
+	if len(w) == 0 {
+		return u.ID
+	}
+	return u.ID + " (" + strings.Join(w, ", ") + ")"
+}
+
+// FormatStanding writes standing orders in the REACT language.
+func FormatStanding(st frontline.Standing) string {
+	var b strings.Builder
+	switch st.Retaliate {
+	case "none":
+		b.WriteString("  RETALIATE none\n")
+	case "list":
+		b.WriteString("  RETALIATE " + strings.Join(st.RetaliateUnits, " ") + "\n")
+	default:
+		b.WriteString("  RETALIATE all\n")
+	}
+	targets := st.Targets
+	if targets == "" {
+		targets = "best-odds"
+	}
+	ap := st.AP
+	if ap == "" {
+		ap = "auto"
+	}
+	dc := "no"
+	if st.DefensiveCombat {
+		dc = "yes"
+	}
+	fmt.Fprintf(&b, "  TARGETS %s\n  AP %s\n  DEFENSIVE-COMBAT %s\n", targets, ap, dc)
+	for _, o := range st.Withdraw {
+		fmt.Fprintf(&b, "  WITHDRAW %s IF %s", hexOrAny(o.Hex), FormatCondition(o.If))
+		if !o.To.IsZero() {
+			fmt.Fprintf(&b, " TO %s", o.To)
+		}
+		b.WriteString("\n")
+	}
+	for _, o := range st.Inspire {
+		fmt.Fprintf(&b, "  INSPIRE %s\n", hexOrAny(o.Hex))
+	}
+	for _, o := range st.Interdict {
+		fmt.Fprintf(&b, "  INTERDICT %s WITH %s %s\n", hexOrAny(o.Hex), o.FO, strings.Join(o.Guns, " "))
+	}
+	for _, o := range st.Support {
+		ffe := ""
+		if o.FFE {
+			ffe = " THEN FFE"
+		}
+		fmt.Fprintf(&b, "  SUPPORT %s WITH %s %s %s%s\n", hexOrAny(o.Hex), o.FO, strings.Join(o.Guns, " "), orWord(o.Mission, "DESTROY"), ffe)
+	}
+	for _, o := range st.Cover {
+		fmt.Fprintf(&b, "  COVER %s WITH %s %s\n", o.Hex, o.FO, strings.Join(o.Guns, " "))
+	}
+	for _, o := range st.CeaseFire {
+		fmt.Fprintf(&b, "  CEASEFIRE %s IF %s\n", hexOrAny(o.Hex), FormatCondition(o.If))
+	}
+	for _, o := range st.Surrender {
+		fmt.Fprintf(&b, "  SURRENDER %s IF %s\n", hexOrAny(o.Hex), FormatCondition(o.If))
+	}
+	if len(st.Scramble) > 0 {
+		fmt.Fprintf(&b, "  SCRAMBLE %s\n", strings.Join(st.Scramble, " "))
+	}
+	fmt.Fprintf(&b, "  ACCEPT-CEASEFIRE %s\n  ACCEPT-SURRENDER %s\n", orWord(st.AcceptCeasefire, "never"), orWord(st.AcceptSurrender, "yes"))
+	return b.String()
+}
+
+func orWord(s, d string) string {
+	if s == "" {
+		return d
+	}
+	return s
+}
+
+func hexOrAny(h frontline.Hex) string {
+	if h.IsZero() {
+		return "any"
+	}
+	return h.String()
+}
+
+// FormatCondition writes a condition as the language spells it.
+func FormatCondition(c *frontline.Condition) string {
+	if c == nil {
+		return "ALWAYS"
+	}
+	switch c.Kind {
+	case "LOST":
+		return fmt.Sprintf("LOST %d", c.N)
+	case "ENEMY-HAS":
+		return "ENEMY-HAS " + c.What
+	case "ODDS<", "ODDS>":
+		return fmt.Sprintf("%s%g", c.Kind, c.R)
+	case "ROUND>=", "ENEMY-COST>":
+		return fmt.Sprintf("%s%d", c.Kind, c.N)
+	}
+	return c.Kind
+}

@@ -1,0 +1,102 @@
+package ordertext
+
+import (
+	"strings"
+	"testing"
+
+	"fieldpost/engine/frontline"
+)
+
+// Both sides' forms are valid unchanged, in every scenario.
+func TestFormValidUnchanged(t *testing.T) {
+	for _, sc := range []string{"ofanto", "foggia"} {
+		s, err := frontline.NewGame(sc, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, side := range s.Sides {
+			form := Form(s, "g1", side)
+			o, probs := Parse(s, side, form)
+			if len(probs) > 0 {
+				t.Errorf("%s %s: form refused: %v\n%s", sc, side, probs, form)
+			}
+			if side == s.Active {
+				if _, _, err := s.Play(o, frontline.NewSeededDice(1)); err != nil {
+					t.Errorf("%s: form does not play: %v", sc, err)
+				}
+			}
+		}
+	}
+}
+
+// The waiting side's form shows its hand but never the active side's.
+func TestFormHidesEnemyHand(t *testing.T) {
+	s, err := frontline.ParseScenario(`SIZE 4 4
+FILL .
+SIDES US GE
+OPTIONS cards
+HAND US Withdraw
+HAND GE Inspire
+UNIT US FHQ-1 0101
+UNIT GE FHQ-1 0404`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	us, ge := Form(s, "g", "US"), Form(s, "g", "GE")
+	if !strings.Contains(us, "Hand: Withdraw.") || strings.Contains(us, "Inspire") {
+		t.Errorf("US form:\n%s", us)
+	}
+	if !strings.Contains(ge, "Hand: Inspire.") || strings.Contains(ge, "Withdraw") {
+		t.Errorf("GE form:\n%s", ge)
+	}
+}
+
+// Every error is reported with its line, all at once.
+func TestParseEveryErrorWithLine(t *testing.T) {
+	s, err := frontline.NewGame("ofanto", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, probs := Parse(s, "US", `MOVE
+  RS-1 1210 9999
+  FOO-1 1210
+COMBAT
+  RS-1 AT GE:RS-1
+  ENGAGE 1110 WITH RS-1 WITHDRAW IF SOMETIMES
+REACT
+  RETREAT always
+`)
+	want := map[int]string{2: "9999", 5: "ENGAGE first", 6: "condition \"SOMETIMES\" unknown", 8: "not a standing order"}
+	got := map[int]string{}
+	for _, p := range probs {
+		got[p.Line] += p.Text + "|"
+	}
+	for line, w := range want {
+		if !strings.Contains(got[line], w) {
+			t.Errorf("line %d: want %q, got %q (all: %v)", line, w, got[line], probs)
+		}
+	}
+}
+
+// The echo gives the odds of a planned shot, pierce included (design 3.7).
+func TestEchoOdds(t *testing.T) {
+	s, err := frontline.ParseScenario(`SIZE 4 4
+FILL .
+SIDES US GE
+UNIT US FHQ-1 0101
+UNIT GE FHQ-1 0404
+UNIT US SHER-1 0202 crew TC-1
+UNIT GE PZ4-1 0202 crew TC-1`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, probs := Parse(s, "US", "COMBAT\n ENGAGE 0202 WITH SHER-1\n  SHER-1 AT GE:PZ4-1 AP\n")
+	if len(probs) > 0 {
+		t.Fatal(probs)
+	}
+	e := Echo(s, o)
+	// 75mm AP3 vs Defense 4: weapon check 30% x armour check failed 60% = 18%.
+	if !strings.Contains(e, "SHER-1 75mm M3 at GE:PZ4-1 (Def 4): hit 12+ = 45%; pierce 18%") {
+		t.Errorf("echo:\n%s", e)
+	}
+}

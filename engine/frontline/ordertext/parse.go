@@ -1,0 +1,532 @@
+// Package ordertext is the Frontline General order language: reading a
+// side's orders (every problem at once, with its line), the order form that
+// is valid unchanged, and the echo of accepted orders with their odds.
+package ordertext
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"fieldpost/engine/frontline"
+)
+
+// Parse reads a side's orders and checks them against the position. It
+// returns every problem: the language's, with their lines, then the rules'.
+func Parse(s *frontline.State, side, text string) (frontline.Orders, []frontline.Problem) {
+	p := &parser{s: s, o: frontline.Orders{Side: strings.ToUpper(side)}}
+	p.run(text)
+	if len(p.probs) > 0 {
+		return p.o, p.probs
+	}
+	if p.o.Side != s.Active && p.onlyStanding() {
+		if p.o.Standing == nil {
+			return p.o, nil
+		}
+		return p.o, s.ValidateStanding(p.o.Side, *p.o.Standing)
+	}
+	return p.o, s.Validate(p.o)
+}
+
+type parser struct {
+	s       *frontline.State
+	o       frontline.Orders
+	probs   []frontline.Problem
+	section string
+	eng     *frontline.Engagement
+	n       int
+}
+
+func (p *parser) bad(section, format string, a ...any) {
+	p.probs = append(p.probs, frontline.Problem{Line: p.n, Section: section, Text: fmt.Sprintf(format, a...)})
+}
+
+func (p *parser) onlyStanding() bool {
+	o := p.o
+	return len(o.Buys)+len(o.Builds)+len(o.Idle)+len(o.Moves)+len(o.Encircle)+len(o.Engagements)+len(o.Deploys)+len(o.Rush) == 0 && o.Convert == ""
+}
+
+func (p *parser) standing() *frontline.Standing {
+	if p.o.Standing == nil {
+		p.o.Standing = &frontline.Standing{}
+	}
+	return p.o.Standing
+}
+
+var sections = map[string]bool{"PRODUCE": true, "IDLE": true, "MOVE": true, "COMBAT": true, "DEPLOY": true, "RUSH": true, "REACT": true, "END": true, "GAME": true, "CONVERT": true}
+
+func (p *parser) run(text string) {
+	for i, raw := range strings.Split(text, "\n") {
+		p.n = i + 1
+		line := raw
+		if j := strings.Index(line, "#"); j >= 0 {
+			line = line[:j]
+		}
+		f := strings.Fields(strings.ToUpper(line))
+		if len(f) == 0 {
+			continue
+		}
+		if sections[f[0]] {
+			p.section = f[0]
+			p.eng = nil
+			switch f[0] {
+			case "GAME":
+				for k := 1; k+1 < len(f); k++ {
+					if f[k] == "SIDE" && f[k+1] != p.o.Side {
+						p.bad("V", "these orders are for %s, sent by %s", f[k+1], p.o.Side)
+					}
+				}
+			case "IDLE":
+				p.o.Idle = append(p.o.Idle, f[1:]...)
+			case "RUSH":
+				p.o.Rush = append(p.o.Rush, f[1:]...)
+			case "CONVERT":
+				if len(f) != 2 {
+					p.bad("IV.1.9", "want: CONVERT cp")
+				} else {
+					p.o.Convert = f[1]
+				}
+			case "END":
+				return
+			case "REACT":
+				p.standing()
+			default:
+				if len(f) > 1 {
+					p.bad("V", "%s stands alone on its line; orders follow on the next lines", f[0])
+				}
+			}
+			continue
+		}
+		switch p.section {
+		case "PRODUCE":
+			p.buy(f)
+		case "IDLE":
+			p.o.Idle = append(p.o.Idle, f...)
+		case "RUSH":
+			p.o.Rush = append(p.o.Rush, f...)
+		case "MOVE":
+			p.move(f)
+		case "COMBAT":
+			p.combat(f)
+		case "DEPLOY":
+			if len(f) != 3 || f[1] != "AT" {
+				p.bad("V.6", "want: unit AT hex")
+				continue
+			}
+			if h, ok := p.hex(f[2]); ok {
+				p.o.Deploys = append(p.o.Deploys, frontline.Deploy{Line: p.n, Unit: f[0], Hex: h})
+			}
+		case "REACT":
+			p.react(f)
+		default:
+			p.bad("V", "%q before any section (PRODUCE IDLE MOVE COMBAT DEPLOY RUSH REACT)", strings.Fields(line)[0])
+		}
+	}
+}
+
+func (p *parser) hex(s string) (frontline.Hex, bool) {
+	h, err := frontline.ParseHex(s)
+	if err != nil {
+		p.bad("III.3", "%v", err)
+		return h, false
+	}
+	if !p.s.Map.On(h) {
+		p.bad("III.3", "hex %s is off the map", h)
+		return h, false
+	}
+	return h, true
+}
+
+func (p *parser) num(s string) (int, bool) {
+	v, err := strconv.Atoi(s)
+	if err != nil {
+		p.bad("V", "%q is not a number", s)
+		return 0, false
+	}
+	return v, true
+}
+
+func (p *parser) buy(f []string) {
+	if f[0] == "BUILD" {
+		if len(f) != 6 || f[2] != "AT" || f[4] != "BY" {
+			p.bad("VI.5.3", "want: BUILD code AT hex BY engineer")
+			return
+		}
+		if h, ok := p.hex(f[3]); ok {
+			p.o.Builds = append(p.o.Builds, frontline.Build{Line: p.n, Code: f[1], Hex: h, By: f[5]})
+		}
+		return
+	}
+	if f[0] != "BUY" || len(f) < 3 {
+		p.bad("V.2", "want: BUY code count [XP n]")
+		return
+	}
+	b := frontline.Buy{Line: p.n, Code: f[1]}
+	var ok bool
+	if b.Count, ok = p.num(f[2]); !ok {
+		return
+	}
+	if len(f) == 5 && f[3] == "XP" {
+		b.XP, _ = p.num(f[4])
+	} else if len(f) != 3 {
+		p.bad("V.2", "want: BUY code count [XP n]")
+		return
+	}
+	p.o.Buys = append(p.o.Buys, b)
+}
+
+func (p *parser) move(f []string) {
+	if f[0] == "ENCIRCLE" {
+		if len(f) != 4 || f[2] != "OPEN" {
+			p.bad("IV.3.3", "want: ENCIRCLE hex OPEN hex")
+			return
+		}
+		h, ok1 := p.hex(f[1])
+		open, ok2 := p.hex(f[3])
+		if ok1 && ok2 {
+			p.o.Encircle = append(p.o.Encircle, frontline.Encircle{Line: p.n, Hex: h, Open: open})
+		}
+		return
+	}
+	m := frontline.Move{Line: p.n, Unit: f[0]}
+	for k := 1; k < len(f); k++ {
+		w := f[k]
+		arg := func() string {
+			if k+1 >= len(f) {
+				p.bad("V.4", "%s needs what it acts on", w)
+				return ""
+			}
+			k++
+			return f[k]
+		}
+		switch w {
+		case "PUSH":
+			m.Push = true
+		case "HIT-AND-RUN":
+			m.HitAndRun = true
+		case "DIG", "REPAIR":
+			m.Steps = append(m.Steps, frontline.Step{Act: w})
+		case "LOAD", "UNLOAD", "HITCH", "UNHITCH", "CLEAR", "MERGE":
+			if a := arg(); a != "" {
+				m.Steps = append(m.Steps, frontline.Step{Act: w, Unit: a})
+			}
+		case "RECON", "DETONATE", "LAND":
+			a := arg()
+			if a == "" {
+				continue
+			}
+			h, ok := p.hex(a)
+			if !ok {
+				continue
+			}
+			if w == "LAND" {
+				m.Land = h
+			} else {
+				m.Steps = append(m.Steps, frontline.Step{Act: w, Hex: h})
+			}
+		default:
+			if h, ok := p.hex(w); ok {
+				m.Steps = append(m.Steps, frontline.Step{Hex: h})
+			}
+		}
+	}
+	p.o.Moves = append(p.o.Moves, m)
+}
+
+func (p *parser) combat(f []string) {
+	switch {
+	case f[0] == "ENGAGE":
+		if len(f) < 4 || f[2] != "WITH" {
+			p.bad("V.5", "want: ENGAGE hex WITH units [SUSPEND IF cond] [WITHDRAW IF cond] [CEASEFIRE IF cond] [SURRENDER IF cond] [INSPIRE]")
+			return
+		}
+		h, ok := p.hex(f[1])
+		if !ok {
+			return
+		}
+		e := frontline.Engagement{Line: p.n, Hex: h, Targets: map[string]string{}}
+		k := 3
+		conditional := map[string]bool{"SUSPEND": true, "WITHDRAW": true, "CEASEFIRE": true, "SURRENDER": true}
+		for ; k < len(f) && !conditional[f[k]] && f[k] != "INSPIRE" && f[k] != "EXIT"; k++ {
+			e.Units = append(e.Units, f[k])
+		}
+		for k < len(f) {
+			switch f[k] {
+			case "INSPIRE":
+				e.Inspire = true
+				k++
+			case "EXIT":
+				if k+1 >= len(f) {
+					p.bad("VI.2.3", "EXIT takes an even number of rounds")
+					return
+				}
+				n, ok := p.num(f[k+1])
+				if !ok {
+					return
+				}
+				e.Exit = n
+				k += 2
+			case "SUSPEND", "WITHDRAW", "CEASEFIRE", "SURRENDER":
+				word := f[k]
+				if k+1 >= len(f) || f[k+1] != "IF" {
+					p.bad("IV.3", "%s IF condition", word)
+					return
+				}
+				c, used := p.condition(f[k+2:])
+				if c == nil {
+					return
+				}
+				switch word {
+				case "SUSPEND":
+					e.Suspend = c
+				case "WITHDRAW":
+					e.Withdraw = c
+				case "CEASEFIRE":
+					e.CeaseFire = c
+				default:
+					e.Surrender = c
+				}
+				k += 2 + used
+			default:
+				p.bad("V.5", "%q unexpected after the units", f[k])
+				return
+			}
+		}
+		p.o.Engagements = append(p.o.Engagements, e)
+		p.eng = &p.o.Engagements[len(p.o.Engagements)-1]
+	case p.eng == nil:
+		p.bad("V.5", "%q: ENGAGE first", f[0])
+	case f[0] == "MISSION":
+		// MISSION fo [PIN] WITH guns [THEN FFE]
+		m := &frontline.Mission{}
+		if len(f) > 2 && (f[2] == "PIN" || f[2] == "BLIND") {
+			m.Pin, m.Blind = f[2] == "PIN", f[2] == "BLIND"
+			f = append(f[:2], f[3:]...)
+		}
+		if len(f) < 4 || f[2] != "WITH" {
+			p.bad("VI.7.6", "want: MISSION fo [PIN|BLIND] WITH guns [THEN FFE]")
+			return
+		}
+		m.FO = f[1]
+		for k := 3; k < len(f); k++ {
+			if f[k] == "THEN" && k+1 < len(f) && f[k+1] == "FFE" {
+				m.FFE = true
+				break
+			}
+			m.Guns = append(m.Guns, f[k])
+		}
+		p.eng.Mission = m
+	case len(f) >= 3 && f[1] == "AT":
+		if !strings.Contains(f[2], ":") {
+			p.bad("V.5.2", "target %q: enemy units carry their side, like GE:RS-1 (a bridge: BRIDGE:CCRR-CCRR)", f[2])
+			return
+		}
+		p.eng.Targets[f[0]] = f[2]
+		if p.eng.TargetLines == nil {
+			p.eng.TargetLines = map[string]int{}
+		}
+		p.eng.TargetLines[f[0]] = p.n
+		if len(f) == 4 && f[3] == "HE" {
+			p.eng.HE = append(p.eng.HE, f[0])
+		} else if len(f) == 4 && f[3] != "AP" || len(f) > 4 {
+			p.bad("VI.7.3", "want: unit AT target [AP|HE]")
+		}
+	default:
+		p.bad("V.5", "%q: want unit AT target, MISSION, or a new ENGAGE", strings.Join(f, " "))
+	}
+}
+
+// condition reads LOST n, ODDS<r, ODDS>r, ROUND>=n, ENEMY-HAS x,
+// ENEMY-COST>n, ALWAYS; it returns how many words it used.
+func (p *parser) condition(f []string) (*frontline.Condition, int) {
+	if len(f) == 0 {
+		p.bad("IV.3", "a condition is missing (LOST n, ODDS<r, ODDS>r, ROUND>=n, ENEMY-HAS x, ENEMY-COST>n, ALWAYS)")
+		return nil, 0
+	}
+	w := f[0]
+	for _, pre := range []string{"ODDS<", "ODDS>", "ROUND>=", "ENEMY-COST>"} {
+		if strings.HasPrefix(w, pre) {
+			c := &frontline.Condition{Kind: pre}
+			v, err := strconv.ParseFloat(w[len(pre):], 64)
+			if err != nil {
+				p.bad("IV.3", "condition %q: want a number after %s", w, pre)
+				return nil, 0
+			}
+			c.R, c.N = v, int(v)
+			return c, 1
+		}
+	}
+	switch w {
+	case "ALWAYS":
+		return &frontline.Condition{Kind: "ALWAYS"}, 1
+	case "LOST":
+		if len(f) < 2 {
+			p.bad("IV.3", "LOST n")
+			return nil, 0
+		}
+		n, ok := p.num(f[1])
+		if !ok {
+			return nil, 0
+		}
+		return &frontline.Condition{Kind: "LOST", N: n}, 2
+	case "ENEMY-HAS":
+		if len(f) < 2 || (f[1] != "TANK" && f[1] != "GUN" && f[1] != "AIRCRAFT") {
+			p.bad("IV.3", "ENEMY-HAS tank|gun|aircraft")
+			return nil, 0
+		}
+		return &frontline.Condition{Kind: "ENEMY-HAS", What: strings.ToLower(f[1])}, 2
+	}
+	p.bad("IV.3", "condition %q unknown (LOST n, ODDS<r, ODDS>r, ROUND>=n, ENEMY-HAS x, ENEMY-COST>n, ALWAYS)", w)
+	return nil, 0
+}
+
+func (p *parser) react(f []string) {
+	st := p.standing()
+	switch f[0] {
+	case "RETALIATE":
+		switch {
+		case len(f) == 2 && (f[1] == "ALL" || f[1] == "NONE"):
+			st.Retaliate = strings.ToLower(f[1])
+		case len(f) >= 2:
+			st.Retaliate, st.RetaliateUnits = "list", f[1:]
+		default:
+			p.bad("V.5.5", "RETALIATE all|none|units")
+		}
+	case "TARGETS":
+		if len(f) != 2 || !strings.Contains("BEST-ODDS ARMOUR-FIRST INFANTRY-FIRST DAMAGED-FIRST", f[1]) {
+			p.bad("V.5.3", "TARGETS best-odds|armour-first|infantry-first|damaged-first")
+			return
+		}
+		st.Targets = strings.ToLower(f[1])
+	case "AP":
+		if len(f) != 2 || (f[1] != "AUTO" && f[1] != "NEVER") {
+			p.bad("VI.7.3", "AP auto|never")
+			return
+		}
+		st.AP = strings.ToLower(f[1])
+	case "DEFENSIVE-COMBAT":
+		if len(f) != 2 || (f[1] != "YES" && f[1] != "NO") {
+			p.bad("VI.2.1", "DEFENSIVE-COMBAT yes|no")
+			return
+		}
+		st.DefensiveCombat = f[1] == "YES"
+	case "ACCEPT-CEASEFIRE":
+		if len(f) != 2 || (f[1] != "NEVER" && f[1] != "IF-LOSING" && f[1] != "ALWAYS") {
+			p.bad("IV.3.1", "ACCEPT-CEASEFIRE never|if-losing|always")
+			return
+		}
+		st.AcceptCeasefire = strings.ToLower(f[1])
+	case "ACCEPT-SURRENDER":
+		if len(f) != 2 || (f[1] != "YES" && f[1] != "NO") {
+			p.bad("IV.3.2", "ACCEPT-SURRENDER yes|no")
+			return
+		}
+		st.AcceptSurrender = strings.ToLower(f[1])
+	case "SCRAMBLE":
+		if len(f) < 2 {
+			p.bad("VI.7.1", "SCRAMBLE aircraft...")
+			return
+		}
+		st.Scramble = append(st.Scramble, f[1:]...)
+	case "SUPPORT":
+		// SUPPORT hex|any WITH fo guns [DESTROY|PIN] [THEN FFE]
+		if len(f) < 5 || f[2] != "WITH" {
+			p.bad("VI.7.6", "SUPPORT hex|any WITH fo guns [DESTROY|PIN] [THEN FFE]")
+			return
+		}
+		o := frontline.HexOrder{Line: p.n, FO: f[3], Mission: "DESTROY"}
+		if f[1] != "ANY" {
+			h, ok := p.hex(f[1])
+			if !ok {
+				return
+			}
+			o.Hex = h
+		}
+		for k := 4; k < len(f); k++ {
+			switch {
+			case f[k] == "DESTROY" || f[k] == "PIN":
+				o.Mission = f[k]
+			case f[k] == "THEN" && k+1 < len(f) && f[k+1] == "FFE":
+				o.FFE = true
+				k++
+			default:
+				o.Guns = append(o.Guns, f[k])
+			}
+		}
+		st.Support = append(st.Support, o)
+	case "COVER":
+		if len(f) < 5 || f[2] != "WITH" {
+			p.bad("VI.7.6.2", "COVER hex WITH fo guns")
+			return
+		}
+		if h, ok := p.hex(f[1]); ok {
+			st.Cover = append(st.Cover, frontline.HexOrder{Line: p.n, Hex: h, FO: f[3], Guns: f[4:]})
+		}
+	case "WITHDRAW", "INSPIRE", "INTERDICT", "CEASEFIRE", "SURRENDER":
+		if len(f) < 2 {
+			p.bad("IV.3", "%s hex|any ...", f[0])
+			return
+		}
+		o := frontline.HexOrder{Line: p.n}
+		if f[1] != "ANY" {
+			h, ok := p.hex(f[1])
+			if !ok {
+				return
+			}
+			o.Hex = h
+		}
+		rest := f[2:]
+		switch f[0] {
+		case "CEASEFIRE", "SURRENDER":
+			if len(rest) < 2 || rest[0] != "IF" {
+				p.bad("IV.3", "%s hex|any IF condition", f[0])
+				return
+			}
+			c, used := p.condition(rest[1:])
+			if c == nil {
+				return
+			}
+			if len(rest) > 1+used {
+				p.bad("IV.3", "%s hex|any IF condition", f[0])
+				return
+			}
+			o.If = c
+			if f[0] == "CEASEFIRE" {
+				st.CeaseFire = append(st.CeaseFire, o)
+			} else {
+				st.Surrender = append(st.Surrender, o)
+			}
+		case "WITHDRAW":
+			if len(rest) < 2 || rest[0] != "IF" {
+				p.bad("IV.3.8", "WITHDRAW hex|any IF condition [TO hex]")
+				return
+			}
+			c, used := p.condition(rest[1:])
+			if c == nil {
+				return
+			}
+			o.If = c
+			rest = rest[1+used:]
+			if len(rest) == 2 && rest[0] == "TO" {
+				if h, ok := p.hex(rest[1]); ok {
+					o.To = h
+				}
+			} else if len(rest) > 0 {
+				p.bad("IV.3.8", "WITHDRAW hex|any IF condition [TO hex]")
+				return
+			}
+			st.Withdraw = append(st.Withdraw, o)
+		case "INSPIRE":
+			st.Inspire = append(st.Inspire, o)
+		case "INTERDICT":
+			if len(rest) < 3 || rest[0] != "WITH" {
+				p.bad("VI.7.6.2", "INTERDICT hex|any WITH fo guns")
+				return
+			}
+			o.FO, o.Guns = rest[1], rest[2:]
+			st.Interdict = append(st.Interdict, o)
+		}
+	default:
+		p.bad("design 3.4", "%q is not a standing order (RETALIATE TARGETS AP DEFENSIVE-COMBAT WITHDRAW INSPIRE INTERDICT SUPPORT COVER CEASEFIRE SURRENDER ACCEPT-CEASEFIRE ACCEPT-SURRENDER SCRAMBLE)", f[0])
+	}
+}

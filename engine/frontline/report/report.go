@@ -1,0 +1,64 @@
+// Package report writes a Frontline General player turn as text for one
+// side: the phases in order, every die with what it was checked against,
+// and only the events that side may see (its own purchases, supply and
+// hand; under fog of war its own moves, not the enemy's).
+package report
+
+import (
+	"fmt"
+	"strings"
+
+	"fieldpost/engine/frontline"
+)
+
+var phaseTitle = map[string]string{
+	"income": "Income and events (V.1)", "production": "Production (V.2)", "supply": "Supply (V.3)",
+	"movement": "Movement (V.4)", "combat": "Combat (V.5)", "deployment": "Deployment (V.6)", "end": "End of turn",
+}
+
+// Text is the report of a turn's events for side ("" = an observer, who
+// sees only public events).
+func Text(events []frontline.Event, side string) string {
+	var b strings.Builder
+	phase := ""
+	for _, e := range events {
+		if !visible(e, side) {
+			continue
+		}
+		if e.Phase != phase {
+			phase = e.Phase
+			title := phaseTitle[phase]
+			if title == "" {
+				title = phase
+			}
+			fmt.Fprintf(&b, "%s\n", title)
+		}
+		fmt.Fprintf(&b, "  %s  [%s]\n", e.Text, e.Section)
+		if len(e.Rolls) > 0 {
+			var dice []string
+			for _, r := range e.Rolls {
+				dice = append(dice, r.String())
+			}
+			fmt.Fprintf(&b, "    dice: %s\n", strings.Join(dice, "; "))
+		}
+	}
+	return b.String()
+}
+
+func visible(e frontline.Event, side string) bool {
+	if side == "" {
+		return e.Private == ""
+	}
+	return e.Visible(side)
+}
+
+// Dice lists every die a side may check, in rolling order.
+func Dice(events []frontline.Event, side string) []frontline.Roll {
+	var out []frontline.Roll
+	for _, e := range events {
+		if visible(e, side) {
+			out = append(out, e.Rolls...)
+		}
+	}
+	return out
+}

@@ -1,0 +1,66 @@
+package report
+
+import (
+	"strings"
+	"testing"
+
+	"fieldpost/engine/frontline"
+	"fieldpost/engine/frontline/ordertext"
+)
+
+func play(t *testing.T, scenario, orders string, dice ...int) (*frontline.State, []frontline.Event) {
+	t.Helper()
+	s, err := frontline.ParseScenario(scenario)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o, probs := ordertext.Parse(s, s.Active, orders)
+	if len(probs) > 0 {
+		t.Fatal(probs)
+	}
+	n, ev, err := s.Play(o, &frontline.ScriptedDice{Faces: dice})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n, ev
+}
+
+// Each side's report keeps its purchases and supply to itself; every die
+// rolled in an engagement is shown to both with what it was checked against.
+func TestReportPerSide(t *testing.T) {
+	_, ev := play(t, `SIZE 6 6
+FILL .
+SIDES US GE
+TURN 1 US US=1 GE=0
+TREASURY US 30
+UNIT US FHQ-1 0101
+UNIT GE FHQ-1 0606
+UNIT US RS-1 0303
+UNIT GE RS-1 0303`, "PRODUCE\n BUY RS 1\nCOMBAT\n ENGAGE 0303 WITH RS-1\n", 9, 1, 20)
+	us, ge := Text(ev, "US"), Text(ev, "GE")
+	if !strings.Contains(us, "US buys RS-2") || strings.Contains(ge, "buys") || strings.Contains(ge, "US supply") {
+		t.Errorf("purchases and supply must be private:\nUS:\n%s\nGE:\n%s", us, ge)
+	}
+	for _, want := range []string{"d10=9 (US initiative)", "d20=20 vs 11+ (RS-1 rifles at GE:RS-1)"} {
+		if !strings.Contains(us, want) || !strings.Contains(ge, want) {
+			t.Errorf("both reports need %q:\nUS:\n%s\nGE:\n%s", want, us, ge)
+		}
+	}
+	if got := len(Dice(ev, "GE")); got != 3 {
+		t.Errorf("GE sees %d dice, want 3", got)
+	}
+}
+
+// Under fog of war the waiting side does not see the active side's moves.
+func TestReportFogHidesMoves(t *testing.T) {
+	_, ev := play(t, `SIZE 6 6
+FILL .
+SIDES US GE
+OPTIONS fog
+UNIT US FHQ-1 0101
+UNIT GE FHQ-1 0606
+UNIT US RS-1 0303`, "MOVE\n RS-1 0304\n")
+	if strings.Contains(Text(ev, "GE"), "RS-1 moves") || !strings.Contains(Text(ev, "US"), "RS-1 moves 0303 -> 0304") {
+		t.Errorf("fog: US:\n%s\nGE:\n%s", Text(ev, "US"), Text(ev, "GE"))
+	}
+}
