@@ -9,15 +9,15 @@ package bot
 import (
 	"sort"
 
-	"fieldpost/engine/frontline"
+	"fieldpost/engine/frontline/rules"
 )
 
 // Plan returns the side's orders for the coming turn when it is active,
 // or its standing orders (REACT) when it waits.
-func Plan(s *frontline.State, side string) frontline.Orders {
+func Plan(s *rules.State, side string) rules.Orders {
 	v := s.View(side)
 	b := &planner{v: v, side: side, enemy: v.Enemy(side), line: 0}
-	o := frontline.Orders{Side: side, Standing: b.standing()}
+	o := rules.Orders{Side: side, Standing: b.standing()}
 	if v.Active != side {
 		return o
 	}
@@ -30,25 +30,25 @@ func Plan(s *frontline.State, side string) frontline.Orders {
 }
 
 type planner struct {
-	v           *frontline.State
+	v           *rules.State
 	side, enemy string
-	o           *frontline.Orders
+	o           *rules.Orders
 	line        int
-	dest        map[string]frontline.Hex
+	dest        map[string]rules.Hex
 }
 
 func (b *planner) next() int { b.line++; return b.line }
 
-func (b *planner) standing() *frontline.Standing {
+func (b *planner) standing() *rules.Standing {
 	v := b.v
-	st := &frontline.Standing{Retaliate: "all", Targets: "best-odds", AP: "auto"}
+	st := &rules.Standing{Retaliate: "all", Targets: "best-odds", AP: "auto"}
 	p := v.Player(b.side)
 	for _, c := range p.Hand {
 		if c == "Withdraw" {
-			st.Withdraw = []frontline.HexOrder{{If: &frontline.Condition{Kind: "ODDS<", R: 0.4}}}
+			st.Withdraw = []rules.HexOrder{{If: &rules.Condition{Kind: "ODDS<", R: 0.4}}}
 		}
 		if c == "Inspire" {
-			st.Inspire = []frontline.HexOrder{{}}
+			st.Inspire = []rules.HexOrder{{}}
 		}
 	}
 	var fo string
@@ -66,7 +66,7 @@ func (b *planner) standing() *frontline.Standing {
 		}
 	}
 	if fo != "" && len(guns) > 0 {
-		st.Interdict = []frontline.HexOrder{{FO: fo, Guns: guns}}
+		st.Interdict = []rules.HexOrder{{FO: fo, Guns: guns}}
 	}
 	return st
 }
@@ -82,11 +82,11 @@ func (b *planner) production() {
 	tank := map[string]string{"US": "SHER", "GE": "PZ4"}[b.side]
 	lib := v.Lib()
 	if tc := lib.Cards[tank]; tc != nil && budget >= tc.Cost+lib.Cards["TC"].Cost {
-		b.o.Buys = append(b.o.Buys, frontline.Buy{Line: b.next(), Code: tank, Count: 1}, frontline.Buy{Line: b.next(), Code: "TC", Count: 1})
+		b.o.Buys = append(b.o.Buys, rules.Buy{Line: b.next(), Code: tank, Count: 1}, rules.Buy{Line: b.next(), Code: "TC", Count: 1})
 		budget -= tc.Cost + lib.Cards["TC"].Cost
 	}
 	if n := budget / lib.Cards["RS"].Cost; n > 0 {
-		b.o.Buys = append(b.o.Buys, frontline.Buy{Line: b.next(), Code: "RS", Count: min(n, 4)})
+		b.o.Buys = append(b.o.Buys, rules.Buy{Line: b.next(), Code: "RS", Count: min(n, 4)})
 	}
 }
 
@@ -96,7 +96,7 @@ func (b *planner) deployment() {
 		if u.Side != b.side || u.Staged <= 0 || u.In != "" || u.Staged >= v.Player(b.side).OwnTurn {
 			continue
 		}
-		var hexes []frontline.Hex
+		var hexes []rules.Hex
 		for h, c := range v.Control {
 			if c == b.side && v.CanDeployAt(u, h) {
 				hexes = append(hexes, h)
@@ -104,16 +104,16 @@ func (b *planner) deployment() {
 		}
 		sort.Slice(hexes, func(i, j int) bool { return hexes[i].String() < hexes[j].String() })
 		if len(hexes) > 0 {
-			b.o.Deploys = append(b.o.Deploys, frontline.Deploy{Line: b.next(), Unit: u.ID, Hex: hexes[0]})
+			b.o.Deploys = append(b.o.Deploys, rules.Deploy{Line: b.next(), Unit: u.ID, Hex: hexes[0]})
 		}
 	}
 }
 
 // goals are the hexes of its victory conditions it does not hold yet, or,
 // with none left, the enemy's stacks.
-func (b *planner) goals() []frontline.Hex {
+func (b *planner) goals() []rules.Hex {
 	v := b.v
-	var out []frontline.Hex
+	var out []rules.Hex
 	for _, r := range v.Victory {
 		if r.Side != b.side {
 			continue
@@ -135,9 +135,9 @@ func (b *planner) goals() []frontline.Hex {
 }
 
 // guards are own-held hexes the enemy needs to win: garrisons stay there.
-func (b *planner) guards() map[frontline.Hex]bool {
+func (b *planner) guards() map[rules.Hex]bool {
 	v := b.v
-	out := map[frontline.Hex]bool{}
+	out := map[rules.Hex]bool{}
 	for _, r := range v.Victory {
 		if r.Side == b.enemy {
 			for _, h := range r.Hold {
@@ -150,11 +150,11 @@ func (b *planner) guards() map[frontline.Hex]bool {
 
 func (b *planner) movement() {
 	v := b.v
-	b.dest = map[string]frontline.Hex{}
+	b.dest = map[string]rules.Hex{}
 	goals := b.goals()
 	guards := b.guards()
-	dists := map[bool]map[frontline.Hex]int{}
-	garrison := map[frontline.Hex]int{}
+	dists := map[bool]map[rules.Hex]int{}
+	garrison := map[rules.Hex]int{}
 	for _, u := range v.Units {
 		if u.Side != b.side || !u.OnMap() || u.In != "" || u.Idle || u.Aloft {
 			continue
@@ -169,14 +169,14 @@ func (b *planner) movement() {
 		}
 		if c.Recon {
 			if h, ok := b.enemyNear(u.Hex); ok {
-				b.o.Moves = append(b.o.Moves, frontline.Move{Line: b.next(), Unit: u.ID, Steps: []frontline.Step{{Act: frontline.ActRecon, Hex: h}}})
+				b.o.Moves = append(b.o.Moves, rules.Move{Line: b.next(), Unit: u.ID, Steps: []rules.Step{{Act: rules.ActRecon, Hex: h}}})
 				continue
 			}
 		}
 		if guards[u.Hex] && c.Kind == "infantry" && garrison[u.Hex] < 2 {
 			garrison[u.Hex]++
 			if c.DigIn && !u.DugIn {
-				b.o.Moves = append(b.o.Moves, frontline.Move{Line: b.next(), Unit: u.ID, Steps: []frontline.Step{{Act: frontline.ActDig}}})
+				b.o.Moves = append(b.o.Moves, rules.Move{Line: b.next(), Unit: u.ID, Steps: []rules.Step{{Act: rules.ActDig}}})
 			}
 			continue
 		}
@@ -187,41 +187,41 @@ func (b *planner) movement() {
 		path := b.path(u, dists[vehicle], v.Movement(u, false))
 		if len(path) == 0 {
 			if c.DigIn && !u.DugIn {
-				b.o.Moves = append(b.o.Moves, frontline.Move{Line: b.next(), Unit: u.ID, Steps: []frontline.Step{{Act: frontline.ActDig}}})
+				b.o.Moves = append(b.o.Moves, rules.Move{Line: b.next(), Unit: u.ID, Steps: []rules.Step{{Act: rules.ActDig}}})
 			}
 			continue
 		}
-		m := frontline.Move{Line: b.next(), Unit: u.ID}
+		m := rules.Move{Line: b.next(), Unit: u.ID}
 		for _, h := range path {
-			m.Steps = append(m.Steps, frontline.Step{Hex: h})
+			m.Steps = append(m.Steps, rules.Step{Hex: h})
 		}
 		b.o.Moves = append(b.o.Moves, m)
 		b.dest[u.ID] = path[len(path)-1]
 	}
 }
 
-func (b *planner) enemyNear(h frontline.Hex) (frontline.Hex, bool) {
-	for _, n := range append([]frontline.Hex{h}, neighbours(h)...) {
+func (b *planner) enemyNear(h rules.Hex) (rules.Hex, bool) {
+	for _, n := range append([]rules.Hex{h}, neighbours(h)...) {
 		for _, e := range b.v.UnitsAt(n) {
 			if e.Side == b.enemy {
 				return n, true
 			}
 		}
 	}
-	return frontline.Hex{}, false
+	return rules.Hex{}, false
 }
 
-func neighbours(h frontline.Hex) []frontline.Hex {
+func neighbours(h rules.Hex) []rules.Hex {
 	n := h.Neighbours()
 	return n[:]
 }
 
-func (b *planner) passable(from, to frontline.Hex, vehicle bool) bool {
+func (b *planner) passable(from, to rules.Hex, vehicle bool) bool {
 	m := b.v.Map
 	switch m.Terrain(to) {
-	case frontline.Sea, frontline.Impassable:
+	case rules.Sea, rules.Impassable:
 		return false
-	case frontline.Swamp:
+	case rules.Swamp:
 		return !vehicle || m.Road(from, to)
 	}
 	return m.On(to)
@@ -229,9 +229,9 @@ func (b *planner) passable(from, to frontline.Hex, vehicle bool) bool {
 
 // distances is a breadth-first count of steps from every hex to the
 // nearest goal.
-func (b *planner) distances(goals []frontline.Hex, vehicle bool) map[frontline.Hex]int {
-	d := map[frontline.Hex]int{}
-	queue := append([]frontline.Hex(nil), goals...)
+func (b *planner) distances(goals []rules.Hex, vehicle bool) map[rules.Hex]int {
+	d := map[rules.Hex]int{}
+	queue := append([]rules.Hex(nil), goals...)
 	for _, g := range goals {
 		d[g] = 0
 	}
@@ -250,15 +250,15 @@ func (b *planner) distances(goals []frontline.Hex, vehicle bool) map[frontline.H
 }
 
 // path walks downhill on the distances, stopping in an enemy hex.
-func (b *planner) path(u *frontline.Unit, d map[frontline.Hex]int, steps int) []frontline.Hex {
-	var out []frontline.Hex
+func (b *planner) path(u *rules.Unit, d map[rules.Hex]int, steps int) []rules.Hex {
+	var out []rules.Hex
 	at := u.Hex
 	for range steps {
 		here, ok := d[at]
 		if !ok || here == 0 {
 			break
 		}
-		best, bestD := frontline.Hex{}, here
+		best, bestD := rules.Hex{}, here
 		for _, n := range neighbours(at) {
 			if dn, ok := d[n]; ok && dn < bestD && b.passable(at, n, b.v.Card(u).Kind == "vehicle") {
 				best, bestD = n, dn
@@ -276,8 +276,8 @@ func (b *planner) path(u *frontline.Unit, d map[frontline.Hex]int, steps int) []
 	return out
 }
 
-func (b *planner) enemiesAt(h frontline.Hex) []*frontline.Unit {
-	var out []*frontline.Unit
+func (b *planner) enemiesAt(h rules.Hex) []*rules.Unit {
+	var out []*rules.Unit
 	for _, e := range b.v.UnitsAt(h) {
 		if e.Side == b.enemy && e.In == "" && !(e.Hidden && !e.Found) && b.v.Card(e).Kind != "obstacle" {
 			out = append(out, e)
@@ -288,14 +288,14 @@ func (b *planner) enemiesAt(h frontline.Hex) []*frontline.Unit {
 
 // sortie flies at the nearest visible enemy stack within half the
 // aircraft's reach and home again.
-func (b *planner) sortie(u *frontline.Unit) {
+func (b *planner) sortie(u *rules.Unit) {
 	v := b.v
 	reach := v.Movement(u, false) / 2
-	var best frontline.Hex
+	var best rules.Hex
 	bestD := reach + 1
 	for _, e := range v.Units {
 		if e.Side == b.enemy && e.OnMap() && e.In == "" && !(e.Hidden && !e.Found) && v.Card(e).Kind != "obstacle" {
-			if d := frontline.Distance(u.Hex, e.Hex); d >= 1 && d < bestD {
+			if d := rules.Distance(u.Hex, e.Hex); d >= 1 && d < bestD {
 				best, bestD = e.Hex, d
 			}
 		}
@@ -303,13 +303,13 @@ func (b *planner) sortie(u *frontline.Unit) {
 	if bestD > reach {
 		return
 	}
-	m := frontline.Move{Line: b.next(), Unit: u.ID, Land: u.Hex}
+	m := rules.Move{Line: b.next(), Unit: u.ID, Land: u.Hex}
 	at := u.Hex
 	for at != best {
 		nb := neighbours(at)
-		sort.Slice(nb, func(i, j int) bool { return frontline.Distance(nb[i], best) < frontline.Distance(nb[j], best) })
+		sort.Slice(nb, func(i, j int) bool { return rules.Distance(nb[i], best) < rules.Distance(nb[j], best) })
 		at = nb[0]
-		m.Steps = append(m.Steps, frontline.Step{Hex: at})
+		m.Steps = append(m.Steps, rules.Step{Hex: at})
 	}
 	b.o.Moves = append(b.o.Moves, m)
 	b.dest[u.ID] = best
@@ -323,12 +323,12 @@ func (b *planner) combat() {
 		units []string
 		cost  int
 	}
-	groups := map[frontline.Hex]*group{}
-	var order []frontline.Hex
+	groups := map[rules.Hex]*group{}
+	var order []rules.Hex
 	reconned := map[string]bool{}
 	for _, m := range b.o.Moves {
 		for _, st := range m.Steps {
-			if st.Act == frontline.ActRecon {
+			if st.Act == rules.ActRecon {
 				reconned[m.Unit] = true
 			}
 		}
@@ -348,10 +348,10 @@ func (b *planner) combat() {
 		for _, w := range v.Card(u).Weapons {
 			reach = max(reach, w.Range)
 		}
-		var target frontline.Hex
+		var target rules.Hex
 		found := false
-		for _, h := range append([]frontline.Hex{at}, neighbours(at)...) {
-			if frontline.Distance(at, h) <= reach && len(b.enemiesAt(h)) > 0 {
+		for _, h := range append([]rules.Hex{at}, neighbours(at)...) {
+			if rules.Distance(at, h) <= reach && len(b.enemiesAt(h)) > 0 {
 				target, found = h, true
 				break
 			}
@@ -381,11 +381,11 @@ func (b *planner) combat() {
 			}
 		}
 		if present || float64(g.cost) >= 0.6*float64(enemy) {
-			e := frontline.Engagement{Line: b.next(), Hex: h, Units: g.units}
+			e := rules.Engagement{Line: b.next(), Hex: h, Units: g.units}
 			if v.Player(b.side).HandSize == 0 {
 				for _, c := range v.Player(b.side).Hand {
 					if c == "Withdraw" {
-						e.Withdraw = &frontline.Condition{Kind: "ODDS<", R: 0.4}
+						e.Withdraw = &rules.Condition{Kind: "ODDS<", R: 0.4}
 					}
 				}
 			}
@@ -396,7 +396,7 @@ func (b *planner) combat() {
 
 // legal drops the orders the rules refuse, line by line, so that the bot
 // never sends orders the judge would bounce.
-func legal(v *frontline.State, o frontline.Orders) frontline.Orders {
+func legal(v *rules.State, o rules.Orders) rules.Orders {
 	for range 30 {
 		probs := v.Validate(o)
 		if len(probs) == 0 {
@@ -406,15 +406,15 @@ func legal(v *frontline.State, o frontline.Orders) frontline.Orders {
 		for _, p := range probs {
 			bad[p.Line] = true
 		}
-		o.Buys = keep(o.Buys, bad, func(x frontline.Buy) int { return x.Line })
-		o.Moves = keep(o.Moves, bad, func(x frontline.Move) int { return x.Line })
-		o.Engagements = keep(o.Engagements, bad, func(x frontline.Engagement) int { return x.Line })
-		o.Deploys = keep(o.Deploys, bad, func(x frontline.Deploy) int { return x.Line })
+		o.Buys = keep(o.Buys, bad, func(x rules.Buy) int { return x.Line })
+		o.Moves = keep(o.Moves, bad, func(x rules.Move) int { return x.Line })
+		o.Engagements = keep(o.Engagements, bad, func(x rules.Engagement) int { return x.Line })
+		o.Deploys = keep(o.Deploys, bad, func(x rules.Deploy) int { return x.Line })
 		if bad[0] {
 			o.Idle, o.Rush, o.Standing = nil, nil, nil
 		}
 	}
-	return frontline.Orders{Side: o.Side}
+	return rules.Orders{Side: o.Side}
 }
 
 func keep[T any](xs []T, bad map[int]bool, line func(T) int) []T {

@@ -1,9 +1,10 @@
 package bot
 
 import (
+	"fieldpost/engine"
 	"testing"
 
-	"fieldpost/engine/frontline"
+	"fieldpost/engine/frontline/rules"
 )
 
 // Two bots play whole games of both scenarios to the end with legal
@@ -13,7 +14,7 @@ func TestBotsPlayWholeGames(t *testing.T) {
 	for _, sc := range []string{"ofanto", "foggia"} {
 		destroyed := 0
 		for seed := uint64(1); seed <= 4; seed++ {
-			s, err := frontline.NewGame(sc, seed)
+			s, err := rules.NewGame(sc, seed)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -25,7 +26,7 @@ func TestBotsPlayWholeGames(t *testing.T) {
 				if probs := s.Validate(o); len(probs) > 0 {
 					t.Fatalf("%s turn %d: bot orders refused: %v", sc, turn, probs)
 				}
-				n, ev, err := s.Play(o, frontline.NewSeededDice(frontline.TurnSeed(seed, turn, s.Active)))
+				n, ev, err := s.Play(o, engine.NewSeededDice(engine.RoundSeed(seed, turn)))
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -52,7 +53,7 @@ func TestBotsPlayWholeGames(t *testing.T) {
 
 // A waiting side's plan is standing orders only.
 func TestWaitingPlanIsStanding(t *testing.T) {
-	s, err := frontline.NewGame("ofanto", 1)
+	s, err := rules.NewGame("ofanto", 1)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,22 +8,22 @@ import (
 	"sort"
 	"strings"
 
-	"fieldpost/engine/frontline"
+	"fieldpost/engine/frontline/rules"
 )
 
 // ASCII draws the map as text: each hex a cell of its terrain letter and a
 // stack marker (the side's initial and how many units, * when both sides
 // share the hex); odd columns on a row's first line, even columns (half a
 // hex lower) on its second. A key lists the stacks and places.
-func ASCII(v *frontline.State) string {
+func ASCII(v *rules.State) string {
 	m := v.Map
-	stacks := map[frontline.Hex][]*frontline.Unit{}
+	stacks := map[rules.Hex][]*rules.Unit{}
 	for _, u := range v.Units {
 		if u.OnMap() && u.In == "" {
 			stacks[u.Hex] = append(stacks[u.Hex], u)
 		}
 	}
-	cell := func(h frontline.Hex) string {
+	cell := func(h rules.Hex) string {
 		t := m.Terrain(h)
 		us := stacks[h]
 		if len(us) == 0 {
@@ -59,18 +59,18 @@ func ASCII(v *frontline.State) string {
 	for r := 1; r <= m.Height; r++ {
 		fmt.Fprintf(&b, "%02d  ", r)
 		for c := 1; c <= m.Width; c += 2 {
-			b.WriteString(cell(frontline.Hex{Col: c, Row: r}))
+			b.WriteString(cell(rules.Hex{Col: c, Row: r}))
 			b.WriteString("    ")
 		}
 		b.WriteString("\n        ")
 		for c := 2; c <= m.Width; c += 2 {
-			b.WriteString(cell(frontline.Hex{Col: c, Row: r}))
+			b.WriteString(cell(rules.Hex{Col: c, Row: r}))
 			b.WriteString("    ")
 		}
 		b.WriteString("\n")
 	}
 	b.WriteString("Terrain: . plains  c coastal  ~ sea  ^ mountain  X impassable  % swamp  K key city  R ruined city  P ruined city with port\n")
-	var hexes []frontline.Hex
+	var hexes []rules.Hex
 	for h := range stacks {
 		hexes = append(hexes, h)
 	}

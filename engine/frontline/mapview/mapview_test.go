@@ -6,13 +6,13 @@ import (
 	"strings"
 	"testing"
 
-	"fieldpost/engine/frontline"
+	"fieldpost/engine/frontline/rules"
 )
 
 // The ASCII map of a side's view marks its stacks, and none the side
 // cannot see.
 func TestASCIIShowsOnlyTheView(t *testing.T) {
-	s, err := frontline.ParseScenario(`SIZE 6 4
+	s, err := rules.ParseScenario(`SIZE 6 4
 FILL .
 SIDES US GE
 OPTIONS fog
@@ -37,7 +37,7 @@ UNIT GE FO-1 0403`)
 // Both scenarios draw as a PNG of the map's size.
 func TestPNG(t *testing.T) {
 	for _, sc := range []string{"ofanto", "foggia"} {
-		s, err := frontline.NewGame(sc, 1)
+		s, err := rules.NewGame(sc, 1)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -14,16 +14,16 @@ import (
 	"golang.org/x/image/math/fixed"
 	"golang.org/x/image/vector"
 
-	"fieldpost/engine/frontline"
+	"fieldpost/engine/frontline/rules"
 )
 
 const radius = 22.0 // hex corner radius in pixels
 
 var (
 	terrainColour = map[byte]color.RGBA{
-		frontline.Plains: {0xe8, 0xe4, 0xc0, 0xff}, frontline.Coastal: {0xd8, 0xe0, 0xb0, 0xff}, frontline.Sea: {0x9c, 0xc4, 0xe4, 0xff},
-		frontline.Mountain: {0xb8, 0x9c, 0x78, 0xff}, frontline.Impassable: {0x70, 0x5c, 0x48, 0xff}, frontline.Swamp: {0x9c, 0xb8, 0x8c, 0xff},
-		frontline.KeyCity: {0xd0, 0x80, 0x70, 0xff}, frontline.RuinedCity: {0xb0, 0xa0, 0xa0, 0xff}, frontline.PortCity: {0xa8, 0xa8, 0xc8, 0xff},
+		rules.Plains: {0xe8, 0xe4, 0xc0, 0xff}, rules.Coastal: {0xd8, 0xe0, 0xb0, 0xff}, rules.Sea: {0x9c, 0xc4, 0xe4, 0xff},
+		rules.Mountain: {0xb8, 0x9c, 0x78, 0xff}, rules.Impassable: {0x70, 0x5c, 0x48, 0xff}, rules.Swamp: {0x9c, 0xb8, 0x8c, 0xff},
+		rules.KeyCity: {0xd0, 0x80, 0x70, 0xff}, rules.RuinedCity: {0xb0, 0xa0, 0xa0, 0xff}, rules.PortCity: {0xa8, 0xa8, 0xc8, 0xff},
 	}
 	sideColour = []color.RGBA{{0x3c, 0x6e, 0x3c, 0xff}, {0x50, 0x5a, 0x6e, 0xff}}
 	ink        = color.RGBA{0x20, 0x20, 0x20, 0xff}
@@ -31,13 +31,13 @@ var (
 	road       = color.RGBA{0x8c, 0x50, 0x28, 0xff}
 )
 
-func centre(h frontline.Hex) (float64, float64) {
+func centre(h rules.Hex) (float64, float64) {
 	x := 1.5*radius*float64(h.Col-1) + radius + 4
 	y := math.Sqrt(3)*radius*(float64(h.Row-1)+0.5*float64((h.Col-1)&1)) + math.Sqrt(3)/2*radius + 4
 	return x, y
 }
 
-func corners(h frontline.Hex) [6][2]float64 {
+func corners(h rules.Hex) [6][2]float64 {
 	x, y := centre(h)
 	var out [6][2]float64
 	for i := range out {
@@ -49,7 +49,7 @@ func corners(h frontline.Hex) [6][2]float64 {
 
 // Image draws the position: terrain, roads, rivers, bridges, places and
 // a counter per side in each hex with its number of units.
-func Image(v *frontline.State) *image.RGBA {
+func Image(v *rules.State) *image.RGBA {
 	m := v.Map
 	w := int(1.5*radius*float64(m.Width)+radius) + 10
 	hgt := int(math.Sqrt(3)*radius*(float64(m.Height)+0.5)) + 10
@@ -57,7 +57,7 @@ func Image(v *frontline.State) *image.RGBA {
 	draw.Draw(img, img.Bounds(), image.NewUniform(color.White), image.Point{}, draw.Src)
 	for r := 1; r <= m.Height; r++ {
 		for c := 1; c <= m.Width; c++ {
-			h := frontline.Hex{Col: c, Row: r}
+			h := rules.Hex{Col: c, Row: r}
 			cs := corners(h)
 			poly(img, terrainColour[m.Terrain(h)], cs[:])
 			for i := range cs {
@@ -87,7 +87,7 @@ func Image(v *frontline.State) *image.RGBA {
 	}
 	for r := 1; r <= m.Height; r++ {
 		for c := 1; c <= m.Width; c++ {
-			h := frontline.Hex{Col: c, Row: r}
+			h := rules.Hex{Col: c, Row: r}
 			x, y := centre(h)
 			text(img, color.RGBA{0x60, 0x60, 0x60, 0xff}, int(x)-13, int(y)-9, h.String())
 			if n := m.Names[h]; n != "" {
@@ -95,7 +95,7 @@ func Image(v *frontline.State) *image.RGBA {
 			}
 		}
 	}
-	count := map[frontline.Hex][2]int{}
+	count := map[rules.Hex][2]int{}
 	for _, u := range v.Units {
 		if !u.OnMap() || u.In != "" {
 			continue
@@ -124,7 +124,7 @@ func Image(v *frontline.State) *image.RGBA {
 }
 
 // PNG writes the position as a PNG picture.
-func PNG(w io.Writer, v *frontline.State) error {
+func PNG(w io.Writer, v *rules.State) error {
 	if err := png.Encode(w, Image(v)); err != nil {
 		return fmt.Errorf("map picture: %w", err)
 	}
@@ -132,7 +132,7 @@ func PNG(w io.Writer, v *frontline.State) error {
 }
 
 // sharedEdge returns the two corners on the hexside between two neighbours.
-func sharedEdge(hs frontline.Side2) ([2]float64, [2]float64) {
+func sharedEdge(hs rules.Side2) ([2]float64, [2]float64) {
 	ca, cb := corners(hs.A), corners(hs.B)
 	var out [][2]float64
 	for _, p := range ca {

@@ -1,12 +1,13 @@
 package ordertext
 
 import (
+	"fieldpost/engine"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
-	"fieldpost/engine/frontline"
+	"fieldpost/engine/frontline/rules"
 )
 
 // docsBlock returns the text of the first fenced block of the given kind
@@ -31,7 +32,7 @@ func docsBlock(t *testing.T, kind string) (string, string) {
 // docs print, and without its COMBAT lines it is accepted and plays.
 func TestDocsExample(t *testing.T) {
 	orders, answer := docsBlock(t, "orders")
-	s, err := frontline.NewGame("ofanto", 1)
+	s, err := rules.NewGame("ofanto", 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +59,7 @@ func TestDocsExample(t *testing.T) {
 	if len(probs) > 0 {
 		t.Fatalf("without COMBAT: %v", probs)
 	}
-	if _, _, err := s.Play(o, frontline.NewSeededDice(1)); err != nil {
+	if _, _, err := s.Play(o, engine.NewSeededDice(1)); err != nil {
 		t.Fatal(err)
 	}
 	if e := Echo(s, o); !strings.Contains(e, "recon 1310") {

@@ -4,13 +4,13 @@ import (
 	"fmt"
 	"strings"
 
-	"fieldpost/engine/frontline"
+	"fieldpost/engine/frontline/rules"
 )
 
 // Echo says accepted orders back in words, with the odds of each planned
 // shot from the card numbers as the units stand now (moves may change
 // them): to hit, to pierce, and to damage with one shot.
-func Echo(s *frontline.State, o frontline.Orders) string {
+func Echo(s *rules.State, o rules.Orders) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Orders accepted for %s, turn %d.\n", o.Side, s.Turn)
 	for _, by := range o.Buys {
@@ -30,13 +30,13 @@ func Echo(s *frontline.State, o frontline.Orders) string {
 		var steps []string
 		for _, st := range m.Steps {
 			switch st.Act {
-			case frontline.ActEnter:
+			case rules.ActEnter:
 				steps = append(steps, st.Hex.String())
-			case frontline.ActDig:
+			case rules.ActDig:
 				steps = append(steps, "dig in (d6 3+)")
-			case frontline.ActRecon:
+			case rules.ActRecon:
 				steps = append(steps, "recon "+st.Hex.String()+" (d10 5+, 8+ for hidden units; may not fight this turn)")
-			case frontline.ActDetonate:
+			case rules.ActDetonate:
 				steps = append(steps, "blow the bridge to "+st.Hex.String())
 			default:
 				steps = append(steps, strings.ToLower(st.Act)+" "+st.Unit)
@@ -70,7 +70,7 @@ func Echo(s *frontline.State, o frontline.Orders) string {
 				continue
 			}
 			for _, w := range s.Card(u).Weapons {
-				if !s.CanAffect(&frontline.Unit{ID: u.ID, Side: u.Side, Code: u.Code, Hex: t.Hex, Damaged: u.Damaged, Stars: u.Stars}, w, t) {
+				if !s.CanAffect(&rules.Unit{ID: u.ID, Side: u.Side, Code: u.Code, Hex: t.Hex, Damaged: u.Damaged, Stars: u.Stars}, w, t) {
 					continue
 				}
 				od := s.ShotOdds(u, w, t, !he[id])

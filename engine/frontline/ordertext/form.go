@@ -5,7 +5,7 @@ import (
 	"sort"
 	"strings"
 
-	"fieldpost/engine/frontline"
+	"fieldpost/engine/frontline/rules"
 )
 
 // Form is the order form mailed to a side: its situation as comments (the
@@ -13,7 +13,7 @@ import (
 // where they stand, the enemy it can see) and orders that are valid sent
 // back unchanged. The active side's form deploys its staged units when it
 // may; the waiting side's holds only its standing orders (REACT).
-func Form(s *frontline.State, game, side string) string {
+func Form(s *rules.State, game, side string) string {
 	side = strings.ToUpper(side)
 	v := s.View(side)
 	p := v.Player(side)
@@ -74,8 +74,8 @@ func Form(s *frontline.State, game, side string) string {
 	return b.String()
 }
 
-func deployHex(s *frontline.State, u *frontline.Unit) (frontline.Hex, bool) {
-	var hs []frontline.Hex
+func deployHex(s *rules.State, u *rules.Unit) (rules.Hex, bool) {
+	var hs []rules.Hex
 	for h, side := range s.Control {
 		if side == u.Side && s.CanDeployAt(u, h) {
 			hs = append(hs, h)
@@ -83,7 +83,7 @@ func deployHex(s *frontline.State, u *frontline.Unit) (frontline.Hex, bool) {
 	}
 	sort.Slice(hs, func(i, j int) bool { return hs[i].String() < hs[j].String() })
 	if len(hs) == 0 {
-		return frontline.Hex{}, false
+		return rules.Hex{}, false
 	}
 	return hs[0], true
 }
@@ -103,9 +103,9 @@ func orAll(s string) string {
 }
 
 // roster lists a side's deployed units by hex with their state.
-func roster(v *frontline.State, side string) []string {
-	byHex := map[frontline.Hex][]string{}
-	var hexes []frontline.Hex
+func roster(v *rules.State, side string) []string {
+	byHex := map[rules.Hex][]string{}
+	var hexes []rules.Hex
 	for _, u := range v.Units {
 		if u.Side != side || !u.OnMap() {
 			continue
@@ -131,7 +131,7 @@ func roster(v *frontline.State, side string) []string {
 }
 
 // Describe names a unit with its state: damaged, dug in, idle, carried...
-func Describe(v *frontline.State, u *frontline.Unit) string {
+func Describe(v *rules.State, u *rules.Unit) string {
 	var w []string
 	if u.Damaged {
 		w = append(w, "damaged")
@@ -161,7 +161,7 @@ func Describe(v *frontline.State, u *frontline.Unit) string {
 }
 
 // FormatStanding writes standing orders in the REACT language.
-func FormatStanding(st frontline.Standing) string {
+func FormatStanding(st rules.Standing) string {
 	var b strings.Builder
 	switch st.Retaliate {
 	case "none":
@@ -227,7 +227,7 @@ func orWord(s, d string) string {
 	return s
 }
 
-func hexOrAny(h frontline.Hex) string {
+func hexOrAny(h rules.Hex) string {
 	if h.IsZero() {
 		return "any"
 	}
@@ -235,7 +235,7 @@ func hexOrAny(h frontline.Hex) string {
 }
 
 // FormatCondition writes a condition as the language spells it.
-func FormatCondition(c *frontline.Condition) string {
+func FormatCondition(c *rules.Condition) string {
 	if c == nil {
 		return "ALWAYS"
 	}

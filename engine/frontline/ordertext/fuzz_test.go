@@ -1,15 +1,16 @@
 package ordertext
 
 import (
+	"fieldpost/engine"
 	"testing"
 
-	"fieldpost/engine/frontline"
+	"fieldpost/engine/frontline/rules"
 )
 
 // Any mail, however garbled, gets problems or orders, never a panic; and
 // orders Parse accepts always play.
 func FuzzParse(f *testing.F) {
-	s, err := frontline.NewGame("ofanto", 3)
+	s, err := rules.NewGame("ofanto", 3)
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -22,7 +23,7 @@ func FuzzParse(f *testing.F) {
 		if len(probs) > 0 {
 			return
 		}
-		if _, _, err := s.Play(o, frontline.NewSeededDice(1)); err != nil {
+		if _, _, err := s.Play(o, engine.NewSeededDice(1)); err != nil {
 			t.Fatalf("accepted orders do not play: %v\n%s", err, text)
 		}
 		Echo(s, o)

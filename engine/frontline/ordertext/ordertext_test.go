@@ -1,16 +1,17 @@
 package ordertext
 
 import (
+	"fieldpost/engine"
 	"strings"
 	"testing"
 
-	"fieldpost/engine/frontline"
+	"fieldpost/engine/frontline/rules"
 )
 
 // Both sides' forms are valid unchanged, in every scenario.
 func TestFormValidUnchanged(t *testing.T) {
 	for _, sc := range []string{"ofanto", "foggia"} {
-		s, err := frontline.NewGame(sc, 5)
+		s, err := rules.NewGame(sc, 5)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -21,7 +22,7 @@ func TestFormValidUnchanged(t *testing.T) {
 				t.Errorf("%s %s: form refused: %v\n%s", sc, side, probs, form)
 			}
 			if side == s.Active {
-				if _, _, err := s.Play(o, frontline.NewSeededDice(1)); err != nil {
+				if _, _, err := s.Play(o, engine.NewSeededDice(1)); err != nil {
 					t.Errorf("%s: form does not play: %v", sc, err)
 				}
 			}
@@ -31,7 +32,7 @@ func TestFormValidUnchanged(t *testing.T) {
 
 // The waiting side's form shows its hand but never the active side's.
 func TestFormHidesEnemyHand(t *testing.T) {
-	s, err := frontline.ParseScenario(`SIZE 4 4
+	s, err := rules.ParseScenario(`SIZE 4 4
 FILL .
 SIDES US GE
 OPTIONS cards
@@ -53,7 +54,7 @@ UNIT GE FHQ-1 0404`)
 
 // Every error is reported with its line, all at once.
 func TestParseEveryErrorWithLine(t *testing.T) {
-	s, err := frontline.NewGame("ofanto", 1)
+	s, err := rules.NewGame("ofanto", 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,7 +81,7 @@ REACT
 
 // The echo gives the odds of a planned shot, pierce included (design 3.7).
 func TestEchoOdds(t *testing.T) {
-	s, err := frontline.ParseScenario(`SIZE 4 4
+	s, err := rules.ParseScenario(`SIZE 4 4
 FILL .
 SIDES US GE
 UNIT US FHQ-1 0101

@@ -8,13 +8,13 @@ import (
 	"strconv"
 	"strings"
 
-	"fieldpost/engine/frontline"
+	"fieldpost/engine/frontline/rules"
 )
 
 // Parse reads a side's orders and checks them against the position. It
 // returns every problem: the language's, with their lines, then the rules'.
-func Parse(s *frontline.State, side, text string) (frontline.Orders, []frontline.Problem) {
-	p := &parser{s: s, o: frontline.Orders{Side: strings.ToUpper(side)}}
+func Parse(s *rules.State, side, text string) (rules.Orders, []rules.Problem) {
+	p := &parser{s: s, o: rules.Orders{Side: strings.ToUpper(side)}}
 	p.run(text)
 	if len(p.probs) > 0 {
 		return p.o, p.probs
@@ -29,16 +29,16 @@ func Parse(s *frontline.State, side, text string) (frontline.Orders, []frontline
 }
 
 type parser struct {
-	s       *frontline.State
-	o       frontline.Orders
-	probs   []frontline.Problem
+	s       *rules.State
+	o       rules.Orders
+	probs   []rules.Problem
 	section string
-	eng     *frontline.Engagement
+	eng     *rules.Engagement
 	n       int
 }
 
 func (p *parser) bad(section, format string, a ...any) {
-	p.probs = append(p.probs, frontline.Problem{Line: p.n, Section: section, Text: fmt.Sprintf(format, a...)})
+	p.probs = append(p.probs, rules.Problem{Line: p.n, Section: section, Text: fmt.Sprintf(format, a...)})
 }
 
 func (p *parser) onlyStanding() bool {
@@ -46,9 +46,9 @@ func (p *parser) onlyStanding() bool {
 	return len(o.Buys)+len(o.Builds)+len(o.Idle)+len(o.Moves)+len(o.Encircle)+len(o.Engagements)+len(o.Deploys)+len(o.Rush) == 0 && o.Convert == ""
 }
 
-func (p *parser) standing() *frontline.Standing {
+func (p *parser) standing() *rules.Standing {
 	if p.o.Standing == nil {
-		p.o.Standing = &frontline.Standing{}
+		p.o.Standing = &rules.Standing{}
 	}
 	return p.o.Standing
 }
@@ -114,7 +114,7 @@ func (p *parser) run(text string) {
 				continue
 			}
 			if h, ok := p.hex(f[2]); ok {
-				p.o.Deploys = append(p.o.Deploys, frontline.Deploy{Line: p.n, Unit: f[0], Hex: h})
+				p.o.Deploys = append(p.o.Deploys, rules.Deploy{Line: p.n, Unit: f[0], Hex: h})
 			}
 		case "REACT":
 			p.react(f)
@@ -124,8 +124,8 @@ func (p *parser) run(text string) {
 	}
 }
 
-func (p *parser) hex(s string) (frontline.Hex, bool) {
-	h, err := frontline.ParseHex(s)
+func (p *parser) hex(s string) (rules.Hex, bool) {
+	h, err := rules.ParseHex(s)
 	if err != nil {
 		p.bad("III.3", "%v", err)
 		return h, false
@@ -153,7 +153,7 @@ func (p *parser) buy(f []string) {
 			return
 		}
 		if h, ok := p.hex(f[3]); ok {
-			p.o.Builds = append(p.o.Builds, frontline.Build{Line: p.n, Code: f[1], Hex: h, By: f[5]})
+			p.o.Builds = append(p.o.Builds, rules.Build{Line: p.n, Code: f[1], Hex: h, By: f[5]})
 		}
 		return
 	}
@@ -161,7 +161,7 @@ func (p *parser) buy(f []string) {
 		p.bad("V.2", "want: BUY code count [XP n]")
 		return
 	}
-	b := frontline.Buy{Line: p.n, Code: f[1]}
+	b := rules.Buy{Line: p.n, Code: f[1]}
 	var ok bool
 	if b.Count, ok = p.num(f[2]); !ok {
 		return
@@ -184,11 +184,11 @@ func (p *parser) move(f []string) {
 		h, ok1 := p.hex(f[1])
 		open, ok2 := p.hex(f[3])
 		if ok1 && ok2 {
-			p.o.Encircle = append(p.o.Encircle, frontline.Encircle{Line: p.n, Hex: h, Open: open})
+			p.o.Encircle = append(p.o.Encircle, rules.Encircle{Line: p.n, Hex: h, Open: open})
 		}
 		return
 	}
-	m := frontline.Move{Line: p.n, Unit: f[0]}
+	m := rules.Move{Line: p.n, Unit: f[0]}
 	for k := 1; k < len(f); k++ {
 		w := f[k]
 		arg := func() string {
@@ -205,10 +205,10 @@ func (p *parser) move(f []string) {
 		case "HIT-AND-RUN":
 			m.HitAndRun = true
 		case "DIG", "REPAIR":
-			m.Steps = append(m.Steps, frontline.Step{Act: w})
+			m.Steps = append(m.Steps, rules.Step{Act: w})
 		case "LOAD", "UNLOAD", "HITCH", "UNHITCH", "CLEAR", "MERGE":
 			if a := arg(); a != "" {
-				m.Steps = append(m.Steps, frontline.Step{Act: w, Unit: a})
+				m.Steps = append(m.Steps, rules.Step{Act: w, Unit: a})
 			}
 		case "RECON", "DETONATE", "LAND":
 			a := arg()
@@ -222,11 +222,11 @@ func (p *parser) move(f []string) {
 			if w == "LAND" {
 				m.Land = h
 			} else {
-				m.Steps = append(m.Steps, frontline.Step{Act: w, Hex: h})
+				m.Steps = append(m.Steps, rules.Step{Act: w, Hex: h})
 			}
 		default:
 			if h, ok := p.hex(w); ok {
-				m.Steps = append(m.Steps, frontline.Step{Hex: h})
+				m.Steps = append(m.Steps, rules.Step{Hex: h})
 			}
 		}
 	}
@@ -244,7 +244,7 @@ func (p *parser) combat(f []string) {
 		if !ok {
 			return
 		}
-		e := frontline.Engagement{Line: p.n, Hex: h, Targets: map[string]string{}}
+		e := rules.Engagement{Line: p.n, Hex: h, Targets: map[string]string{}}
 		k := 3
 		conditional := map[string]bool{"SUSPEND": true, "WITHDRAW": true, "CEASEFIRE": true, "SURRENDER": true}
 		for ; k < len(f) && !conditional[f[k]] && f[k] != "INSPIRE" && f[k] != "EXIT"; k++ {
@@ -298,7 +298,7 @@ func (p *parser) combat(f []string) {
 		p.bad("V.5", "%q: ENGAGE first", f[0])
 	case f[0] == "MISSION":
 		// MISSION fo [PIN] WITH guns [THEN FFE]
-		m := &frontline.Mission{}
+		m := &rules.Mission{}
 		if len(f) > 2 && (f[2] == "PIN" || f[2] == "BLIND") {
 			m.Pin, m.Blind = f[2] == "PIN", f[2] == "BLIND"
 			f = append(f[:2], f[3:]...)
@@ -338,7 +338,7 @@ func (p *parser) combat(f []string) {
 
 // condition reads LOST n, ODDS<r, ODDS>r, ROUND>=n, ENEMY-HAS x,
 // ENEMY-COST>n, ALWAYS; it returns how many words it used.
-func (p *parser) condition(f []string) (*frontline.Condition, int) {
+func (p *parser) condition(f []string) (*rules.Condition, int) {
 	if len(f) == 0 {
 		p.bad("IV.3", "a condition is missing (LOST n, ODDS<r, ODDS>r, ROUND>=n, ENEMY-HAS x, ENEMY-COST>n, ALWAYS)")
 		return nil, 0
@@ -346,7 +346,7 @@ func (p *parser) condition(f []string) (*frontline.Condition, int) {
 	w := f[0]
 	for _, pre := range []string{"ODDS<", "ODDS>", "ROUND>=", "ENEMY-COST>"} {
 		if strings.HasPrefix(w, pre) {
-			c := &frontline.Condition{Kind: pre}
+			c := &rules.Condition{Kind: pre}
 			v, err := strconv.ParseFloat(w[len(pre):], 64)
 			if err != nil {
 				p.bad("IV.3", "condition %q: want a number after %s", w, pre)
@@ -358,7 +358,7 @@ func (p *parser) condition(f []string) (*frontline.Condition, int) {
 	}
 	switch w {
 	case "ALWAYS":
-		return &frontline.Condition{Kind: "ALWAYS"}, 1
+		return &rules.Condition{Kind: "ALWAYS"}, 1
 	case "LOST":
 		if len(f) < 2 {
 			p.bad("IV.3", "LOST n")
@@ -368,13 +368,13 @@ func (p *parser) condition(f []string) (*frontline.Condition, int) {
 		if !ok {
 			return nil, 0
 		}
-		return &frontline.Condition{Kind: "LOST", N: n}, 2
+		return &rules.Condition{Kind: "LOST", N: n}, 2
 	case "ENEMY-HAS":
 		if len(f) < 2 || (f[1] != "TANK" && f[1] != "GUN" && f[1] != "AIRCRAFT") {
 			p.bad("IV.3", "ENEMY-HAS tank|gun|aircraft")
 			return nil, 0
 		}
-		return &frontline.Condition{Kind: "ENEMY-HAS", What: strings.ToLower(f[1])}, 2
+		return &rules.Condition{Kind: "ENEMY-HAS", What: strings.ToLower(f[1])}, 2
 	}
 	p.bad("IV.3", "condition %q unknown (LOST n, ODDS<r, ODDS>r, ROUND>=n, ENEMY-HAS x, ENEMY-COST>n, ALWAYS)", w)
 	return nil, 0
@@ -434,7 +434,7 @@ func (p *parser) react(f []string) {
 			p.bad("VI.7.6", "SUPPORT hex|any WITH fo guns [DESTROY|PIN] [THEN FFE]")
 			return
 		}
-		o := frontline.HexOrder{Line: p.n, FO: f[3], Mission: "DESTROY"}
+		o := rules.HexOrder{Line: p.n, FO: f[3], Mission: "DESTROY"}
 		if f[1] != "ANY" {
 			h, ok := p.hex(f[1])
 			if !ok {
@@ -460,14 +460,14 @@ func (p *parser) react(f []string) {
 			return
 		}
 		if h, ok := p.hex(f[1]); ok {
-			st.Cover = append(st.Cover, frontline.HexOrder{Line: p.n, Hex: h, FO: f[3], Guns: f[4:]})
+			st.Cover = append(st.Cover, rules.HexOrder{Line: p.n, Hex: h, FO: f[3], Guns: f[4:]})
 		}
 	case "WITHDRAW", "INSPIRE", "INTERDICT", "CEASEFIRE", "SURRENDER":
 		if len(f) < 2 {
 			p.bad("IV.3", "%s hex|any ...", f[0])
 			return
 		}
-		o := frontline.HexOrder{Line: p.n}
+		o := rules.HexOrder{Line: p.n}
 		if f[1] != "ANY" {
 			h, ok := p.hex(f[1])
 			if !ok {

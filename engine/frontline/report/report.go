@@ -8,7 +8,7 @@ import (
 	"fmt"
 	"strings"
 
-	"fieldpost/engine/frontline"
+	"fieldpost/engine/frontline/rules"
 )
 
 var phaseTitle = map[string]string{
@@ -18,7 +18,7 @@ var phaseTitle = map[string]string{
 
 // Text is the report of a turn's events for side ("" = an observer, who
 // sees only public events).
-func Text(events []frontline.Event, side string) string {
+func Text(events []rules.Event, side string) string {
 	var b strings.Builder
 	phase := ""
 	for _, e := range events {
@@ -45,7 +45,7 @@ func Text(events []frontline.Event, side string) string {
 	return b.String()
 }
 
-func visible(e frontline.Event, side string) bool {
+func visible(e rules.Event, side string) bool {
 	if side == "" {
 		return e.Private == ""
 	}
@@ -53,8 +53,8 @@ func visible(e frontline.Event, side string) bool {
 }
 
 // Dice lists every die a side may check, in rolling order.
-func Dice(events []frontline.Event, side string) []frontline.Roll {
-	var out []frontline.Roll
+func Dice(events []rules.Event, side string) []rules.Roll {
+	var out []rules.Roll
 	for _, e := range events {
 		if visible(e, side) {
 			out = append(out, e.Rolls...)

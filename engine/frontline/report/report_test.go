@@ -4,13 +4,13 @@ import (
 	"strings"
 	"testing"
 
-	"fieldpost/engine/frontline"
 	"fieldpost/engine/frontline/ordertext"
+	"fieldpost/engine/frontline/rules"
 )
 
-func play(t *testing.T, scenario, orders string, dice ...int) (*frontline.State, []frontline.Event) {
+func play(t *testing.T, scenario, orders string, dice ...int) (*rules.State, []rules.Event) {
 	t.Helper()
-	s, err := frontline.ParseScenario(scenario)
+	s, err := rules.ParseScenario(scenario)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -18,7 +18,7 @@ func play(t *testing.T, scenario, orders string, dice ...int) (*frontline.State,
 	if len(probs) > 0 {
 		t.Fatal(probs)
 	}
-	n, ev, err := s.Play(o, &frontline.ScriptedDice{Faces: dice})
+	n, ev, err := s.Play(o, &rules.ScriptedDice{Faces: dice})
 	if err != nil {
 		t.Fatal(err)
 	}

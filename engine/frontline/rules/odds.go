@@ -1,4 +1,4 @@
-package frontline
+package rules
 
 // Odds are the chances of one shot of weapon w of a at t, from the card
 // numbers (for the echo and the bot): to hit, to pierce on a hit (AP), and

@@ -1,4 +1,4 @@
-package frontline
+package rules
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	frontlinedata "fieldpost/data/frontline"
+	"fieldpost/engine"
 )
 
 // ScenarioInfo names a bundled scenario.
@@ -49,15 +50,15 @@ func LoadScenario(name string) (*State, error) {
 	return s, nil
 }
 
-// NewGame starts a bundled scenario: the decks are shuffled from the game
-// seed; the first side is in its own turn 1, which has no income, event
+// NewGame starts a bundled scenario: the decks are shuffled from the
+// game's secret setup seed (engine.SetupSeed); the first side is in its own turn 1, which has no income, event
 // or card to open it (§V.1).
 func NewGame(scenario string, seed uint64) (*State, error) {
 	s, err := LoadScenario(scenario)
 	if err != nil {
 		return nil, err
 	}
-	s.shuffleDecks(NewSeededDice(DeckSeed(seed)))
+	s.shuffleDecks(engine.NewSeededDice(seed))
 	return s, nil
 }
 

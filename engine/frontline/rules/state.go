@@ -9,7 +9,7 @@
 // for the decisions it takes during the turn. Play is pure and
 // deterministic: the same state, orders and dice give the same next state
 // and events, byte for byte.
-package frontline
+package rules
 
 import (
 	"encoding/json"
@@ -161,21 +161,24 @@ type VictoryRule struct {
 
 // State is a whole game position between two player turns.
 type State struct {
-	Scenario string           `json:"scenario"`
-	Title    string           `json:"title"`
-	Options  Options          `json:"options"`
-	Map      *Map             `json:"map"`
-	Turns    int              `json:"turns"`
-	Turn     int              `json:"turn"`   // game turn
-	Sides    []string         `json:"sides"`  // in order of play
-	Active   string           `json:"active"` // whose player turn is next to play
-	Players  []*Player        `json:"players"`
-	Units    []*Unit          `json:"units"`
-	Control  map[Hex]string   `json:"control"`         // cities, ports, airfields: who holds them
-	Bridges  map[Side2]string `json:"bridges"`         // intact or collapsed
-	Tries    map[string]int   `json:"tries,omitempty"` // engineer tries per item (Table VI.2)
-	Victory  []VictoryRule    `json:"victory"`
-	Limit    string           `json:"limit"` // side that wins at the turn limit
+	Scenario string  `json:"scenario"`
+	Title    string  `json:"title"`
+	Options  Options `json:"options"`
+	Map      *Map    `json:"map"`
+	Turns    int     `json:"turns"`
+	Turn     int     `json:"turn"` // game turn
+	// Plays counts the player turns played, from 0: the judge keeps
+	// positions and derives each turn's dice seed under it.
+	Plays   int              `json:"plays"`
+	Sides   []string         `json:"sides"`  // in order of play
+	Active  string           `json:"active"` // whose player turn is next to play
+	Players []*Player        `json:"players"`
+	Units   []*Unit          `json:"units"`
+	Control map[Hex]string   `json:"control"`         // cities, ports, airfields: who holds them
+	Bridges map[Side2]string `json:"bridges"`         // intact or collapsed
+	Tries   map[string]int   `json:"tries,omitempty"` // engineer tries per item (Table VI.2)
+	Victory []VictoryRule    `json:"victory"`
+	Limit   string           `json:"limit"` // side that wins at the turn limit
 	// The decks are secret; a side's view keeps only their sizes.
 	CommandDeck    []string   `json:"command_deck,omitempty"`
 	CommandDiscard []string   `json:"command_discard"`

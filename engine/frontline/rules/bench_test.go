@@ -1,22 +1,23 @@
-package frontline_test
+package rules_test
 
 import (
+	"fieldpost/engine"
 	"testing"
 
-	"fieldpost/engine/frontline"
 	"fieldpost/engine/frontline/bot"
+	"fieldpost/engine/frontline/rules"
 )
 
 // BenchmarkPlayFoggia resolves one player turn of the larger scenario in
 // mid-game (after four turns of two bots), with the bot's orders: the
 // budget is 5 ms and 10 MB allocated per turn.
 func BenchmarkPlayFoggia(b *testing.B) {
-	s, err := frontline.NewGame("foggia", 3)
+	s, err := rules.NewGame("foggia", 3)
 	if err != nil {
 		b.Fatal(err)
 	}
 	for turn := 0; turn < 8; turn++ {
-		n, _, err := s.Play(bot.Plan(s, s.Active), frontline.NewSeededDice(uint64(turn)))
+		n, _, err := s.Play(bot.Plan(s, s.Active), engine.NewSeededDice(uint64(turn)))
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -26,7 +27,7 @@ func BenchmarkPlayFoggia(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, _, err := s.Play(o, frontline.NewSeededDice(uint64(i))); err != nil {
+		if _, _, err := s.Play(o, engine.NewSeededDice(uint64(i))); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -34,7 +35,7 @@ func BenchmarkPlayFoggia(b *testing.B) {
 
 // BenchmarkPlanFoggia is the bot's thinking for the same turn.
 func BenchmarkPlanFoggia(b *testing.B) {
-	s, err := frontline.NewGame("foggia", 3)
+	s, err := rules.NewGame("foggia", 3)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -47,16 +48,16 @@ func BenchmarkPlanFoggia(b *testing.B) {
 // BenchmarkPlayFoggiaBusiest replays the busiest player turn (most dice)
 // of a whole bot game of the larger scenario with its own dice.
 func BenchmarkPlayFoggiaBusiest(b *testing.B) {
-	s, err := frontline.NewGame("foggia", 3)
+	s, err := rules.NewGame("foggia", 3)
 	if err != nil {
 		b.Fatal(err)
 	}
-	var busiest *frontline.State
-	var orders frontline.Orders
+	var busiest *rules.State
+	var orders rules.Orders
 	most, seed := -1, uint64(0)
 	for turn := 0; !s.Over; turn++ {
 		o := bot.Plan(s, s.Active)
-		n, events, err := s.Play(o, frontline.NewSeededDice(uint64(turn)))
+		n, events, err := s.Play(o, engine.NewSeededDice(uint64(turn)))
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -72,7 +73,7 @@ func BenchmarkPlayFoggiaBusiest(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, _, err := busiest.Play(orders, frontline.NewSeededDice(seed)); err != nil {
+		if _, _, err := busiest.Play(orders, engine.NewSeededDice(seed)); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -1,4 +1,4 @@
-package frontline
+package rules
 
 import (
 	"fmt"

@@ -1,8 +1,9 @@
-package frontline
+package rules
 
 import (
 	"bytes"
 	"encoding/json"
+	"fieldpost/engine"
 	"math/rand/v2"
 	"testing"
 )
@@ -141,7 +142,7 @@ func playRandom(t *testing.T, scenario string, seed uint64) []byte {
 		if probs := s.Validate(o); len(probs) > 0 {
 			t.Fatalf("seed %d: random orders still refused: %v", seed, probs)
 		}
-		n, events, err := s.Play(o, NewSeededDice(TurnSeed(seed, turn, s.Active)))
+		n, events, err := s.Play(o, engine.NewSeededDice(engine.RoundSeed(seed, turn)))
 		if err != nil {
 			t.Fatalf("seed %d turn %d: %v", seed, turn, err)
 		}
@@ -238,8 +239,8 @@ func TestLoadRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			n1, e1, err1 := s.Play(o, NewSeededDice(uint64(turn)))
-			n2, e2, err2 := l.Play(o, NewSeededDice(uint64(turn)))
+			n1, e1, err1 := s.Play(o, engine.NewSeededDice(uint64(turn)))
+			n2, e2, err2 := l.Play(o, engine.NewSeededDice(uint64(turn)))
 			if err1 != nil || err2 != nil {
 				t.Fatal(err1, err2)
 			}

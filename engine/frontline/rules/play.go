@@ -1,4 +1,4 @@
-package frontline
+package rules
 
 import (
 	"fmt"
@@ -88,6 +88,7 @@ func (s *State) Play(o Orders, d Dice) (*State, []Event, error) {
 	}
 	n := s.Clone()
 	n.Opening = nil
+	n.Plays++
 	r := newResolver(n, d)
 	r.events = append(r.events, s.Opening...)
 	r.production(o)

@@ -1,4 +1,4 @@
-package frontline_test
+package rules_test
 
 import (
 	"fmt"
@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"fieldpost/engine/frontline"
 	"fieldpost/engine/frontline/ordertext"
+	"fieldpost/engine/frontline/rules"
 )
 
 // The adjudication cases under testdata/cases are the rules tests: each
@@ -112,7 +112,7 @@ func readCase(t *testing.T, path string) caseFile {
 
 func runCase(t *testing.T, path string) {
 	c := readCase(t, path)
-	s, err := frontline.ParseScenario(strings.Join(c.pre, "\n"))
+	s, err := rules.ParseScenario(strings.Join(c.pre, "\n"))
 	if err != nil {
 		t.Fatalf("PRESTATE: %v", err)
 	}
@@ -145,7 +145,7 @@ func runCase(t *testing.T, path string) {
 	if len(probs) > 0 {
 		t.Fatalf("orders refused: %v", probs)
 	}
-	d := &frontline.ScriptedDice{Faces: c.dice}
+	d := &rules.ScriptedDice{Faces: c.dice}
 	n, events, err := s.Play(o, d)
 	if err != nil {
 		t.Fatalf("Play: %v", err)
@@ -189,7 +189,7 @@ func runCase(t *testing.T, path string) {
 //	unit SIDE:ID HEX|gone [damaged|intact] [dug|undug] [idle] [in=ID|in=-] [stars=a,b] [staged]
 //	treasury SIDE N · hand SIDE card... · control HEX SIDE · bridge HEX-HEX intact|collapsed
 //	game over=yes|no [winner=SIDE] · active SIDE TURN · score SIDE N
-func checkPost(s *frontline.State, line string) error {
+func checkPost(s *rules.State, line string) error {
 	f := strings.Fields(line)
 	switch f[0] {
 	case "unit":
@@ -261,12 +261,12 @@ func checkPost(s *frontline.State, line string) error {
 			return fmt.Errorf("is %q", got)
 		}
 	case "control":
-		h, _ := frontline.ParseHex(f[1])
+		h, _ := rules.ParseHex(f[1])
 		if s.Control[h] != f[2] {
 			return fmt.Errorf("held by %q", s.Control[h])
 		}
 	case "bridge":
-		hs, err := frontline.ParseHexside(f[1])
+		hs, err := rules.ParseHexside(f[1])
 		if err != nil {
 			return err
 		}

@@ -1,4 +1,4 @@
-package frontline
+package rules
 
 // View is the state cut down to what side may know (design 3.5-3.6, §VIII.1):
 // its own units, hand and books; of the enemy, the deployed units it can
