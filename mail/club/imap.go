@@ -83,10 +83,12 @@ func (sess *imapSession) Login(username, password string) error {
 	return nil
 }
 
+// Close ends the session. It leaves selected as it is: an IDLE still
+// winding down on its own goroutine may read it (the tracker is safe to
+// close under it).
 func (sess *imapSession) Close() error {
 	if sess.selected != nil {
 		sess.selected.tracker.Close()
-		sess.selected = nil
 	}
 	return nil
 }
