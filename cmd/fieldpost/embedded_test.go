@@ -464,7 +464,7 @@ func TestBotFindsTheEmbeddedJudge(t *testing.T) {
 	waitFor(t, "the welcome", 10*time.Second, func() bool { return ofKind(inbox(t, german), "welcome") != nil })
 
 	mustRun(t, "bot", "--side", "german", "--once", "--data", dir)
-	waitFor(t, "the bot's orders accepted", 20*time.Second, func() bool { return ofKind(inbox(t, german), "accepted") != nil })
+	waitFor(t, "the bot's orders accepted", time.Minute, func() bool { return ofKind(inbox(t, german), "accepted") != nil })
 
 	code, _, errOut := fieldpost(t, "bot", "--side", "german", "--once", "--imap", german.imap, "--smtp", german.smtp,
 		"--user", "german", "--password", german.password, "--address", german.address, "--tls", "implicit")
