@@ -6,6 +6,7 @@ import (
 
 	"fieldpost/engine"
 	"fieldpost/engine/brigadier"
+	"fieldpost/engine/frontline"
 	"fieldpost/engine/stargeneral"
 	"fieldpost/templates"
 )
@@ -21,7 +22,11 @@ func testGames(tmpl fs.FS) (engine.Systems, error) {
 	if err != nil {
 		return nil, err
 	}
-	return engine.Systems{sg, bgc}, nil
+	fg, err := frontline.New()
+	if err != nil {
+		return nil, err
+	}
+	return engine.Systems{sg, bgc, fg}, nil
 }
 
 // bothSides are the tutorial's sides, whose orders every round waits for.

@@ -5,6 +5,7 @@ import (
 
 	"fieldpost/engine"
 	"fieldpost/engine/brigadier"
+	"fieldpost/engine/frontline"
 	"fieldpost/engine/stargeneral"
 	"fieldpost/templates"
 )
@@ -21,7 +22,11 @@ func hostedGames(tmpl fs.FS) (engine.Systems, error) {
 	if err != nil {
 		return nil, err
 	}
-	return engine.Systems{sg, bgc}, nil
+	fg, err := frontline.New()
+	if err != nil {
+		return nil, err
+	}
+	return engine.Systems{sg, bgc, fg}, nil
 }
 
 // builtinGames are the game systems with the built-in templates, for the

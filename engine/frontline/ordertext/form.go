@@ -23,7 +23,7 @@ func Form(s *rules.State, game, side string) string {
 	if active {
 		role = "you are ACTIVE"
 	}
-	fmt.Fprintf(&b, "GAME %s SIDE %s TURN %d\n", game, side, s.Turn)
+	fmt.Fprintf(&b, "GAME %s SIDE %s ROUND %d\n", game, side, s.Plays+1)
 	fmt.Fprintf(&b, "# %s turn %d of %d (your own turn %d) - %s\n", s.Active, s.Turn, s.Turns, p.OwnTurn, role)
 	for _, e := range v.Opening {
 		fmt.Fprintf(&b, "# %s\n", e.Text)

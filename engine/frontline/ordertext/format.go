@@ -14,7 +14,7 @@ import (
 // standing orders, since Parse reads a REACT section as a replacement.
 func Format(s *rules.State, o rules.Orders, game string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "GAME %s SIDE %s TURN %d\n", game, o.Side, s.Turn)
+	fmt.Fprintf(&b, "GAME %s SIDE %s ROUND %d\n", game, o.Side, s.Plays+1)
 	if len(o.Buys)+len(o.Builds) > 0 {
 		b.WriteString("PRODUCE\n")
 		for _, x := range o.Buys {

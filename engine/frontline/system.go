@@ -1,0 +1,360 @@
+// Package frontline is Frontline General: Italian Campaign as a game system
+// of the judge: it joins the rules (rules), the order language (ordertext),
+// the reports (report), the maps (mapview) and the bot (bot) behind
+// engine.System. Player turns alternate: each play is the active side's
+// turn, its opponent answering by the standing orders it gave in its own.
+// Each side sees only its own view (its hand, its treasury, the enemy it
+// may see under fog of war).
+package frontline
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"fieldpost/engine"
+	"fieldpost/engine/frontline/bot"
+	"fieldpost/engine/frontline/mapview"
+	"fieldpost/engine/frontline/ordertext"
+	"fieldpost/engine/frontline/report"
+	"fieldpost/engine/frontline/rules"
+)
+
+// Name is the system's stored name.
+const Name = "frontline"
+
+// System is Frontline General for the judge.
+type System struct{}
+
+// New returns the system, once its unit cards, events and scenarios read.
+func New() (*System, error) {
+	if _, err := rules.Lib(); err != nil {
+		return nil, err
+	}
+	return &System{}, nil
+}
+
+var (
+	_ engine.System  = (*System)(nil)
+	_ engine.Planner = (*System)(nil)
+)
+
+// Name implements engine.System.
+func (s *System) Name() string { return Name }
+
+// Title implements engine.System.
+func (s *System) Title() string { return "Frontline General: Italian Campaign" }
+
+// Scenarios implements engine.System.
+func (s *System) Scenarios() []engine.ScenarioInfo {
+	list, err := rules.Scenarios()
+	if err != nil {
+		return nil // the package's tests load every bundled scenario
+	}
+	var out []engine.ScenarioInfo
+	for _, sc := range list {
+		st, err := rules.LoadScenario(sc.Name)
+		if err != nil {
+			continue
+		}
+		out = append(out, engine.ScenarioInfo{Name: sc.Name, Title: sc.Title, Ruleset: Name, Sides: sides(st),
+			Map: fmt.Sprintf("%dx%d", st.Map.Width, st.Map.Height), Length: fmt.Sprintf("%d turns", st.Turns)})
+	}
+	return out
+}
+
+// NewGame implements engine.System: the decks are shuffled from seed.
+func (s *System) NewGame(scenario string, seed uint64) (engine.Position, error) {
+	st, err := rules.NewGame(scenario, seed)
+	if err != nil {
+		return nil, err
+	}
+	return &Position{st: st}, nil
+}
+
+// Load implements engine.System.
+func (s *System) Load(stored []byte) (engine.Position, error) {
+	st, err := rules.Load(stored)
+	if err != nil {
+		return nil, err
+	}
+	return &Position{st: st}, nil
+}
+
+// Plan implements engine.Planner: the bot plans from the side's view.
+func (s *System) Plan(view []byte, side, game string, seed uint64) (engine.Plan, error) {
+	v, err := rules.Load(view)
+	if err != nil {
+		return engine.Plan{}, fmt.Errorf("reading the situation: %w", err)
+	}
+	plan := engine.Plan{Turn: v.Plays, Over: v.Over}
+	if v.Over {
+		return plan, nil
+	}
+	if v.Player(side) == nil {
+		return engine.Plan{}, fmt.Errorf("the game has no side %q", side)
+	}
+	if v.Active != side {
+		return plan, nil // its standing orders went with its own turn
+	}
+	o := bot.Plan(v, side)
+	plan.Orders = ordertext.Format(v, o, game)
+	plan.Summary = fmt.Sprintf("%d buys, %d moves, %d engagements", len(o.Buys), len(o.Moves), len(o.Engagements))
+	return plan, nil
+}
+
+// Position is a Frontline General game between two player turns.
+type Position struct {
+	st *rules.State
+}
+
+// Marshal implements engine.Position.
+func (p *Position) Marshal() ([]byte, error) { return json.Marshal(p.st) }
+
+// Scenario implements engine.Position.
+func (p *Position) Scenario() string { return p.st.Scenario }
+
+// Title implements engine.Position.
+func (p *Position) Title() string { return p.st.Title }
+
+// Sides implements engine.Position.
+func (p *Position) Sides() []engine.Side { return sides(p.st) }
+
+// Turn implements engine.Position: the player turns played.
+func (p *Position) Turn() int { return p.st.Plays }
+
+// Step implements engine.Position: only the active side gives orders.
+func (p *Position) Step() engine.Step {
+	return engine.Step{Name: p.st.Step(), Waiting: p.st.Waiting(), Over: p.st.Over, Winner: p.st.Winner, Result: p.st.Result}
+}
+
+// HidesInformation implements engine.Position.
+func (p *Position) HidesInformation() bool { return true }
+
+// Form implements engine.Position.
+func (p *Position) Form(side, game string) string { return ordertext.Form(p.st, game, side) }
+
+// Read implements engine.Position.
+func (p *Position) Read(side, text string, maxErrors int) engine.Reading {
+	o, probs := ordertext.Parse(p.st, side, text)
+	r := engine.Reading{Errors: len(probs), Found: found(o)}
+	if len(probs) > 0 {
+		r.Answer = problemReport(probs, maxErrors)
+		return r
+	}
+	if r.Found {
+		r.Orders = &Orders{o}
+		r.Answer = ordertext.Echo(p.st, o)
+	}
+	return r
+}
+
+// found reports whether orders hold anything a player wrote.
+func found(o rules.Orders) bool {
+	return len(o.Buys)+len(o.Builds)+len(o.Idle)+len(o.Moves)+len(o.Engagements)+len(o.Deploys)+
+		len(o.Rush)+len(o.Encircle) > 0 || o.Convert != "" || o.Standing != nil
+}
+
+// problemReport lists the problems, at most max of them (0: all).
+func problemReport(probs []rules.Problem, max int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "These orders were NOT accepted: %d problem(s). Nothing has changed; send the corrected orders.\n\n", len(probs))
+	listed := probs
+	if max > 0 && len(probs) > max {
+		listed = probs[:max]
+	}
+	for _, pr := range listed {
+		fmt.Fprintf(&b, "  %s\n", pr.Error())
+	}
+	if rest := len(probs) - len(listed); rest > 0 {
+		fmt.Fprintf(&b, "  ... and %d more, not listed: correct these first.\n", rest)
+	}
+	return b.String()
+}
+
+// Default implements engine.Position: nothing bought, nothing moved.
+func (p *Position) Default(side string) engine.Orders { return &Orders{p.st.Default(side)} }
+
+// LoadOrders implements engine.Position.
+func (p *Position) LoadOrders(side string, stored []byte) (engine.Orders, error) {
+	var o rules.Orders
+	if err := json.Unmarshal(stored, &o); err != nil {
+		return nil, fmt.Errorf("reading %s's stored orders: %w", side, err)
+	}
+	return &Orders{o}, nil
+}
+
+// WriteOrders implements engine.Position.
+func (p *Position) WriteOrders(side string, o engine.Orders, game string) (string, error) {
+	fo, ok := o.(*Orders)
+	if !ok {
+		return "", fmt.Errorf("orders of %s are not Frontline General orders: %T", side, o)
+	}
+	return ordertext.Format(p.st, fo.Orders, game), nil
+}
+
+// Play implements engine.Position: the active side's player turn.
+func (p *Position) Play(orders map[string]engine.Orders, dice engine.Dice) (engine.Position, engine.Round, error) {
+	active := p.st.Active
+	o, given := orders[active]
+	if !given || o == nil {
+		o = p.Default(active)
+	}
+	fo, ok := o.(*Orders)
+	if !ok {
+		return nil, nil, fmt.Errorf("orders of %s are not Frontline General orders: %T", active, o)
+	}
+	next, events, err := p.st.Play(fo.Orders, dice)
+	if err != nil {
+		return nil, nil, err
+	}
+	after := &Position{st: next}
+	return after, &Round{before: p, after: after, events: events}, nil
+}
+
+// LoadRound implements engine.Position.
+func (p *Position) LoadRound(after engine.Position, stored []byte) (engine.Round, error) {
+	a, ok := after.(*Position)
+	if !ok {
+		return nil, fmt.Errorf("not a Frontline General position: %T", after)
+	}
+	var events []rules.Event
+	if err := json.Unmarshal(stored, &events); err != nil {
+		return nil, fmt.Errorf("reading a stored turn: %w", err)
+	}
+	return &Round{before: p, after: a, events: events}, nil
+}
+
+// Situation implements engine.Position: the scores and the map as the side
+// sees it.
+func (p *Position) Situation(side string) (string, error) {
+	return situation(p.st, side), nil
+}
+
+func situation(st *rules.State, side string) string {
+	v := st.View(strings.ToUpper(side))
+	var b strings.Builder
+	for _, pl := range v.Players {
+		fmt.Fprintf(&b, "%s: score %d\n", pl.Side, pl.Score)
+	}
+	b.WriteString("\n")
+	b.WriteString(mapview.ASCII(v))
+	return b.String()
+}
+
+// View implements engine.Position: the side's view, as JSON.
+func (p *Position) View(side string) ([]byte, error) {
+	return json.Marshal(p.st.View(strings.ToUpper(side)))
+}
+
+// Map implements engine.Position.
+func (p *Position) Map(w io.Writer, side string, f engine.MapFormat) error {
+	return drawMap(w, p.st.View(strings.ToUpper(side)), f)
+}
+
+func drawMap(w io.Writer, v *rules.State, f engine.MapFormat) error {
+	switch f {
+	case engine.PNG:
+		return mapview.PNG(w, v)
+	case engine.ASCII:
+		_, err := io.WriteString(w, mapview.ASCII(v))
+		return err
+	}
+	return fmt.Errorf("no %q map in Frontline General", f)
+}
+
+// Forces implements engine.Position: units in play, on the map, and their
+// steps (a damaged unit has one left, a sound one two).
+func (p *Position) Forces(side string) engine.Forces {
+	var f engine.Forces
+	for _, u := range p.st.Units {
+		if u.Side != strings.ToUpper(side) {
+			continue
+		}
+		f.Units++
+		if u.OnMap() {
+			f.Pieces++
+		}
+		f.Strength += 2
+		if u.Damaged {
+			f.Strength--
+		}
+	}
+	return f
+}
+
+// Objectives implements engine.Position: the hexes a side must hold to win.
+func (p *Position) Objectives() []string {
+	var out []string
+	for _, v := range p.st.Victory {
+		var hexes []string
+		for _, h := range v.Hold {
+			hexes = append(hexes, h.String())
+		}
+		out = append(out, fmt.Sprintf("%s wins holding %s at the end of its turn", v.Side, strings.Join(hexes, " ")))
+	}
+	return out
+}
+
+// Orders are a side's orders for a player turn.
+type Orders struct{ rules.Orders }
+
+// Marshal implements engine.Orders.
+func (o *Orders) Marshal() ([]byte, error) { return json.Marshal(o.Orders) }
+
+// Round is a player turn played.
+type Round struct {
+	before, after *Position
+	events        []rules.Event
+}
+
+// Marshal implements engine.Round.
+func (r *Round) Marshal() ([]byte, error) { return json.Marshal(r.events) }
+
+// Report implements engine.Round: what the side saw of the turn, every die
+// with what it was checked against, then its situation.
+func (r *Round) Report(side string, meta engine.RoundMeta) (string, error) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s\n%s", r.before.st.Title, r.before.st.Step())
+	if meta.Game != "" {
+		fmt.Fprintf(&b, " - game %s", meta.Game)
+	}
+	b.WriteString("\n\n")
+	for _, d := range meta.Defaulted {
+		fmt.Fprintf(&b, "%s sent no orders: nothing was bought or moved (default orders).\n\n", d)
+	}
+	b.WriteString(report.Text(r.events, strings.ToUpper(side)))
+	fmt.Fprintf(&b, "\nDice seed for this turn: %d (its SHA-256 was promised before the orders).\n", meta.Seed)
+	if r.after.st.Over {
+		fmt.Fprintf(&b, "\nTHE GAME IS OVER. %s\n", r.after.st.Result)
+	}
+	b.WriteString("\nSITUATION\n")
+	b.WriteString(situation(r.after.st, side))
+	return b.String(), nil
+}
+
+// Map implements engine.Round: the position after the turn, as the side
+// sees it.
+func (r *Round) Map(w io.Writer, side string, f engine.MapFormat) error {
+	return drawMap(w, r.after.st.View(strings.ToUpper(side)), f)
+}
+
+func sides(st *rules.State) []engine.Side {
+	out := make([]engine.Side, len(st.Sides))
+	for i, sd := range st.Sides {
+		out[i] = engine.Side{Name: sd, Title: sideTitle(sd)}
+	}
+	return out
+}
+
+// sideTitle names a side for people.
+func sideTitle(side string) string {
+	switch side {
+	case "US":
+		return "US forces"
+	case "GE":
+		return "German forces"
+	}
+	return side
+}
