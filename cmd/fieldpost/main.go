@@ -81,7 +81,7 @@ func run(e *env, args []string) int {
 }
 
 func usage(w io.Writer) {
-	fmt.Fprintln(w, "Fieldpost: a play-by-email judge for Two Star General and Three Star General.")
+	fmt.Fprintln(w, "Fieldpost: a play-by-email judge for Two Star General, Three Star General, Brigadier General Commands and Frontline General.")
 	fmt.Fprintln(w, "\nUsage: fieldpost COMMAND [options]   (fieldpost COMMAND --help for its options)")
 	fmt.Fprintln(w, "\nCommands:")
 	names := make([]string, 0, len(commands))
