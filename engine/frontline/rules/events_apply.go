@@ -119,7 +119,7 @@ func (s *State) returnAway(r *resolver) {
 		var port Hex
 		for row := 1; row <= s.Map.Height && port.IsZero(); row++ {
 			for col := 1; col <= s.Map.Width; col++ {
-				h := Hex{col, row}
+				h := Hex{Col: col, Row: row}
 				if s.Map.Port(h) && s.Control[h] == r.side {
 					port = h
 					break

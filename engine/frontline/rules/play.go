@@ -628,7 +628,7 @@ func (s *State) updateControl(r *resolver) {
 	}
 	for row := 1; row <= s.Map.Height; row++ {
 		for col := 1; col <= s.Map.Width; col++ {
-			h := Hex{col, row}
+			h := Hex{Col: col, Row: row}
 			if _, ok := s.Control[h]; !ok && (s.Map.City(h) || s.airfieldAt(h) != nil) {
 				places = append(places, h)
 			}

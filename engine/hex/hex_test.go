@@ -1,4 +1,4 @@
-package rules
+package hex
 
 import (
 	"slices"
@@ -8,18 +8,18 @@ import (
 func hexes(ss ...string) []Hex {
 	out := make([]Hex, len(ss))
 	for i, s := range ss {
-		out[i] = MustHex(s)
+		out[i] = MustParse(s)
 	}
 	return out
 }
 
 func TestParseHex(t *testing.T) {
 	for _, bad := range []string{"", "707", "07077", "0a07", "0007", "0700"} {
-		if _, err := ParseHex(bad); err == nil {
-			t.Errorf("ParseHex(%q) accepted", bad)
+		if _, err := Parse(bad); err == nil {
+			t.Errorf("Parse(%q) accepted", bad)
 		}
 	}
-	if h := MustHex("0712"); h != (Hex{Col: 7, Row: 12}) || h.String() != "0712" {
+	if h := MustParse("0712"); h != (Hex{Col: 7, Row: 12}) || h.String() != "0712" {
 		t.Errorf("0712 reads as %+v, prints %s", h, h)
 	}
 }
@@ -42,10 +42,10 @@ func TestDistance(t *testing.T) {
 		{"0101", "0504", 5},
 		{"0302", "0906", 7},
 	} {
-		if got := Distance(MustHex(c.a), MustHex(c.b)); got != c.want {
+		if got := Distance(MustParse(c.a), MustParse(c.b)); got != c.want {
 			t.Errorf("Distance(%s, %s) = %d, want %d", c.a, c.b, got, c.want)
 		}
-		if got := Distance(MustHex(c.b), MustHex(c.a)); got != c.want {
+		if got := Distance(MustParse(c.b), MustParse(c.a)); got != c.want {
 			t.Errorf("Distance(%s, %s) = %d, want %d (not symmetric)", c.b, c.a, got, c.want)
 		}
 	}
@@ -59,23 +59,22 @@ func TestNeighbours(t *testing.T) {
 		{"0505", []string{"0504", "0604", "0605", "0506", "0405", "0404"}}, // odd column
 		{"0605", []string{"0604", "0705", "0706", "0606", "0506", "0505"}}, // even column
 	} {
-		got := MustHex(c.h).Neighbours()
+		got := MustParse(c.h).Neighbours()
 		if !slices.Equal(got[:], hexes(c.want...)) {
 			t.Errorf("%s: neighbours %v, want %v", c.h, got, c.want)
 		}
 		for _, n := range got {
 			back := n.Neighbours()
-			if !Adjacent(MustHex(c.h), n) || !slices.Contains(back[:], MustHex(c.h)) {
+			if !Adjacent(MustParse(c.h), n) || !slices.Contains(back[:], MustParse(c.h)) {
 				t.Errorf("%s and %s: adjacency is not mutual", c.h, n)
 			}
 		}
 	}
 	// At the edges of a 6x5 map some neighbours fall off it.
-	m := &Map{Cols: 6, Rows: 5}
 	onMap := func(h string) []Hex {
 		var out []Hex
-		for _, n := range MustHex(h).Neighbours() {
-			if m.OnMap(n) {
+		for _, n := range MustParse(h).Neighbours() {
+			if n.Col >= 1 && n.Col <= 6 && n.Row >= 1 && n.Row <= 5 {
 				out = append(out, n)
 			}
 		}
@@ -108,55 +107,14 @@ func TestBetween(t *testing.T) {
 		{"0101", "0503", []string{"0201", "0302", "0402"}, []string{"0201", "0302", "0402"}}, // a diagonal
 		{"0302", "0502", []string{"0401"}, []string{"0402"}},
 	} {
-		l, r := Between(MustHex(c.a), MustHex(c.b))
+		l, r := Between(MustParse(c.a), MustParse(c.b))
 		if !slices.Equal(l, hexes(c.left...)) || !slices.Equal(r, hexes(c.right...)) {
 			t.Errorf("Between(%s, %s) = %v / %v, want %v / %v", c.a, c.b, l, r, c.left, c.right)
 		}
 	}
 	// Along the map's top edge the line runs between 0201 and a hex off the map.
-	l, r := Between(MustHex("0101"), MustHex("0301"))
+	l, r := Between(MustParse("0101"), MustParse("0301"))
 	if !slices.Equal(l, []Hex{{Col: 2, Row: 0}}) || !slices.Equal(r, hexes("0201")) {
 		t.Errorf("Between(0101, 0301) = %v / %v, want 0200 / 0201", l, r)
-	}
-}
-
-// Line of sight (3.3, 5.2): blocking terrain on the line blocks it; along a
-// hex side it is clear while either side is; stands block distant fire only.
-func TestLineOfSight(t *testing.T) {
-	const scenario = `RULESET 2sg
-MAP 8 8 open
-TERRAIN woods 0504 0402
-SIDE axis
-UNIT I/77 H
-  HQ hq 0101
-  1A infantry 0502
-  1B infantry 0705
-SIDE allies
-UNIT E/505 H
-  HQ hq 0808
-  1 infantry 0302
-`
-	sc, err := ParseScenario([]byte(scenario), loadRuleset)
-	if err != nil {
-		t.Fatal(err)
-	}
-	b := newBoard(sc.Ruleset, sc.NewGame())
-	for _, c := range []struct {
-		a, b       string
-		unitsBlock bool
-		want       bool
-		why        string
-	}{
-		{"0502", "0506", false, false, "woods at 0504 on the column"},
-		{"0602", "0606", true, true, "nothing on the next column"},
-		{"0302", "0502", false, true, "woods at 0402 on one side of the hex side, 0401 clear on the other"},
-		{"0303", "0503", false, true, "one side 0402 woods, the other 0403 clear"},
-		{"0703", "0707", false, true, "spotting sees through 1B at 0705"},
-		{"0703", "0707", true, false, "distant fire does not pass 1B at 0705"},
-		{"0505", "0504", false, true, "adjacent hexes always see each other"},
-	} {
-		if got := b.lineOfSight(MustHex(c.a), MustHex(c.b), c.unitsBlock); got != c.want {
-			t.Errorf("lineOfSight(%s, %s, units block %v) = %v, want %v: %s", c.a, c.b, c.unitsBlock, got, c.want, c.why)
-		}
 	}
 }
