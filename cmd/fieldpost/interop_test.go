@@ -235,7 +235,8 @@ func interopWaitFor(t *testing.T, what string, ok func() bool) {
 }
 
 // waitForJudgeMail waits until each side has the judge's mail of the kind
-// for the round (X-Fieldpost-Round: the round the next orders are for).
+// for the round (X-Fieldpost-Round: the round a report reports, else the
+// round the next orders are for).
 func (s *interopServers) waitForJudgeMail(t *testing.T, kind string, round int) {
 	t.Helper()
 	for _, side := range interopSides {
@@ -490,13 +491,13 @@ send_retry_max = 5s
 
 	// Round 1.
 	w.botsOnce(t)
-	srv.waitForJudgeMail(t, "report", 2)
+	srv.waitForJudgeMail(t, "report", 1)
 
 	// Round 2: Dovecot restarts while the judge waits for mail in IDLE.
 	srv.do(t, "stop-imap")
 	srv.do(t, "start-imap")
 	w.botsOnce(t)
-	srv.waitForJudgeMail(t, "report", 3)
+	srv.waitForJudgeMail(t, "report", 2)
 
 	// Round 3: Postfix takes the orders but holds them; it is restarted
 	// with them in its queue while Dovecot is down, so that its first
@@ -512,7 +513,7 @@ send_retry_max = 5s
 		return len(refused.FindAllString(srv.postfixLog(t)[before:], -1)) >= len(interopSides)
 	})
 	srv.do(t, "start-imap")
-	srv.waitForJudgeMail(t, "report", 4)
+	srv.waitForJudgeMail(t, "report", 3)
 
 	// Round 4: with the judge stopped, the orders arrive; Postfix goes
 	// down; the judge starts again, plays the round and keeps its reports
@@ -531,7 +532,7 @@ send_retry_max = 5s
 		return err == nil && g.RoundsPlayed == 4 && g.MailWaiting > 0
 	})
 	srv.do(t, "start-mta")
-	srv.waitForJudgeMail(t, "report", 5)
+	srv.waitForJudgeMail(t, "report", 4)
 
 	// Round 5: the bots run as daemons and wait for the judge's mail in
 	// IDLE, as a player's would; the game ends.
@@ -606,7 +607,7 @@ func checkInteropGame(t *testing.T, w *interopWorld) {
 					side, m.Subject, m.Header.Get("X-Fieldpost-Game"), m.ReplyTo, interopGame)
 			}
 		}
-		want := map[string]int{"welcome 1": 1, "report 2": 1, "report 3": 1, "report 4": 1, "report 5": 1, "game-over": 1}
+		want := map[string]int{"welcome 1": 1, "report 1": 1, "report 2": 1, "report 3": 1, "report 4": 1, "game-over": 1}
 		for round := 1; round <= 5; round++ {
 			want[fmt.Sprintf("accepted %d", round)] = 1
 		}
