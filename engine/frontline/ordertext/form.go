@@ -24,40 +24,44 @@ func Form(s *rules.State, game, side string) string {
 		role = "you are ACTIVE"
 	}
 	fmt.Fprintf(&b, "GAME %s SIDE %s ROUND %d\n", game, side, s.Plays+1)
-	fmt.Fprintf(&b, "# %s turn %d of %d (your own turn %d) - %s\n", s.Active, s.Turn, s.Turns, p.OwnTurn, role)
+	comment(&b, "", fmt.Sprintf("%s turn %d of %d (your own turn %d) - %s", s.Active, s.Turn, s.Turns, p.OwnTurn, role))
 	for _, e := range v.Opening {
-		fmt.Fprintf(&b, "# %s\n", e.Text)
+		comment(&b, "", e.Text)
 	}
-	fmt.Fprintf(&b, "# Treasury %d.  Hand: %s.  Enemy hand: %d card(s).\n", p.Treasury, orNone(p.Hand), v.Player(s.Enemy(side)).HandSize)
+	comment(&b, "", fmt.Sprintf("Treasury %d.  Hand: %s.  Enemy hand: %d card(s).", p.Treasury, orNone(p.Hand), v.Player(s.Enemy(side)).HandSize))
 	due, gross, ports := s.SupplyDue(side)
-	fmt.Fprintf(&b, "# Supply due %d (%d less %d port(s) x 5).", due, gross, ports)
+	supply := fmt.Sprintf("Supply due %d (%d less %d port(s) x 5).", due, gross, ports)
 	if due > p.Treasury {
-		fmt.Fprintf(&b, " DEFICIT %d: IDLE units worth %d or the judge picks the cheapest.", due-p.Treasury, (due-p.Treasury)*10)
+		supply += fmt.Sprintf(" DEFICIT %d: IDLE units worth %d or the judge picks the cheapest.", due-p.Treasury, (due-p.Treasury)*10)
 	}
-	b.WriteString("\n")
+	comment(&b, "", supply)
 	var staged []string
 	for _, u := range v.Units {
 		if u.Side == side && u.Staged > 0 && u.In == "" {
 			staged = append(staged, fmt.Sprintf("%s (bought turn %d)", u.ID, u.Staged))
 		}
 	}
-	fmt.Fprintf(&b, "# Staged: %s\n", orNone(staged))
+	comment(&b, "", "Staged: "+orNone(staged))
 	for _, m := range v.Modifiers {
-		fmt.Fprintf(&b, "# In force: %s (%s)\n", m.Name, orAll(m.Side))
+		comment(&b, "", fmt.Sprintf("In force: %s (%s)", m.Name, orAll(m.Side)))
 	}
 	b.WriteString("# Your units:\n")
 	for _, line := range roster(v, side) {
-		b.WriteString("#   " + line + "\n")
+		comment(&b, "  ", line)
 	}
 	b.WriteString("# Enemy units you can see:\n")
 	for _, line := range roster(v, s.Enemy(side)) {
-		b.WriteString("#   " + line + "\n")
+		comment(&b, "  ", line)
 	}
 	if active {
-		b.WriteString("PRODUCE            # BUY code count [XP n]; BUILD MINES|WIRE|AF AT hex BY engineer; BUILD CP AT hex BY unit   (your turns 1, 6, 11...)\n")
-		b.WriteString("MOVE               # unit hex hex... [LOAD u] [UNLOAD u] [HITCH g] [UNHITCH g] [DIG] [RECON hex] [DETONATE hex] [CLEAR obstacle] [REPAIR] [MERGE u] [PUSH] [HIT-AND-RUN] [LAND hex]; ENCIRCLE hex OPEN hex\n")
-		b.WriteString("COMBAT             # ENGAGE hex WITH units [SUSPEND|WITHDRAW|CEASEFIRE|SURRENDER IF cond] [INSPIRE]; then: unit AT SIDE:ID [AP|HE]; MISSION fo [PIN|BLIND] WITH guns [THEN FFE]\n")
-		b.WriteString("DEPLOY             # unit AT port (your turns 5, 10, 15...; or RUSH units)\n")
+		comment(&b, "", "BUY code count [XP n]; BUILD MINES|WIRE|AF AT hex BY engineer; BUILD CP AT hex BY unit (your turns 1, 6, 11...)")
+		b.WriteString("PRODUCE\n")
+		comment(&b, "", "unit hex hex... [LOAD u] [UNLOAD u] [HITCH g] [UNHITCH g] [DIG] [RECON hex] [DETONATE hex] [CLEAR obstacle] [REPAIR] [MERGE u] [PUSH] [HIT-AND-RUN] [LAND hex]; ENCIRCLE hex OPEN hex")
+		b.WriteString("MOVE\n")
+		comment(&b, "", "ENGAGE hex WITH units [SUSPEND|WITHDRAW|CEASEFIRE|SURRENDER IF cond] [INSPIRE]; then: unit AT SIDE:ID [AP|HE]; MISSION fo [PIN|BLIND] WITH guns [THEN FFE]")
+		b.WriteString("COMBAT\n")
+		comment(&b, "", "unit AT port (your turns 5, 10, 15...; or RUSH units)")
+		b.WriteString("DEPLOY\n")
 		if s.Player(side) != nil && (p.OwnTurn%5 == 0) {
 			for _, u := range s.Units {
 				if u.Side == side && u.Staged > 0 && u.Staged < p.OwnTurn && u.In == "" {
@@ -72,6 +76,29 @@ func Form(s *rules.State, game, side string) string {
 	b.WriteString(FormatStanding(p.Standing))
 	b.WriteString("END\n")
 	return b.String()
+}
+
+// formWidth is the longest line of the form: mail programs wrap longer
+// lines (at 72, 76 or 78 characters), and a wrapped tail would read as an
+// order of its own.
+const formWidth = 72
+
+// comment writes text as comment lines of at most formWidth characters,
+// after "#" and indent, the lines after the first indented two more.
+func comment(b *strings.Builder, indent, text string) {
+	prefix := "# " + indent
+	line := prefix
+	for _, word := range strings.Fields(text) {
+		if len(line) > len(prefix) && len(line)+1+len(word) > formWidth {
+			b.WriteString(line + "\n")
+			line = prefix + "  "
+		}
+		if len(line) > len(strings.TrimRight(prefix, " ")) && !strings.HasSuffix(line, " ") {
+			line += " "
+		}
+		line += word
+	}
+	b.WriteString(line + "\n")
 }
 
 func deployHex(s *rules.State, u *rules.Unit) (rules.Hex, bool) {

@@ -101,3 +101,27 @@ UNIT GE PZ4-1 0202 crew TC-1`)
 		t.Errorf("echo:\n%s", e)
 	}
 }
+
+// Every line of every form fits in formWidth, so that no mail program
+// wraps a tail onto a line of its own, over whole games of both scenarios.
+func TestFormLinesFitAMail(t *testing.T) {
+	for _, sc := range []string{"ofanto", "foggia"} {
+		s, err := rules.NewGame(sc, 9)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for turn := 0; !s.Over && turn < 40; turn++ {
+			for _, side := range s.Sides {
+				for i, line := range strings.Split(Form(s, "g1", side), "\n") {
+					if len(line) > formWidth {
+						t.Fatalf("%s turn %d, %s's form line %d has %d characters:\n%s", sc, turn, side, i+1, len(line), line)
+					}
+				}
+			}
+			o, _ := Parse(s, s.Active, Form(s, "g1", s.Active))
+			if s, _, err = s.Play(o, engine.NewSeededDice(uint64(turn))); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+}
