@@ -192,3 +192,32 @@ func TestWrittenOrdersReadBack(t *testing.T) {
 		}
 	}
 }
+
+// Every line of every order form fits in 72 characters, so that no mail
+// program wraps a tail onto a line of its own, over a whole bot game.
+func TestFormLinesFitAMail(t *testing.T) {
+	sys := newSystem(t)
+	pos, err := sys.NewGame("wood-edge", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for turn := 0; !pos.Step().Over && turn < 30; turn++ {
+		orders := map[string]engine.Orders{}
+		for _, side := range pos.Step().Waiting {
+			for i, line := range strings.Split(pos.Form(side, "g1"), "\n") {
+				if len(line) > 72 {
+					t.Fatalf("turn %d, %s's form line %d has %d characters:\n%s", turn, side, i+1, len(line), line)
+				}
+			}
+			view, _ := pos.View(side)
+			plan, err := sys.Plan(view, side, "g1", uint64(turn))
+			if err != nil {
+				t.Fatal(err)
+			}
+			orders[side] = pos.Read(side, plan.Orders, 0).Orders
+		}
+		if pos, _, err = pos.Play(orders, engine.NewSeededDice(uint64(turn))); err != nil {
+			t.Fatal(err)
+		}
+	}
+}

@@ -469,16 +469,16 @@ func Form(rs *rules.Ruleset, st *rules.State, side, game string) string {
 		}
 		po := rules.PlatoonOrder{Platoon: p.Name, Order: p.Order, Reserve: p.Reserve, Bugout: p.Bugout}
 		line := PlatoonLine(rs, po)
-		fmt.Fprintf(&b, "  %-36s # %s %s, Count %d (%d dead, %d wounded), %s%s\n", line, p.Hex, typeText(p), p.Count(rs), p.Dead, p.Wounded, p.Exp, marks(p))
+		commented(&b, "  "+line, fmt.Sprintf("%s %s, Count %d (%d dead, %d wounded), %s%s", p.Hex, typeText(p), p.Count(rs), p.Dead, p.Wounded, p.Exp, marks(p)))
 	}
 	for _, bt := range st.Batteries {
 		if bt.Side == side {
-			fmt.Fprintf(&b, "# CALL %s ON hex BY platoon [DELAY]   (%s, %s)\n", bt.Name, bt.Type, missionsText(bt.Missions))
+			comment(&b, fmt.Sprintf("CALL %s ON hex BY platoon [DELAY] (%s, %s)", bt.Name, bt.Type, missionsText(bt.Missions)))
 		}
 	}
 	for _, fl := range st.Flights {
 		if fl.Side == side {
-			fmt.Fprintf(&b, "# AIR %s ON hex   (%s mission, %d sorties left)\n", fl.Name, fl.Mission, fl.Sorties)
+			comment(&b, fmt.Sprintf("AIR %s ON hex (%s mission, %d sorties left)", fl.Name, fl.Mission, fl.Sorties))
 		}
 	}
 	b.WriteString("END\n")
@@ -587,4 +587,33 @@ func expect(rs *rules.Ruleset, st *rules.State, t *rules.Platoon, dice int, mode
 	rungs := math.Max(0, steps-rs.Absorb[exp].V)
 	return fmt.Sprintf("%d dice (%s) at %s %s (%s, %s cover): expect %.1f sixes, %.1f kills, %.1f rungs down",
 		dice, mode, t.Name, t.Hex, rs.OrderName(t.Order), cover, sixes, sixes/div, rungs)
+}
+
+// formWidth is the longest line of the form: mail programs wrap longer
+// lines (at 72, 76 or 78 characters), and a wrapped tail would read as an
+// order of its own.
+const formWidth = 72
+
+// commented writes an order line with its comment after it when both fit
+// in formWidth, otherwise the comment on lines of its own above it.
+func commented(b *strings.Builder, order, note string) {
+	if line := fmt.Sprintf("%-24s # %s", order, note); len(line) <= formWidth {
+		b.WriteString(line + "\n")
+		return
+	}
+	comment(b, note)
+	b.WriteString(order + "\n")
+}
+
+// comment writes text as comment lines of at most formWidth characters.
+func comment(b *strings.Builder, text string) {
+	line := "#"
+	for _, word := range strings.Fields(text) {
+		if len(line) > 1 && len(line)+1+len(word) > formWidth {
+			b.WriteString(line + "\n")
+			line = "#  "
+		}
+		line += " " + word
+	}
+	b.WriteString(line + "\n")
 }
