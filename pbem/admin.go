@@ -213,7 +213,7 @@ func gameInfo(systems engine.Systems, t storeTx, g *Game, mails mailCount) (*Gam
 		return nil, err
 	}
 	info := &GameInfo{
-		ID: g.ID, System: cmp.Or(g.System, legacySystem), Scenario: g.Scenario, Ruleset: g.Ruleset, Title: g.Title,
+		ID: g.ID, System: cmp.Or(g.System, LegacySystem), Scenario: g.Scenario, Ruleset: g.Ruleset, Title: g.Title,
 		Round: g.Round(), RoundName: pos.Step().Name, Created: g.Created,
 		PeriodSeconds: int64(g.Period / time.Second), Paused: g.Paused, Ended: g.Ended, Result: g.Result,
 		Observers: g.Observers, RoundsPlayed: g.Turn, MailWaiting: mails.waiting, MailFailed: mails.failed,

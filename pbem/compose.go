@@ -230,7 +230,7 @@ func (t *txn) queue(l *letter) error {
 		out.ListID = fmt.Sprintf("<%s.%s>", g.ID, s.domain)
 		out.Headers = append(out.Headers,
 			mail.HeaderField{Key: "X-Fieldpost-Game", Value: g.ID},
-			mail.HeaderField{Key: "X-Fieldpost-System", Value: cmp.Or(g.System, legacySystem)},
+			mail.HeaderField{Key: "X-Fieldpost-System", Value: cmp.Or(g.System, LegacySystem)},
 			mail.HeaderField{Key: "X-Fieldpost-Round", Value: strconv.Itoa(cmp.Or(l.reported, g.Round()))})
 		if l.side != "" {
 			out.Headers = append(out.Headers, mail.HeaderField{Key: "X-Fieldpost-Side", Value: l.side})

@@ -183,7 +183,7 @@ type roundDownload struct {
 }
 
 func writeGameDownload(w io.Writer, systems engine.Systems, t storeTx, g *Game) error {
-	system := cmp.Or(g.System, legacySystem)
+	system := cmp.Or(g.System, LegacySystem)
 	d := gameDownload{Game: g.ID, System: system, Scenario: g.Scenario, Title: g.Title, Ruleset: g.Ruleset}
 	stateFile := func(pos engine.Position) (json.RawMessage, error) {
 		raw, err := pos.Marshal()

@@ -7,16 +7,16 @@ import (
 	"fieldpost/engine"
 )
 
-// legacySystem is the game system of games stored before the judge hosted
-// several: every one of them was Star General. It is the name stored games
-// carry, not a dependency on the system.
-const legacySystem = "stargeneral"
+// LegacySystem is the game system of games, state files and mails from
+// before the judge hosted several: every one of them was Star General. It
+// is the name stored games carry, not a dependency on the system.
+const LegacySystem = "stargeneral"
 
 // system returns the game system a game is played in.
 func (s *Service) system(g *Game) (engine.System, error) { return systemOf(s.opts.Systems, g) }
 
 func systemOf(systems engine.Systems, g *Game) (engine.System, error) {
-	sys, err := systems.Lookup(cmp.Or(g.System, legacySystem))
+	sys, err := systems.Lookup(cmp.Or(g.System, LegacySystem))
 	if err != nil {
 		return nil, fmt.Errorf("game %s: %w", g.ID, err)
 	}

@@ -390,7 +390,7 @@ func planFromMail(msg *mail.Inbound, side, game string, seed uint64) (engine.Pla
 	if err != nil {
 		return engine.Plan{}, err
 	}
-	sys, err := systems.Lookup(cmp.Or(strings.TrimSpace(msg.Header.Get("X-Fieldpost-System")), legacySystem))
+	sys, err := systems.Lookup(cmp.Or(strings.TrimSpace(msg.Header.Get("X-Fieldpost-System")), pbem.LegacySystem))
 	if err != nil {
 		return engine.Plan{}, err
 	}

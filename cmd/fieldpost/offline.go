@@ -46,9 +46,6 @@ type gameFile struct {
 	pos engine.Position
 }
 
-// legacySystem is the system of state files without one.
-const legacySystem = "stargeneral"
-
 // situation reports whether the file is a judge's situation.json.
 func (gf *gameFile) situation() bool { return gf.Format == 0 }
 
@@ -74,7 +71,7 @@ func readGame(path string) (*gameFile, error) {
 	if err != nil {
 		return nil, err
 	}
-	sys, err := systems.Lookup(cmp.Or(gf.System, legacySystem))
+	sys, err := systems.Lookup(cmp.Or(gf.System, pbem.LegacySystem))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
