@@ -173,6 +173,15 @@ const (
 	ASCII MapFormat = "ascii"
 )
 
+// Standing is a position whose sides that do not play next may still
+// change, between two plays, the orders they stand by: Frontline General's
+// REACT orders, which answer for a side during its opponent's turn.
+type Standing interface {
+	// Stand reads a waiting side's mail text for its standing orders, and
+	// returns the position with them; nil with the problems when it cannot.
+	Stand(side, text string, maxErrors int) (Position, Reading)
+}
+
 // Planner is a system that can play a side by itself, as a player would:
 // the bot of solo play and the demo.
 type Planner interface {

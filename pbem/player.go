@@ -143,6 +143,9 @@ func (t *txn) orders(id *identity, req *request, check bool) error {
 		return err
 	}
 	if !slices.Contains(pos.Step().Waiting, side) {
+		if standing, ok := pos.(engine.Standing); ok && !check {
+			return t.standingOrders(g, side, standing, req)
+		}
 		return t.mailPlayer(g, side, refused, fmt.Sprintf("Orders for round %d NOT accepted", g.Round()),
 			fmt.Sprintf("Round %d (%s) takes no orders from %s: it waits for %s.", g.Round(), pos.Step().Name,
 				side, strings.Join(pos.Step().Waiting, ", ")), false)
@@ -190,6 +193,31 @@ func (t *txn) orders(id *identity, req *request, check bool) error {
 		return nil
 	}
 	return t.playRound(g, "")
+}
+
+// standingOrders takes a waiting side's standing orders for the round
+// being waited for, where the game system has them: the position changes,
+// the round and its dice do not.
+func (t *txn) standingOrders(g *Game, side string, standing engine.Standing, req *request) error {
+	pos, err := t.position(g)
+	if err != nil {
+		return err
+	}
+	next, reading := standing.Stand(side, withoutOwnMail(req.Text, g.ID, pos.Title()), t.s.opts.Limits.MaxErrors)
+	switch {
+	case next == nil && reading.Errors > 0:
+		t.log.Info("standing orders refused", "errors", reading.Errors)
+		return t.mailPlayer(g, side, kindRejected, fmt.Sprintf("Standing orders for round %d NOT accepted", g.Round()), reading.Answer, false)
+	case next == nil:
+		return t.mailPlayer(g, side, kindRejected, fmt.Sprintf("Orders for round %d NOT accepted", g.Round()),
+			fmt.Sprintf("Round %d (%s) waits for %s's orders; you may send only your standing orders (REACT) now.",
+				g.Round(), pos.Step().Name, strings.Join(pos.Step().Waiting, ", ")), false)
+	}
+	if err := t.putPosition(g, next); err != nil {
+		return err
+	}
+	t.log.Info("standing orders accepted", "round", g.Round())
+	return t.mailPlayer(g, side, kindAccepted, fmt.Sprintf("Standing orders accepted for round %d", g.Round()), reading.Answer, false)
 }
 
 // readingNotes says how the judge read a mail's orders, where that is not

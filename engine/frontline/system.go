@@ -36,8 +36,9 @@ func New() (*System, error) {
 }
 
 var (
-	_ engine.System  = (*System)(nil)
-	_ engine.Planner = (*System)(nil)
+	_ engine.System   = (*System)(nil)
+	_ engine.Planner  = (*System)(nil)
+	_ engine.Standing = (*Position)(nil)
 )
 
 // Name implements engine.System.
@@ -171,6 +172,29 @@ func problemReport(probs []rules.Problem, max int) string {
 		fmt.Fprintf(&b, "  ... and %d more, not listed: correct these first.\n", rest)
 	}
 	return b.String()
+}
+
+// Stand implements engine.Standing: a waiting side's REACT orders replace
+// the standing orders it gave with its own turn.
+func (p *Position) Stand(side, text string, maxErrors int) (engine.Position, engine.Reading) {
+	o, probs := ordertext.Parse(p.st, side, text)
+	r := engine.Reading{Errors: len(probs), Found: found(o)}
+	switch {
+	case len(probs) > 0:
+		r.Answer = problemReport(probs, maxErrors)
+		return nil, r
+	case o.Standing == nil:
+		return nil, r
+	}
+	next, err := p.st.SetStanding(strings.ToUpper(side), *o.Standing)
+	if err != nil {
+		r.Errors, r.Answer = 1, err.Error()
+		return nil, r
+	}
+	r.Orders = &Orders{o}
+	r.Answer = fmt.Sprintf("Standing orders of %s accepted: they answer for you during %s's turn.\n\n%s",
+		strings.ToUpper(side), p.st.Active, ordertext.FormatStanding(*o.Standing))
+	return &Position{st: next}, r
 }
 
 // Default implements engine.Position: nothing bought, nothing moved.
