@@ -264,22 +264,30 @@ func writeJSON(w io.Writer, v any) error {
 	return enc.Encode(v)
 }
 
-func cmdBackup(e *env, args []string) error {
-	fl := newAdminFlags(e, commands["backup"].usage, commands["backup"].summary)
+// openReading reads the options and arguments of a command that reads the
+// database (backup, check-db), wanting n arguments, and reaches the judge
+// or its database.
+func openReading(e *env, name string, args []string, n int) (*pbem.AdminConn, []string, error) {
+	fl := newAdminFlags(e, commands[name].usage, commands[name].summary)
 	rest, err := fl.parse(args)
 	if err != nil {
-		return err
+		return nil, nil, err
 	}
-	if len(rest) != 1 {
-		return errUsage
+	if len(rest) != n {
+		return nil, nil, errUsage
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), adminTimeout)
-	defer cancel()
 	a, err := fl.open(false)
+	return a, rest, err
+}
+
+func cmdBackup(e *env, args []string) error {
+	a, rest, err := openReading(e, "backup", args, 1)
 	if err != nil {
 		return err
 	}
 	defer a.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), adminTimeout)
+	defer cancel()
 	info, err := a.Backup(ctx, rest[0])
 	if err != nil {
 		return err
@@ -296,21 +304,13 @@ func cmdBackup(e *env, args []string) error {
 // cmdCheckDB checks a consistent copy of the database, so that a running
 // judge is not held up.
 func cmdCheckDB(e *env, args []string) error {
-	fl := newAdminFlags(e, commands["check-db"].usage, commands["check-db"].summary)
-	rest, err := fl.parse(args)
-	if err != nil {
-		return err
-	}
-	if len(rest) != 0 {
-		return errUsage
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), adminTimeout)
-	defer cancel()
-	a, err := fl.open(false)
+	a, _, err := openReading(e, "check-db", args, 0)
 	if err != nil {
 		return err
 	}
 	defer a.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), adminTimeout)
+	defer cancel()
 	dir, err := os.MkdirTemp("", "fieldpost-check-")
 	if err != nil {
 		return err
