@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -167,11 +168,16 @@ type RoundMeta struct {
 // MapFormat is a kind of map picture.
 type MapFormat string
 
-// The map formats.
+// The map formats. PNG and ASCII are drawn by every system; SVG by those
+// that can (the pages fall back to PNG on ErrMapFormat).
 const (
 	PNG   MapFormat = "png"
+	SVG   MapFormat = "svg"
 	ASCII MapFormat = "ascii"
 )
+
+// ErrMapFormat is wrapped by Map when a system does not draw a format.
+var ErrMapFormat = errors.New("map format not drawn by this game system")
 
 // Standing is a position whose sides that do not play next may still
 // change, between two plays, the orders they stand by: Frontline General's

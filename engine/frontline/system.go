@@ -285,7 +285,7 @@ func drawMap(w io.Writer, v *rules.State, f engine.MapFormat) error {
 		_, err := io.WriteString(w, mapview.ASCII(v))
 		return err
 	}
-	return fmt.Errorf("no %q map in Frontline General", f)
+	return fmt.Errorf("no %q map in Frontline General: %w", f, engine.ErrMapFormat)
 }
 
 // Forces implements engine.Position: units in play, on the map, and their
