@@ -70,7 +70,7 @@ func (t *txn) playRound(g *Game, notice string) error {
 	if err := t.putGame(g); err != nil {
 		return err
 	}
-	t.log.Info("round played", "game", g.ID, "round", turn+1, "defaulted", rec.Defaulted, "ended", g.Ended)
+	t.log.Info("round played", "round", turn+1, "defaulted", rec.Defaulted, "ended", g.Ended)
 	for _, side := range rec.Defaulted {
 		err := t.mailPlayer(g, side, kindDefaulted, fmt.Sprintf("No orders from you: default orders played in round %d", turn+1),
 			fmt.Sprintf(notice, turn+1), false)

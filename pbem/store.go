@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"time"
@@ -133,7 +134,12 @@ func unpanic(fn func() error) (damage, err error) {
 // check is only sound while nothing writes, so it checks a copy, taken in
 // one read transaction beside the file.
 func (s *Store) Check() error {
-	f, err := os.CreateTemp(filepath.Dir(s.path), ".check-*.db")
+	// A judge killed during an earlier check left its copy behind; only one
+	// judge runs on a database (its lock), so no copy here is in use.
+	if err := removeCheckCopies(s.path); err != nil {
+		return fmt.Errorf("checking database %s: %w", s.path, err)
+	}
+	f, err := os.CreateTemp(filepath.Dir(s.path), checkCopyPattern)
 	if err != nil {
 		return fmt.Errorf("checking database %s: %w", s.path, err)
 	}
@@ -152,6 +158,23 @@ func (s *Store) Check() error {
 	defer copied.Close()
 	if damage := copied.readEveryPage(); damage != nil {
 		return damagedError(s.path, damage)
+	}
+	return nil
+}
+
+// checkCopyPattern names the copies Check takes beside the database.
+const checkCopyPattern = ".check-*.db"
+
+// removeCheckCopies removes the copies earlier checks left beside path.
+func removeCheckCopies(path string) error {
+	left, err := filepath.Glob(filepath.Join(filepath.Dir(path), checkCopyPattern))
+	if err != nil {
+		return err
+	}
+	for _, name := range left {
+		if err := os.Remove(name); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return err
+		}
 	}
 	return nil
 }

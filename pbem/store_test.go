@@ -246,3 +246,21 @@ func TestCheckFindsDamageOpeningDoesNotRead(t *testing.T) {
 		t.Errorf("CheckDatabase of a damaged file: %v", err)
 	}
 }
+
+// A copy left beside the database by a judge killed during its check is
+// removed by the next check, and the check leaves nothing behind itself.
+func TestCheckRemovesACopyAKilledJudgeLeft(t *testing.T) {
+	j := newJudge(t, nil)
+	j.newGame("tutorial-1", "")
+	left := filepath.Join(filepath.Dir(j.store.path), ".check-123456.db")
+	if err := os.WriteFile(left, []byte("half a copy"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := j.store.Check(); err != nil {
+		t.Fatalf("a sound database: %v", err)
+	}
+	copies, err := filepath.Glob(filepath.Join(filepath.Dir(j.store.path), ".check-*"))
+	if err != nil || len(copies) != 0 {
+		t.Errorf("copies left after the check: %v (%v)", copies, err)
+	}
+}

@@ -1,7 +1,9 @@
 package pbem
 
 import (
+	"errors"
 	"io/fs"
+	"strings"
 	"testing"
 
 	"fieldpost/engine"
@@ -40,4 +42,20 @@ func testSystems(t testing.TB) engine.Systems {
 		t.Fatal(err)
 	}
 	return systems
+}
+
+// A system asked for a map it does not draw says so with ErrMapFormat, which
+// is what the pages fall back on.
+func TestEverySystemRefusesAMapFormatItDoesNotDraw(t *testing.T) {
+	for _, sys := range testSystems(t) {
+		pos, err := sys.NewGame(sys.Scenarios()[0].Name, 1)
+		if err != nil {
+			t.Fatalf("%s: %v", sys.Name(), err)
+		}
+		var b strings.Builder
+		err = pos.Map(&b, "", engine.MapFormat("gif"))
+		if !errors.Is(err, engine.ErrMapFormat) {
+			t.Errorf("%s: a gif map gives %v, want ErrMapFormat", sys.Name(), err)
+		}
+	}
 }
