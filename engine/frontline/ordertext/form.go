@@ -243,6 +243,15 @@ func FormatStanding(st rules.Standing) string {
 	if len(st.Scramble) > 0 {
 		fmt.Fprintf(&b, "  SCRAMBLE %s\n", strings.Join(st.Scramble, " "))
 	}
+	for _, o := range st.Smoke {
+		fmt.Fprintf(&b, "  SMOKE %s IF %s\n", hexOrAny(o.Hex), FormatCondition(o.If))
+	}
+	if st.EngineersFight {
+		b.WriteString("  ENGINEERS-FIGHT yes\n")
+	}
+	if st.IdleFight {
+		b.WriteString("  IDLE-FIGHT yes\n")
+	}
 	fmt.Fprintf(&b, "  ACCEPT-CEASEFIRE %s\n  ACCEPT-SURRENDER %s\n", orWord(st.AcceptCeasefire, "never"), orWord(st.AcceptSurrender, "yes"))
 	return b.String()
 }

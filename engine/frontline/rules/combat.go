@@ -329,6 +329,7 @@ func (r *resolver) engageWith(e Engagement, att []*Unit, side string, defensive 
 	}
 	r.emit("engage", "V.5", e.Hex, "", "%s at %s (%s) by %s: attackers %s; the stack there: %s; retaliating: %s", kind, e.Hex, terrainName(s.Map.Terrain(e.Hex)), side,
 		strings.Join(attNames, " "), orDash(names), orDash(defNames))
+	r.putBack(b)
 
 	r.bridgeFire(b, e)
 	if len(b.fighters[enemy]) == 0 && len(b.stack) == 0 {
@@ -414,7 +415,7 @@ func terrainName(t byte) string {
 }
 
 func (r *resolver) retaliates(u *Unit, st Standing) bool {
-	if u.Idle || u.Repairing != 0 || u.Building != "" || u.Staged != 0 || !r.s.crewed(u) || len(r.s.Card(u).Weapons) == 0 || r.s.Card(u).Kind == "obstacle" {
+	if u.Idle || holdsFire(u, st) || u.Staged != 0 || !r.s.crewed(u) || len(r.s.Card(u).Weapons) == 0 || r.s.Card(u).Kind == "obstacle" {
 		return false
 	}
 	switch st.Retaliate {

@@ -475,7 +475,8 @@ func (r *resolver) defensiveCombat() {
 			continue
 		}
 		for _, u := range s.Units {
-			if u.Side == r.enemy && u.OnMap() && u.In == "" && !r.engaged[u.Key()] && r.retaliates(u, s.Player(r.enemy).Standing) && r.reachesAny(u, targets) {
+			// Building and repairing units fight only when attacked (Inset VI.2).
+			if u.Side == r.enemy && u.OnMap() && u.In == "" && !r.engaged[u.Key()] && u.Building == "" && u.Repairing == 0 && r.retaliates(u, s.Player(r.enemy).Standing) && r.reachesAny(u, targets) {
 				att = append(att, u)
 			}
 		}

@@ -249,6 +249,9 @@ func (v *validator) moves() {
 		case u.Building != "":
 			v.add(m.Line, "Inset VI.2", "%s is building %s and stays idle in its hex", u.ID, u.Building)
 			continue
+		case u.Repairing != 0:
+			v.add(m.Line, "reading 23", "%s is still being repaired (put back by fighting) and stays idle", u.ID)
+			continue
 		case u.SkipMove != 0 && u.SkipMove == p.OwnTurn:
 			v.add(m.Line, "IV.3.5", "%s was pushed last turn and skips this Movement Phase", u.ID)
 			continue
@@ -603,6 +606,8 @@ func (v *validator) engagements() {
 				v.add(e.Line, "VI.6", "%s reconnoitred this turn and may not fight", id)
 			case u.Building != "":
 				v.add(e.Line, "Inset VI.2", "%s is building %s and stays idle", id, u.Building)
+			case u.Repairing != 0:
+				v.add(e.Line, "reading 23", "%s is still being repaired (put back by fighting) and stays idle", id)
 			case (u.In != "" && u.Role == "towed"):
 				v.add(e.Line, "VI.3.5", "%s is hitched for towing and cannot fire", id)
 			case u.In != "":
