@@ -41,11 +41,15 @@ func (b *planner) next() int { b.line++; return b.line }
 
 func (b *planner) standing() *rules.Standing {
 	v := b.v
-	st := &rules.Standing{Retaliate: "all", Targets: "best-odds", AP: "auto"}
+	// Engineers at work and units under repair fight back rather than be
+	// shot without reply (Inset VI.2).
+	st := &rules.Standing{Retaliate: "all", Targets: "best-odds", AP: "auto", EngineersFight: true, IdleFight: true}
 	p := v.Player(b.side)
 	for _, c := range p.Hand {
 		if c == "Withdraw" {
 			st.Withdraw = []rules.HexOrder{{If: &rules.Condition{Kind: "ODDS<", R: 0.4}}}
+			// Smoke laid first gives the withdrawal +4 (Glossary Smoke).
+			st.Smoke = []rules.HexOrder{{If: &rules.Condition{Kind: "ODDS<", R: 0.4}}}
 		}
 		if c == "Inspire" {
 			st.Inspire = []rules.HexOrder{{}}
@@ -386,6 +390,7 @@ func (b *planner) combat() {
 				for _, c := range v.Player(b.side).Hand {
 					if c == "Withdraw" {
 						e.Withdraw = &rules.Condition{Kind: "ODDS<", R: 0.4}
+						e.Smoke = b.smokeCover(g.units, e)
 					}
 				}
 			}
@@ -425,4 +430,17 @@ func keep[T any](xs []T, bad map[int]bool, line func(T) int) []T {
 		}
 	}
 	return out
+}
+
+// smokeCover has the first smoke vehicle of an engagement lay smoke when
+// the withdrawal's condition comes, so that the withdrawal gets +4
+// (Glossary Smoke). Its line is the engagement's: refused, both go.
+func (b *planner) smokeCover(units []string, e rules.Engagement) []rules.SmokeOrder {
+	for _, id := range units {
+		c := b.v.Card(b.v.Unit(b.side, id))
+		if c.Smoke && c.Kind == "vehicle" {
+			return []rules.SmokeOrder{{Line: e.Line, Unit: id, If: e.Withdraw}}
+		}
+	}
+	return nil
 }

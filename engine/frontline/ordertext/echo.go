@@ -105,6 +105,15 @@ func Echo(s *rules.State, o rules.Orders) string {
 		if e.Inspire {
 			b.WriteString("    Inspire\n")
 		}
+		for _, so := range e.Smoke {
+			when := "as the engagement opens, instead of its round-1 fire"
+			if so.If != nil {
+				when = "at the start of the first round " + FormatCondition(so.If) + " holds, instead of firing that round"
+			}
+			rl := s.Lib().Rules
+			fmt.Fprintf(&b, "    %s lays smoke %s: attacks on your units it screens need %d more, Withdraw and Suspend Attack +%d, for %d rounds\n",
+				so.Unit, when, rl.Int("vehicle_smoke_attack_penalty"), rl.Int("smoke_withdraw_bonus"), rl.Int("vehicle_smoke_rounds"))
+		}
 	}
 	for _, d := range o.Deploys {
 		fmt.Fprintf(&b, "  deploy %s at %s\n", d.Unit, d.Hex)

@@ -678,6 +678,7 @@ func (v *validator) engagements() {
 				}
 			}
 		}
+		v.smokeOrders(e)
 		if e.Exit != 0 && (e.Exit < 2 || e.Exit%2 != 0) {
 			v.add(e.Line, "VI.2.3", "EXIT %d: aircraft leave after an even number of rounds", e.Exit)
 		}
