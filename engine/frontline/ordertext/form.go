@@ -30,7 +30,7 @@ func Form(s *rules.State, game, side string) string {
 	}
 	comment(&b, "", fmt.Sprintf("Treasury %d.  Hand: %s.  Enemy hand: %d card(s).", p.Treasury, orNone(p.Hand), v.Player(s.Enemy(side)).HandSize))
 	due, gross, ports := s.SupplyDue(side)
-	supply := fmt.Sprintf("Supply due %d (%d less %d port(s) x 5).", due, gross, ports)
+	supply := fmt.Sprintf("Supply due %d (%d less %d for %d port(s)).", due, gross, gross-due, ports)
 	if due > p.Treasury {
 		supply += fmt.Sprintf(" DEFICIT %d: IDLE units worth %d or the judge picks the cheapest.", due-p.Treasury, (due-p.Treasury)*10)
 	}

@@ -125,6 +125,9 @@ func (s *State) CanAffect(a *Unit, w Weapon, t *Unit) bool {
 	if tc.Structure == "airfield" && !w.Heavy {
 		return false
 	}
+	if (tc.Structure == "bridge" && w.Bullet) || s.emplacementShields(a, t) {
+		return false
+	}
 	return true
 }
 
@@ -336,6 +339,7 @@ func (r *resolver) engageWith(e Engagement, att []*Unit, side string, defensive 
 	r.putBack(b)
 
 	r.bridgeFire(b, e)
+	r.portFire(b)
 	if len(b.fighters[enemy]) == 0 && len(b.stack) == 0 {
 		return // only a bridge was shot at
 	}

@@ -231,7 +231,7 @@ func (r *resolver) production(o Orders) {
 		c := r.s.lib.Cards[b.Code]
 		eng := r.s.Unit(r.side, b.By)
 		p.Treasury -= c.Cost
-		u := &Unit{ID: r.s.nextID(r.side, b.Code), Side: r.side, Code: b.Code, Staged: r.own, Hex: b.Hex}
+		u := &Unit{ID: r.s.nextID(r.side, b.Code), Side: r.side, Code: b.Code, Staged: r.own, Hex: b.Hex, Across: b.Across}
 		r.s.Units = append(r.s.Units, u)
 		r.s.sortUnits()
 		if c.Radius > 0 {
@@ -325,14 +325,8 @@ func (s *State) SupplyDue(side string) (due, gross, ports int) {
 		}
 	}
 	gross = roundHalfUp(float64(cost) * float64(s.lib.Rules.Int("supply_percent")) / 100)
-	if !s.modifier("high-seas", side) {
-		for h, c := range s.Control {
-			if c == side && s.Map.Port(h) {
-				ports++
-			}
-		}
-	}
-	return max(gross-ports*s.lib.Rules.Int("port_supply_cut"), 0), gross, ports
+	cut, ports := s.portCut(side)
+	return max(gross-cut, 0), gross, ports
 }
 
 // supplied: units that pay supply (Inset V.4).
@@ -519,7 +513,7 @@ func (s *State) CanDeployAt(u *Unit, h Hex) bool {
 	if c.Kind == "aircraft" {
 		return s.airfieldAt(h) != nil
 	}
-	return s.Map.Port(h) && !s.modifier("high-seas", u.Side)
+	return s.Map.Port(h) && s.Ports[h] != portDestroyed && !s.modifier("high-seas", u.Side)
 }
 
 func (s *State) airfieldAt(h Hex) *Unit {

@@ -227,6 +227,18 @@ func ParseScenario(text string) (*State, error) {
 				}
 				s.Bridges[hs] = "collapsed"
 			}
+		case "PORT":
+			// PORT hex damaged|destroyed: a port hit earlier (§VII.3.4).
+			if len(args) != 2 || (args[1] != portDamaged && args[1] != portDestroyed) {
+				fail(n, "PORT takes a hex and damaged or destroyed")
+				continue
+			}
+			h, err := ParseHex(args[0])
+			if err != nil || !s.Map.Port(h) {
+				fail(n, "PORT %s: not a port of the map", args[0])
+				continue
+			}
+			s.setPort(h, args[1])
 		case "SIDES":
 			if len(args) != 2 || args[0] == args[1] {
 				fail(n, "SIDES takes two side names, the first player first")
@@ -531,6 +543,20 @@ func (s *State) parseUnit(args []string) error {
 				return err
 			}
 			u.Building = strings.ToUpper(v)
+		case "within":
+			v, err := next()
+			if err != nil {
+				return err
+			}
+			u.Within = strings.ToUpper(v)
+		case "across":
+			v, err := next()
+			if err != nil {
+				return err
+			}
+			if u.Across, err = ParseHex(v); err != nil {
+				return fmt.Errorf("unit %s: across: %w", id, err)
+			}
 		case "in", "towed":
 			role := map[string]string{"in": "passenger", "towed": "towed"}[strings.ToLower(rest[0])]
 			v, err := next()
