@@ -44,12 +44,13 @@ func (b *planner) standing() *rules.Standing {
 	// Engineers at work and units under repair fight back rather than be
 	// shot without reply (Inset VI.2).
 	st := &rules.Standing{Retaliate: "all", Targets: "best-odds", AP: "auto", EngineersFight: true, IdleFight: true}
+	// Outgunned, a smoke vehicle screens its stack (attacks on it need 2
+	// more) and gives a later withdrawal +4 (Glossary Smoke).
+	st.Smoke = []rules.HexOrder{{If: &rules.Condition{Kind: "ODDS<", R: 0.5}}}
 	p := v.Player(b.side)
 	for _, c := range p.Hand {
 		if c == "Withdraw" {
 			st.Withdraw = []rules.HexOrder{{If: &rules.Condition{Kind: "ODDS<", R: 0.4}}}
-			// Smoke laid first gives the withdrawal +4 (Glossary Smoke).
-			st.Smoke = []rules.HexOrder{{If: &rules.Condition{Kind: "ODDS<", R: 0.4}}}
 		}
 		if c == "Inspire" {
 			st.Inspire = []rules.HexOrder{{}}
@@ -394,7 +395,34 @@ func (b *planner) combat() {
 					}
 				}
 			}
+			b.portShots(&e)
 			b.o.Engagements = append(b.o.Engagements, e)
+		}
+	}
+}
+
+// portShots: at an enemy port, guns of 155 mm class shell it before the
+// rounds (§VII.3.4): a shot that costs them nothing in the fight and cuts
+// the enemy's supply and landings. Bombs are kept for the units.
+func (b *planner) portShots(e *rules.Engagement) {
+	v := b.v
+	if !v.Map.Port(e.Hex) || v.Control[e.Hex] != b.enemy || v.PortState(e.Hex) == "destroyed" {
+		return
+	}
+	for _, id := range e.Units {
+		u := v.Unit(b.side, id)
+		at, ok := b.dest[id]
+		if !ok {
+			at = u.Hex
+		}
+		for _, w := range v.Card(u).Weapons {
+			if w.Heavy && !w.OneShot && rules.Distance(at, e.Hex) <= w.Range {
+				if e.Targets == nil {
+					e.Targets = map[string]string{}
+				}
+				e.Targets[id] = "PORT:" + e.Hex.String()
+				break
+			}
 		}
 	}
 }

@@ -35,6 +35,9 @@ func Form(s *rules.State, game, side string) string {
 		supply += fmt.Sprintf(" DEFICIT %d: IDLE units worth %d or the judge picks the cheapest.", due-p.Treasury, (due-p.Treasury)*10)
 	}
 	comment(&b, "", supply)
+	if hit := portStates(s); hit != "" {
+		comment(&b, "", "Ports hit (never rebuilt): "+hit)
+	}
 	var staged []string
 	for _, u := range v.Units {
 		if u.Side == side && u.Staged > 0 && u.In == "" {
@@ -55,10 +58,13 @@ func Form(s *rules.State, game, side string) string {
 	}
 	if active {
 		comment(&b, "", "BUY code count [XP n]; BUILD MINES|WIRE|AF AT hex BY engineer; BUILD CP AT hex BY unit (your turns 1, 6, 11...)")
+		comment(&b, "", "BUILD EBR AT from-to BY engineer (a bridge over the river, the engineer in from); BUILD PILLBOX AT hex BY engineer")
 		b.WriteString("PRODUCE\n")
 		comment(&b, "", "unit hex hex... [LOAD u] [UNLOAD u] [HITCH g] [UNHITCH g] [DIG] [RECON hex] [DETONATE hex] [CLEAR obstacle] [REPAIR] [MERGE u] [PUSH] [HIT-AND-RUN] [LAND hex]; ENCIRCLE hex OPEN hex")
+		comment(&b, "", "unit [hex...] OCCUPY emplacement (infantry, last step); engineer DETONATE its own hex blows a port there")
 		b.WriteString("MOVE\n")
 		comment(&b, "", "ENGAGE hex WITH units [SUSPEND|WITHDRAW|CEASEFIRE|SURRENDER IF cond] [INSPIRE]; then: unit AT SIDE:ID [AP|HE]; MISSION fo [PIN|BLIND] WITH guns [THEN FFE]")
+		comment(&b, "", "also: unit SMOKE [IF cond] (smoke vehicles); unit AT PORT:hex (155 mm shells, 500 lb bombs)")
 		b.WriteString("COMBAT\n")
 		comment(&b, "", "unit AT port (your turns 5, 10, 15...; or RUSH units)")
 		b.WriteString("DEPLOY\n")
@@ -178,6 +184,15 @@ func Describe(v *rules.State, u *rules.Unit) string {
 	if u.In != "" {
 		w = append(w, u.Role+" of "+u.In)
 	}
+	if u.Building != "" && u.Side == v.ViewOf {
+		w = append(w, "building "+u.Building)
+	}
+	if u.Within != "" {
+		w = append(w, "in "+u.Within)
+	}
+	if !u.Across.IsZero() {
+		w = append(w, "bridge to "+u.Across.String())
+	}
 	if len(u.Stars) > 0 {
 		w = append(w, strings.Join(u.Stars, "+"))
 	}
@@ -286,4 +301,14 @@ func FormatCondition(c *rules.Condition) string {
 		return fmt.Sprintf("%s%d", c.Kind, c.N)
 	}
 	return c.Kind
+}
+
+// portStates lists the ports hit by heavy weapons or blown (§VII.3.4).
+func portStates(s *rules.State) string {
+	var out []string
+	for h, st := range s.Ports {
+		out = append(out, h.String()+" "+st)
+	}
+	sort.Strings(out)
+	return strings.Join(out, ", ")
 }

@@ -21,8 +21,8 @@ const (
 	portDestroyed = "destroyed"
 )
 
-// portTarget reads a target written PORT:CCRR.
-func portTarget(t string) (Hex, bool) {
+// PortTarget reads a target written PORT:CCRR.
+func PortTarget(t string) (Hex, bool) {
 	rest, ok := strings.CutPrefix(t, "PORT:")
 	if !ok {
 		return Hex{}, false
@@ -69,7 +69,7 @@ func (r *resolver) portFire(b *battle) {
 	card := s.lib.Cards["PORT"]
 	sum := 0
 	for _, f := range b.fighters[b.att] {
-		h, ok := portTarget(f.target)
+		h, ok := PortTarget(f.target)
 		if !ok {
 			continue
 		}

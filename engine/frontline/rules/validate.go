@@ -635,7 +635,7 @@ func (v *validator) engagements() {
 				v.bridgeTargetCheck(e, id, u, hs)
 				continue
 			}
-			if h, ok := portTarget(tk); ok {
+			if h, ok := PortTarget(tk); ok {
 				v.portTargetCheck(e, id, u, h)
 				continue
 			}
