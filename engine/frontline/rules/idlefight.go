@@ -30,7 +30,9 @@ func (r *resolver) putBack(b *battle) {
 			} else {
 				u.Ready++
 			}
-			r.emit("build", "Inset VI.2", u.Hex, "", "%s leaves its work on %s to fight as infantry: the construction is put back a turn, complete at the end of %s's turn %d", u.ID, u.Building, u.Side, u.Ready)
+			// The item itself is staged, so secret: the public line names
+			// only the engineer.
+			r.emit("build", "Inset VI.2", u.Hex, "", "%s leaves its construction to fight as infantry: the work is put back a turn, complete at the end of %s's turn %d", u.ID, u.Side, u.Ready)
 			continue
 		}
 		// Fighting voids the idle turn: the repair (or merge) restarts and

@@ -61,14 +61,18 @@ func (r *resolver) smokeAtRound(b *battle, e Engagement) {
 }
 
 // laySmoke has side's named engaged vehicle (or, id empty, its first that
-// can) lay smoke this round instead of firing; each vehicle lays once an
-// engagement.
+// can, unless smoke already screens it) lay smoke this round instead of
+// firing; each vehicle lays once an engagement.
 func (r *resolver) laySmoke(b *battle, side, id string) {
 	s := r.s
 	for _, f := range r.alive(b, side) {
 		u := f.u
 		if (id != "" && u.ID != id) || !s.canLaySmoke(u) || b.pinned[u] {
 			continue
+		}
+		// A standing order lays no smoke where its smoke still hangs.
+		if id == "" && b.screened(u) {
+			return
 		}
 		if _, done := b.layer[u]; done {
 			if id != "" {
