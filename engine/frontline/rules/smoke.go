@@ -94,8 +94,12 @@ func (r *resolver) laySmoke(b *battle, side, id string) {
 		sc := smokeScreen{side: side, hex: u.Hex, reach: reach, until: round + r.r.Int("vehicle_smoke_rounds") - 1}
 		b.screens = append(b.screens, sc)
 		b.layer[u] = round
-		r.emit("smoke", "Glossary Smoke", u.Hex, "", "%s lays smoke at %s instead of firing in round %d: attacks on %s units within %d hex(es) need %d more, and their Withdraw and Suspend Attack checks get +%d, through round %d",
-			u.ID, u.Hex, round, side, reach, r.r.Int("vehicle_smoke_attack_penalty"), r.r.Int("smoke_withdraw_bonus"), sc.until)
+		where := "in " + u.Hex.String()
+		if reach > 0 {
+			where = fmt.Sprintf("within %d hex(es) of %s", reach, u.Hex)
+		}
+		r.emit("smoke", "Glossary Smoke", u.Hex, "", "%s lays smoke at %s instead of firing in round %d: attacks on %s units %s need %d more, and their Withdraw and Suspend Attack checks get +%d, through round %d",
+			u.ID, u.Hex, round, side, where, r.r.Int("vehicle_smoke_attack_penalty"), r.r.Int("smoke_withdraw_bonus"), sc.until)
 		return
 	}
 }
