@@ -78,6 +78,7 @@ func Form(s *rules.State, game, side string) string {
 			}
 		}
 	}
+	comment(&b, "", "REACT may also hold: SMOKE hex|any IF cond; ENGINEERS-FIGHT yes|no; IDLE-FIGHT yes|no (no unless written)")
 	b.WriteString("REACT              # standing orders for the enemy's next turn\n")
 	b.WriteString(FormatStanding(p.Standing))
 	b.WriteString("END\n")
