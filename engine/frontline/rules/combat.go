@@ -341,7 +341,7 @@ func (r *resolver) engageWith(e Engagement, att []*Unit, side string, defensive 
 	r.bridgeFire(b, e)
 	r.portFire(b)
 	if len(b.fighters[enemy]) == 0 && len(b.stack) == 0 {
-		return // only a bridge was shot at
+		return // only a bridge or a port was shot at
 	}
 	r.smokeAtOpen(b, e)
 	if e.Suspend != nil && r.condition(b, side, e.Suspend) && s.Player(side).holds("Suspend") && r.cardsAllowed(side, b.fighters[side]) {
