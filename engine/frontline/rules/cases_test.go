@@ -239,6 +239,8 @@ func checkPost(s *rules.State, line string) error {
 				ok = u.In == strings.TrimPrefix(v, "-")
 			case "stars":
 				ok = strings.Join(u.Stars, ",") == v
+			case "building":
+				ok = u.Building == strings.TrimPrefix(v, "-")
 			case "within":
 				ok = u.Within == strings.TrimPrefix(v, "-")
 			default:

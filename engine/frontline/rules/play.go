@@ -429,8 +429,11 @@ func (r *resolver) deployment(o Orders) {
 			continue
 		}
 		item := s.Unit(r.side, eng.Building)
+		if item != nil && item.Staged >= r.own {
+			continue // begun this turn (Priority Shipping deploys now): not yet
+		}
 		eng.Building, eng.Ready = "", 0
-		if item == nil || item.Staged == 0 || item.Staged >= r.own {
+		if item == nil || item.Staged == 0 {
 			continue
 		}
 		item.Staged = 0
