@@ -16,7 +16,7 @@ import (
 // or its standing orders (REACT) when it waits.
 func Plan(s *rules.State, side string) rules.Orders {
 	v := s.View(side)
-	b := &planner{v: v, side: side, enemy: v.Enemy(side), line: 0}
+	b := &planner{v: v, side: side, enemy: v.Enemy(side), line: 0, occupying: map[string]bool{}}
 	o := rules.Orders{Side: side, Standing: b.standing()}
 	if v.Active != side {
 		return o
@@ -35,13 +35,19 @@ type planner struct {
 	o           *rules.Orders
 	line        int
 	dest        map[string]rules.Hex
+	occupying   map[string]bool // pillboxes a move of this plan already fills
 }
 
 func (b *planner) next() int { b.line++; return b.line }
 
 func (b *planner) standing() *rules.Standing {
 	v := b.v
-	st := &rules.Standing{Retaliate: "all", Targets: "best-odds", AP: "auto"}
+	// Engineers at work and units under repair fight back rather than be
+	// shot without reply (Inset VI.2).
+	st := &rules.Standing{Retaliate: "all", Targets: "best-odds", AP: "auto", EngineersFight: true, IdleFight: true}
+	// Outgunned, a smoke vehicle screens its stack (attacks on it need 2
+	// more) and gives a later withdrawal +4 (Glossary Smoke).
+	st.Smoke = []rules.HexOrder{{If: &rules.Condition{Kind: "ODDS<", R: 0.5}}}
 	p := v.Player(b.side)
 	for _, c := range p.Hand {
 		if c == "Withdraw" {
@@ -81,6 +87,7 @@ func (b *planner) production() {
 	budget := v.Player(b.side).Treasury - 5*(due+2)
 	tank := map[string]string{"US": "SHER", "GE": "PZ4"}[b.side]
 	lib := v.Lib()
+	budget = b.fortify(budget)
 	if tc := lib.Cards[tank]; tc != nil && budget >= tc.Cost+lib.Cards["TC"].Cost {
 		b.o.Buys = append(b.o.Buys, rules.Buy{Line: b.next(), Code: tank, Count: 1}, rules.Buy{Line: b.next(), Code: "TC", Count: 1})
 		budget -= tc.Cost + lib.Cards["TC"].Cost
@@ -156,7 +163,7 @@ func (b *planner) movement() {
 	dists := map[bool]map[rules.Hex]int{}
 	garrison := map[rules.Hex]int{}
 	for _, u := range v.Units {
-		if u.Side != b.side || !u.OnMap() || u.In != "" || u.Idle || u.Aloft {
+		if u.Side != b.side || !u.OnMap() || u.In != "" || u.Idle || u.Aloft || b.busy(u) {
 			continue
 		}
 		c := v.Card(u)
@@ -175,7 +182,11 @@ func (b *planner) movement() {
 		}
 		if guards[u.Hex] && c.Kind == "infantry" && garrison[u.Hex] < 2 {
 			garrison[u.Hex]++
-			if c.DigIn && !u.DugIn {
+			if p := b.emptyPillbox(u); p != "" {
+				b.o.Moves = append(b.o.Moves, rules.Move{Line: b.next(), Unit: u.ID, Steps: []rules.Step{{Act: rules.ActOccupy, Unit: p}}})
+				continue
+			}
+			if c.DigIn && !u.DugIn && u.Within == "" {
 				b.o.Moves = append(b.o.Moves, rules.Move{Line: b.next(), Unit: u.ID, Steps: []rules.Step{{Act: rules.ActDig}}})
 			}
 			continue
@@ -334,7 +345,7 @@ func (b *planner) combat() {
 		}
 	}
 	for _, u := range v.Units {
-		if u.Side != b.side || !u.OnMap() || u.In != "" || u.Idle || reconned[u.ID] || len(v.Card(u).Weapons) == 0 || v.Card(u).Kind == "obstacle" {
+		if u.Side != b.side || !u.OnMap() || u.In != "" || u.Idle || reconned[u.ID] || len(v.Card(u).Weapons) == 0 || v.Card(u).Kind == "obstacle" || b.busy(u) {
 			continue
 		}
 		at, ok := b.dest[u.ID]
@@ -386,10 +397,38 @@ func (b *planner) combat() {
 				for _, c := range v.Player(b.side).Hand {
 					if c == "Withdraw" {
 						e.Withdraw = &rules.Condition{Kind: "ODDS<", R: 0.4}
+						e.Smoke = b.smokeCover(g.units, e)
 					}
 				}
 			}
+			b.portShots(&e)
 			b.o.Engagements = append(b.o.Engagements, e)
+		}
+	}
+}
+
+// portShots: at an enemy port, guns of 155 mm class shell it before the
+// rounds (§VII.3.4): a shot that costs them nothing in the fight and cuts
+// the enemy's supply and landings. Bombs are kept for the units.
+func (b *planner) portShots(e *rules.Engagement) {
+	v := b.v
+	if !v.Map.Port(e.Hex) || v.Control[e.Hex] != b.enemy || v.PortState(e.Hex) == "destroyed" {
+		return
+	}
+	for _, id := range e.Units {
+		u := v.Unit(b.side, id)
+		at, ok := b.dest[id]
+		if !ok {
+			at = u.Hex
+		}
+		for _, w := range v.Card(u).Weapons {
+			if w.Heavy && !w.OneShot && rules.Distance(at, e.Hex) <= w.Range {
+				if e.Targets == nil {
+					e.Targets = map[string]string{}
+				}
+				e.Targets[id] = "PORT:" + e.Hex.String()
+				break
+			}
 		}
 	}
 }
@@ -407,6 +446,7 @@ func legal(v *rules.State, o rules.Orders) rules.Orders {
 			bad[p.Line] = true
 		}
 		o.Buys = keep(o.Buys, bad, func(x rules.Buy) int { return x.Line })
+		o.Builds = keep(o.Builds, bad, func(x rules.Build) int { return x.Line })
 		o.Moves = keep(o.Moves, bad, func(x rules.Move) int { return x.Line })
 		o.Engagements = keep(o.Engagements, bad, func(x rules.Engagement) int { return x.Line })
 		o.Deploys = keep(o.Deploys, bad, func(x rules.Deploy) int { return x.Line })
@@ -425,4 +465,79 @@ func keep[T any](xs []T, bad map[int]bool, line func(T) int) []T {
 		}
 	}
 	return out
+}
+
+// smokeCover has the first smoke vehicle of an engagement lay smoke when
+// the withdrawal's condition comes, so that the withdrawal gets +4
+// (Glossary Smoke). Its line is the engagement's: refused, both go.
+func (b *planner) smokeCover(units []string, e rules.Engagement) []rules.SmokeOrder {
+	for _, id := range units {
+		c := b.v.Card(b.v.Unit(b.side, id))
+		if c.Smoke && c.Kind == "vehicle" {
+			return []rules.SmokeOrder{{Line: e.Line, Unit: id, If: e.Withdraw}}
+		}
+	}
+	return nil
+}
+
+// fortify has engineers standing in a hex the enemy needs to win build a
+// pillbox there, one a hex, while the budget allows (§VI.5.3); the
+// garrison then occupies it. It returns the budget left.
+func (b *planner) fortify(budget int) int {
+	v := b.v
+	card := v.Lib().Cards["PILLBOX"]
+	guards := b.guards()
+	done := map[rules.Hex]bool{}
+	for _, u := range v.Units {
+		if u.Side == b.side && v.Card(u).Structure == "emplacement" {
+			done[u.Hex] = true
+		}
+	}
+	for _, u := range v.Units {
+		if u.Side != b.side || !u.OnMap() || u.In != "" || u.Idle || u.Building != "" || !v.Card(u).Engineer || !guards[u.Hex] || done[u.Hex] || budget < card.Cost {
+			continue
+		}
+		b.o.Builds = append(b.o.Builds, rules.Build{Line: b.next(), Code: card.Code, Hex: u.Hex, By: u.ID})
+		done[u.Hex] = true
+		budget -= card.Cost
+	}
+	return budget
+}
+
+// emptyPillbox names an own pillbox in u's hex with room for it, or "".
+func (b *planner) emptyPillbox(u *rules.Unit) string {
+	v := b.v
+	if u.Within != "" {
+		return ""
+	}
+	for _, p := range v.UnitsAt(u.Hex) {
+		if p.Side != b.side || v.Card(p).Structure != "emplacement" {
+			continue
+		}
+		inside := 0
+		for _, x := range v.UnitsAt(u.Hex) {
+			if x.Side == b.side && x.Within == p.ID {
+				inside++
+			}
+		}
+		if inside < v.Lib().Rules.Int("emplacement_capacity") && !b.occupying[p.ID] {
+			b.occupying[p.ID] = true
+			return p.ID
+		}
+	}
+	return ""
+}
+
+// busy: the unit builds (from an earlier turn or from this plan) or is
+// under repair, so stays idle (Inset VI.2, §VI.4).
+func (b *planner) busy(u *rules.Unit) bool {
+	if u.Building != "" || u.Repairing != 0 {
+		return true
+	}
+	for _, x := range b.o.Builds {
+		if x.By == u.ID {
+			return true
+		}
+	}
+	return false
 }

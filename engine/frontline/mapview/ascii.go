@@ -108,5 +108,6 @@ func ASCII(v *rules.State) string {
 	if len(bridges) > 0 {
 		fmt.Fprintf(&b, "Bridges: %s\n", strings.Join(bridges, ", "))
 	}
+	b.WriteString(worksKey(v))
 	return b.String()
 }

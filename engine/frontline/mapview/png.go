@@ -85,6 +85,7 @@ func Image(v *rules.State) *image.RGBA {
 		}
 		line(img, col, 5, [2]float64{mx - dx, my - dy}, [2]float64{mx + dx, my + dy})
 	}
+	drawWorks(img, v)
 	for r := 1; r <= m.Height; r++ {
 		for c := 1; c <= m.Width; c++ {
 			h := rules.Hex{Col: c, Row: r}

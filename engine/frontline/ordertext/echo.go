@@ -21,23 +21,38 @@ func Echo(s *rules.State, o rules.Orders) string {
 		fmt.Fprintf(&b, "  buy %d x %s%s\n", by.Count, by.Code, xp)
 	}
 	for _, bu := range o.Builds {
-		fmt.Fprintf(&b, "  %s builds %s at %s, done at your next Deployment Phase\n", bu.By, bu.Code, bu.Hex)
+		at := "at " + bu.Hex.String()
+		if !bu.Across.IsZero() {
+			at = "across the river " + bu.Hex.String() + "-" + bu.Across.String()
+		}
+		fmt.Fprintf(&b, "  %s builds %s %s, done at your next Deployment Phase\n", bu.By, bu.Code, at)
 	}
 	if len(o.Idle) > 0 {
 		fmt.Fprintf(&b, "  idle if supply falls short: %s\n", strings.Join(o.Idle, " "))
 	}
 	for _, m := range o.Moves {
 		var steps []string
+		var at rules.Hex
+		if u := s.Unit(o.Side, m.Unit); u != nil {
+			at = u.Hex
+		}
 		for _, st := range m.Steps {
 			switch st.Act {
 			case rules.ActEnter:
+				at = st.Hex
 				steps = append(steps, st.Hex.String())
+			case rules.ActDetonate:
+				if st.Hex == at {
+					steps = append(steps, "blow the port "+st.Hex.String()+" (d10 4+, then 2+, then automatic)")
+				} else {
+					steps = append(steps, "blow the bridge to "+st.Hex.String())
+				}
+			case rules.ActOccupy:
+				steps = append(steps, "occupy "+st.Unit+" (shielded: only infantry may shoot at it)")
 			case rules.ActDig:
 				steps = append(steps, "dig in (d6 3+)")
 			case rules.ActRecon:
 				steps = append(steps, "recon "+st.Hex.String()+" (d10 5+, 8+ for hidden units; may not fight this turn)")
-			case rules.ActDetonate:
-				steps = append(steps, "blow the bridge to "+st.Hex.String())
 			default:
 				steps = append(steps, strings.ToLower(st.Act)+" "+st.Unit)
 			}
@@ -82,6 +97,19 @@ func Echo(s *rules.State, o rules.Orders) string {
 					id, w.Name, tk, s.Defense(t), od.Need, od.Hit*100, pierce, od.Damage*100)
 			}
 		}
+		for _, id := range e.Units {
+			if h, ok := rules.PortTarget(e.Targets[id]); ok {
+				if u := s.Unit(o.Side, id); u != nil {
+					for _, w := range s.Card(u).Weapons {
+						if w.Heavy {
+							need := s.Need(u, w, 0)
+							fmt.Fprintf(&b, "    %s %s at the port %s (%s) before the rounds: hit %d+ = %.0f%%\n", id, w.Name, h, s.PortState(h), need, float64(21-min(max(need, 2), 20))/20*100)
+							break
+						}
+					}
+				}
+			}
+		}
 		if e.Mission != nil {
 			ffe := ""
 			if e.Mission.FFE {
@@ -104,6 +132,15 @@ func Echo(s *rules.State, o rules.Orders) string {
 		}
 		if e.Inspire {
 			b.WriteString("    Inspire\n")
+		}
+		for _, so := range e.Smoke {
+			when := "as the engagement opens, instead of its round-1 fire"
+			if so.If != nil {
+				when = "at the start of the first round " + FormatCondition(so.If) + " holds, instead of firing that round"
+			}
+			rl := s.Lib().Rules
+			fmt.Fprintf(&b, "    %s lays smoke %s: attacks on your units it screens need %d more, Withdraw and Suspend Attack +%d, for %d rounds\n",
+				so.Unit, when, rl.Int("vehicle_smoke_attack_penalty"), rl.Int("smoke_withdraw_bonus"), rl.Int("vehicle_smoke_rounds"))
 		}
 	}
 	for _, d := range o.Deploys {

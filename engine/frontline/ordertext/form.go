@@ -30,11 +30,14 @@ func Form(s *rules.State, game, side string) string {
 	}
 	comment(&b, "", fmt.Sprintf("Treasury %d.  Hand: %s.  Enemy hand: %d card(s).", p.Treasury, orNone(p.Hand), v.Player(s.Enemy(side)).HandSize))
 	due, gross, ports := s.SupplyDue(side)
-	supply := fmt.Sprintf("Supply due %d (%d less %d port(s) x 5).", due, gross, ports)
+	supply := fmt.Sprintf("Supply due %d (%d less %d for %d port(s)).", due, gross, gross-due, ports)
 	if due > p.Treasury {
 		supply += fmt.Sprintf(" DEFICIT %d: IDLE units worth %d or the judge picks the cheapest.", due-p.Treasury, (due-p.Treasury)*10)
 	}
 	comment(&b, "", supply)
+	if hit := portStates(s); hit != "" {
+		comment(&b, "", "Ports hit (never rebuilt): "+hit)
+	}
 	var staged []string
 	for _, u := range v.Units {
 		if u.Side == side && u.Staged > 0 && u.In == "" {
@@ -55,10 +58,13 @@ func Form(s *rules.State, game, side string) string {
 	}
 	if active {
 		comment(&b, "", "BUY code count [XP n]; BUILD MINES|WIRE|AF AT hex BY engineer; BUILD CP AT hex BY unit (your turns 1, 6, 11...)")
+		comment(&b, "", "BUILD EBR AT from-to BY engineer (a bridge over the river, the engineer in from); BUILD PILLBOX AT hex BY engineer")
 		b.WriteString("PRODUCE\n")
 		comment(&b, "", "unit hex hex... [LOAD u] [UNLOAD u] [HITCH g] [UNHITCH g] [DIG] [RECON hex] [DETONATE hex] [CLEAR obstacle] [REPAIR] [MERGE u] [PUSH] [HIT-AND-RUN] [LAND hex]; ENCIRCLE hex OPEN hex")
+		comment(&b, "", "unit [hex...] OCCUPY emplacement (infantry, last step); engineer DETONATE its own hex blows a port there")
 		b.WriteString("MOVE\n")
 		comment(&b, "", "ENGAGE hex WITH units [SUSPEND|WITHDRAW|CEASEFIRE|SURRENDER IF cond] [INSPIRE]; then: unit AT SIDE:ID [AP|HE]; MISSION fo [PIN|BLIND] WITH guns [THEN FFE]")
+		comment(&b, "", "also: unit SMOKE [IF cond] (smoke vehicles); unit AT PORT:hex (155 mm shells, 500 lb bombs)")
 		b.WriteString("COMBAT\n")
 		comment(&b, "", "unit AT port (your turns 5, 10, 15...; or RUSH units)")
 		b.WriteString("DEPLOY\n")
@@ -72,6 +78,7 @@ func Form(s *rules.State, game, side string) string {
 			}
 		}
 	}
+	comment(&b, "", "REACT may also hold: SMOKE hex|any IF cond; ENGINEERS-FIGHT yes|no; IDLE-FIGHT yes|no (no unless written)")
 	b.WriteString("REACT              # standing orders for the enemy's next turn\n")
 	b.WriteString(FormatStanding(p.Standing))
 	b.WriteString("END\n")
@@ -178,6 +185,15 @@ func Describe(v *rules.State, u *rules.Unit) string {
 	if u.In != "" {
 		w = append(w, u.Role+" of "+u.In)
 	}
+	if u.Building != "" && u.Side == v.ViewOf {
+		w = append(w, "building "+u.Building)
+	}
+	if u.Within != "" {
+		w = append(w, "in "+u.Within)
+	}
+	if !u.Across.IsZero() {
+		w = append(w, "bridge to "+u.Across.String())
+	}
 	if len(u.Stars) > 0 {
 		w = append(w, strings.Join(u.Stars, "+"))
 	}
@@ -243,6 +259,15 @@ func FormatStanding(st rules.Standing) string {
 	if len(st.Scramble) > 0 {
 		fmt.Fprintf(&b, "  SCRAMBLE %s\n", strings.Join(st.Scramble, " "))
 	}
+	for _, o := range st.Smoke {
+		fmt.Fprintf(&b, "  SMOKE %s IF %s\n", hexOrAny(o.Hex), FormatCondition(o.If))
+	}
+	if st.EngineersFight {
+		b.WriteString("  ENGINEERS-FIGHT yes\n")
+	}
+	if st.IdleFight {
+		b.WriteString("  IDLE-FIGHT yes\n")
+	}
 	fmt.Fprintf(&b, "  ACCEPT-CEASEFIRE %s\n  ACCEPT-SURRENDER %s\n", orWord(st.AcceptCeasefire, "never"), orWord(st.AcceptSurrender, "yes"))
 	return b.String()
 }
@@ -277,4 +302,14 @@ func FormatCondition(c *rules.Condition) string {
 		return fmt.Sprintf("%s%d", c.Kind, c.N)
 	}
 	return c.Kind
+}
+
+// portStates lists the ports hit by heavy weapons or blown (§VII.3.4).
+func portStates(s *rules.State) string {
+	var out []string
+	for h, st := range s.Ports {
+		out = append(out, h.String()+" "+st)
+	}
+	sort.Strings(out)
+	return strings.Join(out, ", ")
 }

@@ -25,7 +25,11 @@ func Format(s *rules.State, o rules.Orders, game string) string {
 			b.WriteString("\n")
 		}
 		for _, x := range o.Builds {
-			fmt.Fprintf(&b, "  BUILD %s AT %s BY %s\n", x.Code, x.Hex, x.By)
+			at := x.Hex.String()
+			if !x.Across.IsZero() {
+				at += "-" + x.Across.String()
+			}
+			fmt.Fprintf(&b, "  BUILD %s AT %s BY %s\n", x.Code, at, x.By)
 		}
 	}
 	if len(o.Idle) > 0 {
@@ -152,5 +156,12 @@ func formatEngagement(b *strings.Builder, e rules.Engagement) {
 			then = " THEN FFE"
 		}
 		fmt.Fprintf(b, "    MISSION %s%s WITH %s%s\n", m.FO, kind, strings.Join(m.Guns, " "), then)
+	}
+	for _, so := range e.Smoke {
+		if so.If == nil {
+			fmt.Fprintf(b, "    %s SMOKE\n", so.Unit)
+		} else {
+			fmt.Fprintf(b, "    %s SMOKE IF %s\n", so.Unit, FormatCondition(so.If))
+		}
 	}
 }

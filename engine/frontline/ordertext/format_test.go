@@ -148,6 +148,10 @@ func normalised(t *testing.T, o rules.Orders) string {
 	for i := range c.Engagements {
 		e := &c.Engagements[i]
 		e.Line, e.TargetLines = 0, nil
+		for k := range e.Smoke {
+			e.Smoke[k].Line = 0
+			fillCondition(e.Smoke[k].If)
+		}
 		slices.Sort(e.HE)
 		for _, cond := range []*rules.Condition{e.Suspend, e.Withdraw, e.CeaseFire, e.Surrender} {
 			fillCondition(cond)
@@ -159,7 +163,7 @@ func normalised(t *testing.T, o rules.Orders) string {
 		st.AP = orWord(st.AP, "auto")
 		st.AcceptCeasefire = orWord(st.AcceptCeasefire, "never")
 		st.AcceptSurrender = orWord(st.AcceptSurrender, "yes")
-		for _, list := range [][]rules.HexOrder{st.Withdraw, st.Inspire, st.Interdict, st.Support, st.Cover, st.CeaseFire, st.Surrender} {
+		for _, list := range [][]rules.HexOrder{st.Withdraw, st.Inspire, st.Interdict, st.Support, st.Cover, st.CeaseFire, st.Surrender, st.Smoke} {
 			for i := range list {
 				list[i].Line = 0
 				fillCondition(list[i].If)

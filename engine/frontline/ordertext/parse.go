@@ -149,7 +149,15 @@ func (p *parser) num(s string) (int, bool) {
 func (p *parser) buy(f []string) {
 	if f[0] == "BUILD" {
 		if len(f) != 6 || f[2] != "AT" || f[4] != "BY" {
-			p.bad("VI.5.3", "want: BUILD code AT hex BY engineer")
+			p.bad("VI.5.3", "want: BUILD code AT hex BY engineer (a bridge: AT from-to, the engineer in from)")
+			return
+		}
+		if from, to, ok := strings.Cut(f[3], "-"); ok {
+			a, okA := p.hex(from)
+			b, okB := p.hex(to)
+			if okA && okB {
+				p.o.Builds = append(p.o.Builds, rules.Build{Line: p.n, Code: f[1], Hex: a, Across: b, By: f[5]})
+			}
 			return
 		}
 		if h, ok := p.hex(f[3]); ok {
@@ -206,7 +214,7 @@ func (p *parser) move(f []string) {
 			m.HitAndRun = true
 		case "DIG", "REPAIR":
 			m.Steps = append(m.Steps, rules.Step{Act: w})
-		case "LOAD", "UNLOAD", "HITCH", "UNHITCH", "CLEAR", "MERGE":
+		case "LOAD", "UNLOAD", "HITCH", "UNHITCH", "CLEAR", "MERGE", "OCCUPY":
 			if a := arg(); a != "" {
 				m.Steps = append(m.Steps, rules.Step{Act: w, Unit: a})
 			}
@@ -316,6 +324,25 @@ func (p *parser) combat(f []string) {
 			m.Guns = append(m.Guns, f[k])
 		}
 		p.eng.Mission = m
+	case len(f) >= 2 && f[1] == "SMOKE":
+		// unit SMOKE [IF condition] (Glossary Smoke)
+		so := rules.SmokeOrder{Line: p.n, Unit: f[0]}
+		if len(f) > 2 {
+			if f[2] != "IF" {
+				p.bad("Glossary Smoke", "want: unit SMOKE [IF condition]")
+				return
+			}
+			c, used := p.condition(f[3:])
+			if c == nil {
+				return
+			}
+			if len(f) > 3+used {
+				p.bad("Glossary Smoke", "want: unit SMOKE [IF condition]")
+				return
+			}
+			so.If = c
+		}
+		p.eng.Smoke = append(p.eng.Smoke, so)
 	case len(f) >= 3 && f[1] == "AT":
 		if !strings.Contains(f[2], ":") {
 			p.bad("V.5.2", "target %q: enemy units carry their side, like GE:RS-1 (a bridge: BRIDGE:CCRR-CCRR)", f[2])
@@ -526,7 +553,41 @@ func (p *parser) react(f []string) {
 			o.FO, o.Guns = rest[1], rest[2:]
 			st.Interdict = append(st.Interdict, o)
 		}
+	case "ENGINEERS-FIGHT", "IDLE-FIGHT":
+		if len(f) != 2 || (f[1] != "YES" && f[1] != "NO") {
+			p.bad("Inset VI.2", "%s yes|no", f[0])
+			return
+		}
+		if f[0] == "ENGINEERS-FIGHT" {
+			st.EngineersFight = f[1] == "YES"
+		} else {
+			st.IdleFight = f[1] == "YES"
+		}
+	case "SMOKE":
+		// SMOKE hex|any IF condition (Glossary Smoke)
+		if len(f) < 4 || f[2] != "IF" {
+			p.bad("Glossary Smoke", "SMOKE hex|any IF condition")
+			return
+		}
+		o := rules.HexOrder{Line: p.n}
+		if f[1] != "ANY" {
+			h, ok := p.hex(f[1])
+			if !ok {
+				return
+			}
+			o.Hex = h
+		}
+		c, used := p.condition(f[3:])
+		if c == nil {
+			return
+		}
+		if len(f) > 3+used {
+			p.bad("Glossary Smoke", "SMOKE hex|any IF condition")
+			return
+		}
+		o.If = c
+		st.Smoke = append(st.Smoke, o)
 	default:
-		p.bad("design 3.4", "%q is not a standing order (RETALIATE TARGETS AP DEFENSIVE-COMBAT WITHDRAW INSPIRE INTERDICT SUPPORT COVER CEASEFIRE SURRENDER ACCEPT-CEASEFIRE ACCEPT-SURRENDER SCRAMBLE)", f[0])
+		p.bad("design 3.4", "%q is not a standing order (RETALIATE TARGETS AP DEFENSIVE-COMBAT WITHDRAW INSPIRE INTERDICT SUPPORT COVER CEASEFIRE SURRENDER ACCEPT-CEASEFIRE ACCEPT-SURRENDER SCRAMBLE SMOKE ENGINEERS-FIGHT IDLE-FIGHT)", f[0])
 	}
 }

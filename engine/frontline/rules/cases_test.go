@@ -239,6 +239,10 @@ func checkPost(s *rules.State, line string) error {
 				ok = u.In == strings.TrimPrefix(v, "-")
 			case "stars":
 				ok = strings.Join(u.Stars, ",") == v
+			case "building":
+				ok = u.Building == strings.TrimPrefix(v, "-")
+			case "within":
+				ok = u.Within == strings.TrimPrefix(v, "-")
 			default:
 				return fmt.Errorf("unknown word %q", w)
 			}
@@ -272,6 +276,11 @@ func checkPost(s *rules.State, line string) error {
 		}
 		if s.Bridges[hs] != f[2] {
 			return fmt.Errorf("is %q", s.Bridges[hs])
+		}
+	case "port":
+		h, _ := rules.ParseHex(f[1])
+		if got := s.PortState(h); got != f[2] {
+			return fmt.Errorf("is %q", got)
 		}
 	case "game":
 		for _, w := range f[1:] {

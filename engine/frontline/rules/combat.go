@@ -49,6 +49,10 @@ type battle struct {
 	pinned map[*Unit]bool
 	// smoked units fire at a penalty until the round given (Glossary Smoke).
 	smoked map[*Unit]int
+	// screens are smoke laid by vehicles; layer the round each vehicle
+	// laid its smoke in instead of firing (Glossary Smoke).
+	screens []smokeScreen
+	layer   map[*Unit]int
 }
 
 // missionOf returns a side's fire mission in the engagement, its
@@ -119,6 +123,9 @@ func (s *State) CanAffect(a *Unit, w Weapon, t *Unit) bool {
 		return false
 	}
 	if tc.Structure == "airfield" && !w.Heavy {
+		return false
+	}
+	if (tc.Structure == "bridge" && w.Bullet) || s.emplacementShields(a, t) {
 		return false
 	}
 	return true
@@ -329,11 +336,14 @@ func (r *resolver) engageWith(e Engagement, att []*Unit, side string, defensive 
 	}
 	r.emit("engage", "V.5", e.Hex, "", "%s at %s (%s) by %s: attackers %s; the stack there: %s; retaliating: %s", kind, e.Hex, terrainName(s.Map.Terrain(e.Hex)), side,
 		strings.Join(attNames, " "), orDash(names), orDash(defNames))
+	r.putBack(b)
 
 	r.bridgeFire(b, e)
+	r.portFire(b)
 	if len(b.fighters[enemy]) == 0 && len(b.stack) == 0 {
-		return // only a bridge was shot at
+		return // only a bridge or a port was shot at
 	}
+	r.smokeAtOpen(b, e)
 	if e.Suspend != nil && r.condition(b, side, e.Suspend) && s.Player(side).holds("Suspend") && r.cardsAllowed(side, b.fighters[side]) {
 		if r.suspend(b) {
 			return
@@ -364,6 +374,7 @@ func (r *resolver) engageWith(e Engagement, att []*Unit, side string, defensive 
 				b.startDmg[f.u] = f.u.Damaged
 			}
 		}
+		r.smokeAtRound(b, e)
 		if r.withdrawals(b, e) {
 			break
 		}
@@ -414,7 +425,7 @@ func terrainName(t byte) string {
 }
 
 func (r *resolver) retaliates(u *Unit, st Standing) bool {
-	if u.Idle || u.Repairing != 0 || u.Building != "" || u.Staged != 0 || !r.s.crewed(u) || len(r.s.Card(u).Weapons) == 0 || r.s.Card(u).Kind == "obstacle" {
+	if u.Idle || holdsFire(u, st) || u.Staged != 0 || !r.s.crewed(u) || len(r.s.Card(u).Weapons) == 0 || r.s.Card(u).Kind == "obstacle" {
 		return false
 	}
 	switch st.Retaliate {
@@ -602,6 +613,9 @@ func (r *resolver) volley(b *battle, side string) {
 		if !f.u.OnMap() || !s.crewed(f.u) {
 			continue
 		}
+		if laid, ok := b.layer[f.u]; ok && laid == b.round {
+			continue // it lays smoke this round instead of firing
+		}
 		if b.pinned[f.u] {
 			delete(b.pinned, f.u)
 			r.emit("fire", "VI.7.6.2", b.hex, "", "%s is pinned and does not fire this round", f.u.ID)
@@ -729,7 +743,7 @@ func (s *State) Need(a *Unit, w Weapon, bonus int) int {
 // the card numbers (design 3.4 best-odds).
 func (r *resolver) odds(f *fighter, w Weapon, t *Unit, b *battle) float64 {
 	s := r.s
-	need := s.Need(f.u, w, r.missionBonus(b, f, t))
+	need := s.Need(f.u, w, r.missionBonus(b, f, t)) + r.smokePenalty(b, t)
 	hit := float64(21-min(max(need, 2), 20)) / 20
 	c := s.Card(t)
 	base := c.Endurance
@@ -781,6 +795,7 @@ func (r *resolver) fire(b *battle, f *fighter, wi int, w Weapon, t *Unit, side s
 	if b.isSmoked(f.u) {
 		need += r.r.Int("smoke_attack_penalty")
 	}
+	need += r.smokePenalty(b, t)
 	if w.OneShot {
 		f.u.Spent = true
 	}

@@ -163,7 +163,7 @@ func (r *resolver) cardsAllowed(side string, fs []*fighter) bool {
 func (r *resolver) suspend(b *battle) bool {
 	s := r.s
 	s.spend(s.Player(b.att), "Suspend")
-	won, text := r.rollOff(b.att, b.def, "Suspend Attack")
+	won, text := r.smokeRollOff(b, b.att, "Suspend Attack", r.alive(b, b.att))
 	if won {
 		r.emit("card", "IV.3.7", b.hex, "", "%s plays Suspend Attack: %s -> the attackers pull back unharmed", b.att, text)
 	} else {
@@ -319,7 +319,7 @@ func (r *resolver) withdrawals(b *battle, e Engagement) bool {
 			continue
 		}
 		s.spend(p, "Withdraw")
-		won, text := r.rollOff(w.side, s.Enemy(w.side), "Withdraw")
+		won, text := r.smokeRollOff(b, w.side, "Withdraw", movers)
 		if won {
 			r.emit("card", "IV.3.8", b.hex, "", "%s plays Withdraw at the start of round %d: %s -> they leave at once", w.side, b.round, text)
 		} else {
@@ -475,7 +475,8 @@ func (r *resolver) defensiveCombat() {
 			continue
 		}
 		for _, u := range s.Units {
-			if u.Side == r.enemy && u.OnMap() && u.In == "" && !r.engaged[u.Key()] && r.retaliates(u, s.Player(r.enemy).Standing) && r.reachesAny(u, targets) {
+			// Building and repairing units fight only when attacked (Inset VI.2).
+			if u.Side == r.enemy && u.OnMap() && u.In == "" && !r.engaged[u.Key()] && u.Building == "" && u.Repairing == 0 && r.retaliates(u, s.Player(r.enemy).Standing) && r.reachesAny(u, targets) {
 				att = append(att, u)
 			}
 		}

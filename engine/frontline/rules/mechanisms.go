@@ -452,7 +452,7 @@ func (r *resolver) startMerge(u *Unit, other string) {
 func (r *resolver) finishRepairs() {
 	s := r.s
 	for _, u := range append([]*Unit(nil), s.Units...) {
-		if u.Side != r.side || u.Repairing == 0 || !u.OnMap() {
+		if u.Side != r.side || u.Repairing == 0 || u.Repairing >= r.own || !u.OnMap() {
 			continue
 		}
 		if u.MergeWith != "" {

@@ -183,6 +183,8 @@ func (r *resolver) moveUnit(u *Unit, m Move) {
 			r.startRepair(u)
 		case ActMerge:
 			r.startMerge(u, st.Unit)
+		case ActOccupy:
+			r.occupy(u, st.Unit)
 		}
 	}
 }
@@ -199,6 +201,7 @@ func (r *resolver) visibility() string {
 // place moves a unit and everything it carries, tows and their crews.
 func (r *resolver) place(u *Unit, h Hex) {
 	u.Hex = h
+	u.Within = "" // leaving its hex, a unit leaves its emplacement
 	for _, c := range r.s.cargo(u) {
 		r.place(c, h)
 	}
@@ -212,7 +215,7 @@ func (r *resolver) enterCheck(u *Unit, from, to Hex) bool {
 	t := s.Map.Terrain(to)
 	vehicle := c.Kind == "vehicle"
 	road := s.Map.Road(from, to)
-	if s.Map.River(from, to) && s.Bridges[hexside(from, to)] != "intact" {
+	if s.Map.River(from, to) && s.Bridges[hexside(from, to)] != "intact" && !s.bridgeCarries(u, hexside(from, to)) {
 		need := r.r.Int("river_infantry")
 		if vehicle {
 			need = r.r.Int("river_vehicle")
@@ -382,7 +385,15 @@ func (r *resolver) reconnoitre(u *Unit, h Hex) {
 // (Table VI.2); each try in a later turn needs less, prior recon -2.
 func (r *resolver) detonate(u *Unit, h Hex) {
 	s := r.s
+	if h == u.Hex {
+		r.detonatePort(u)
+		return
+	}
 	side := hexside(u.Hex, h)
+	if ebr := s.engineeredBridge(side); ebr != nil && s.Bridges[side] != "intact" {
+		r.detonateEngineered(u, ebr)
+		return
+	}
 	key := "bridge " + side.String()
 	table := r.r.Ints("detonate_existing_bridge")
 	r.engineerTry(u, key, table, h, func() {
@@ -395,7 +406,7 @@ func (r *resolver) clear(u *Unit, id string) {
 	s := r.s
 	var ob *Unit
 	for _, o := range s.UnitsAt(u.Hex) {
-		if o.ID == id && s.Card(o).Kind == "obstacle" {
+		if o.ID == id && (s.Card(o).Kind == "obstacle" || s.Card(o).Structure == "emplacement") {
 			ob = o
 		}
 	}
@@ -406,6 +417,9 @@ func (r *resolver) clear(u *Unit, id string) {
 	table := r.r.Ints("clear_infantry_obstacle")
 	if strings.Contains(s.Card(ob).Obstacle, "V") {
 		table = r.r.Ints("clear_vehicle_obstacle")
+	}
+	if s.Card(ob).Structure == "emplacement" {
+		table = r.r.Ints("clear_emplacement")
 	}
 	r.engineerTry(u, "obstacle "+ob.Side+":"+ob.ID, table, u.Hex, func() {
 		r.remove(ob)

@@ -41,6 +41,8 @@ type Build struct {
 	Code string `json:"code"`
 	Hex  Hex    `json:"hex"`
 	By   string `json:"by"`
+	// Across is the far end of an engineered bridge built from Hex.
+	Across Hex `json:"across,omitempty"`
 }
 
 // Move is one unit's Movement Phase: steps in written order.
@@ -68,6 +70,7 @@ const (
 	ActClear    = "CLEAR"
 	ActRepair   = "REPAIR"
 	ActMerge    = "MERGE"
+	ActOccupy   = "OCCUPY" // enter an emplacement in the unit's hex
 )
 
 // Step is one hex entered or one action taken, in order.
@@ -101,6 +104,17 @@ type Engagement struct {
 	// Exit is the even number of rounds after which the engaged aircraft
 	// leave the fight (§VI.2.3); 0 = the rules value.
 	Exit int `json:"exit,omitempty"`
+	// Smoke names the attacking smoke vehicles that lay smoke (Glossary
+	// Smoke): when the engagement opens, or at the start of the first
+	// round their condition holds.
+	Smoke []SmokeOrder `json:"smoke,omitempty"`
+}
+
+// SmokeOrder is `unit SMOKE [IF cond]` under an ENGAGE; If nil = at once.
+type SmokeOrder struct {
+	Line int        `json:"line,omitempty"`
+	Unit string     `json:"unit"`
+	If   *Condition `json:"if,omitempty"`
 }
 
 // Encircle is ENCIRCLE hex OPEN hex: the pincer leaves the open hex.
@@ -176,6 +190,15 @@ type Standing struct {
 	// Scramble names grounded aircraft that intercept enemy sorties
 	// within their reach (§VI.7.1).
 	Scramble []string `json:"scramble,omitempty"`
+	// EngineersFight: engineers building retaliate as infantry when
+	// attacked, each Combat Phase putting the work back a turn (Inset VI.2).
+	EngineersFight bool `json:"engineers_fight,omitempty"`
+	// IdleFight: units repairing or merging retaliate when attacked, each
+	// Combat Phase putting the repair back a turn (reading 23).
+	IdleFight bool `json:"idle_fight,omitempty"`
+	// Smoke: the side's smoke vehicles engaged in the hex lay smoke at the
+	// start of the first round the condition holds (Glossary Smoke).
+	Smoke []HexOrder `json:"smoke,omitempty"`
 }
 
 func (s Standing) clone() Standing {
@@ -188,6 +211,7 @@ func (s Standing) clone() Standing {
 	s.CeaseFire = slices.Clone(s.CeaseFire)
 	s.Surrender = slices.Clone(s.Surrender)
 	s.Scramble = slices.Clone(s.Scramble)
+	s.Smoke = slices.Clone(s.Smoke)
 	return s
 }
 

@@ -29,13 +29,14 @@ type resolver struct {
 	hitAndRun   map[string]bool // units that declared Hit & Run
 	repairsAt   map[string]bool // CP/FHQ keys that repaired a unit this turn
 	coverFirst  bool            // the engagement being opened is a Cover mission
+	foughtIdle  map[string]bool // building or repairing units that fought this phase
 }
 
 func newResolver(s *State, d Dice) *resolver {
 	return &resolver{s: s, d: d, r: s.lib.Rules, side: s.Active, enemy: s.Enemy(s.Active), own: s.Player(s.Active).OwnTurn,
 		moved: map[string]bool{}, prevHex: map[string]Hex{}, recon: map[Hex]bool{}, noFight: map[string]bool{},
 		engaged: map[string]bool{}, inspired: map[string]bool{}, landing: map[string]Hex{},
-		encircled: map[Hex]Hex{}, hitAndRun: map[string]bool{}, repairsAt: map[string]bool{}}
+		encircled: map[Hex]Hex{}, hitAndRun: map[string]bool{}, repairsAt: map[string]bool{}, foughtIdle: map[string]bool{}}
 }
 
 // roll throws one die and remembers it for the next event.
@@ -230,7 +231,7 @@ func (r *resolver) production(o Orders) {
 		c := r.s.lib.Cards[b.Code]
 		eng := r.s.Unit(r.side, b.By)
 		p.Treasury -= c.Cost
-		u := &Unit{ID: r.s.nextID(r.side, b.Code), Side: r.side, Code: b.Code, Staged: r.own, Hex: b.Hex}
+		u := &Unit{ID: r.s.nextID(r.side, b.Code), Side: r.side, Code: b.Code, Staged: r.own, Hex: b.Hex, Across: b.Across}
 		r.s.Units = append(r.s.Units, u)
 		r.s.sortUnits()
 		if c.Radius > 0 {
@@ -324,14 +325,8 @@ func (s *State) SupplyDue(side string) (due, gross, ports int) {
 		}
 	}
 	gross = roundHalfUp(float64(cost) * float64(s.lib.Rules.Int("supply_percent")) / 100)
-	if !s.modifier("high-seas", side) {
-		for h, c := range s.Control {
-			if c == side && s.Map.Port(h) {
-				ports++
-			}
-		}
-	}
-	return max(gross-ports*s.lib.Rules.Int("port_supply_cut"), 0), gross, ports
+	cut, ports := s.portCut(side)
+	return max(gross-cut, 0), gross, ports
 }
 
 // supplied: units that pay supply (Inset V.4).
@@ -427,22 +422,27 @@ func (r *resolver) deployment(o Orders) {
 		r.emit("deploy", "design 2.2", Hex{}, "", "Convoy Delayed: %s deploys nothing this phase", r.side)
 		s.dropModifier("convoy-delayed", r.side)
 	}
-	if scheduled {
-		for _, eng := range append([]*Unit(nil), s.Units...) {
-			if eng.Side != r.side || eng.Building == "" {
-				continue
-			}
-			item := s.Unit(r.side, eng.Building)
-			eng.Building = ""
-			if item == nil || item.Staged == 0 || item.Staged >= r.own {
-				continue
-			}
-			item.Staged = 0
-			if s.Card(item).Structure == "airfield" {
-				s.Control[item.Hex] = r.side
-			}
-			r.emit("build", "VI.5.3", item.Hex, "", "%s completes %s at %s", eng.ID, item.ID, item.Hex)
+	// Constructions complete at the Deployment Phase, or later when their
+	// engineers fought meanwhile (Inset VI.2).
+	for _, eng := range append([]*Unit(nil), s.Units...) {
+		if eng.Side != r.side || eng.Building == "" || !r.constructionDue(eng, scheduled) {
+			continue
 		}
+		item := s.Unit(r.side, eng.Building)
+		if item != nil && item.Staged >= r.own {
+			continue // begun this turn (Priority Shipping deploys now): not yet
+		}
+		eng.Building, eng.Ready = "", 0
+		if item == nil || item.Staged == 0 {
+			continue
+		}
+		item.Staged = 0
+		if s.Card(item).Structure == "airfield" {
+			s.Control[item.Hex] = r.side
+		}
+		r.emit("build", "VI.5.3", item.Hex, "", "%s completes %s at %s", eng.ID, item.ID, item.Hex)
+	}
+	if scheduled {
 		// Command posts are set up where a friendly land unit holds the
 		// hex free of enemy land units (§IV.1.3-1.5); otherwise they wait.
 		for _, cp := range s.Units {
@@ -516,7 +516,7 @@ func (s *State) CanDeployAt(u *Unit, h Hex) bool {
 	if c.Kind == "aircraft" {
 		return s.airfieldAt(h) != nil
 	}
-	return s.Map.Port(h) && !s.modifier("high-seas", u.Side)
+	return s.Map.Port(h) && s.Ports[h] != portDestroyed && !s.modifier("high-seas", u.Side)
 }
 
 func (s *State) airfieldAt(h Hex) *Unit {

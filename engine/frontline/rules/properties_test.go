@@ -43,6 +43,18 @@ func randomOrders(s *State, rng *rand.Rand) Orders {
 				}
 				o.Moves = append(o.Moves, m)
 			}
+		case c.Engineer && s.ProductionTurn(side) && rng.IntN(4) == 0:
+			// Engineers build a pillbox where they stand or a bridge over a
+			// river beside them (§VI.5.3).
+			b := Build{Line: next(), Code: "PILLBOX", Hex: u.Hex, By: u.ID}
+			if n := u.Hex.Neighbours()[rng.IntN(6)]; s.Map.River(u.Hex, n) {
+				b.Code, b.Across = "EBR", n
+			}
+			o.Builds = append(o.Builds, b)
+		case c.Engineer && s.Map.Port(u.Hex) && rng.IntN(6) == 0:
+			o.Moves = append(o.Moves, Move{Line: next(), Unit: u.ID, Steps: []Step{{Act: ActDetonate, Hex: u.Hex}}})
+		case c.Kind == "infantry" && rng.IntN(3) == 0 && emplacementAt(s, side, u.Hex) != "":
+			o.Moves = append(o.Moves, Move{Line: next(), Unit: u.ID, Steps: []Step{{Act: ActOccupy, Unit: emplacementAt(s, side, u.Hex)}}})
 		case c.DigIn && !u.DugIn && rng.IntN(4) == 0:
 			o.Moves = append(o.Moves, Move{Line: next(), Unit: u.ID, Steps: []Step{{Act: ActDig}}})
 		case c.Move > 0 && rng.IntN(2) == 0:
@@ -71,6 +83,12 @@ func randomOrders(s *State, rng *rand.Rand) Orders {
 				if rng.IntN(4) == 0 && p.holds("Withdraw") {
 					eng.Withdraw = &Condition{Kind: "LOST", N: 1}
 				}
+				if s.Card(u).Smoke && rng.IntN(2) == 0 {
+					eng.Smoke = []SmokeOrder{{Line: eng.Line, Unit: u.ID, If: []*Condition{nil, {Kind: "LOST", N: 1}}[rng.IntN(2)]}}
+				}
+				if s.Map.Port(e.Hex) && rng.IntN(2) == 0 {
+					eng.Targets = map[string]string{u.ID: "PORT:" + e.Hex.String()}
+				}
 				o.Engagements = append(o.Engagements, eng)
 				break
 			}
@@ -93,6 +111,10 @@ func randomOrders(s *State, rng *rand.Rand) Orders {
 		if rng.IntN(2) == 0 {
 			o.Standing.Withdraw = []HexOrder{{If: &Condition{Kind: "LOST", N: 1}}}
 		}
+		o.Standing.EngineersFight, o.Standing.IdleFight = rng.IntN(2) == 0, rng.IntN(2) == 0
+		if rng.IntN(2) == 0 {
+			o.Standing.Smoke = []HexOrder{{If: &Condition{Kind: "ROUND>=", N: 1 + rng.IntN(3)}}}
+		}
 	}
 	for range 20 {
 		probs := s.Validate(o)
@@ -107,6 +129,7 @@ func randomOrders(s *State, rng *rand.Rand) Orders {
 			o.Idle, o.Rush = nil, nil
 		}
 		o.Buys = dropLines(o.Buys, bad, func(b Buy) int { return b.Line })
+		o.Builds = dropLines(o.Builds, bad, func(b Build) int { return b.Line })
 		o.Moves = dropLines(o.Moves, bad, func(m Move) int { return m.Line })
 		o.Engagements = dropLines(o.Engagements, bad, func(e Engagement) int { return e.Line })
 		o.Deploys = dropLines(o.Deploys, bad, func(d Deploy) int { return d.Line })
@@ -115,6 +138,16 @@ func randomOrders(s *State, rng *rand.Rand) Orders {
 		}
 	}
 	return Orders{Side: side}
+}
+
+// emplacementAt names a side's deployed emplacement in h, or "".
+func emplacementAt(s *State, side string, h Hex) string {
+	for _, u := range s.UnitsAt(h) {
+		if u.Side == side && s.Card(u).Structure == "emplacement" {
+			return u.ID
+		}
+	}
+	return ""
 }
 
 func dropLines[T any](xs []T, bad map[int]bool, line func(T) int) []T {

@@ -227,6 +227,18 @@ func ParseScenario(text string) (*State, error) {
 				}
 				s.Bridges[hs] = "collapsed"
 			}
+		case "PORT":
+			// PORT hex damaged|destroyed: a port hit earlier (§VII.3.4).
+			if len(args) != 2 || (args[1] != portDamaged && args[1] != portDestroyed) {
+				fail(n, "PORT takes a hex and damaged or destroyed")
+				continue
+			}
+			h, err := ParseHex(args[0])
+			if err != nil || !s.Map.Port(h) {
+				fail(n, "PORT %s: not a port of the map", args[0])
+				continue
+			}
+			s.setPort(h, args[1])
 		case "SIDES":
 			if len(args) != 2 || args[0] == args[1] {
 				fail(n, "SIDES takes two side names, the first player first")
@@ -477,7 +489,7 @@ func (s *State) parseUnit(args []string) error {
 			u.Idle = true
 		case "spent":
 			u.Spent = true
-		case "aloft", "staged", "away", "pushed", "surrounded", "repairing":
+		case "aloft", "staged", "away", "pushed", "surrounded", "repairing", "ready":
 			word := strings.ToLower(rest[0])
 			v, err := next()
 			if err != nil {
@@ -498,6 +510,8 @@ func (s *State) parseUnit(args []string) error {
 				u.Surrounded = k
 			case "repairing":
 				u.Repairing = k
+			case "ready":
+				u.Ready = k
 			default:
 				u.PushTurn = k
 				if card.Kind == "infantry" {
@@ -529,6 +543,20 @@ func (s *State) parseUnit(args []string) error {
 				return err
 			}
 			u.Building = strings.ToUpper(v)
+		case "within":
+			v, err := next()
+			if err != nil {
+				return err
+			}
+			u.Within = strings.ToUpper(v)
+		case "across":
+			v, err := next()
+			if err != nil {
+				return err
+			}
+			if u.Across, err = ParseHex(v); err != nil {
+				return fmt.Errorf("unit %s: across: %w", id, err)
+			}
 		case "in", "towed":
 			role := map[string]string{"in": "passenger", "towed": "towed"}[strings.ToLower(rest[0])]
 			v, err := next()
@@ -548,7 +576,7 @@ func (s *State) parseUnit(args []string) error {
 				u.Stars = append(u.Stars, st)
 			}
 		default:
-			return fmt.Errorf("unit %s: %q unknown (dug damaged seen found idle spent aloft staged away pushed surrounded repairing building works crew in towed stars)", id, rest[0])
+			return fmt.Errorf("unit %s: %q unknown (dug damaged seen found idle spent aloft staged away pushed surrounded repairing ready building works crew in towed stars across within)", id, rest[0])
 		}
 	}
 	return nil

@@ -121,6 +121,15 @@ type Unit struct {
 	MergeWith string `json:"merge_with,omitempty"`
 	// Building names the item an engineer is constructing (§VI.5.3).
 	Building string `json:"building,omitempty"`
+	// Ready is the own turn at whose end a construction put back by its
+	// engineers' fighting completes (Inset VI.2); 0 = the next Deployment
+	// Phase.
+	Ready int `json:"ready,omitempty"`
+	// Across is the far end of an engineered bridge standing in Hex
+	// (§VII.4); Within names the emplacement a unit occupies (Glossary
+	// Emplacement).
+	Across Hex    `json:"across,omitempty"`
+	Within string `json:"within,omitempty"`
 	// Works is the owner's own turn from which a command post or FHQ
 	// works (§IV.1.5, §IV.1.9); 0 = working.
 	Works int `json:"works,omitempty"`
@@ -194,6 +203,10 @@ type State struct {
 	Result  string  `json:"result,omitempty"`
 	// ViewOf is the side this state was cut down for ("" = the whole state).
 	ViewOf string `json:"view_of,omitempty"`
+
+	// Ports holds the ports hit by heavy weapons or blown: damaged or
+	// destroyed; never rebuilt (§VII.3.1, §VII.3.4).
+	Ports map[Hex]string `json:"ports,omitempty"`
 
 	lib *Library
 }
@@ -280,6 +293,7 @@ func (s *State) Clone() *State {
 	c.Control = cloneMap(s.Control)
 	c.Bridges = cloneMap(s.Bridges)
 	c.Tries = cloneMap(s.Tries)
+	c.Ports = cloneMap(s.Ports)
 	c.Sides = slices.Clone(s.Sides)
 	c.Victory = slices.Clone(s.Victory)
 	c.CommandDeck = slices.Clone(s.CommandDeck)

@@ -131,12 +131,13 @@ func (v *validator) builds() {
 			total += c.Cost
 			v.commandPost(b)
 			continue
-		case c == nil || (c.Kind != "obstacle" && c.Structure != "airfield"):
-			v.add(b.Line, "VI.5.3", "BUILD %s: engineers build obstacles (MINES WIRE) and airfields (AF); any land unit stages a command post (CP)", b.Code)
+		case c == nil || (c.Kind != "obstacle" && c.Structure != "airfield" && c.Structure != "bridge" && c.Structure != "emplacement"):
+			v.add(b.Line, "VI.5.3", "BUILD %s: engineers build obstacles (MINES WIRE), airfields (AF), engineered bridges (EBR) and emplacements (PILLBOX); any land unit stages a command post (CP)", b.Code)
 			continue
 		case c.Structure == "airfield" && s.Map.Terrain(b.Hex) != Plains:
 			v.add(b.Line, "III.3.1", "BUILD AF at %s: airfields only on plains", b.Hex)
 		}
+		v.worksSite(b, c)
 		total += c.Cost
 		e := v.own(b.Line, b.By, "BUILD")
 		if e == nil {
@@ -249,6 +250,9 @@ func (v *validator) moves() {
 		case u.Building != "":
 			v.add(m.Line, "Inset VI.2", "%s is building %s and stays idle in its hex", u.ID, u.Building)
 			continue
+		case u.Repairing != 0:
+			v.add(m.Line, "reading 23", "%s is still being repaired (put back by fighting) and stays idle", u.ID)
+			continue
 		case u.SkipMove != 0 && u.SkipMove == p.OwnTurn:
 			v.add(m.Line, "IV.3.5", "%s was pushed last turn and skips this Movement Phase", u.ID)
 			continue
@@ -303,7 +307,11 @@ func (v *validator) moves() {
 					v.add(m.Line, "VI.2.4", "DIG takes %s's whole Movement Phase (idle): no other step", u.ID)
 				} else if u.DugIn {
 					v.add(m.Line, "VI.2.4", "%s is already dug in", u.ID)
+				} else if s.shielded(u) {
+					v.add(m.Line, "Glossary Emplacement", "%s occupies %s and may not dig in there", u.ID, u.Within)
 				}
+			case ActOccupy:
+				v.occupyCheck(m.Line, u, at, st.Unit, st == m.Steps[len(m.Steps)-1])
 			case ActRecon:
 				if !c.Recon {
 					v.add(m.Line, "VI.6", "%s has no Reconnaissance", u.ID)
@@ -379,7 +387,9 @@ func (v *validator) moves() {
 				hs := hexside(at, st.Hex)
 				if !c.Engineer {
 					v.add(m.Line, "VI.5", "%s is not a combat engineer", u.ID)
-				} else if Distance(at, st.Hex) != 1 || s.Bridges[hs] != "intact" {
+				} else if st.Hex == at {
+					v.portDetonateCheck(m.Line, u, at, st.Hex)
+				} else if Distance(at, st.Hex) != 1 || (s.Bridges[hs] != "intact" && s.engineeredBridge(hs) == nil) {
 					v.add(m.Line, "VII.4", "DETONATE %s: no intact bridge between %s and %s", st.Hex, at, st.Hex)
 				}
 			case ActClear:
@@ -603,6 +613,8 @@ func (v *validator) engagements() {
 				v.add(e.Line, "VI.6", "%s reconnoitred this turn and may not fight", id)
 			case u.Building != "":
 				v.add(e.Line, "Inset VI.2", "%s is building %s and stays idle", id, u.Building)
+			case u.Repairing != 0:
+				v.add(e.Line, "reading 23", "%s is still being repaired (put back by fighting) and stays idle", id)
 			case (u.In != "" && u.Role == "towed"):
 				v.add(e.Line, "VI.3.5", "%s is hitched for towing and cannot fire", id)
 			case u.In != "":
@@ -621,6 +633,10 @@ func (v *validator) engagements() {
 			u := s.Unit(o.Side, id)
 			if hs, ok := bridgeTarget(tk); ok {
 				v.bridgeTargetCheck(e, id, u, hs)
+				continue
+			}
+			if h, ok := PortTarget(tk); ok {
+				v.portTargetCheck(e, id, u, h)
 				continue
 			}
 			side, tid, _ := strings.Cut(tk, ":")
@@ -673,6 +689,7 @@ func (v *validator) engagements() {
 				}
 			}
 		}
+		v.smokeOrders(e)
 		if e.Exit != 0 && (e.Exit < 2 || e.Exit%2 != 0) {
 			v.add(e.Line, "VI.2.3", "EXIT %d: aircraft leave after an even number of rounds", e.Exit)
 		}

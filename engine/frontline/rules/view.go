@@ -57,6 +57,8 @@ func (s *State) View(side string) *State {
 			continue
 		}
 		vu.IdleTurn, vu.PushTurn, vu.SkipMove = 0, 0, 0
+		// What an enemy engineer builds is staged, so secret; so is when.
+		vu.Building, vu.Ready = "", 0
 		units = append(units, vu)
 	}
 	v.Units = units
