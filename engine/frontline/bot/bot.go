@@ -22,6 +22,7 @@ func Plan(s *rules.State, side string) rules.Orders {
 		return o
 	}
 	b.o = &o
+	b.commandPosts()
 	b.production()
 	b.movement()
 	b.combat()
@@ -78,7 +79,7 @@ func (b *planner) production() {
 		return
 	}
 	due, _, _ := v.SupplyDue(b.side)
-	budget := v.Player(b.side).Treasury - 5*(due+2)
+	budget := v.Player(b.side).Treasury - 5*(due+2) - b.buildCost()
 	tank := map[string]string{"US": "SHER", "GE": "PZ4"}[b.side]
 	lib := v.Lib()
 	if tc := lib.Cards[tank]; tc != nil && budget >= tc.Cost+lib.Cards["TC"].Cost {
@@ -407,6 +408,8 @@ func legal(v *rules.State, o rules.Orders) rules.Orders {
 			bad[p.Line] = true
 		}
 		o.Buys = keep(o.Buys, bad, func(x rules.Buy) int { return x.Line })
+		o.Builds = keep(o.Builds, bad, func(x rules.Build) int { return x.Line })
+		o.Relocate = keep(o.Relocate, bad, func(x rules.Relocate) int { return x.Line })
 		o.Moves = keep(o.Moves, bad, func(x rules.Move) int { return x.Line })
 		o.Engagements = keep(o.Engagements, bad, func(x rules.Engagement) int { return x.Line })
 		o.Deploys = keep(o.Deploys, bad, func(x rules.Deploy) int { return x.Line })

@@ -58,6 +58,9 @@ func Format(s *rules.State, o rules.Orders, game string) string {
 	if o.Convert != "" {
 		fmt.Fprintf(&b, "CONVERT %s\n", o.Convert)
 	}
+	for _, rl := range o.Relocate {
+		fmt.Fprintf(&b, "RELOCATE %s TO %s BY %s\n", rl.Post, rl.To, rl.By)
+	}
 	if o.Standing != nil {
 		b.WriteString("REACT\n")
 		b.WriteString(FormatStanding(*o.Standing))

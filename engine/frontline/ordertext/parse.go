@@ -43,7 +43,7 @@ func (p *parser) bad(section, format string, a ...any) {
 
 func (p *parser) onlyStanding() bool {
 	o := p.o
-	return len(o.Buys)+len(o.Builds)+len(o.Idle)+len(o.Moves)+len(o.Encircle)+len(o.Engagements)+len(o.Deploys)+len(o.Rush) == 0 && o.Convert == ""
+	return len(o.Buys)+len(o.Builds)+len(o.Idle)+len(o.Moves)+len(o.Encircle)+len(o.Engagements)+len(o.Deploys)+len(o.Rush)+len(o.Relocate) == 0 && o.Convert == ""
 }
 
 func (p *parser) standing() *rules.Standing {
@@ -53,7 +53,7 @@ func (p *parser) standing() *rules.Standing {
 	return p.o.Standing
 }
 
-var sections = map[string]bool{"PRODUCE": true, "IDLE": true, "MOVE": true, "COMBAT": true, "DEPLOY": true, "RUSH": true, "REACT": true, "END": true, "GAME": true, "CONVERT": true}
+var sections = map[string]bool{"PRODUCE": true, "IDLE": true, "MOVE": true, "COMBAT": true, "DEPLOY": true, "RUSH": true, "REACT": true, "END": true, "GAME": true, "CONVERT": true, "RELOCATE": true}
 
 func (p *parser) run(text string) {
 	for i, raw := range strings.Split(text, "\n") {
@@ -86,6 +86,8 @@ func (p *parser) run(text string) {
 				} else {
 					p.o.Convert = f[1]
 				}
+			case "RELOCATE":
+				p.relocate(f)
 			case "END":
 				return
 			case "REACT":

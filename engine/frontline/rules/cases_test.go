@@ -235,6 +235,8 @@ func checkPost(s *rules.State, line string) error {
 				ok = u.Found
 			case "away":
 				ok = u.Away > 0
+			case "relocating":
+				ok = u.Relocate > 0
 			case "in":
 				ok = u.In == strings.TrimPrefix(v, "-")
 			case "stars":

@@ -22,6 +22,8 @@ type Orders struct {
 	Encircle []Encircle `json:"encircle,omitempty"`
 	// Convert designates a command post as the new FHQ (§IV.1.9).
 	Convert string `json:"convert,omitempty"`
+	// Relocate moves command posts to new hexes (§IV.1.3).
+	Relocate []Relocate `json:"relocate,omitempty"`
 	// Standing replaces the side's standing orders; nil keeps the old ones.
 	Standing *Standing `json:"standing,omitempty"`
 }

@@ -95,10 +95,12 @@ func (s *State) Play(o Orders, d Dice) (*State, []Event, error) {
 	if o.Convert != "" {
 		r.convert(o.Convert)
 	}
+	r.takeDown(o)
 	r.supply(o)
 	r.movement(o)
 	r.combat(o)
 	r.deployment(o)
+	r.setUpMoved()
 	r.endTurn(o)
 	if !n.Over {
 		n.Active = r.enemy
@@ -229,12 +231,20 @@ func (r *resolver) production(o Orders) {
 	for _, b := range o.Builds {
 		c := r.s.lib.Cards[b.Code]
 		eng := r.s.Unit(r.side, b.By)
-		p.Treasury -= c.Cost
+		cost, half := c.Cost, false
+		if c.Code == "CP" {
+			cost, half = r.s.CommandPostCost(r.side, b.Hex)
+		}
+		p.Treasury -= cost
 		u := &Unit{ID: r.s.nextID(r.side, b.Code), Side: r.side, Code: b.Code, Staged: r.own, Hex: b.Hex}
 		r.s.Units = append(r.s.Units, u)
 		r.s.sortUnits()
 		if c.Radius > 0 {
-			r.emit("build", "IV.1.3", b.Hex, r.side, "%s stages %s (%s) for %s for %d, treasury %d; it is set up at the next Deployment Phase", r.side, u.ID, c.Name, b.Hex, c.Cost, p.Treasury)
+			price := ""
+			if half {
+				price = " (half price in a Key City it holds)"
+			}
+			r.emit("build", "IV.1.3", b.Hex, r.side, "%s stages %s (%s) for %s for %d%s, treasury %d; it is set up at the next Deployment Phase", r.side, u.ID, c.Name, b.Hex, cost, price, p.Treasury)
 			continue
 		}
 		eng.Building, eng.DugIn = u.ID, false

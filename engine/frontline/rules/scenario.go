@@ -477,7 +477,7 @@ func (s *State) parseUnit(args []string) error {
 			u.Idle = true
 		case "spent":
 			u.Spent = true
-		case "aloft", "staged", "away", "pushed", "surrounded", "repairing":
+		case "aloft", "staged", "away", "pushed", "surrounded", "repairing", "relocate":
 			word := strings.ToLower(rest[0])
 			v, err := next()
 			if err != nil {
@@ -498,6 +498,8 @@ func (s *State) parseUnit(args []string) error {
 				u.Surrounded = k
 			case "repairing":
 				u.Repairing = k
+			case "relocate":
+				u.Relocate = k
 			default:
 				u.PushTurn = k
 				if card.Kind == "infantry" {
@@ -548,7 +550,7 @@ func (s *State) parseUnit(args []string) error {
 				u.Stars = append(u.Stars, st)
 			}
 		default:
-			return fmt.Errorf("unit %s: %q unknown (dug damaged seen found idle spent aloft staged away pushed surrounded repairing building works crew in towed stars)", id, rest[0])
+			return fmt.Errorf("unit %s: %q unknown (dug damaged seen found idle spent aloft staged away pushed surrounded repairing relocate building works crew in towed stars)", id, rest[0])
 		}
 	}
 	return nil

@@ -124,6 +124,9 @@ type Unit struct {
 	// Works is the owner's own turn from which a command post or FHQ
 	// works (§IV.1.5, §IV.1.9); 0 = working.
 	Works int `json:"works,omitempty"`
+	// Relocate is the own turn at whose end a command post being moved is
+	// set up again at Hex (§IV.1.3); off the map meanwhile. 0 = not moving.
+	Relocate int `json:"relocate,omitempty"`
 }
 
 // Key is the unit's name across sides: "GE:RS-1".
@@ -248,7 +251,9 @@ func (s *State) working(u *Unit) bool {
 }
 
 // OnMap reports a unit deployed and on the board (not staged, not away).
-func (u *Unit) OnMap() bool { return u.Staged == 0 && u.Away == 0 && !u.Hex.IsZero() }
+func (u *Unit) OnMap() bool {
+	return u.Staged == 0 && u.Away == 0 && u.Relocate == 0 && !u.Hex.IsZero()
+}
 
 // UnitsAt lists the deployed units in h, in state order.
 func (s *State) UnitsAt(h Hex) []*Unit {

@@ -27,6 +27,7 @@ func (s *State) Validate(o Orders) []Problem {
 	v.engagements()
 	v.deploys()
 	v.convert()
+	v.relocations()
 	v.standing(o.Standing)
 	return v.probs
 }
@@ -128,7 +129,8 @@ func (v *validator) builds() {
 		c := s.lib.Cards[b.Code]
 		switch {
 		case c != nil && c.Code == "CP":
-			total += c.Cost
+			cost, _ := s.CommandPostCost(o.Side, b.Hex)
+			total += cost
 			v.commandPost(b)
 			continue
 		case c == nil || (c.Kind != "obstacle" && c.Structure != "airfield"):
@@ -817,7 +819,11 @@ func (v *validator) convert() {
 	}
 	for _, b := range o.Builds {
 		if c := s.lib.Cards[b.Code]; c != nil {
-			spent += c.Cost
+			cost := c.Cost
+			if c.Code == "CP" {
+				cost, _ = s.CommandPostCost(o.Side, b.Hex)
+			}
+			spent += cost
 		}
 	}
 	if p := s.Player(o.Side); spent+cost > p.Treasury {
