@@ -25,6 +25,7 @@ func Plan(s *rules.State, side string) rules.Orders {
 	b.commandPosts()
 	b.production()
 	b.movement()
+	b.manEquipment()
 	b.combat()
 	b.deployment()
 	return legal(v, o)

@@ -244,6 +244,7 @@ func FormatStanding(st rules.Standing) string {
 		fmt.Fprintf(&b, "  SCRAMBLE %s\n", strings.Join(st.Scramble, " "))
 	}
 	fmt.Fprintf(&b, "  ACCEPT-CEASEFIRE %s\n  ACCEPT-SURRENDER %s\n", orWord(st.AcceptCeasefire, "never"), orWord(st.AcceptSurrender, "yes"))
+	fmt.Fprintf(&b, "  CAPTURED %s\n", orWord(st.Captured, "keep"))
 	return b.String()
 }
 

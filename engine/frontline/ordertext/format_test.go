@@ -159,6 +159,7 @@ func normalised(t *testing.T, o rules.Orders) string {
 		st.AP = orWord(st.AP, "auto")
 		st.AcceptCeasefire = orWord(st.AcceptCeasefire, "never")
 		st.AcceptSurrender = orWord(st.AcceptSurrender, "yes")
+		st.Captured = orWord(st.Captured, "keep")
 		for _, list := range [][]rules.HexOrder{st.Withdraw, st.Inspire, st.Interdict, st.Support, st.Cover, st.CeaseFire, st.Surrender} {
 			for i := range list {
 				list[i].Line = 0

@@ -208,7 +208,7 @@ func (p *parser) move(f []string) {
 			m.HitAndRun = true
 		case "DIG", "REPAIR":
 			m.Steps = append(m.Steps, rules.Step{Act: w})
-		case "LOAD", "UNLOAD", "HITCH", "UNHITCH", "CLEAR", "MERGE":
+		case "LOAD", "UNLOAD", "HITCH", "UNHITCH", "CLEAR", "MERGE", rules.ActMan:
 			if a := arg(); a != "" {
 				m.Steps = append(m.Steps, rules.Step{Act: w, Unit: a})
 			}
@@ -424,6 +424,8 @@ func (p *parser) react(f []string) {
 			return
 		}
 		st.AcceptSurrender = strings.ToLower(f[1])
+	case "CAPTURED":
+		p.captured(st, f)
 	case "SCRAMBLE":
 		if len(f) < 2 {
 			p.bad("VI.7.1", "SCRAMBLE aircraft...")
@@ -529,6 +531,6 @@ func (p *parser) react(f []string) {
 			st.Interdict = append(st.Interdict, o)
 		}
 	default:
-		p.bad("design 3.4", "%q is not a standing order (RETALIATE TARGETS AP DEFENSIVE-COMBAT WITHDRAW INSPIRE INTERDICT SUPPORT COVER CEASEFIRE SURRENDER ACCEPT-CEASEFIRE ACCEPT-SURRENDER SCRAMBLE)", f[0])
+		p.bad("design 3.4", "%q is not a standing order (RETALIATE TARGETS AP DEFENSIVE-COMBAT WITHDRAW INSPIRE INTERDICT SUPPORT COVER CEASEFIRE SURRENDER ACCEPT-CEASEFIRE ACCEPT-SURRENDER SCRAMBLE CAPTURED)", f[0])
 	}
 }

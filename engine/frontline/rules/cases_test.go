@@ -237,6 +237,8 @@ func checkPost(s *rules.State, line string) error {
 				ok = u.Away > 0
 			case "relocating":
 				ok = u.Relocate > 0
+			case "captured":
+				ok = u.Captured
 			case "in":
 				ok = u.In == strings.TrimPrefix(v, "-")
 			case "stars":

@@ -446,7 +446,7 @@ func (r *resolver) reachesAny(u *Unit, fs []*fighter) bool {
 func (r *resolver) alive(b *battle, side string) []*fighter {
 	var out []*fighter
 	for _, f := range b.fighters[side] {
-		if f.u.OnMap() && !b.withdrawn[side] && !f.done && !f.left {
+		if f.u.OnMap() && f.u.Side == side && !b.withdrawn[side] && !f.done && !f.left {
 			out = append(out, f)
 		}
 	}
@@ -462,7 +462,7 @@ func (r *resolver) pool(b *battle, side string) []*Unit {
 	var out []*Unit
 	seen := map[*Unit]bool{}
 	for _, f := range b.fighters[enemy] {
-		if f.u.OnMap() && !b.withdrawn[enemy] && !f.left {
+		if f.u.OnMap() && f.u.Side == enemy && !b.withdrawn[enemy] && !f.left {
 			out = append(out, f.u)
 			seen[f.u] = true
 		}

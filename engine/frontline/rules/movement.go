@@ -183,6 +183,8 @@ func (r *resolver) moveUnit(u *Unit, m Move) {
 			r.startRepair(u)
 		case ActMerge:
 			r.startMerge(u, st.Unit)
+		case ActMan:
+			r.man(u, st.Unit)
 		}
 	}
 }

@@ -178,6 +178,9 @@ type Standing struct {
 	// Scramble names grounded aircraft that intercept enemy sorties
 	// within their reach (§VI.7.1).
 	Scramble []string `json:"scramble,omitempty"`
+	// Captured: what the side does with enemy equipment it captures, keep
+	// (the default) or destroy (§VI.1.2).
+	Captured string `json:"captured,omitempty"`
 }
 
 func (s Standing) clone() Standing {

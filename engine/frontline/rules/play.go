@@ -347,7 +347,7 @@ func (s *State) SupplyDue(side string) (due, gross, ports int) {
 // supplied: units that pay supply (Inset V.4).
 func (s *State) supplied(u *Unit) bool {
 	c := s.Card(u)
-	return c.Cost > 0 && !c.NoSupply && c.Kind != "obstacle" && c.Kind != "structure"
+	return c.Cost > 0 && !c.NoSupply && c.Kind != "obstacle" && c.Kind != "structure" && s.inUse(u)
 }
 
 // idleEligible: units a deficit may idle (§V.3.2): supplied, deployed, not

@@ -477,6 +477,8 @@ func (s *State) parseUnit(args []string) error {
 			u.Idle = true
 		case "spent":
 			u.Spent = true
+		case "captured":
+			u.Captured = true
 		case "aloft", "staged", "away", "pushed", "surrounded", "repairing", "relocate":
 			word := strings.ToLower(rest[0])
 			v, err := next()
@@ -550,7 +552,7 @@ func (s *State) parseUnit(args []string) error {
 				u.Stars = append(u.Stars, st)
 			}
 		default:
-			return fmt.Errorf("unit %s: %q unknown (dug damaged seen found idle spent aloft staged away pushed surrounded repairing relocate building works crew in towed stars)", id, rest[0])
+			return fmt.Errorf("unit %s: %q unknown (dug damaged seen found idle spent captured aloft staged away pushed surrounded repairing relocate building works crew in towed stars)", id, rest[0])
 		}
 	}
 	return nil

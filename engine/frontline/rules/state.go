@@ -127,6 +127,8 @@ type Unit struct {
 	// Relocate is the own turn at whose end a command post being moved is
 	// set up again at Hex (§IV.1.3); off the map meanwhile. 0 = not moving.
 	Relocate int `json:"relocate,omitempty"`
+	// Captured: taken from the enemy in a surrender and kept (§VI.1.2).
+	Captured bool `json:"captured,omitempty"`
 }
 
 // Key is the unit's name across sides: "GE:RS-1".

@@ -226,6 +226,7 @@ func (v *validator) moves() {
 	s, o := v.s, v.o
 	p := s.Player(o.Side)
 	loaded := map[string]string{}
+	manned := map[string]bool{}
 	pushed := 0
 	for _, m := range o.Moves {
 		u := v.own(m.Line, m.Unit, "MOVE")
@@ -250,6 +251,9 @@ func (v *validator) moves() {
 			continue
 		case u.Building != "":
 			v.add(m.Line, "Inset VI.2", "%s is building %s and stays idle in its hex", u.ID, u.Building)
+			continue
+		case u.Captured && !s.crewed(u):
+			v.add(m.Line, "VI.1.2", "captured %s needs a crew of yours (MAN) before it moves", u.ID)
 			continue
 		case u.SkipMove != 0 && u.SkipMove == p.OwnTurn:
 			v.add(m.Line, "IV.3.5", "%s was pushed last turn and skips this Movement Phase", u.ID)
@@ -412,6 +416,11 @@ func (v *validator) moves() {
 					v.add(m.Line, "VI.4", "MERGE %s: it moves this phase", st.Unit)
 				}
 				v.mover[st.Unit] = true
+			case ActMan:
+				if last := m.Steps[len(m.Steps)-1]; last.Act != ActMan || last.Unit != st.Unit {
+					v.add(m.Line, "III.2.2", "MAN %s ends %s's move: no step after it", st.Unit, u.ID)
+				}
+				v.manCheck(m, u, at, st.Unit, manned)
 			}
 		}
 		if steps > allowance {
