@@ -302,7 +302,7 @@ func (b *planner) sortie(u *rules.Unit) {
 			}
 		}
 	}
-	if bestD > reach {
+	if bestD > reach || v.Control[u.Hex] == b.enemy {
 		return
 	}
 	m := rules.Move{Line: b.next(), Unit: u.ID, Land: u.Hex}

@@ -113,6 +113,7 @@ func Echo(s *rules.State, o rules.Orders) string {
 		fmt.Fprintf(&b, "  Rush Deployment: %s\n", strings.Join(o.Rush, " "))
 	}
 	echoCommandPosts(&b, s, o)
+	echoLandings(&b, s, o)
 	if o.Standing != nil {
 		b.WriteString("  standing orders for the enemy's turn:\n")
 		for _, line := range strings.Split(strings.TrimRight(FormatStanding(*o.Standing), "\n"), "\n") {

@@ -41,6 +41,9 @@ func (r *resolver) destroy(u *Unit, by *Unit) {
 		default:
 			r.emit("survival", section, h, "", "%s of %s: d10=%d -> intact, placed in %s", c.ID, u.ID, v, h)
 		}
+		if c.OnMap() {
+			r.parachute(u, c)
+		}
 	}
 	r.remove(u)
 	r.emit("destroyed", "V.6", h, "", "%s:%s destroyed", u.Side, u.ID)

@@ -570,8 +570,8 @@ func (v *validator) sortie(m Move, u *Unit) {
 	}
 	allow := s.Movement(u, m.Push)
 	if !m.Land.IsZero() {
-		if s.Control[m.Land] != u.Side || s.airfieldAt(m.Land) == nil {
-			v.add(m.Line, "VI.2.2", "%s: LAND %s is not a friendly airfield", u.ID, m.Land)
+		if s.airfieldAt(m.Land) == nil {
+			v.add(m.Line, "VI.2.2", "%s: LAND %s: no airfield there", u.ID, m.Land)
 		}
 		n += Distance(at, m.Land)
 	} else if tof <= 1 {
