@@ -107,7 +107,11 @@ func Echo(s *rules.State, o rules.Orders) string {
 		}
 	}
 	for _, d := range o.Deploys {
-		fmt.Fprintf(&b, "  deploy %s at %s\n", d.Unit, d.Hex)
+		if d.On != "" {
+			fmt.Fprintf(&b, "  deploy %s aboard %s\n", d.Unit, d.On)
+			continue
+		}
+		fmt.Fprintf(&b, "  deploy %s at %s%s\n", d.Unit, d.Hex, shipDelayNote(s, o.Side, d.Unit))
 	}
 	if len(o.Rush) > 0 {
 		fmt.Fprintf(&b, "  Rush Deployment: %s\n", strings.Join(o.Rush, " "))

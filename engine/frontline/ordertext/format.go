@@ -49,6 +49,10 @@ func Format(s *rules.State, o rules.Orders, game string) string {
 	if len(o.Deploys) > 0 {
 		b.WriteString("DEPLOY\n")
 		for _, d := range o.Deploys {
+			if d.On != "" {
+				fmt.Fprintf(&b, "  %s ON %s\n", d.Unit, d.On)
+				continue
+			}
 			fmt.Fprintf(&b, "  %s AT %s\n", d.Unit, d.Hex)
 		}
 	}

@@ -111,8 +111,12 @@ func (p *parser) run(text string) {
 		case "COMBAT":
 			p.combat(f)
 		case "DEPLOY":
+			if len(f) == 3 && f[1] == "ON" {
+				p.o.Deploys = append(p.o.Deploys, rules.Deploy{Line: p.n, Unit: f[0], On: f[2]})
+				continue
+			}
 			if len(f) != 3 || f[1] != "AT" {
-				p.bad("V.6", "want: unit AT hex")
+				p.bad("V.6", "want: unit AT hex, or unit ON ship")
 				continue
 			}
 			if h, ok := p.hex(f[2]); ok {

@@ -181,9 +181,12 @@ func (s *State) commanded(u *Unit) bool {
 	if s.Card(u).Kind == "aircraft" {
 		return true
 	}
+	if s.Card(u).Kind == "ship" {
+		return s.navalCommand(u)
+	}
 	for _, c := range s.Units {
 		cc := s.Card(c)
-		if c.Side != u.Side || !c.OnMap() || cc.Radius == 0 || !s.working(c) {
+		if c.Side != u.Side || !c.OnMap() || cc.Radius == 0 || cc.Kind == "ship" || !s.working(c) {
 			continue
 		}
 		rad := cc.Radius

@@ -212,6 +212,9 @@ func (r *resolver) enterCheck(u *Unit, from, to Hex) bool {
 	s := r.s
 	c := s.Card(u)
 	t := s.Map.Terrain(to)
+	if c.Kind == "ship" {
+		return true
+	}
 	vehicle := c.Kind == "vehicle"
 	road := s.Map.Road(from, to)
 	if s.Map.River(from, to) && s.Bridges[hexside(from, to)] != "intact" {

@@ -129,6 +129,8 @@ type Deploy struct {
 	Line int    `json:"line,omitempty"`
 	Unit string `json:"unit"`
 	Hex  Hex    `json:"hex"`
+	// On is a ship deploying this turn that carries the unit in (Table V.1).
+	On string `json:"on,omitempty"`
 }
 
 // Condition is a standing condition, checked at the start of each combat

@@ -101,6 +101,7 @@ func (s *State) Play(o Orders, d Dice) (*State, []Event, error) {
 	r.combat(o)
 	r.deployment(o)
 	r.setUpMoved()
+	r.shipArrivals()
 	r.endTurn(o)
 	if !n.Over {
 		n.Active = r.enemy
@@ -481,6 +482,9 @@ func (r *resolver) deployment(o Orders) {
 		if !scheduled && !rushed {
 			continue
 		}
+		if r.deployNaval(u, dp) {
+			continue
+		}
 		if !s.CanDeployAt(u, dp.Hex) {
 			r.emit("deploy", "V.6", dp.Hex, r.side, "%s cannot deploy at %s any more: not a controlled port or airfield", u.ID, dp.Hex)
 			continue
@@ -520,6 +524,9 @@ func (s *State) dropModifier(name, side string) {
 // at a controlled airfield.
 func (s *State) CanDeployAt(u *Unit, h Hex) bool {
 	c := s.Card(u)
+	if c.Kind == "ship" {
+		return s.shipDeployable(u, h)
+	}
 	if s.Control[h] != u.Side {
 		return false
 	}

@@ -160,7 +160,7 @@ func checkInvariants(t *testing.T, s *State, cards int) {
 	t.Helper()
 	for _, u := range s.Units {
 		if u.OnMap() && s.Card(u).Kind != "aircraft" {
-			if tt := s.Map.Terrain(u.Hex); tt == Sea || tt == Impassable {
+			if tt := s.Map.Terrain(u.Hex); (tt == Sea && s.Card(u).Kind != "ship" && u.In == "") || tt == Impassable {
 				t.Fatalf("%s stands in %s (%c)", u.Key(), u.Hex, tt)
 			}
 		}

@@ -479,7 +479,7 @@ func (s *State) parseUnit(args []string) error {
 			u.Spent = true
 		case "captured":
 			u.Captured = true
-		case "aloft", "staged", "away", "pushed", "surrounded", "repairing", "relocate":
+		case "aloft", "staged", "away", "pushed", "surrounded", "repairing", "relocate", "arrives":
 			word := strings.ToLower(rest[0])
 			v, err := next()
 			if err != nil {
@@ -502,6 +502,8 @@ func (s *State) parseUnit(args []string) error {
 				u.Repairing = k
 			case "relocate":
 				u.Relocate = k
+			case "arrives":
+				u.Arrives = k
 			default:
 				u.PushTurn = k
 				if card.Kind == "infantry" {
@@ -552,7 +554,7 @@ func (s *State) parseUnit(args []string) error {
 				u.Stars = append(u.Stars, st)
 			}
 		default:
-			return fmt.Errorf("unit %s: %q unknown (dug damaged seen found idle spent captured aloft staged away pushed surrounded repairing relocate building works crew in towed stars)", id, rest[0])
+			return fmt.Errorf("unit %s: %q unknown (dug damaged seen found idle spent captured aloft staged away pushed surrounded repairing relocate arrives building works crew in towed stars)", id, rest[0])
 		}
 	}
 	return nil

@@ -129,6 +129,9 @@ type Unit struct {
 	Relocate int `json:"relocate,omitempty"`
 	// Captured: taken from the enemy in a surrender and kept (§VI.1.2).
 	Captured bool `json:"captured,omitempty"`
+	// Arrives is the own turn at whose end a large ship held back by
+	// Table V.2 reaches its edge hex (Hex); 0 = not delayed.
+	Arrives int `json:"arrives,omitempty"`
 }
 
 // Key is the unit's name across sides: "GE:RS-1".

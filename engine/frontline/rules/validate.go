@@ -186,7 +186,7 @@ func (v *validator) commandPost(b Build) {
 	posts := 0
 	for _, x := range s.Units {
 		xc := s.Card(x)
-		if x.Side != o.Side || xc.Radius == 0 || x.Hex.IsZero() {
+		if x.Side != o.Side || xc.Radius == 0 || xc.Kind == "ship" || x.Hex.IsZero() {
 			continue
 		}
 		if x.Code == "CP" {
@@ -291,6 +291,8 @@ func (v *validator) moves() {
 					break
 				}
 				switch t := s.Map.Terrain(st.Hex); {
+				case c.Kind == "ship":
+					v.shipEnter(m, u, st.Hex)
 				case !s.Map.On(st.Hex):
 					v.add(m.Line, "III.3", "%s: %s is off the map", u.ID, st.Hex)
 				case t == Sea:
@@ -337,6 +339,8 @@ func (v *validator) moves() {
 					}
 				}
 				switch {
+				case c.Kind == "ship":
+					v.shipLoad(m, u, q, at, n)
 				case c.Transport == 0 && !(c.Riders && qc.Kind == "infantry"):
 					v.add(m.Line, "VI.3", "%s carries no passengers", u.ID)
 				case qc.Kind != "infantry" || (c.TeamsOnly && !qc.Team):
@@ -356,6 +360,9 @@ func (v *validator) moves() {
 				q := s.Unit(o.Side, st.Unit)
 				if q == nil || (q.In != u.ID && loaded[q.ID] != u.ID) || q.Role == "crew" {
 					v.add(m.Line, "VI.3", "UNLOAD %s: %s does not carry it", st.Unit, u.ID)
+				}
+				if c.Kind == "ship" {
+					v.shipUnload(m, u, at)
 				}
 				delete(loaded, st.Unit)
 			case ActHitch, ActUnhitch:
@@ -737,6 +744,8 @@ func (v *validator) deploys() {
 			v.add(d.Line, "V.6", "deployment at the end of your turns 5, 10, 15... (this is your turn %d); or play RUSH", p.OwnTurn)
 		case u.Staged >= p.OwnTurn:
 			v.add(d.Line, "V.2", "%s was bought this turn: it deploys at a later Deployment Phase", u.ID)
+		case d.On != "" || s.Card(u).Kind == "ship":
+			v.navalDeploy(d, u)
 		case !s.CanDeployAt(u, d.Hex):
 			v.add(d.Line, "V.6", "%s: %s is not a port (airfield for aircraft) you control", u.ID, d.Hex)
 		}
