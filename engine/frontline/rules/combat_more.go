@@ -17,6 +17,9 @@ func (r *resolver) destroy(u *Unit, by *Unit) {
 			c.In, c.Role = "", ""
 			continue
 		}
+		if r.lostAtSea(u, c, by) {
+			continue
+		}
 		table := "crew_survival"
 		section := "Table VI.3"
 		if c.Role == "passenger" {

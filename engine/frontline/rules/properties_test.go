@@ -94,6 +94,7 @@ func randomOrders(s *State, rng *rand.Rand) Orders {
 			o.Standing.Withdraw = []HexOrder{{If: &Condition{Kind: "LOST", N: 1}}}
 		}
 	}
+	randomPostsAndShips(s, rng, &o, next)
 	for range 20 {
 		probs := s.Validate(o)
 		if len(probs) == 0 {
@@ -110,6 +111,8 @@ func randomOrders(s *State, rng *rand.Rand) Orders {
 		o.Moves = dropLines(o.Moves, bad, func(m Move) int { return m.Line })
 		o.Engagements = dropLines(o.Engagements, bad, func(e Engagement) int { return e.Line })
 		o.Deploys = dropLines(o.Deploys, bad, func(d Deploy) int { return d.Line })
+		o.Builds = dropLines(o.Builds, bad, func(b Build) int { return b.Line })
+		o.Relocate = dropLines(o.Relocate, bad, func(r Relocate) int { return r.Line })
 		if len(bad) == 1 && bad[0] && o.Standing != nil {
 			o.Standing = nil
 		}

@@ -222,3 +222,16 @@ func (s *State) navalCommand(u *Unit) bool {
 	}
 	return false
 }
+
+// lostAtSea: the crew and passengers of a unit destroyed over or on a sea
+// hex have no ground to come down on and are lost with it (the book has
+// no rescue at sea). It reports whether c was lost.
+func (r *resolver) lostAtSea(u, c, by *Unit) bool {
+	if r.s.Map.Terrain(u.Hex) != Sea {
+		return false
+	}
+	c.In, c.Role = "", ""
+	r.emit("survival", "III.3.1", u.Hex, "", "%s of %s is lost at sea", c.ID, u.ID)
+	r.destroy(c, by)
+	return true
+}
