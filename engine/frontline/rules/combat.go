@@ -586,7 +586,7 @@ func (r *resolver) initMods(b *battle, side string, attacker bool, e Engagement)
 		add(1, "Bold Leadership")
 	}
 	if s.Options.Momentum {
-		if m := s.Player(side).Momentum; m != 0 {
+		if m := r.groupMomentum(b, side); m != 0 {
 			add(m, "momentum")
 		}
 	}
@@ -971,32 +971,17 @@ func (r *resolver) sweep(b *battle) { b.dmg = map[*Unit]int{} }
 
 // afterBattle settles momentum (§VIII.3, Inset VIII.4): a side whose
 // engaged enemies are all gone while some of its own remain wins the
-// battle. Fieldpost keeps one momentum per side (docs/rules-frontline.md).
+// battle; its groups and the loser's count it (momentum.go).
 func (r *resolver) afterBattle(b *battle) {
 	s := r.s
 	if !s.Options.Momentum {
 		return
 	}
 	a, d := len(r.alive(b, b.att)), len(r.pool(b, b.att))
-	var winner string
 	switch {
 	case a > 0 && d == 0:
-		winner = b.att
+		r.settleMomentum(b, b.att)
 	case d > 0 && a == 0:
-		winner = b.def
-	default:
-		return
+		r.settleMomentum(b, b.def)
 	}
-	w, l := s.Player(winner), s.Player(s.Enemy(winner))
-	if w.Momentum < 0 {
-		w.Momentum = 0
-	} else {
-		w.Momentum = min(w.Momentum+1, r.r.Int("momentum_max"))
-	}
-	if l.Momentum > 0 {
-		l.Momentum = 0
-	} else {
-		l.Momentum = max(l.Momentum-1, -r.r.Int("momentum_max"))
-	}
-	r.emit("momentum", "VIII.3", b.hex, "", "%s wins the battle at %s: momentum %s %+d, %s %+d", winner, b.hex, w.Side, w.Momentum, l.Side, l.Momentum)
 }

@@ -98,6 +98,7 @@ func (s *State) Play(o Orders, d Dice) (*State, []Event, error) {
 	r.takeDown(o)
 	r.supply(o)
 	r.movement(o)
+	r.breakMomentum()
 	r.combat(o)
 	r.deployment(o)
 	r.setUpMoved()
@@ -696,6 +697,7 @@ func (s *State) updateControl(r *resolver) {
 						name = h.String()
 					}
 					r.emit("control", "VII.1", h, "", "%s takes %s from %s", side, name, orNone(old))
+					r.cityMomentum(side, h)
 				}
 			}
 		}

@@ -256,7 +256,7 @@ func ParseScenario(text string) (*State, error) {
 					fail(n, "option %q unknown (events cards fog experience momentum)", o)
 				}
 			}
-		case "TREASURY", "SCORE", "MOMENTUM":
+		case "TREASURY", "SCORE":
 			p := s.player(args, 2)
 			if p == nil {
 				fail(n, "%s takes a side (after SIDES) and a number", key)
@@ -269,10 +269,8 @@ func ParseScenario(text string) (*State, error) {
 			switch key {
 			case "TREASURY":
 				p.Treasury = v
-			case "SCORE":
-				p.Score = v
 			default:
-				p.Momentum = v
+				p.Score = v
 			}
 		case "HAND":
 			p := s.player(args, 1)
@@ -479,7 +477,7 @@ func (s *State) parseUnit(args []string) error {
 			u.Spent = true
 		case "captured":
 			u.Captured = true
-		case "aloft", "staged", "away", "pushed", "surrounded", "repairing", "relocate", "arrives":
+		case "aloft", "staged", "away", "pushed", "surrounded", "repairing", "relocate", "arrives", "momentum":
 			word := strings.ToLower(rest[0])
 			v, err := next()
 			if err != nil {
@@ -504,6 +502,8 @@ func (s *State) parseUnit(args []string) error {
 				u.Relocate = k
 			case "arrives":
 				u.Arrives = k
+			case "momentum":
+				u.Momentum = k
 			default:
 				u.PushTurn = k
 				if card.Kind == "infantry" {
@@ -554,7 +554,7 @@ func (s *State) parseUnit(args []string) error {
 				u.Stars = append(u.Stars, st)
 			}
 		default:
-			return fmt.Errorf("unit %s: %q unknown (dug damaged seen found idle spent captured aloft staged away pushed surrounded repairing relocate arrives building works crew in towed stars)", id, rest[0])
+			return fmt.Errorf("unit %s: %q unknown (dug damaged seen found idle spent captured aloft staged away pushed surrounded repairing relocate arrives momentum building works crew in towed stars)", id, rest[0])
 		}
 	}
 	return nil

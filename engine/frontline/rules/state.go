@@ -132,6 +132,8 @@ type Unit struct {
 	// Arrives is the own turn at whose end a large ship held back by
 	// Table V.2 reaches its edge hex (Hex); 0 = not delayed.
 	Arrives int `json:"arrives,omitempty"`
+	// Momentum is the unit's group's momentum (§VIII.3), ±6 at most.
+	Momentum int `json:"momentum,omitempty"`
 }
 
 // Key is the unit's name across sides: "GE:RS-1".
@@ -148,7 +150,6 @@ type Player struct {
 	Standing Standing `json:"standing"`
 	// StandingHidden is set in another side's view: the orders are secret.
 	StandingHidden bool `json:"standing_hidden,omitempty"`
-	Momentum       int  `json:"momentum,omitempty"`
 }
 
 // Modifier is an event in force (design 2.2): Side "" affects both.
