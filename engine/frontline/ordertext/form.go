@@ -38,7 +38,10 @@ func Form(s *rules.State, game, side string) string {
 	var staged []string
 	for _, u := range v.Units {
 		if u.Side == side && u.Staged > 0 && u.In == "" {
-			staged = append(staged, fmt.Sprintf("%s (bought turn %d)", u.ID, u.Staged))
+			staged = append(staged, fmt.Sprintf("%s (bought turn %d%s)", u.ID, u.Staged, arrival(u)))
+		}
+		if u.Side == side && u.Relocate > 0 {
+			staged = append(staged, fmt.Sprintf("%s (being relocated to %s, set up at the end of turn %d)", u.ID, u.Hex, u.Relocate))
 		}
 	}
 	comment(&b, "", "Staged: "+orNone(staged))
@@ -56,11 +59,11 @@ func Form(s *rules.State, game, side string) string {
 	if active {
 		comment(&b, "", "BUY code count [XP n]; BUILD MINES|WIRE|AF AT hex BY engineer; BUILD CP AT hex BY unit (your turns 1, 6, 11...)")
 		b.WriteString("PRODUCE\n")
-		comment(&b, "", "unit hex hex... [LOAD u] [UNLOAD u] [HITCH g] [UNHITCH g] [DIG] [RECON hex] [DETONATE hex] [CLEAR obstacle] [REPAIR] [MERGE u] [PUSH] [HIT-AND-RUN] [LAND hex]; ENCIRCLE hex OPEN hex")
+		comment(&b, "", "unit hex hex... [LOAD u] [UNLOAD u] [HITCH g] [UNHITCH g] [DIG] [RECON hex] [DETONATE hex] [CLEAR obstacle] [REPAIR] [MERGE u] [MAN u] [PUSH] [HIT-AND-RUN] [LAND hex]; ENCIRCLE hex OPEN hex")
 		b.WriteString("MOVE\n")
 		comment(&b, "", "ENGAGE hex WITH units [SUSPEND|WITHDRAW|CEASEFIRE|SURRENDER IF cond] [INSPIRE]; then: unit AT SIDE:ID [AP|HE]; MISSION fo [PIN|BLIND] WITH guns [THEN FFE]")
 		b.WriteString("COMBAT\n")
-		comment(&b, "", "unit AT port (your turns 5, 10, 15...; or RUSH units)")
+		comment(&b, "", "unit AT port, or unit ON ship deploying now (your turns 5, 10, 15...; or RUSH units); a line of its own, any turn: RELOCATE cp TO hex BY unit")
 		b.WriteString("DEPLOY\n")
 		if s.Player(side) != nil && (p.OwnTurn%5 == 0) {
 			for _, u := range s.Units {
@@ -181,6 +184,7 @@ func Describe(v *rules.State, u *rules.Unit) string {
 	if len(u.Stars) > 0 {
 		w = append(w, strings.Join(u.Stars, "+"))
 	}
+	w = append(w, describeMore(u)...)
 	if len(w) == 0 {
 		return u.ID
 	}

@@ -38,3 +38,24 @@ func echoCommandPosts(b *strings.Builder, s *rules.State, o rules.Orders) {
 		fmt.Fprintf(b, "  %s is taken down now and set up at %s at the end of your turn %d if a land unit of yours holds it then (%s stands there); it works the turn after\n", rl.Post, rl.To, up, rl.By)
 	}
 }
+
+// describeMore names the states of command posts, captured equipment,
+// ships and momentum groups in a unit's description.
+func describeMore(u *rules.Unit) []string {
+	var w []string
+	if u.Captured {
+		w = append(w, "captured")
+	}
+	if u.Momentum != 0 {
+		w = append(w, fmt.Sprintf("momentum %+d", u.Momentum))
+	}
+	return w
+}
+
+// arrival notes when a large ship held back by Table V.2 arrives.
+func arrival(u *rules.Unit) string {
+	if u.Arrives == 0 {
+		return ""
+	}
+	return fmt.Sprintf(", held back: arrives at the end of turn %d", u.Arrives)
+}
