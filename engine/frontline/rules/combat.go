@@ -210,8 +210,8 @@ func (r *resolver) combat(o Orders) {
 		var att []*Unit
 		for _, id := range e.Units {
 			u := s.Unit(r.side, id)
-			if u == nil || !u.OnMap() || r.engaged[u.Key()] || u.Idle || !s.crewed(u) {
-				r.emit("combat", "V.5.2", e.Hex, r.side, "%s cannot take part in the engagement at %s (gone, idle, uncrewed or already engaged)", id, e.Hex)
+			if u == nil || !u.OnMap() || r.engaged[u.Key()] || u.Idle || !s.crewed(u) || u.In != "" {
+				r.emit("combat", "V.5.2", e.Hex, r.side, "%s cannot take part in the engagement at %s (gone, idle, uncrewed, still carried or already engaged)", id, e.Hex)
 				continue
 			}
 			reach := -1

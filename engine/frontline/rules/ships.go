@@ -235,3 +235,11 @@ func (r *resolver) lostAtSea(u, c, by *Unit) bool {
 	r.destroy(c, by)
 	return true
 }
+
+// wasUnloaded: a passenger put down in this Movement Phase fights as any
+// unit in the hex where it was unloaded (troops landed from a ship attack
+// the beach they landed on).
+func (v *validator) wasUnloaded(id string) bool {
+	_, ok := v.unloaded[id]
+	return ok
+}

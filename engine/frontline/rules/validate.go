@@ -10,7 +10,7 @@ import (
 // Chance can still stop an accepted order (a failed entry check, a unit
 // destroyed first); the turn then reports why it lapsed.
 func (s *State) Validate(o Orders) []Problem {
-	v := &validator{s: s, o: o, dest: map[string]Hex{}, mover: map[string]bool{}, recon: map[string]bool{}}
+	v := &validator{s: s, o: o, dest: map[string]Hex{}, mover: map[string]bool{}, recon: map[string]bool{}, unloaded: map[string]Hex{}}
 	if s.Over {
 		v.add(0, "II.2", "the game is over")
 		return v.probs
@@ -37,6 +37,8 @@ type validator struct {
 	o     Orders
 	probs []Problem
 	dest  map[string]Hex // where each unit ends its move
+	// unloaded are the passengers put down in the Movement Phase, where.
+	unloaded map[string]Hex
 	mover map[string]bool
 	recon map[string]bool
 }
@@ -365,6 +367,7 @@ func (v *validator) moves() {
 					v.shipUnload(m, u, at)
 				}
 				delete(loaded, st.Unit)
+				v.unloaded[st.Unit] = at
 			case ActHitch, ActUnhitch:
 				g := v.own(m.Line, st.Unit, st.Act)
 				if g == nil {
@@ -448,6 +451,9 @@ func (v *validator) moves() {
 		}
 		for _, x := range s.cargo(u) {
 			v.dest[x.ID] = at
+		}
+		for q, h := range v.unloaded {
+			v.dest[q] = h
 		}
 	}
 }
@@ -623,7 +629,7 @@ func (v *validator) engagements() {
 				v.add(e.Line, "Inset VI.2", "%s is building %s and stays idle", id, u.Building)
 			case (u.In != "" && u.Role == "towed"):
 				v.add(e.Line, "VI.3.5", "%s is hitched for towing and cannot fire", id)
-			case u.In != "":
+			case u.In != "" && !v.wasUnloaded(id):
 				v.add(e.Line, "VI.3", "%s is carried by %s: unload it first", id, u.In)
 			default:
 				reach := -1
