@@ -39,8 +39,8 @@ type validator struct {
 	dest  map[string]Hex // where each unit ends its move
 	// unloaded are the passengers put down in the Movement Phase, where.
 	unloaded map[string]Hex
-	mover map[string]bool
-	recon map[string]bool
+	mover    map[string]bool
+	recon    map[string]bool
 }
 
 func (v *validator) add(line int, section, format string, a ...any) {
