@@ -37,10 +37,11 @@ type validator struct {
 	o     Orders
 	probs []Problem
 	dest  map[string]Hex // where each unit ends its move
+	mover map[string]bool
+	recon map[string]bool
+
 	// unloaded are the passengers put down in the Movement Phase, where.
 	unloaded map[string]Hex
-	mover    map[string]bool
-	recon    map[string]bool
 }
 
 func (v *validator) add(line int, section, format string, a ...any) {
