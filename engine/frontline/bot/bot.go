@@ -22,8 +22,10 @@ func Plan(s *rules.State, side string) rules.Orders {
 		return o
 	}
 	b.o = &o
+	b.commandPosts()
 	b.production()
 	b.movement()
+	b.manEquipment()
 	b.combat()
 	b.deployment()
 	return legal(v, o)
@@ -84,7 +86,7 @@ func (b *planner) production() {
 		return
 	}
 	due, _, _ := v.SupplyDue(b.side)
-	budget := v.Player(b.side).Treasury - 5*(due+2)
+	budget := v.Player(b.side).Treasury - 5*(due+2) - b.buildCost()
 	tank := map[string]string{"US": "SHER", "GE": "PZ4"}[b.side]
 	lib := v.Lib()
 	budget = b.fortify(budget)
@@ -311,7 +313,7 @@ func (b *planner) sortie(u *rules.Unit) {
 			}
 		}
 	}
-	if bestD > reach {
+	if bestD > reach || v.Control[u.Hex] == b.enemy {
 		return
 	}
 	m := rules.Move{Line: b.next(), Unit: u.ID, Land: u.Hex}
@@ -447,6 +449,7 @@ func legal(v *rules.State, o rules.Orders) rules.Orders {
 		}
 		o.Buys = keep(o.Buys, bad, func(x rules.Buy) int { return x.Line })
 		o.Builds = keep(o.Builds, bad, func(x rules.Build) int { return x.Line })
+		o.Relocate = keep(o.Relocate, bad, func(x rules.Relocate) int { return x.Line })
 		o.Moves = keep(o.Moves, bad, func(x rules.Move) int { return x.Line })
 		o.Engagements = keep(o.Engagements, bad, func(x rules.Engagement) int { return x.Line })
 		o.Deploys = keep(o.Deploys, bad, func(x rules.Deploy) int { return x.Line })

@@ -144,11 +144,17 @@ func Echo(s *rules.State, o rules.Orders) string {
 		}
 	}
 	for _, d := range o.Deploys {
-		fmt.Fprintf(&b, "  deploy %s at %s\n", d.Unit, d.Hex)
+		if d.On != "" {
+			fmt.Fprintf(&b, "  deploy %s aboard %s\n", d.Unit, d.On)
+			continue
+		}
+		fmt.Fprintf(&b, "  deploy %s at %s%s\n", d.Unit, d.Hex, shipDelayNote(s, o.Side, d.Unit))
 	}
 	if len(o.Rush) > 0 {
 		fmt.Fprintf(&b, "  Rush Deployment: %s\n", strings.Join(o.Rush, " "))
 	}
+	echoCommandPosts(&b, s, o)
+	echoLandings(&b, s, o)
 	if o.Standing != nil {
 		b.WriteString("  standing orders for the enemy's turn:\n")
 		for _, line := range strings.Split(strings.TrimRight(FormatStanding(*o.Standing), "\n"), "\n") {

@@ -41,7 +41,10 @@ func Form(s *rules.State, game, side string) string {
 	var staged []string
 	for _, u := range v.Units {
 		if u.Side == side && u.Staged > 0 && u.In == "" {
-			staged = append(staged, fmt.Sprintf("%s (bought turn %d)", u.ID, u.Staged))
+			staged = append(staged, fmt.Sprintf("%s (bought turn %d%s)", u.ID, u.Staged, arrival(u)))
+		}
+		if u.Side == side && u.Relocate > 0 {
+			staged = append(staged, fmt.Sprintf("%s (being relocated to %s, set up at the end of turn %d)", u.ID, u.Hex, u.Relocate))
 		}
 	}
 	comment(&b, "", "Staged: "+orNone(staged))
@@ -60,13 +63,13 @@ func Form(s *rules.State, game, side string) string {
 		comment(&b, "", "BUY code count [XP n]; BUILD MINES|WIRE|AF AT hex BY engineer; BUILD CP AT hex BY unit (your turns 1, 6, 11...)")
 		comment(&b, "", "BUILD EBR AT from-to BY engineer (a bridge over the river, the engineer in from); BUILD PILLBOX AT hex BY engineer")
 		b.WriteString("PRODUCE\n")
-		comment(&b, "", "unit hex hex... [LOAD u] [UNLOAD u] [HITCH g] [UNHITCH g] [DIG] [RECON hex] [DETONATE hex] [CLEAR obstacle] [REPAIR] [MERGE u] [PUSH] [HIT-AND-RUN] [LAND hex]; ENCIRCLE hex OPEN hex")
+		comment(&b, "", "unit hex hex... [LOAD u] [UNLOAD u] [HITCH g] [UNHITCH g] [DIG] [RECON hex] [DETONATE hex] [CLEAR obstacle] [REPAIR] [MERGE u] [MAN u] [PUSH] [HIT-AND-RUN] [LAND hex]; ENCIRCLE hex OPEN hex")
 		comment(&b, "", "unit [hex...] OCCUPY emplacement (infantry, last step); engineer DETONATE its own hex blows a port there")
 		b.WriteString("MOVE\n")
 		comment(&b, "", "ENGAGE hex WITH units [SUSPEND|WITHDRAW|CEASEFIRE|SURRENDER IF cond] [INSPIRE]; then: unit AT SIDE:ID [AP|HE]; MISSION fo [PIN|BLIND] WITH guns [THEN FFE]")
 		comment(&b, "", "also: unit SMOKE [IF cond] (smoke vehicles); unit AT PORT:hex (155 mm shells, 500 lb bombs)")
 		b.WriteString("COMBAT\n")
-		comment(&b, "", "unit AT port (your turns 5, 10, 15...; or RUSH units)")
+		comment(&b, "", "unit AT port, or unit ON ship deploying now (your turns 5, 10, 15...; or RUSH units); a line of its own, any turn: RELOCATE cp TO hex BY unit")
 		b.WriteString("DEPLOY\n")
 		if s.Player(side) != nil && (p.OwnTurn%5 == 0) {
 			for _, u := range s.Units {
@@ -197,6 +200,7 @@ func Describe(v *rules.State, u *rules.Unit) string {
 	if len(u.Stars) > 0 {
 		w = append(w, strings.Join(u.Stars, "+"))
 	}
+	w = append(w, describeMore(u)...)
 	if len(w) == 0 {
 		return u.ID
 	}
@@ -269,6 +273,7 @@ func FormatStanding(st rules.Standing) string {
 		b.WriteString("  IDLE-FIGHT yes\n")
 	}
 	fmt.Fprintf(&b, "  ACCEPT-CEASEFIRE %s\n  ACCEPT-SURRENDER %s\n", orWord(st.AcceptCeasefire, "never"), orWord(st.AcceptSurrender, "yes"))
+	fmt.Fprintf(&b, "  CAPTURED %s\n", orWord(st.Captured, "keep"))
 	return b.String()
 }
 

@@ -53,6 +53,10 @@ func Format(s *rules.State, o rules.Orders, game string) string {
 	if len(o.Deploys) > 0 {
 		b.WriteString("DEPLOY\n")
 		for _, d := range o.Deploys {
+			if d.On != "" {
+				fmt.Fprintf(&b, "  %s ON %s\n", d.Unit, d.On)
+				continue
+			}
 			fmt.Fprintf(&b, "  %s AT %s\n", d.Unit, d.Hex)
 		}
 	}
@@ -61,6 +65,9 @@ func Format(s *rules.State, o rules.Orders, game string) string {
 	}
 	if o.Convert != "" {
 		fmt.Fprintf(&b, "CONVERT %s\n", o.Convert)
+	}
+	for _, rl := range o.Relocate {
+		fmt.Fprintf(&b, "RELOCATE %s TO %s BY %s\n", rl.Post, rl.To, rl.By)
 	}
 	if o.Standing != nil {
 		b.WriteString("REACT\n")

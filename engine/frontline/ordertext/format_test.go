@@ -71,7 +71,7 @@ func TestFormatRoundTripsEveryOption(t *testing.T) {
 				{Act: rules.ActUnload, Unit: "RS-1"}, {Act: rules.ActHitch, Unit: "AT-1"},
 				{Act: rules.ActUnhitch, Unit: "AT-1"}, {Act: rules.ActDig}, {Act: rules.ActRecon, Hex: hex(3, 6)},
 				{Act: rules.ActDetonate, Hex: hex(4, 6)}, {Act: rules.ActClear, Unit: "MINES-1"},
-				{Act: rules.ActRepair}, {Act: rules.ActMerge, Unit: "RS-3"}}},
+				{Act: rules.ActRepair}, {Act: rules.ActMerge, Unit: "RS-3"}, {Act: rules.ActMan, Unit: "PZ4-2"}}},
 			{Unit: "JU87-1", Land: hex(2, 2), Steps: []rules.Step{{Hex: hex(2, 3)}}},
 		},
 		Encircle: []rules.Encircle{{Hex: hex(5, 5), Open: hex(5, 6)}},
@@ -86,9 +86,10 @@ func TestFormatRoundTripsEveryOption(t *testing.T) {
 			{Hex: hex(4, 5), Units: []string{"RS-4"}, Withdraw: &rules.Condition{Kind: "ENEMY-COST>", N: 40},
 				Suspend: &rules.Condition{Kind: "ODDS>", R: 2.5}, Mission: &rules.Mission{FO: "FO-1", Guns: []string{"ART-1"}, Blind: true}},
 		},
-		Deploys: []rules.Deploy{{Unit: "RS-9", Hex: hex(1, 1)}},
-		Rush:    []string{"RS-10"},
-		Convert: "CP-1",
+		Deploys:  []rules.Deploy{{Unit: "RS-9", Hex: hex(1, 1)}, {Unit: "RS-11", On: "LST-1"}},
+		Rush:     []string{"RS-10"},
+		Convert:  "CP-1",
+		Relocate: []rules.Relocate{{Post: "CP-2", To: hex(6, 6), By: "RS-4"}},
 		Standing: &rules.Standing{
 			Retaliate: "list", RetaliateUnits: []string{"RS-1", "AT-1"}, Targets: "armour-first", AP: "never",
 			DefensiveCombat: true,
@@ -100,7 +101,7 @@ func TestFormatRoundTripsEveryOption(t *testing.T) {
 			CeaseFire:       []rules.HexOrder{{If: &rules.Condition{Kind: "ODDS<", R: 0.25}}},
 			Surrender:       []rules.HexOrder{{Hex: hex(3, 4), If: &rules.Condition{Kind: "ALWAYS"}}},
 			AcceptCeasefire: "if-losing", AcceptSurrender: "no",
-			Scramble: []string{"ME109-1"},
+			Scramble: []string{"ME109-1"}, Captured: "destroy",
 		},
 	}
 	text := Format(s, o, "g1")
@@ -145,6 +146,9 @@ func normalised(t *testing.T, o rules.Orders) string {
 	for i := range c.Deploys {
 		c.Deploys[i].Line = 0
 	}
+	for i := range c.Relocate {
+		c.Relocate[i].Line = 0
+	}
 	for i := range c.Engagements {
 		e := &c.Engagements[i]
 		e.Line, e.TargetLines = 0, nil
@@ -163,6 +167,7 @@ func normalised(t *testing.T, o rules.Orders) string {
 		st.AP = orWord(st.AP, "auto")
 		st.AcceptCeasefire = orWord(st.AcceptCeasefire, "never")
 		st.AcceptSurrender = orWord(st.AcceptSurrender, "yes")
+		st.Captured = orWord(st.Captured, "keep")
 		for _, list := range [][]rules.HexOrder{st.Withdraw, st.Inspire, st.Interdict, st.Support, st.Cover, st.CeaseFire, st.Surrender, st.Smoke} {
 			for i := range list {
 				list[i].Line = 0

@@ -43,7 +43,7 @@ func (p *parser) bad(section, format string, a ...any) {
 
 func (p *parser) onlyStanding() bool {
 	o := p.o
-	return len(o.Buys)+len(o.Builds)+len(o.Idle)+len(o.Moves)+len(o.Encircle)+len(o.Engagements)+len(o.Deploys)+len(o.Rush) == 0 && o.Convert == ""
+	return len(o.Buys)+len(o.Builds)+len(o.Idle)+len(o.Moves)+len(o.Encircle)+len(o.Engagements)+len(o.Deploys)+len(o.Rush)+len(o.Relocate) == 0 && o.Convert == ""
 }
 
 func (p *parser) standing() *rules.Standing {
@@ -53,7 +53,7 @@ func (p *parser) standing() *rules.Standing {
 	return p.o.Standing
 }
 
-var sections = map[string]bool{"PRODUCE": true, "IDLE": true, "MOVE": true, "COMBAT": true, "DEPLOY": true, "RUSH": true, "REACT": true, "END": true, "GAME": true, "CONVERT": true}
+var sections = map[string]bool{"PRODUCE": true, "IDLE": true, "MOVE": true, "COMBAT": true, "DEPLOY": true, "RUSH": true, "REACT": true, "END": true, "GAME": true, "CONVERT": true, "RELOCATE": true}
 
 func (p *parser) run(text string) {
 	for i, raw := range strings.Split(text, "\n") {
@@ -86,6 +86,8 @@ func (p *parser) run(text string) {
 				} else {
 					p.o.Convert = f[1]
 				}
+			case "RELOCATE":
+				p.relocate(f)
 			case "END":
 				return
 			case "REACT":
@@ -109,8 +111,12 @@ func (p *parser) run(text string) {
 		case "COMBAT":
 			p.combat(f)
 		case "DEPLOY":
+			if len(f) == 3 && f[1] == "ON" {
+				p.o.Deploys = append(p.o.Deploys, rules.Deploy{Line: p.n, Unit: f[0], On: f[2]})
+				continue
+			}
 			if len(f) != 3 || f[1] != "AT" {
-				p.bad("V.6", "want: unit AT hex")
+				p.bad("V.6", "want: unit AT hex, or unit ON ship")
 				continue
 			}
 			if h, ok := p.hex(f[2]); ok {
@@ -214,7 +220,7 @@ func (p *parser) move(f []string) {
 			m.HitAndRun = true
 		case "DIG", "REPAIR":
 			m.Steps = append(m.Steps, rules.Step{Act: w})
-		case "LOAD", "UNLOAD", "HITCH", "UNHITCH", "CLEAR", "MERGE", "OCCUPY":
+		case "LOAD", "UNLOAD", "HITCH", "UNHITCH", "CLEAR", "MERGE", "OCCUPY", rules.ActMan:
 			if a := arg(); a != "" {
 				m.Steps = append(m.Steps, rules.Step{Act: w, Unit: a})
 			}
@@ -449,6 +455,8 @@ func (p *parser) react(f []string) {
 			return
 		}
 		st.AcceptSurrender = strings.ToLower(f[1])
+	case "CAPTURED":
+		p.captured(st, f)
 	case "SCRAMBLE":
 		if len(f) < 2 {
 			p.bad("VI.7.1", "SCRAMBLE aircraft...")
@@ -588,6 +596,6 @@ func (p *parser) react(f []string) {
 		o.If = c
 		st.Smoke = append(st.Smoke, o)
 	default:
-		p.bad("design 3.4", "%q is not a standing order (RETALIATE TARGETS AP DEFENSIVE-COMBAT WITHDRAW INSPIRE INTERDICT SUPPORT COVER CEASEFIRE SURRENDER ACCEPT-CEASEFIRE ACCEPT-SURRENDER SCRAMBLE SMOKE ENGINEERS-FIGHT IDLE-FIGHT)", f[0])
+		p.bad("design 3.4", "%q is not a standing order (RETALIATE TARGETS AP DEFENSIVE-COMBAT WITHDRAW INSPIRE INTERDICT SUPPORT COVER CEASEFIRE SURRENDER ACCEPT-CEASEFIRE ACCEPT-SURRENDER SCRAMBLE SMOKE ENGINEERS-FIGHT IDLE-FIGHT CAPTURED)", f[0])
 	}
 }

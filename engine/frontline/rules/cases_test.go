@@ -235,6 +235,12 @@ func checkPost(s *rules.State, line string) error {
 				ok = u.Found
 			case "away":
 				ok = u.Away > 0
+			case "relocating":
+				ok = u.Relocate > 0
+			case "captured":
+				ok = u.Captured
+			case "momentum":
+				ok = strconv.Itoa(u.Momentum) == v
 			case "in":
 				ok = u.In == strings.TrimPrefix(v, "-")
 			case "stars":

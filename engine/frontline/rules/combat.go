@@ -188,9 +188,12 @@ func (s *State) commanded(u *Unit) bool {
 	if s.Card(u).Kind == "aircraft" {
 		return true
 	}
+	if s.Card(u).Kind == "ship" {
+		return s.navalCommand(u)
+	}
 	for _, c := range s.Units {
 		cc := s.Card(c)
-		if c.Side != u.Side || !c.OnMap() || cc.Radius == 0 || !s.working(c) {
+		if c.Side != u.Side || !c.OnMap() || cc.Radius == 0 || cc.Kind == "ship" || !s.working(c) {
 			continue
 		}
 		rad := cc.Radius
@@ -214,8 +217,8 @@ func (r *resolver) combat(o Orders) {
 		var att []*Unit
 		for _, id := range e.Units {
 			u := s.Unit(r.side, id)
-			if u == nil || !u.OnMap() || r.engaged[u.Key()] || u.Idle || !s.crewed(u) {
-				r.emit("combat", "V.5.2", e.Hex, r.side, "%s cannot take part in the engagement at %s (gone, idle, uncrewed or already engaged)", id, e.Hex)
+			if u == nil || !u.OnMap() || r.engaged[u.Key()] || u.Idle || !s.crewed(u) || u.In != "" {
+				r.emit("combat", "V.5.2", e.Hex, r.side, "%s cannot take part in the engagement at %s (gone, idle, uncrewed, still carried or already engaged)", id, e.Hex)
 				continue
 			}
 			reach := -1
@@ -457,7 +460,7 @@ func (r *resolver) reachesAny(u *Unit, fs []*fighter) bool {
 func (r *resolver) alive(b *battle, side string) []*fighter {
 	var out []*fighter
 	for _, f := range b.fighters[side] {
-		if f.u.OnMap() && !b.withdrawn[side] && !f.done && !f.left {
+		if f.u.OnMap() && f.u.Side == side && !b.withdrawn[side] && !f.done && !f.left {
 			out = append(out, f)
 		}
 	}
@@ -473,7 +476,7 @@ func (r *resolver) pool(b *battle, side string) []*Unit {
 	var out []*Unit
 	seen := map[*Unit]bool{}
 	for _, f := range b.fighters[enemy] {
-		if f.u.OnMap() && !b.withdrawn[enemy] && !f.left {
+		if f.u.OnMap() && f.u.Side == enemy && !b.withdrawn[enemy] && !f.left {
 			out = append(out, f.u)
 			seen[f.u] = true
 		}
@@ -594,7 +597,7 @@ func (r *resolver) initMods(b *battle, side string, attacker bool, e Engagement)
 		add(1, "Bold Leadership")
 	}
 	if s.Options.Momentum {
-		if m := s.Player(side).Momentum; m != 0 {
+		if m := r.groupMomentum(b, side); m != 0 {
 			add(m, "momentum")
 		}
 	}
@@ -983,32 +986,17 @@ func (r *resolver) sweep(b *battle) { b.dmg = map[*Unit]int{} }
 
 // afterBattle settles momentum (§VIII.3, Inset VIII.4): a side whose
 // engaged enemies are all gone while some of its own remain wins the
-// battle. Fieldpost keeps one momentum per side (docs/rules-frontline.md).
+// battle; its groups and the loser's count it (momentum.go).
 func (r *resolver) afterBattle(b *battle) {
 	s := r.s
 	if !s.Options.Momentum {
 		return
 	}
 	a, d := len(r.alive(b, b.att)), len(r.pool(b, b.att))
-	var winner string
 	switch {
 	case a > 0 && d == 0:
-		winner = b.att
+		r.settleMomentum(b, b.att)
 	case d > 0 && a == 0:
-		winner = b.def
-	default:
-		return
+		r.settleMomentum(b, b.def)
 	}
-	w, l := s.Player(winner), s.Player(s.Enemy(winner))
-	if w.Momentum < 0 {
-		w.Momentum = 0
-	} else {
-		w.Momentum = min(w.Momentum+1, r.r.Int("momentum_max"))
-	}
-	if l.Momentum > 0 {
-		l.Momentum = 0
-	} else {
-		l.Momentum = max(l.Momentum-1, -r.r.Int("momentum_max"))
-	}
-	r.emit("momentum", "VIII.3", b.hex, "", "%s wins the battle at %s: momentum %s %+d, %s %+d", winner, b.hex, w.Side, w.Momentum, l.Side, l.Momentum)
 }

@@ -17,6 +17,9 @@ func (r *resolver) destroy(u *Unit, by *Unit) {
 			c.In, c.Role = "", ""
 			continue
 		}
+		if r.lostAtSea(u, c, by) {
+			continue
+		}
 		table := "crew_survival"
 		section := "Table VI.3"
 		if c.Role == "passenger" {
@@ -40,6 +43,9 @@ func (r *resolver) destroy(u *Unit, by *Unit) {
 			}
 		default:
 			r.emit("survival", section, h, "", "%s of %s: d10=%d -> intact, placed in %s", c.ID, u.ID, v, h)
+		}
+		if c.OnMap() {
+			r.parachute(u, c)
 		}
 	}
 	r.remove(u)

@@ -80,6 +80,13 @@ type Card struct {
 	Obstacle      string `json:"obstacle"`
 	Limit         int    `json:"limit"`
 	Structure     string `json:"structure"`
+	// Ship is large or small (Table V.1); Capacity the land units it
+	// carries, VehicleMaxCost the dearest vehicle (0 = any); Landing ships
+	// put them ashore on a coast (Glossary Landing Ship).
+	Ship           string `json:"ship"`
+	Capacity       int    `json:"capacity"`
+	VehicleMaxCost int    `json:"vehicle_max_cost"`
+	Landing        bool   `json:"landing"`
 	// Sources tags the values the book prints; the rest carry the file's
 	// source line (a fieldpost estimate).
 	Sources map[string]string `json:"sources"`

@@ -179,11 +179,14 @@ func (r *resolver) capture(u *Unit, captor string, factor int, section string) {
 		}
 		r.capture(c, captor, factor, section)
 	}
-	h := u.Hex
-	r.remove(u)
 	score := factor * s.Card(u).Cost
 	s.Player(captor).Score += score
-	r.emit("captured", section, h, "", "%s:%s is captured by %s (+%d score)", u.Side, u.ID, captor, score)
+	r.emit("captured", section, u.Hex, "", "%s:%s is captured by %s (+%d score)", u.Side, u.ID, captor, score)
+	if s.Card(u).Kind == "infantry" {
+		r.remove(u)
+		return
+	}
+	r.seize(u, captor, section)
 }
 
 // surrender: at the end of the active side's turn an enemy land unit whose

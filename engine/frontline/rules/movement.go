@@ -185,6 +185,8 @@ func (r *resolver) moveUnit(u *Unit, m Move) {
 			r.startMerge(u, st.Unit)
 		case ActOccupy:
 			r.occupy(u, st.Unit)
+		case ActMan:
+			r.man(u, st.Unit)
 		}
 	}
 }
@@ -213,6 +215,9 @@ func (r *resolver) enterCheck(u *Unit, from, to Hex) bool {
 	s := r.s
 	c := s.Card(u)
 	t := s.Map.Terrain(to)
+	if c.Kind == "ship" {
+		return true
+	}
 	vehicle := c.Kind == "vehicle"
 	road := s.Map.Road(from, to)
 	if s.Map.River(from, to) && s.Bridges[hexside(from, to)] != "intact" && !s.bridgeCarries(u, hexside(from, to)) {
@@ -477,18 +482,23 @@ func (r *resolver) sortie(u *Unit, m Move) {
 // turns of flight and not landing crashes (§VI.2.3).
 func (r *resolver) landAircraft() {
 	s := r.s
-	for _, u := range s.Units {
+	// A copy: landings may capture and crashes destroy units on the way.
+	for _, u := range append([]*Unit(nil), s.Units...) {
 		if u.Side != r.side || !u.Aloft || !u.OnMap() {
 			continue
 		}
 		if h, ok := r.landing[u.Key()]; ok {
-			if s.Control[h] == u.Side && s.airfieldAt(h) != nil {
+			if s.airfieldAt(h) != nil && s.Control[h] != "" && s.Control[h] != u.Side {
+				r.landCaptured(u, h)
+				continue
+			}
+			if s.airfieldAt(h) != nil {
 				r.place(u, h)
 				u.Aloft, u.TOF, u.Spent = false, 0, false
 				r.emit("air", "VI.2.2", h, r.visibility(), "%s lands at %s", u.ID, h)
 				continue
 			}
-			r.emit("air", "VI.2.3", u.Hex, "", "%s cannot land at %s: no friendly airfield there now", u.ID, h)
+			r.emit("air", "VI.2.3", u.Hex, "", "%s cannot land at %s: no airfield there now", u.ID, h)
 		}
 		u.TOF--
 		if u.TOF <= 0 {

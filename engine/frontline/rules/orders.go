@@ -22,6 +22,8 @@ type Orders struct {
 	Encircle []Encircle `json:"encircle,omitempty"`
 	// Convert designates a command post as the new FHQ (§IV.1.9).
 	Convert string `json:"convert,omitempty"`
+	// Relocate moves command posts to new hexes (§IV.1.3).
+	Relocate []Relocate `json:"relocate,omitempty"`
 	// Standing replaces the side's standing orders; nil keeps the old ones.
 	Standing *Standing `json:"standing,omitempty"`
 }
@@ -141,6 +143,8 @@ type Deploy struct {
 	Line int    `json:"line,omitempty"`
 	Unit string `json:"unit"`
 	Hex  Hex    `json:"hex"`
+	// On is a ship deploying this turn that carries the unit in (Table V.1).
+	On string `json:"on,omitempty"`
 }
 
 // Condition is a standing condition, checked at the start of each combat
@@ -199,6 +203,9 @@ type Standing struct {
 	// Smoke: the side's smoke vehicles engaged in the hex lay smoke at the
 	// start of the first round the condition holds (Glossary Smoke).
 	Smoke []HexOrder `json:"smoke,omitempty"`
+	// Captured: what the side does with enemy equipment it captures, keep
+	// (the default) or destroy (§VI.1.2).
+	Captured string `json:"captured,omitempty"`
 }
 
 func (s Standing) clone() Standing {

@@ -96,10 +96,14 @@ func (s *State) Play(o Orders, d Dice) (*State, []Event, error) {
 	if o.Convert != "" {
 		r.convert(o.Convert)
 	}
+	r.takeDown(o)
 	r.supply(o)
 	r.movement(o)
+	r.breakMomentum()
 	r.combat(o)
 	r.deployment(o)
+	r.setUpMoved()
+	r.shipArrivals()
 	r.endTurn(o)
 	if !n.Over {
 		n.Active = r.enemy
@@ -230,12 +234,20 @@ func (r *resolver) production(o Orders) {
 	for _, b := range o.Builds {
 		c := r.s.lib.Cards[b.Code]
 		eng := r.s.Unit(r.side, b.By)
-		p.Treasury -= c.Cost
+		cost, half := c.Cost, false
+		if c.Code == "CP" {
+			cost, half = r.s.CommandPostCost(r.side, b.Hex)
+		}
+		p.Treasury -= cost
 		u := &Unit{ID: r.s.nextID(r.side, b.Code), Side: r.side, Code: b.Code, Staged: r.own, Hex: b.Hex, Across: b.Across}
 		r.s.Units = append(r.s.Units, u)
 		r.s.sortUnits()
 		if c.Radius > 0 {
-			r.emit("build", "IV.1.3", b.Hex, r.side, "%s stages %s (%s) for %s for %d, treasury %d; it is set up at the next Deployment Phase", r.side, u.ID, c.Name, b.Hex, c.Cost, p.Treasury)
+			price := ""
+			if half {
+				price = " (half price in a Key City it holds)"
+			}
+			r.emit("build", "IV.1.3", b.Hex, r.side, "%s stages %s (%s) for %s for %d%s, treasury %d; it is set up at the next Deployment Phase", r.side, u.ID, c.Name, b.Hex, cost, price, p.Treasury)
 			continue
 		}
 		eng.Building, eng.DugIn = u.ID, false
@@ -332,7 +344,7 @@ func (s *State) SupplyDue(side string) (due, gross, ports int) {
 // supplied: units that pay supply (Inset V.4).
 func (s *State) supplied(u *Unit) bool {
 	c := s.Card(u)
-	return c.Cost > 0 && !c.NoSupply && c.Kind != "obstacle" && c.Kind != "structure"
+	return c.Cost > 0 && !c.NoSupply && c.Kind != "obstacle" && c.Kind != "structure" && s.inUse(u)
 }
 
 // idleEligible: units a deficit may idle (§V.3.2): supplied, deployed, not
@@ -471,6 +483,9 @@ func (r *resolver) deployment(o Orders) {
 		if !scheduled && !rushed {
 			continue
 		}
+		if r.deployNaval(u, dp) {
+			continue
+		}
 		if !s.CanDeployAt(u, dp.Hex) {
 			r.emit("deploy", "V.6", dp.Hex, r.side, "%s cannot deploy at %s any more: not a controlled port or airfield", u.ID, dp.Hex)
 			continue
@@ -510,6 +525,9 @@ func (s *State) dropModifier(name, side string) {
 // at a controlled airfield.
 func (s *State) CanDeployAt(u *Unit, h Hex) bool {
 	c := s.Card(u)
+	if c.Kind == "ship" {
+		return s.shipDeployable(u, h)
+	}
 	if s.Control[h] != u.Side {
 		return false
 	}
@@ -679,6 +697,7 @@ func (s *State) updateControl(r *resolver) {
 						name = h.String()
 					}
 					r.emit("control", "VII.1", h, "", "%s takes %s from %s", side, name, orNone(old))
+					r.cityMomentum(side, h)
 				}
 			}
 		}

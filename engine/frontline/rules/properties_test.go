@@ -116,6 +116,7 @@ func randomOrders(s *State, rng *rand.Rand) Orders {
 			o.Standing.Smoke = []HexOrder{{If: &Condition{Kind: "ROUND>=", N: 1 + rng.IntN(3)}}}
 		}
 	}
+	randomPostsAndShips(s, rng, &o, next)
 	for range 20 {
 		probs := s.Validate(o)
 		if len(probs) == 0 {
@@ -133,6 +134,8 @@ func randomOrders(s *State, rng *rand.Rand) Orders {
 		o.Moves = dropLines(o.Moves, bad, func(m Move) int { return m.Line })
 		o.Engagements = dropLines(o.Engagements, bad, func(e Engagement) int { return e.Line })
 		o.Deploys = dropLines(o.Deploys, bad, func(d Deploy) int { return d.Line })
+		o.Builds = dropLines(o.Builds, bad, func(b Build) int { return b.Line })
+		o.Relocate = dropLines(o.Relocate, bad, func(r Relocate) int { return r.Line })
 		if len(bad) == 1 && bad[0] && o.Standing != nil {
 			o.Standing = nil
 		}
@@ -193,7 +196,7 @@ func checkInvariants(t *testing.T, s *State, cards int) {
 	t.Helper()
 	for _, u := range s.Units {
 		if u.OnMap() && s.Card(u).Kind != "aircraft" {
-			if tt := s.Map.Terrain(u.Hex); tt == Sea || tt == Impassable {
+			if tt := s.Map.Terrain(u.Hex); (tt == Sea && s.Card(u).Kind != "ship" && u.In == "") || tt == Impassable {
 				t.Fatalf("%s stands in %s (%c)", u.Key(), u.Hex, tt)
 			}
 		}

@@ -268,7 +268,7 @@ func ParseScenario(text string) (*State, error) {
 					fail(n, "option %q unknown (events cards fog experience momentum)", o)
 				}
 			}
-		case "TREASURY", "SCORE", "MOMENTUM":
+		case "TREASURY", "SCORE":
 			p := s.player(args, 2)
 			if p == nil {
 				fail(n, "%s takes a side (after SIDES) and a number", key)
@@ -281,10 +281,8 @@ func ParseScenario(text string) (*State, error) {
 			switch key {
 			case "TREASURY":
 				p.Treasury = v
-			case "SCORE":
-				p.Score = v
 			default:
-				p.Momentum = v
+				p.Score = v
 			}
 		case "HAND":
 			p := s.player(args, 1)
@@ -489,7 +487,9 @@ func (s *State) parseUnit(args []string) error {
 			u.Idle = true
 		case "spent":
 			u.Spent = true
-		case "aloft", "staged", "away", "pushed", "surrounded", "repairing", "ready":
+		case "captured":
+			u.Captured = true
+		case "aloft", "staged", "away", "pushed", "surrounded", "repairing", "relocate", "arrives", "momentum", "ready":
 			word := strings.ToLower(rest[0])
 			v, err := next()
 			if err != nil {
@@ -512,6 +512,12 @@ func (s *State) parseUnit(args []string) error {
 				u.Repairing = k
 			case "ready":
 				u.Ready = k
+			case "relocate":
+				u.Relocate = k
+			case "arrives":
+				u.Arrives = k
+			case "momentum":
+				u.Momentum = k
 			default:
 				u.PushTurn = k
 				if card.Kind == "infantry" {
@@ -576,7 +582,7 @@ func (s *State) parseUnit(args []string) error {
 				u.Stars = append(u.Stars, st)
 			}
 		default:
-			return fmt.Errorf("unit %s: %q unknown (dug damaged seen found idle spent aloft staged away pushed surrounded repairing ready building works crew in towed stars across within)", id, rest[0])
+			return fmt.Errorf("unit %s: %q unknown (dug damaged seen found idle spent captured aloft staged away pushed surrounded repairing ready relocate arrives momentum building works crew in towed stars across within)", id, rest[0])
 		}
 	}
 	return nil

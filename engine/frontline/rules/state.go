@@ -133,6 +133,16 @@ type Unit struct {
 	// Works is the owner's own turn from which a command post or FHQ
 	// works (§IV.1.5, §IV.1.9); 0 = working.
 	Works int `json:"works,omitempty"`
+	// Relocate is the own turn at whose end a command post being moved is
+	// set up again at Hex (§IV.1.3); off the map meanwhile. 0 = not moving.
+	Relocate int `json:"relocate,omitempty"`
+	// Captured: taken from the enemy in a surrender and kept (§VI.1.2).
+	Captured bool `json:"captured,omitempty"`
+	// Arrives is the own turn at whose end a large ship held back by
+	// Table V.2 reaches its edge hex (Hex); 0 = not delayed.
+	Arrives int `json:"arrives,omitempty"`
+	// Momentum is the unit's group's momentum (§VIII.3), ±6 at most.
+	Momentum int `json:"momentum,omitempty"`
 }
 
 // Key is the unit's name across sides: "GE:RS-1".
@@ -149,7 +159,6 @@ type Player struct {
 	Standing Standing `json:"standing"`
 	// StandingHidden is set in another side's view: the orders are secret.
 	StandingHidden bool `json:"standing_hidden,omitempty"`
-	Momentum       int  `json:"momentum,omitempty"`
 }
 
 // Modifier is an event in force (design 2.2): Side "" affects both.
@@ -261,7 +270,9 @@ func (s *State) working(u *Unit) bool {
 }
 
 // OnMap reports a unit deployed and on the board (not staged, not away).
-func (u *Unit) OnMap() bool { return u.Staged == 0 && u.Away == 0 && !u.Hex.IsZero() }
+func (u *Unit) OnMap() bool {
+	return u.Staged == 0 && u.Away == 0 && u.Relocate == 0 && !u.Hex.IsZero()
+}
 
 // UnitsAt lists the deployed units in h, in state order.
 func (s *State) UnitsAt(h Hex) []*Unit {

@@ -10,7 +10,7 @@ import (
 // Chance can still stop an accepted order (a failed entry check, a unit
 // destroyed first); the turn then reports why it lapsed.
 func (s *State) Validate(o Orders) []Problem {
-	v := &validator{s: s, o: o, dest: map[string]Hex{}, mover: map[string]bool{}, recon: map[string]bool{}}
+	v := &validator{s: s, o: o, dest: map[string]Hex{}, mover: map[string]bool{}, recon: map[string]bool{}, unloaded: map[string]Hex{}}
 	if s.Over {
 		v.add(0, "II.2", "the game is over")
 		return v.probs
@@ -27,6 +27,7 @@ func (s *State) Validate(o Orders) []Problem {
 	v.engagements()
 	v.deploys()
 	v.convert()
+	v.relocations()
 	v.standing(o.Standing)
 	return v.probs
 }
@@ -38,6 +39,9 @@ type validator struct {
 	dest  map[string]Hex // where each unit ends its move
 	mover map[string]bool
 	recon map[string]bool
+
+	// unloaded are the passengers put down in the Movement Phase, where.
+	unloaded map[string]Hex
 }
 
 func (v *validator) add(line int, section, format string, a ...any) {
@@ -128,7 +132,8 @@ func (v *validator) builds() {
 		c := s.lib.Cards[b.Code]
 		switch {
 		case c != nil && c.Code == "CP":
-			total += c.Cost
+			cost, _ := s.CommandPostCost(o.Side, b.Hex)
+			total += cost
 			v.commandPost(b)
 			continue
 		case c == nil || (c.Kind != "obstacle" && c.Structure != "airfield" && c.Structure != "bridge" && c.Structure != "emplacement"):
@@ -185,7 +190,7 @@ func (v *validator) commandPost(b Build) {
 	posts := 0
 	for _, x := range s.Units {
 		xc := s.Card(x)
-		if x.Side != o.Side || xc.Radius == 0 || x.Hex.IsZero() {
+		if x.Side != o.Side || xc.Radius == 0 || xc.Kind == "ship" || x.Hex.IsZero() {
 			continue
 		}
 		if x.Code == "CP" {
@@ -225,6 +230,7 @@ func (v *validator) moves() {
 	s, o := v.s, v.o
 	p := s.Player(o.Side)
 	loaded := map[string]string{}
+	manned := map[string]bool{}
 	pushed := 0
 	for _, m := range o.Moves {
 		u := v.own(m.Line, m.Unit, "MOVE")
@@ -252,6 +258,8 @@ func (v *validator) moves() {
 			continue
 		case u.Repairing != 0:
 			v.add(m.Line, "reading 23", "%s is still being repaired (put back by fighting) and stays idle", u.ID)
+		case u.Captured && !s.crewed(u):
+			v.add(m.Line, "VI.1.2", "captured %s needs a crew of yours (MAN) before it moves", u.ID)
 			continue
 		case u.SkipMove != 0 && u.SkipMove == p.OwnTurn:
 			v.add(m.Line, "IV.3.5", "%s was pushed last turn and skips this Movement Phase", u.ID)
@@ -289,6 +297,8 @@ func (v *validator) moves() {
 					break
 				}
 				switch t := s.Map.Terrain(st.Hex); {
+				case c.Kind == "ship":
+					v.shipEnter(m, u, st.Hex)
 				case !s.Map.On(st.Hex):
 					v.add(m.Line, "III.3", "%s: %s is off the map", u.ID, st.Hex)
 				case t == Sea:
@@ -339,6 +349,8 @@ func (v *validator) moves() {
 					}
 				}
 				switch {
+				case c.Kind == "ship":
+					v.shipLoad(m, u, q, at, n)
 				case c.Transport == 0 && !(c.Riders && qc.Kind == "infantry"):
 					v.add(m.Line, "VI.3", "%s carries no passengers", u.ID)
 				case qc.Kind != "infantry" || (c.TeamsOnly && !qc.Team):
@@ -359,7 +371,11 @@ func (v *validator) moves() {
 				if q == nil || (q.In != u.ID && loaded[q.ID] != u.ID) || q.Role == "crew" {
 					v.add(m.Line, "VI.3", "UNLOAD %s: %s does not carry it", st.Unit, u.ID)
 				}
+				if c.Kind == "ship" {
+					v.shipUnload(m, u, at)
+				}
 				delete(loaded, st.Unit)
+				v.unloaded[st.Unit] = at
 			case ActHitch, ActUnhitch:
 				g := v.own(m.Line, st.Unit, st.Act)
 				if g == nil {
@@ -420,6 +436,11 @@ func (v *validator) moves() {
 					v.add(m.Line, "VI.4", "MERGE %s: it moves this phase", st.Unit)
 				}
 				v.mover[st.Unit] = true
+			case ActMan:
+				if last := m.Steps[len(m.Steps)-1]; last.Act != ActMan || last.Unit != st.Unit {
+					v.add(m.Line, "III.2.2", "MAN %s ends %s's move: no step after it", st.Unit, u.ID)
+				}
+				v.manCheck(m, u, at, st.Unit, manned)
 			}
 		}
 		if steps > allowance {
@@ -440,6 +461,9 @@ func (v *validator) moves() {
 		}
 		for _, x := range s.cargo(u) {
 			v.dest[x.ID] = at
+		}
+		for q, h := range v.unloaded {
+			v.dest[q] = h
 		}
 	}
 }
@@ -569,8 +593,8 @@ func (v *validator) sortie(m Move, u *Unit) {
 	}
 	allow := s.Movement(u, m.Push)
 	if !m.Land.IsZero() {
-		if s.Control[m.Land] != u.Side || s.airfieldAt(m.Land) == nil {
-			v.add(m.Line, "VI.2.2", "%s: LAND %s is not a friendly airfield", u.ID, m.Land)
+		if s.airfieldAt(m.Land) == nil {
+			v.add(m.Line, "VI.2.2", "%s: LAND %s: no airfield there", u.ID, m.Land)
 		}
 		n += Distance(at, m.Land)
 	} else if tof <= 1 {
@@ -617,7 +641,7 @@ func (v *validator) engagements() {
 				v.add(e.Line, "reading 23", "%s is still being repaired (put back by fighting) and stays idle", id)
 			case (u.In != "" && u.Role == "towed"):
 				v.add(e.Line, "VI.3.5", "%s is hitched for towing and cannot fire", id)
-			case u.In != "":
+			case u.In != "" && !v.wasUnloaded(id):
 				v.add(e.Line, "VI.3", "%s is carried by %s: unload it first", id, u.In)
 			default:
 				reach := -1
@@ -743,6 +767,8 @@ func (v *validator) deploys() {
 			v.add(d.Line, "V.6", "deployment at the end of your turns 5, 10, 15... (this is your turn %d); or play RUSH", p.OwnTurn)
 		case u.Staged >= p.OwnTurn:
 			v.add(d.Line, "V.2", "%s was bought this turn: it deploys at a later Deployment Phase", u.ID)
+		case d.On != "" || s.Card(u).Kind == "ship":
+			v.navalDeploy(d, u)
 		case !s.CanDeployAt(u, d.Hex):
 			v.add(d.Line, "V.6", "%s: %s is not a port (airfield for aircraft) you control", u.ID, d.Hex)
 		}
@@ -834,7 +860,11 @@ func (v *validator) convert() {
 	}
 	for _, b := range o.Builds {
 		if c := s.lib.Cards[b.Code]; c != nil {
-			spent += c.Cost
+			cost := c.Cost
+			if c.Code == "CP" {
+				cost, _ = s.CommandPostCost(o.Side, b.Hex)
+			}
+			spent += cost
 		}
 	}
 	if p := s.Player(o.Side); spent+cost > p.Treasury {
