@@ -9,6 +9,7 @@ package hexdraw
 import (
 	"image/color"
 	"math"
+	"slices"
 
 	"fieldpost/engine/hex"
 )
@@ -225,4 +226,30 @@ func OutOfBox(c, p Pt, hw, hh, gap float64) Pt {
 		t = math.Min(t, hh/math.Abs(dy))
 	}
 	return Toward(c, p, t*n+gap)
+}
+
+// Box is a rectangle of the picture, such as a counter.
+type Box struct{ X0, Y0, X1, Y1 float64 }
+
+// Overlaps reports whether two boxes share pixels.
+func (b Box) Overlaps(o Box) bool { return b.X0 < o.X1 && o.X0 < b.X1 && b.Y0 < o.Y1 && o.Y0 < b.Y1 }
+
+// PlaceLabel finds where a label of s centred near x covers none of the
+// boxes: with its top at each of tops in turn, slid sideways by up to
+// 21 pixels; it returns the centre and top for Label (the first place
+// tried when every place covers a box).
+func (p *Picture) PlaceLabel(x float64, tops []float64, s string, avoid []Box) (float64, float64) {
+	w := float64(TextWidth(s))
+	for _, y := range tops {
+		for _, dx := range []float64{0, -7, 7, -14, 14, -21, 21} {
+			cx := math.Max(w/2+2, math.Min(x+dx, float64(p.W)-w/2-2)) // as Label keeps it whole
+			// The letters' pixels: capitals from row 2 to row 10 of 13,
+			// a halo of one around them.
+			text := Box{cx - w/2 - 1, y + 1, cx + w/2 + 1, y + 12}
+			if !slices.ContainsFunc(avoid, text.Overlaps) {
+				return cx, y
+			}
+		}
+	}
+	return x, tops[0]
 }

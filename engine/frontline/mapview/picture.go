@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"image/color"
 	"io"
-	"math"
 	"regexp"
 	"slices"
 	"strings"
@@ -114,39 +113,17 @@ func Draw(v *rules.State, t *Turn) *hexdraw.Picture {
 	if t != nil {
 		drawTurn(p, v, t)
 	}
-	var counters []box
+	var counters []hexdraw.Box
 	for _, s := range stacks {
 		counters = append(counters, drawStacks(p, v, s)...)
 	}
 	for hx, name := range sortedNames(m) {
-		x, y := placeName(p, layout.Centre(hx), name, counters)
+		// Below the hex's counter, else above it (over the hex number).
+		ce := layout.Centre(hx)
+		x, y := p.PlaceLabel(ce.X, []float64{ce.Y + 13, ce.Y - 27}, name, counters)
 		p.Label(ink, int(white), x, y, name)
 	}
 	return p
-}
-
-// box is a rectangle of the picture: a counter.
-type box struct{ x0, y0, x1, y1 float64 }
-
-func (b box) overlaps(o box) bool { return b.x0 < o.x1 && o.x0 < b.x1 && b.y0 < o.y1 && o.y0 < b.y1 }
-
-// placeName finds where a place's name covers no counter: below its own
-// counter, slid sideways by up to a hex side, else above it (over the hex
-// number); it returns the centre and top of the text.
-func placeName(p *hexdraw.Picture, ce hexdraw.Pt, name string, counters []box) (float64, float64) {
-	w := float64(hexdraw.TextWidth(name))
-	for _, y := range []float64{ce.Y + 13, ce.Y - 27} {
-		for _, dx := range []float64{0, -7, 7, -14, 14, -21, 21} {
-			x := math.Max(w/2+2, math.Min(ce.X+dx, float64(p.W)-w/2-2)) // as Label keeps it whole
-			// The letters' pixels: capitals from row 2 to row 10 of 13, a
-			// halo of one around them.
-			text := box{x - w/2 - 1, y + 1, x + w/2 + 1, y + 12}
-			if !slices.ContainsFunc(counters, text.overlaps) {
-				return x, y
-			}
-		}
-	}
-	return ce.X, ce.Y + 13
 }
 
 func drawTerrain(p *hexdraw.Picture, v *rules.State) {
@@ -302,7 +279,7 @@ func stacksOf(v *rules.State) [][]*stack {
 // counter of two rows (the leading unit's code; how many units and the
 // structures among them) when one side is there, a row each when both are.
 // It returns where the counters are.
-func drawStacks(p *hexdraw.Picture, v *rules.State, ss []*stack) []box {
+func drawStacks(p *hexdraw.Picture, v *rules.State, ss []*stack) []hexdraw.Box {
 	ce := layout.Centre(ss[0].hex)
 	for _, s := range ss {
 		for _, o := range s.obstacles {
@@ -315,7 +292,7 @@ func drawStacks(p *hexdraw.Picture, v *rules.State, ss []*stack) []box {
 			shown = append(shown, s)
 		}
 	}
-	var drawn []box
+	var drawn []hexdraw.Box
 	for i, s := range shown {
 		lead := leader(v, s.units)
 		code := v.Card(lead).Code
@@ -325,7 +302,7 @@ func drawStacks(p *hexdraw.Picture, v *rules.State, ss []*stack) []box {
 			top, bottom = ce.Y-counterHalfH+float64(i)*(counterHalfH+1), ce.Y-1+float64(i)*(counterHalfH+1)
 		}
 		left, right := ce.X-counterHalfW, ce.X+counterHalfW
-		drawn = append(drawn, box{left, top, right, bottom})
+		drawn = append(drawn, hexdraw.Box{X0: left, Y0: top, X1: right, Y1: bottom})
 		p.Rect(ink, left, top, right, bottom)
 		p.Rect(sideColour(v, s.side), left+1, top+1, right-1, bottom-1)
 		if damaged(s.units) {
