@@ -82,6 +82,7 @@ const (
 	fill kind = iota
 	stroke
 	text
+	digits
 )
 
 type item struct {
@@ -176,17 +177,19 @@ func (p *Picture) Label(c Colour, halo int, x, y float64, s string) {
 	p.Text(c, halo, left, y, s)
 }
 
-// Texts lists the text drawn, in order: what a reader of the picture can
-// read in it.
-func (p *Picture) Texts() []string {
-	var out []string
-	for _, it := range p.items {
-		if it.kind == text {
-			out = append(out, it.text)
-		}
-	}
-	return out
+// Digits writes a number in small 3 x 5 pixel digits (DigitAdvance
+// apart), its box's top left at (x, y): hex numbers, which every hex
+// shows and should not crowd it.
+func (p *Picture) Digits(c Colour, x, y float64, s string) {
+	p.items = append(p.items, item{kind: digits, col: c, pts: []Pt{{math.Round(x), math.Round(y)}}, text: s})
 }
+
+// DigitAdvance and DigitHeight are the size of a small digit with its
+// space.
+const (
+	DigitAdvance = 4
+	DigitHeight  = 5
+)
 
 // Circle is a polygon close to a circle of radius r around c.
 func Circle(c Pt, r float64) []Pt {

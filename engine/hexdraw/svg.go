@@ -34,6 +34,8 @@ func (p *Picture) SVG(w io.Writer) error {
 				fmt.Fprintf(bw, ` stroke="%s" stroke-width="2.5" paint-order="stroke"`, p.hex(Colour(it.halo-1)))
 			}
 			bw.WriteString(">")
+		case digits:
+			fmt.Fprintf(bw, `<g font-family="monospace" font-size="6.7" fill="%s">`, p.hex(it.col))
 		}
 		for _, s := range p.items[i:j] {
 			switch s.kind {
@@ -52,15 +54,19 @@ func (p *Picture) SVG(w io.Writer) error {
 				if s.kind == fill {
 					bw.WriteByte('Z')
 				}
-			case text:
-				fmt.Fprintf(bw, `<text x="%d" y="%d">`, int(s.pts[0].X), int(s.pts[0].Y)+textAscent)
+			case text, digits:
+				baseline := textAscent
+				if s.kind == digits {
+					baseline = DigitHeight
+				}
+				fmt.Fprintf(bw, `<text x="%d" y="%d">`, int(s.pts[0].X), int(s.pts[0].Y)+baseline)
 				if err := xml.EscapeText(bw, []byte(s.text)); err != nil {
 					return fmt.Errorf("map picture: %w", err)
 				}
 				bw.WriteString("</text>")
 			}
 		}
-		if it.kind == text {
+		if it.kind == text || it.kind == digits {
 			bw.WriteString("</g>\n")
 		} else {
 			bw.WriteString(`"/>` + "\n")

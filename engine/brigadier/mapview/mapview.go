@@ -85,9 +85,9 @@ func Write(w io.Writer, format string, rs *rules.Ruleset, v *rules.State, events
 
 // Draw is the picture of v (rules.View for side) with the events of the
 // turn that led to it that side may read: each platoon a counter in its
-// side's colour with its name and order, a red pip for each man lost,
-// its hidden platoons (own side only) edged in gold, dug-in ones
-// underlined; moves as black arrows and fire as red ones, under the
+// side's colour with its name and order, a red pip under it for each
+// man lost (dead or wounded), a black bar under it when dug in, edged in
+// gold while hidden (own platoons only: the enemy's are not drawn); moves as black arrows and fire as red ones, under the
 // counters so that no arrow hides one.
 func Draw(rs *rules.Ruleset, v *rules.State, events []rules.Event, side string) *hexdraw.Picture {
 	m := v.Map
@@ -190,7 +190,7 @@ func drawTerrain(p *hexdraw.Picture, m *rules.Map) {
 		for c := 1; c <= m.Cols; c++ {
 			hx := rules.Hex{Col: c, Row: r}
 			ce := layout.Centre(hx)
-			p.Text(grey, hexdraw.NoHalo, ce.X-14, ce.Y-26, hx.String())
+			p.Digits(ink, ce.X-7, ce.Y-22, hx.String())
 		}
 	}
 }
@@ -263,7 +263,8 @@ func sideColour(v *rules.State, side string) hexdraw.Colour {
 	return blue
 }
 
-// drawPlatoon draws a platoon's counter and returns where it is.
+// drawPlatoon draws a platoon's counter and returns where it and its
+// marks are.
 func drawPlatoon(p *hexdraw.Picture, rs *rules.Ruleset, v *rules.State, pl *rules.Platoon) hexdraw.Box {
 	ce := layout.Centre(pl.Hex)
 	b := hexdraw.Box{X0: ce.X - counterHalfW, Y0: ce.Y - counterHalfH, X1: ce.X + counterHalfW, Y1: ce.Y + counterHalfH}
@@ -273,12 +274,17 @@ func drawPlatoon(p *hexdraw.Picture, rs *rules.Ruleset, v *rules.State, pl *rule
 	}
 	p.Rect(edge, b.X0, b.Y0, b.X1, b.Y1)
 	p.Rect(sideColour(v, pl.Side), b.X0+inset, b.Y0+inset, b.X1-inset, b.Y1-inset)
-	for i := range min(pl.Dead+pl.Wounded, rs.Count.I()) {
-		x := b.X1 - 6 - 5*float64(i)
-		p.Rect(red, x, b.Y0+3, x+3, b.Y0+6)
-	}
+	// Under the counter: a black bar when dug in, a red pip a man lost.
 	if pl.DugIn {
-		p.Rect(ink, b.X0+4, b.Y1+1, b.X1-4, b.Y1+3)
+		p.Rect(ink, b.X0+2, b.Y1+1, b.X1-2, b.Y1+4)
+	}
+	lost := min(pl.Dead+pl.Wounded, rs.Count.I())
+	for i := range lost {
+		x := ce.X - 5*float64(lost)/2 + 5*float64(i) + 1
+		p.Rect(red, x, b.Y1+1, x+3, b.Y1+4)
+	}
+	if pl.DugIn || lost > 0 {
+		b.Y1 += 4
 	}
 	p.Text(white, hexdraw.NoHalo, ce.X-float64(hexdraw.TextWidth(pl.Name))/2, b.Y0, pl.Name)
 	order := rs.OrderName(pl.Order)

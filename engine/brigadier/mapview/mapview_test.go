@@ -144,7 +144,7 @@ func TestCounterFitsItsHex(t *testing.T) {
 	if layout.R-counterHalfH/math.Sqrt(3) < counterHalfW {
 		t.Errorf("a counter of %dx%d leaves a hex of radius %v", 2*counterHalfW, 2*counterHalfH, layout.R)
 	}
-	if -26+10 >= -counterHalfH {
+	if -22+5 >= -counterHalfH {
 		t.Error("a counter covers its hex number")
 	}
 }

@@ -103,7 +103,7 @@ func Draw(v *rules.State, t *Turn) *hexdraw.Picture {
 		for c := 1; c <= m.Width; c++ {
 			hx := rules.Hex{Col: c, Row: r}
 			ce := layout.Centre(hx)
-			p.Text(grey, hexdraw.NoHalo, ce.X-14, ce.Y-27, hx.String())
+			p.Digits(ink, ce.X-7, ce.Y-24, hx.String())
 		}
 	}
 	p.Base(baseKey(v))

@@ -130,8 +130,8 @@ func TestCounterFitsItsHex(t *testing.T) {
 	if halfWidthAt(counterHalfH) < counterHalfW {
 		t.Errorf("a counter of %dx%d leaves a hex of radius %v", 2*counterHalfW, 2*counterHalfH, layout.R)
 	}
-	// The hex number's digits end 10 rows below its top, at -27.
-	if -27+10 >= -counterHalfH {
+	// The hex number's digits end 5 rows below their top, at -24.
+	if -24+5 >= -counterHalfH {
 		t.Error("a counter covers its hex number")
 	}
 }
