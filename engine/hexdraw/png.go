@@ -54,6 +54,16 @@ func (r *raster) paint(items []item) {
 	}
 }
 
+// zlibWriters keeps compressors between pictures: each holds a megabyte of
+// tables, which is longer to allocate than a small map is to compress.
+var zlibWriters = sync.Pool{New: func() any {
+	z, err := zlib.NewWriterLevel(nil, 3)
+	if err != nil {
+		panic(err) // 3 is a valid level
+	}
+	return z
+}}
+
 // bases keeps the pixels of the pictures' bases by key: a few maps, each
 // about a megabyte, so it forgets them all when it holds too many.
 var bases = baseCache{pix: map[string][]byte{}}
@@ -101,8 +111,8 @@ func (p *Picture) PNG(w io.Writer) error {
 
 // writePNG4 writes a paletted image of at most 16 colours as a PNG of 4
 // bits a pixel, each row unfiltered (flat colours compress best so), at
-// zlib level 3: a Foggia Plain map is 70 KB in 12-17 ms (level 1: 91 KB
-// in 11 ms; level 6: 52 KB in 19 ms and more, on a shared machine).
+// zlib level 3: a Foggia Plain map is 70 KB in about 10 ms (level 1: 91
+// KB, hardly quicker; level 6: 52 KB in nearly twice the time).
 func writePNG4(w io.Writer, img *image.Paletted) error {
 	width, height := img.Rect.Dx(), img.Rect.Dy()
 	var hdr [13]byte
@@ -115,16 +125,17 @@ func writePNG4(w io.Writer, img *image.Paletted) error {
 		plte = append(plte, byte(r>>8), byte(g>>8), byte(b>>8))
 	}
 	var data bytes.Buffer
-	z, err := zlib.NewWriterLevel(&data, 3)
-	if err != nil {
-		return err
-	}
+	z := zlibWriters.Get().(*zlib.Writer)
+	defer zlibWriters.Put(z)
+	z.Reset(&data)
 	row := make([]byte, 1+(width+1)/2)
 	for y := range height {
 		pix := img.Pix[y*img.Stride : y*img.Stride+width]
-		clear(row)
-		for x, c := range pix {
-			row[1+x/2] |= c << (4 * (1 - x&1))
+		for i := 0; i+1 < width; i += 2 {
+			row[1+i/2] = pix[i]<<4 | pix[i+1]
+		}
+		if width%2 == 1 {
+			row[len(row)-1] = pix[width-1] << 4
 		}
 		if _, err := z.Write(row); err != nil {
 			return err

@@ -153,7 +153,7 @@ func drawTerrain(p *hexdraw.Picture, v *rules.State) {
 					p.Line(grey, 1.2, hexdraw.Pt{X: ce.X + k - 9, Y: ce.Y + 19}, hexdraw.Pt{X: ce.X + k + 9, Y: ce.Y - 19})
 				}
 				if t == rules.PortCity {
-					drawAnchor(p, hexdraw.Pt{X: ce.X - 21, Y: ce.Y})
+					drawAnchor(p, hexdraw.Pt{X: ce.X - 14, Y: ce.Y - 18}) // left of the hex number, above the counter
 				}
 			}
 		}
@@ -220,12 +220,12 @@ func drawControl(p *hexdraw.Picture, v *rules.State) {
 	}
 }
 
-// drawAnchor draws a port's anchor, centred at c.
+// drawAnchor draws a port's anchor, 10 pixels high, centred at c.
 func drawAnchor(p *hexdraw.Picture, c hexdraw.Pt) {
-	p.Line(ink, 1.5, hexdraw.Pt{X: c.X, Y: c.Y - 6}, hexdraw.Pt{X: c.X, Y: c.Y + 6})
+	p.Line(ink, 1.5, hexdraw.Pt{X: c.X, Y: c.Y - 5}, hexdraw.Pt{X: c.X, Y: c.Y + 5})
 	p.Line(ink, 1.5, hexdraw.Pt{X: c.X - 3, Y: c.Y - 3}, hexdraw.Pt{X: c.X + 3, Y: c.Y - 3})
-	p.Line(ink, 1.5, hexdraw.Pt{X: c.X - 5, Y: c.Y + 2}, hexdraw.Pt{X: c.X - 3, Y: c.Y + 5}, hexdraw.Pt{X: c.X, Y: c.Y + 6},
-		hexdraw.Pt{X: c.X + 3, Y: c.Y + 5}, hexdraw.Pt{X: c.X + 5, Y: c.Y + 2})
+	p.Line(ink, 1.5, hexdraw.Pt{X: c.X - 5, Y: c.Y + 1}, hexdraw.Pt{X: c.X - 3, Y: c.Y + 4}, hexdraw.Pt{X: c.X, Y: c.Y + 5},
+		hexdraw.Pt{X: c.X + 3, Y: c.Y + 4}, hexdraw.Pt{X: c.X + 5, Y: c.Y + 1})
 }
 
 func sideColour(v *rules.State, side string) hexdraw.Colour {
