@@ -103,7 +103,11 @@ func Draw(v *rules.State, t *Turn) *hexdraw.Picture {
 		for c := 1; c <= m.Width; c++ {
 			hx := rules.Hex{Col: c, Row: r}
 			ce := layout.Centre(hx)
-			p.Digits(ink, ce.X-7, ce.Y-24, hx.String())
+			number := ink
+			if m.Terrain(hx) == rules.Impassable {
+				number = white // on the darkest ground
+			}
+			p.Digits(number, ce.X-7, ce.Y-24, hx.String())
 		}
 	}
 	p.Base(baseKey(v))
