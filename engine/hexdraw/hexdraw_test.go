@@ -126,3 +126,23 @@ func near(p Pt, cs []Pt) bool {
 	}
 	return false
 }
+
+// A picture whose base was painted before is the same, pixel for pixel,
+// as when its base is painted afresh; another key paints its own base.
+func TestBaseIsKept(t *testing.T) {
+	draw := func(key string, baseColour Colour) []byte {
+		p := New(20, 10, testPalette)
+		p.Rect(baseColour, 0, 0, 20, 10)
+		p.Base(key)
+		p.Rect(1, 5, 2, 9, 6)
+		return p.Image().Pix
+	}
+	first := draw("test red", 2)
+	if again := draw("test red", 2); !bytes.Equal(first, again) {
+		t.Error("the kept base differs from the base painted afresh")
+	}
+	other := draw("test black", 1)
+	if bytes.Equal(first, other) || other[0] != 1 {
+		t.Error("a base of another key is taken from the cache")
+	}
+}
