@@ -82,9 +82,13 @@ func checkHidden(t *testing.T, sys *System, pos engine.Position, round engine.Ro
 	t.Helper()
 	rs := sys.Ruleset()
 	report, _ := round.Report(side, engine.RoundMeta{Game: "g"})
-	// The PNG map is drawn from the same rules.View as the text map.
-	var ascii bytes.Buffer
+	// The PNG map is drawn from the same rules.View as the text map and
+	// the SVG, whose text is all the picture names.
+	var ascii, svg bytes.Buffer
 	if err := round.Map(&ascii, side, engine.ASCII); err != nil {
+		t.Fatal(err)
+	}
+	if err := round.Map(&svg, side, engine.SVG); err != nil {
 		t.Fatal(err)
 	}
 	raw, _ := pos.View(side)
@@ -107,7 +111,7 @@ func checkHidden(t *testing.T, sys *System, pos engine.Position, round engine.Ro
 			continue
 		}
 		word := regexp.MustCompile(`\b` + regexp.QuoteMeta(p.Name) + `\b`)
-		if word.MatchString(report) || word.MatchString(ascii.String()) || word.Match(raw) {
+		if word.MatchString(report) || word.MatchString(ascii.String()) || word.Match(raw) || word.Match(svg.Bytes()) {
 			t.Fatalf("game %d turn %d: hidden %s appears in %s's mail:\n%s", g, turn+1, p.Name, side, report)
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"fieldpost/engine"
 	"fieldpost/engine/brigadier/bot"
 	"fieldpost/engine/brigadier/data"
+	"fieldpost/engine/brigadier/mapview"
 	"fieldpost/engine/brigadier/ordertext"
 	"fieldpost/engine/brigadier/report"
 	"fieldpost/engine/brigadier/rules"
@@ -278,8 +279,8 @@ func (p *Position) Map(w io.Writer, side string, f engine.MapFormat) error {
 func drawMap(w io.Writer, rs *rules.Ruleset, st *rules.State, events []rules.Event, side string, f engine.MapFormat) error {
 	v := rules.View(rs, st, side)
 	switch f {
-	case engine.PNG:
-		return report.PNG(w, rs, v, events, side)
+	case engine.PNG, engine.SVG:
+		return mapview.Write(w, string(f), rs, v, events, side)
 	case engine.ASCII:
 		_, err := io.WriteString(w, report.ASCII(rs, v, side))
 		return err

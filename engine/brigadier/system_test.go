@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"fieldpost/engine"
+	"fieldpost/engine/hexdraw/hexdrawtest"
 )
 
 func newSystem(t testing.TB) *System {
@@ -117,10 +118,14 @@ func TestTurnThroughTheSeam(t *testing.T) {
 	if err != nil || !strings.Contains(text, "Dice seed for this turn: 99") || !strings.Contains(text, "Radio A") || strings.Contains(text, "Radio I/77") {
 		t.Errorf("report: %v\n%s", err, text)
 	}
-	var png bytes.Buffer
+	var png, svg bytes.Buffer
 	if err := round.Map(&png, "us", engine.PNG); err != nil || !bytes.HasPrefix(png.Bytes(), []byte("\x89PNG")) {
 		t.Errorf("round map: %v", err)
 	}
+	if err := next.Map(&svg, "us", engine.SVG); err != nil {
+		t.Errorf("SVG map: %v", err)
+	}
+	hexdrawtest.CheckSVG(t, svg.Bytes())
 	if next.Turn() != 1 || next.Forces("us").Pieces == 0 {
 		t.Errorf("after the turn: turn %d, forces %+v", next.Turn(), next.Forces("us"))
 	}

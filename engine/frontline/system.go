@@ -274,13 +274,15 @@ func (p *Position) View(side string) ([]byte, error) {
 
 // Map implements engine.Position.
 func (p *Position) Map(w io.Writer, side string, f engine.MapFormat) error {
-	return drawMap(w, p.st.View(strings.ToUpper(side)), f)
+	return drawMap(w, p.st.View(strings.ToUpper(side)), nil, f)
 }
 
-func drawMap(w io.Writer, v *rules.State, f engine.MapFormat) error {
+// drawMap draws a side's view v, with the turn that led to it (nil for
+// none).
+func drawMap(w io.Writer, v *rules.State, t *mapview.Turn, f engine.MapFormat) error {
 	switch f {
-	case engine.PNG:
-		return mapview.PNG(w, v)
+	case engine.PNG, engine.SVG:
+		return mapview.Write(w, string(f), v, t)
 	case engine.ASCII:
 		_, err := io.WriteString(w, mapview.ASCII(v))
 		return err
@@ -359,9 +361,11 @@ func (r *Round) Report(side string, meta engine.RoundMeta) (string, error) {
 }
 
 // Map implements engine.Round: the position after the turn, as the side
-// sees it.
+// sees it, with the moves it saw and the turn's engagements.
 func (r *Round) Map(w io.Writer, side string, f engine.MapFormat) error {
-	return drawMap(w, r.after.st.View(strings.ToUpper(side)), f)
+	side = strings.ToUpper(side)
+	t := &mapview.Turn{Before: r.before.st.View(side), Events: r.events}
+	return drawMap(w, r.after.st.View(side), t, f)
 }
 
 func sides(st *rules.State) []engine.Side {

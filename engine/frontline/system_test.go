@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"fieldpost/engine"
+	"fieldpost/engine/hexdraw/hexdrawtest"
 )
 
 // A player turn through the seam: only the active side is waited for, the
@@ -67,10 +68,18 @@ func TestPlayerTurnThroughTheSeam(t *testing.T) {
 	if !strings.Contains(mine, "Dice seed for this turn: 3") {
 		t.Errorf("report:\n%s", mine)
 	}
-	var png bytes.Buffer
+	var png, svg, posSVG bytes.Buffer
 	if err := round.Map(&png, other, engine.PNG); err != nil || !bytes.HasPrefix(png.Bytes(), []byte("\x89PNG")) {
 		t.Errorf("map: %v", err)
 	}
+	if err := round.Map(&svg, other, engine.SVG); err != nil {
+		t.Errorf("SVG map of the turn: %v", err)
+	}
+	hexdrawtest.CheckSVG(t, svg.Bytes())
+	if err := next.Map(&posSVG, active, engine.SVG); err != nil {
+		t.Errorf("SVG map of the position: %v", err)
+	}
+	hexdrawtest.CheckSVG(t, posSVG.Bytes())
 	seen, _ := next.View(other)
 	if bytes.Contains(seen, []byte(`"command_deck"`)) || !bytes.Contains(seen, []byte(`"standing_hidden":true`)) {
 		t.Errorf("%s's view shows the decks or the enemy's hand:\n%.400s", other, seen)

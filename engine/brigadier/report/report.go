@@ -1,7 +1,7 @@
 // Package report writes Brigadier General Commands for a side's mail: the
 // situation, the turn's report with every die and what it was checked
-// against, and the maps (text and PNG), each showing only what the side
-// may see.
+// against, and the text map, each showing only what the side may see
+// (the pictures are mapview's).
 package report
 
 import (

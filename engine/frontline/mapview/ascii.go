@@ -1,6 +1,7 @@
 // Package mapview draws a Frontline General position for one side, as
-// text (ASCII, for the body of a mail) and as a PNG picture. Give it the
-// side's View so that it shows only what that side may see.
+// text (ASCII, for the body of a mail) and as a picture (PNG or SVG, one
+// drawing: see Draw). Give it the side's View so that it shows only what
+// that side may see.
 package mapview
 
 import (

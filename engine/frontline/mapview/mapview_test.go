@@ -42,7 +42,7 @@ func TestPNG(t *testing.T) {
 			t.Fatal(err)
 		}
 		var buf bytes.Buffer
-		if err := PNG(&buf, s.View("US")); err != nil {
+		if err := Write(&buf, "png", s.View("US"), nil); err != nil {
 			t.Fatal(err)
 		}
 		img, err := png.Decode(&buf)

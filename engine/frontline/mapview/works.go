@@ -1,39 +1,32 @@
 package mapview
 
 import (
-	"image"
-	"image/color"
 	"sort"
 	"strings"
 
 	"fieldpost/engine/frontline/rules"
+	"fieldpost/engine/hexdraw"
 )
 
-var (
-	engineered = color.RGBA{0x8b, 0x5a, 0x2b, 0xff} // an engineered bridge
-	wrecked    = color.RGBA{0xc0, 0x20, 0x20, 0xff} // a port hit
-)
-
-// drawWorks draws the engineered bridges across their river (dashed when
-// damaged) and a cross on each port hit by heavy weapons: one stroke
+// drawWorks draws the engineered bridges across their river in the road's
+// brown (thinner when damaged, when only infantry may cross) and a red
+// cross over the anchor of each port hit by heavy weapons: one stroke
 // damaged, two destroyed (§VII.3-4).
-func drawWorks(img *image.RGBA, v *rules.State) {
+func drawWorks(p *hexdraw.Picture, v *rules.State) {
 	for _, u := range engineeredBridges(v) {
-		ax, ay := centre(u.Hex)
-		bx, by := centre(u.Across)
-		mx, my := (ax+bx)/2, (ay+by)/2
-		dx, dy := (bx-ax)/5, (by-ay)/5
+		a, b := layout.Centre(u.Hex), layout.Centre(u.Across)
+		mid := hexdraw.Pt{X: (a.X + b.X) / 2, Y: (a.Y + b.Y) / 2}
 		width := 6.0
 		if u.Damaged {
 			width = 3
 		}
-		line(img, engineered, width, [2]float64{mx - dx, my - dy}, [2]float64{mx + dx, my + dy})
+		p.Line(road, width, hexdraw.Toward(mid, a, 9), hexdraw.Toward(mid, b, 9))
 	}
-	for h, st := range v.Ports {
-		x, y := centre(h)
-		line(img, wrecked, 3, [2]float64{x - 10, y - 14}, [2]float64{x + 10, y + 6})
-		if st == "destroyed" {
-			line(img, wrecked, 3, [2]float64{x + 10, y - 14}, [2]float64{x - 10, y + 6})
+	for _, h := range sortedHexes(v.Ports) {
+		c := anchorAt(h)
+		p.Line(red, 2.5, hexdraw.Pt{X: c.X - 6, Y: c.Y - 6}, hexdraw.Pt{X: c.X + 6, Y: c.Y + 6})
+		if v.Ports[h] == "destroyed" {
+			p.Line(red, 2.5, hexdraw.Pt{X: c.X + 6, Y: c.Y - 6}, hexdraw.Pt{X: c.X - 6, Y: c.Y + 6})
 		}
 	}
 }
