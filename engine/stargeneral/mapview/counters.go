@@ -14,7 +14,6 @@ var (
 	sideFill   = [2]color.RGBA{rgb(0x9fb3cc), rgb(0xcdb15a)}
 	sideStrong = [2]color.RGBA{rgb(0x1f4e8c), rgb(0x7a5a00)}
 	counterRim = rgb(0x202020)
-	shadow     = withAlpha(rgb(0x000000), 90)
 	symbolBack = rgb(0xfbfbf6)
 	lossText   = rgb(0xa01010)
 	markBack   = rgb(0xfbfbf6)
@@ -156,9 +155,8 @@ func (r *renderer) drawCounter(ctr pt, k counter) {
 	x0, y0, x1, y1 := counterBox(ctr, r.r)
 	cw := x1 - x0
 	pad := math.Max(2, math.Round(0.08*r.r))
-	c.fill(shadow, roundRect(x0+1.5, y0+1.5, x1+1.5, y1+1.5, 3))
-	c.fill(counterRim, roundRect(x0, y0, x1, y1, 3))
-	c.fill(sideFill[k.side], roundRect(x0+1, y0+1, x1-1, y1-1, 2.5))
+	c.fill(counterRim, rect(x0, y0, x1, y1))
+	c.fill(sideFill[k.side], rect(x0+1, y0+1, x1-1, y1-1))
 
 	// Top row: unit id, and the unit's order in a coloured box.
 	rowH := math.Round(0.3 * r.r)

@@ -264,7 +264,8 @@ func (r *renderer) legendSections() []legendSection {
 			if terrainLook(t) == "bridge" {
 				around = [6]string{"", "river", "river", "", "river", "river"}
 			}
-			paintTerrain(c, t, ctr, sw, 7, around)
+			c.fill(terrainGround(t, around), hexagon(ctr, sw))
+			paintTerrain(c, t, ctr, sw, around)
 			if terrainLook(t) == "bridge" {
 				drawBridgeDeck(c, ctr, sw, []int{0, 3})
 			}
