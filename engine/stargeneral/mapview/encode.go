@@ -104,15 +104,22 @@ func (p *palette) blend(under uint8, col color.RGBA, step int) uint8 {
 	return i
 }
 
-// blendNear is how close (squared, in 0-255 steps) an entry must be to
-// stand for a blend: an edge's shade needs no exact colour, and fewer
-// colours make a smaller file.
+// blendNear is how close (squared, in 0-255 steps) a colour of the base's
+// palette must be to stand for a blend: an edge's shade needs no exact
+// colour, and fewer colours keep the palette from filling up.
 const blendNear = 24 * 24
 
-// near is an entry within blendNear of col, or a new entry for it.
+// near is an entry of the base's palette within blendNear of col, or an
+// entry of col itself. Only the base's entries are searched, which every
+// picture of a map shares: a blend is then the same colour whatever the
+// picture drew before it.
 func (p *palette) near(col color.RGBA) uint8 {
+	shared := p.colours
+	if p.parent != nil {
+		shared = p.parent.colours
+	}
 	best, bestD := -1, blendNear
-	for i, e := range p.colours {
+	for i, e := range shared {
 		c := e.(color.RGBA)
 		dr, dg, db := int(c.R)-int(col.R), int(c.G)-int(col.G), int(c.B)-int(col.B)
 		if d := dr*dr + dg*dg + db*db; d < bestD {

@@ -425,7 +425,7 @@ func (r *renderer) markerItems() []legendItem {
 	if has["combat"] {
 		out = append(out, legendItem{iconW: 2.8 * mr, icon: func(c *canvas, x, y, h float64) {
 			drawCombatMarker(c, pt{x + 1.4*mr, y + h/2}, mr, 1, false)
-		}, lines: []string{"combat at the target hex, in order fought"}})
+		}, lines: []string{"combat at the target hex, in order fought; dashes lead from the attackers"}})
 	}
 	if has["barrage"] {
 		out = append(out, legendItem{iconW: 3 * mr, icon: func(c *canvas, x, y, h float64) {

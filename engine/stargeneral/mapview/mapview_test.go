@@ -221,12 +221,13 @@ func TestCombatMarkers(t *testing.T) {
 		{Kind: rules.EvEliminated, Side: "axis", Unit: "A", Stand: "2", From: h("0205")},
 	}
 	img, _ := renderPNG(t, rs, st, events, Options{})
-	r := newRenderer(rs, st, nil, DefaultHexRadius)
-	slot := r.centre(h("0307")).add(r.markerSlot(0, false))
+	r := newRenderer(rs, st, events, DefaultHexRadius)
+	r.placeMarkers()
+	slot := r.markers[0]
 	if s := share(img, slot, markerRadius(r.r), combatFill); s < 0.3 {
 		t.Errorf("combat marker at 0307: %.0f%% of its place is the combat colour", 100*s)
 	}
-	slot = r.centre(h("0404")).add(r.markerSlot(0, false))
+	slot = r.markers[1]
 	if s := share(img, slot, markerRadius(r.r), barrageBg); s < 0.3 {
 		t.Errorf("barrage marker at 0404: %.0f%% of its place is the barrage colour", 100*s)
 	}

@@ -111,7 +111,9 @@ type renderer struct {
 	sideOf   map[string]int // side name -> 0 or 1
 	counters map[rules.Hex]bool
 	legend   []legendSection
-	vector   bool // drawn as SVG
+	vector   bool       // drawn as SVG
+	markers  map[int]pt // where each combat's marker goes, by event index
+	labels   []placeLabel
 }
 
 func newRenderer(rs *rules.Ruleset, st *rules.State, events []rules.Event, radius float64) *renderer {
@@ -229,12 +231,16 @@ func (r *renderer) draw() {
 	r.drawBase(height)
 	r.drawTitle()
 	r.drawObjectives()
-	r.drawNames()
+	r.labels = r.placeNames()
+	r.drawNames(false)
 	r.drawDestroyed()
+	r.placeMarkers()
+	r.combatLines()
 	r.drawMoves(arrowShaft)
 	r.drawCounters()
 	r.drawMoves(arrowTip)
 	r.drawCombats()
+	r.drawNames(true)
 	r.drawLegend(r.mapBot + r.margin)
 }
 
@@ -422,40 +428,104 @@ func (r *renderer) ownerColour(owner string) color.RGBA {
 	return unheld
 }
 
-// drawNames writes a name low in each named hex, where a counter leaves
-// room: the objective's name if it has one, else the place name. A long
-// name runs under the neighbouring counters.
-func (r *renderer) drawNames() {
-	labels := map[rules.Hex]string{}
+// placeLabel is a name written in a box on the map.
+type placeLabel struct {
+	hex       rules.Hex
+	text      string
+	face      *textFace
+	centre    pt
+	box       []pt
+	objective bool
+}
+
+// names lists the name of each named hex: the objective's name if it has
+// one, else the place name.
+func (r *renderer) names() []placeLabel {
+	names := map[rules.Hex]string{}
 	objective := map[rules.Hex]bool{}
 	for k, name := range r.st.Map.Names {
 		if h, err := rules.ParseHex(k); err == nil && r.st.Map.OnMap(h) {
-			labels[h] = name
+			names[h] = name
 		}
 	}
 	for _, o := range r.st.Objectives {
-		objective[o.Hex] = true
-		if o.Name != "" && o.Name != o.Hex.String() {
-			labels[o.Hex] = o.Name
-		}
-	}
-	for _, h := range r.allHexes() {
-		name, ok := labels[h]
-		if !ok {
+		if !r.st.Map.OnMap(o.Hex) {
 			continue
 		}
-		c := r.centre(h)
-		y := c.y + 0.74*r.r
-		f := r.c.fit(true, int(math.Round(0.26*r.r)), int(math.Round(0.22*r.r)), name, 2.9*r.r)
-		text := clip(f, name, 2.9*r.r)
-		w := float64(f.width(text))
-		x0 := c.x - w/2
+		objective[o.Hex] = true
+		if o.Name != "" && o.Name != o.Hex.String() {
+			names[o.Hex] = o.Name
+		}
+	}
+	var out []placeLabel
+	for _, h := range r.allHexes() {
+		if name, ok := names[h]; ok {
+			out = append(out, placeLabel{hex: h, text: name, objective: objective[h]})
+		}
+	}
+	return out
+}
+
+// placeNames lays out the names. A place name sits low in its hex, where a
+// counter leaves room, shortened to three hexes' width, and a counter next
+// to it may cover its ends. An objective's name is written whole, over the
+// counters, inside the picture: low in its hex, or wherever around it it
+// covers no counter and no other objective's name.
+func (r *renderer) placeNames() []placeLabel {
+	labels := r.names()
+	var placed [][]pt
+	for i := range labels {
+		l := &labels[i]
+		c := r.centre(l.hex)
+		maxW := 2.9 * r.r
+		if l.objective {
+			maxW = float64(r.width) - 8
+		}
+		l.face = r.c.fit(true, int(math.Round(0.26*r.r)), int(math.Round(0.22*r.r)), l.text, math.Min(maxW, 2.9*r.r))
+		l.text = clip(l.face, l.text, maxW)
+		w := float64(l.face.width(l.text))
+		h := float64(l.face.ascent)
+		box := func(p pt) []pt {
+			// Inside the picture, whatever the hex.
+			p.x = math.Max(4+w/2, math.Min(float64(r.width)-4-w/2, p.x))
+			return rect(p.x-w/2-3, p.y-h*0.5-2, p.x+w/2+3, p.y+h*0.5+3)
+		}
+		l.box = box(pt{c.x, c.y + 0.74*r.r})
+		if l.objective {
+			for _, d := range []pt{{0, 0.74}, {0, -0.74}, {0, 1.1}, {0, -1.1}, {-0.9, 0.74}, {0.9, 0.74}, {-0.9, -0.74}, {0.9, -0.74}} {
+				b := box(c.add(d.scale(r.r)))
+				free := r.clearOfCounters(b)
+				for _, q := range placed {
+					free = free && !overlap(b, q)
+				}
+				if free {
+					l.box = b
+					break
+				}
+			}
+			placed = append(placed, l.box)
+		}
+		l.centre = pt{(l.box[0].x + l.box[1].x) / 2, (l.box[0].y+l.box[2].y)/2 - 0.5}
+	}
+	return labels
+}
+
+// drawNames writes the place names, or the objectives' names.
+func (r *renderer) drawNames(objectives bool) {
+	for _, l := range r.labels {
+		if l.objective != objectives {
+			continue
+		}
 		bg := labelBack
-		if objective[h] {
+		if l.objective {
 			bg = objLabelBack
 		}
-		r.c.fill(bg, roundRect(x0-3, y-float64(f.ascent)*0.5-2, x0+w+3, y+float64(f.ascent)*0.5+3, 2))
-		r.c.textCentred(f, text, c.x, y, ink)
+		x0, y0, x1, y1 := l.box[0].x, l.box[0].y, l.box[2].x, l.box[2].y
+		r.c.fill(bg, roundRect(x0, y0, x1, y1, 2))
+		if l.objective {
+			r.c.strokeClosed(counterRim, 1, roundRect(x0, y0, x1, y1, 2))
+		}
+		r.c.textCentred(l.face, l.text, l.centre.x, l.centre.y, ink)
 	}
 }
 
