@@ -207,6 +207,10 @@ func (r *renderer) legendSections() []legendSection {
 		"Middle: type symbol and stand name",
 		"Bottom: strength left/full (red after losses), attached support",
 	}})
+	if r.anyOutOfCommand() {
+		forces.items[len(forces.items)-1].lines = append(forces.items[len(forces.items)-1].lines,
+			fmt.Sprintf("Red rim: out of command, more than %d hexes from its HQ", r.rs.CommandRange))
+	}
 	out = append(out, forces)
 
 	rowH := math.Round(math.Max(22, 0.66*r.r))
@@ -292,6 +296,21 @@ func (r *renderer) legendSections() []legendSection {
 		out = append(out, legendSection{title: "This round", rowH: rowH, items: markers})
 	}
 	return out
+}
+
+// anyOutOfCommand reports whether a stand on the map is out of command.
+func (r *renderer) anyOutOfCommand() bool {
+	for _, u := range r.st.Units {
+		if u.Removed {
+			continue
+		}
+		for _, s := range u.Stands {
+			if r.standCounter(u, s).outOfCommand {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // sampleCounter is a side's first counter, to show its colour in the legend.
