@@ -47,9 +47,9 @@ func TestPNGSize(t *testing.T) {
 		opt   Options
 		width int
 	}{
-		// 11 column steps of 1.5 radii (rounded to 39 pixels), two half
-		// hexes, two margins of half a radius.
-		{Options{}, 507},
+		// 11 column steps of 1.5 radii (rounded to 38 pixels), two half
+		// hexes, two margins of half a radius (rounded to 13).
+		{Options{}, 494},
 		{Options{HexRadius: 20}, 390},
 	} {
 		img, _ := renderPNG(t, rs, st, tutorialEvents(), tc.opt)

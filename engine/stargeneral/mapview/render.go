@@ -19,8 +19,9 @@ import (
 )
 
 // DefaultHexRadius makes a 30-column map about 1200 pixels wide: counters
-// still read at full size, and the division map's PNG stays near 100 KB.
-const DefaultHexRadius = 26
+// still read at full size, and the division map's PNG stays near 100 KB,
+// its mails under 250 KB.
+const DefaultHexRadius = 25
 
 // Options change how the picture is drawn.
 type Options struct {
@@ -33,11 +34,13 @@ type Options struct {
 // writes it as a PNG image of at most 256 colours, small enough to mail
 // every round.
 func PNG(w io.Writer, rs *rules.Ruleset, st *rules.State, events []rules.Event, opt Options) error {
-	img, err := Render(rs, st, events, opt)
+	r, err := newRendererFor(rs, st, events, opt)
 	if err != nil {
 		return err
 	}
-	return writePNG(w, img, pngLevel)
+	r.draw()
+	r.c.img.Palette = r.c.pal.colours
+	return writePNG(w, r.c.img, pngLevel)
 }
 
 // SVG draws the same map as PNG, as an SVG document: shapes and text
@@ -366,7 +369,13 @@ func (r *renderer) drawGrid() {
 		if t := r.terrainAt(h); t != nil && luminance(terrainBase(t)) < 0.45 {
 			col = numberLight
 		}
-		r.c.textCentred(numFace, h.String(), c.x, c.y-0.7*r.r, col)
+		// The picture writes them in a pixel font, crisp at their small
+		// size; the SVG, which may be zoomed, as text.
+		if r.vector {
+			r.c.textCentred(numFace, h.String(), c.x, c.y-0.7*r.r, col)
+		} else {
+			r.c.pixelDigits(h.String(), c.x, c.y-0.7*r.r, max(1, int(r.r/26)), col)
+		}
 	}
 }
 
