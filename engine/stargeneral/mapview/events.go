@@ -151,14 +151,15 @@ func (r *renderer) clearOfLabels(shapes ...[]pt) bool {
 	return true
 }
 
-// clearOfCounters reports whether a shape stays off every counter.
-func (r *renderer) clearOfCounters(shape []pt) bool {
+// countersUnder counts the counters a shape covers.
+func (r *renderer) countersUnder(shape []pt) int {
+	n := 0
 	for h := range r.counters {
 		if r.st.Map.OnMap(h) && overlap(shape, counterShape(r.centre(h), r.r)) {
-			return false
+			n++
 		}
 	}
-	return true
+	return n
 }
 
 // overlap reports whether two convex polygons overlap: no side of either

@@ -501,14 +501,20 @@ func (r *renderer) placeNames() []placeLabel {
 		}
 		l.box = box(pt{c.x, c.y + 0.74*r.r})
 		if l.objective {
-			for _, d := range []pt{{0, 0.74}, {0, -0.74}, {0, 1.1}, {0, -1.1}, {-0.9, 0.74}, {0.9, 0.74}, {-0.9, -0.74}, {0.9, -0.74}} {
+			// The first place that covers no counter and no other name,
+			// else the one that covers fewest counters.
+			fewest := math.MaxInt
+			for _, d := range []pt{{0, 0.74}, {0, -0.74}, {0, 1.1}, {0, -1.1}, {-0.9, 0.74}, {0.9, 0.74}, {-0.9, -0.74}, {0.9, -0.74},
+				{0, 1.6}, {0, -1.6}, {-1.5, 0}, {1.5, 0}, {-1.2, 1.3}, {1.2, 1.3}, {-1.2, -1.3}, {1.2, -1.3}} {
 				b := box(c.add(d.scale(r.r)))
-				free := r.clearOfCounters(b)
+				clash := false
 				for _, q := range placed {
-					free = free && !overlap(b, q)
+					clash = clash || overlap(b, q)
 				}
-				if free {
-					l.box = b
+				if n := r.countersUnder(b); !clash && n < fewest {
+					l.box, fewest = b, n
+				}
+				if fewest == 0 {
 					break
 				}
 			}
