@@ -1,6 +1,8 @@
 package mapview
 
 import (
+	"bytes"
+	"encoding/xml"
 	"fmt"
 	"image"
 	"strings"
@@ -208,5 +210,51 @@ func TestCombatLinesFromTheAttackers(t *testing.T) {
 	// Nothing runs from where the attacker is now.
 	if n := changed(plain, marked, lerpPt(r.centre(h("0601")), to, 0.5), 2); n != 0 {
 		t.Errorf("a line runs from the attacker's hex after the round (%d pixels)", n)
+	}
+}
+
+// The SVG is the same drawing: a well-formed document of the PNG's size,
+// every hex numbered, no script, and small enough for a phone.
+func TestSVGDrawsTheSameMap(t *testing.T) {
+	rs, st, events := midGame(t, 4)
+	var svg bytes.Buffer
+	if err := SVG(&svg, rs, st, events, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	img, err := Render(rs, st, events, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		XMLName xml.Name
+		Width   int    `xml:"width,attr"`
+		Height  int    `xml:"height,attr"`
+		ViewBox string `xml:"viewBox,attr"`
+	}
+	if err := xml.Unmarshal(svg.Bytes(), &doc); err != nil {
+		t.Fatalf("the SVG does not parse: %v", err)
+	}
+	b := img.Bounds()
+	if doc.XMLName.Local != "svg" || doc.Width != b.Dx() || doc.Height != b.Dy() || doc.ViewBox != fmt.Sprintf("0 0 %d %d", b.Dx(), b.Dy()) {
+		t.Errorf("the SVG is <%s> %dx%d (%s), the PNG %dx%d", doc.XMLName.Local, doc.Width, doc.Height, doc.ViewBox, b.Dx(), b.Dy())
+	}
+	text := svg.String()
+	for col := 1; col <= st.Map.Cols; col++ {
+		for row := 1; row <= st.Map.Rows; row++ {
+			if h := (rules.Hex{Col: col, Row: row}); !strings.Contains(text, ">"+h.String()+"</text>") {
+				t.Fatalf("hex %s has no number in the SVG", h)
+			}
+		}
+	}
+	for _, u := range st.Units {
+		if !u.Removed && !strings.Contains(text, ">"+u.ID+"</text>") {
+			t.Errorf("unit %s is not on the SVG map", u.ID)
+		}
+	}
+	if strings.Contains(text, "<script") || strings.Contains(text, "<style") {
+		t.Error("the SVG holds a script or a style sheet")
+	}
+	if svg.Len() > 256<<10 {
+		t.Errorf("the division map's SVG is %d KB", svg.Len()>>10)
 	}
 }
