@@ -9,6 +9,7 @@ import (
 	"image"
 	"image/color"
 	"io"
+	"sync"
 
 	"fieldpost/engine/stargeneral/rules"
 )
@@ -157,10 +158,17 @@ func writePNG(w io.Writer, img *image.Paletted, level int) error {
 	}
 	writeChunk(bw, "PLTE", plte)
 	var data bytes.Buffer
-	zw, err := zlib.NewWriterLevel(&data, level)
-	if err != nil {
-		return err
+	// A compressor holds most of a megabyte of tables: one is kept for the
+	// next picture.
+	zw, _ := compressors.Get().(*zlib.Writer)
+	if zw == nil {
+		var err error
+		if zw, err = zlib.NewWriterLevel(&data, level); err != nil {
+			return err
+		}
 	}
+	defer compressors.Put(zw)
+	zw.Reset(&data)
 	row := make([]byte, 1+width) // the row's filter, none, then the row
 	for y := range height {
 		copy(row[1:], img.Pix[y*img.Stride:y*img.Stride+width])
@@ -191,3 +199,6 @@ func writeChunk(w *bufio.Writer, kind string, data []byte) {
 
 // pngLevel is the compression level of the PNG (see writePNG).
 const pngLevel = 5
+
+// compressors are zlib writers at pngLevel, ready for another picture.
+var compressors sync.Pool

@@ -38,10 +38,16 @@ func PNG(w io.Writer, rs *rules.Ruleset, st *rules.State, events []rules.Event, 
 	if err != nil {
 		return err
 	}
+	r.reuse = true
 	r.draw()
 	r.c.img.Palette = r.c.pal.colours
+	defer pixelBuffers.Put(r.c.img.Pix)
 	return writePNG(w, r.c.img, pngLevel)
 }
+
+// pixelBuffers are the pixels of pictures saved, for the next: a division
+// map is one and a half megabytes.
+var pixelBuffers sync.Pool
 
 // SVG draws the same map as PNG, as an SVG document: shapes and text
 // only, no script and nothing from elsewhere.
@@ -117,6 +123,7 @@ type renderer struct {
 	vector   bool       // drawn as SVG
 	markers  map[int]pt // where each combat's marker goes, by event index
 	labels   []placeLabel
+	reuse    bool // the picture may be drawn in a used buffer (pixelBuffers)
 }
 
 func newRenderer(rs *rules.Ruleset, st *rules.State, events []rules.Event, radius float64) *renderer {
@@ -611,7 +618,16 @@ func (r *renderer) drawBase(height int) {
 	bases.Lock()
 	b := bases.m[key]
 	bases.Unlock()
-	r.c.img = image.NewPaletted(image.Rect(0, 0, r.width, height), nil)
+	if n := r.width * height; r.reuse {
+		// Every pixel is drawn below: a used buffer serves as well.
+		buf, _ := pixelBuffers.Get().([]uint8)
+		if cap(buf) < n {
+			buf = make([]uint8, n)
+		}
+		r.c.img = &image.Paletted{Pix: buf[:n], Stride: r.width, Rect: image.Rect(0, 0, r.width, height)}
+	} else {
+		r.c.img = image.NewPaletted(image.Rect(0, 0, r.width, height), nil)
+	}
 	if b == nil {
 		r.c.pal = newPalette(nil)
 		r.c.fillRect(0, 0, r.width, rows, paperColour)
