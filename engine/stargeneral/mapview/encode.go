@@ -138,10 +138,10 @@ func pack(c color.RGBA) uint32 {
 }
 
 // writePNG saves a paletted picture as PNG, as image/png would but at a
-// compression level it does not offer: on the division map level 5 saves
-// a sixth of the fastest level's file, and is half again as fast as the
-// default level (docs/performance.md). Rows are stored as they are: the
-// PNG filters, which help photographs, made these flat pictures larger.
+// compression level it does not offer: on the division map level 5 makes
+// a file an eighth smaller than level 4, and is 40% quicker than level 6,
+// image/png's default (docs/performance.md). Rows are stored as they are:
+// the PNG filters, which help photographs, made these flat pictures larger.
 func writePNG(w io.Writer, img *image.Paletted, level int) error {
 	width, height := img.Rect.Dx(), img.Rect.Dy()
 	bw := bufio.NewWriter(w)
