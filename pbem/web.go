@@ -364,7 +364,7 @@ func (w *webPages) picture(rw http.ResponseWriter, r *http.Request, f engine.Map
 		w.maps[key] = pic
 		w.mu.Unlock()
 	}
-	if len(pic) == 0 {
+	if len(pic) == 0 && f != engine.PNG {
 		http.Redirect(rw, r, strings.TrimSuffix(r.URL.Path, "."+string(f))+".png", http.StatusFound)
 		return
 	}
