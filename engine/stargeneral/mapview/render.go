@@ -482,11 +482,11 @@ func (r *renderer) names() []placeLabel {
 	return out
 }
 
-// placeNames lays out the names. A place name sits low in its hex, where a
-// counter leaves room, shortened to three hexes' width, and a counter next
-// to it may cover its ends. An objective's name is written whole, over the
-// counters, inside the picture: low in its hex, or wherever around it it
-// covers no counter and no other objective's name.
+// placeNames lays out the names. A place name, shortened to three hexes'
+// width, sits low in its hex, or just above or below it, clear of counters
+// if it can be; else counters may cover it. An objective's name is written
+// whole, over the counters, inside the picture: low in its hex, or
+// wherever around it it covers no counter and no other name.
 func (r *renderer) placeNames() []placeLabel {
 	labels := r.names()
 	var placed [][]pt
@@ -507,18 +507,33 @@ func (r *renderer) placeNames() []placeLabel {
 			return rect(p.x-w/2-3, p.y-h*0.5-2, p.x+w/2+3, p.y+h*0.5+3)
 		}
 		l.box = box(pt{c.x, c.y + 0.74*r.r})
-		if l.objective {
+		free := func(b []pt) (int, bool) {
+			for _, q := range placed {
+				if overlap(b, q) {
+					return 0, false
+				}
+			}
+			return r.countersUnder(b), true
+		}
+		if !l.objective {
+			// Near its hex, clear of counters if it can be.
+			for _, d := range []pt{{0, 0.74}, {0, -0.74}, {0, 1.1}, {0, -1.1}} {
+				if b := box(c.add(d.scale(r.r))); r.countersUnder(b) == 0 {
+					if _, ok := free(b); ok {
+						l.box = b
+						placed = append(placed, b)
+						break
+					}
+				}
+			}
+		} else {
 			// The first place that covers no counter and no other name,
 			// else the one that covers fewest counters.
 			fewest := math.MaxInt
 			for _, d := range []pt{{0, 0.74}, {0, -0.74}, {0, 1.1}, {0, -1.1}, {-0.9, 0.74}, {0.9, 0.74}, {-0.9, -0.74}, {0.9, -0.74},
 				{0, 1.6}, {0, -1.6}, {-1.5, 0}, {1.5, 0}, {-1.2, 1.3}, {1.2, 1.3}, {-1.2, -1.3}, {1.2, -1.3}} {
 				b := box(c.add(d.scale(r.r)))
-				clash := false
-				for _, q := range placed {
-					clash = clash || overlap(b, q)
-				}
-				if n := r.countersUnder(b); !clash && n < fewest {
+				if n, ok := free(b); ok && n < fewest {
 					l.box, fewest = b, n
 				}
 				if fewest == 0 {
