@@ -2,6 +2,7 @@ package pbem
 
 import (
 	"bytes"
+	"compress/gzip"
 	"errors"
 	"fmt"
 	htmltemplate "html/template"
@@ -63,12 +64,14 @@ func (w *webPages) handler() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /{$}", w.gameList)
 	mux.HandleFunc("GET /g/{game}", w.gamePage)
-	mux.HandleFunc("GET /g/{game}/map.png", w.gameMap)
 	mux.HandleFunc("GET /g/{game}/round/{n}", w.roundPage)
-	mux.HandleFunc("GET /g/{game}/round/{n}/map.png", w.roundMap)
 	mux.HandleFunc("GET /g/{game}/game.json", w.download)
 	mux.HandleFunc("GET /p/{secret}", w.playerPage)
-	mux.HandleFunc("GET /p/{secret}/map.png", w.playerMap)
+	for _, f := range []engine.MapFormat{engine.SVG, engine.PNG} {
+		mux.HandleFunc("GET /g/{game}/map."+string(f), func(rw http.ResponseWriter, r *http.Request) { w.gameMap(rw, r, f) })
+		mux.HandleFunc("GET /g/{game}/round/{n}/map."+string(f), func(rw http.ResponseWriter, r *http.Request) { w.roundMap(rw, r, f) })
+		mux.HandleFunc("GET /p/{secret}/map."+string(f), func(rw http.ResponseWriter, r *http.Request) { w.playerMap(rw, r, f) })
+	}
 	mux.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(w.static)))
 	mux.HandleFunc("/", func(rw http.ResponseWriter, r *http.Request) { w.notFound(rw) })
 	return securityHeaders(mux)
@@ -254,55 +257,61 @@ func (w *webPages) download(rw http.ResponseWriter, r *http.Request) {
 	rw.Write(b.Bytes())
 }
 
+// The pages show the SVG map, which stays sharp at every zoom; a game
+// system that does not draw SVG sends the browser on to the PNG.
+
+// mapDrawer draws a map for a side in a format: Position.Map or Round.Map.
+type mapDrawer func(w io.Writer, side string, f engine.MapFormat) error
+
 // gameMap is the current position as the public sees it.
-func (w *webPages) gameMap(rw http.ResponseWriter, r *http.Request) {
-	w.picture(rw, r, func(t storeTx) (string, func() ([]byte, error), error) {
+func (w *webPages) gameMap(rw http.ResponseWriter, r *http.Request, f engine.MapFormat) {
+	w.picture(rw, r, f, func(t storeTx) (string, mapDrawer, string, error) {
 		g, err := w.game(t, r)
 		if err != nil {
-			return "", nil, err
+			return "", nil, "", err
 		}
 		pos, err := loadPosition(w.systems, t, g, g.Turn)
 		if err != nil {
-			return "", nil, err
+			return "", nil, "", err
 		}
-		return mapKey(g, g.Turn, "", "now"), func() ([]byte, error) { return drawPNG(pos.Map, "") }, nil
+		return mapKey(g, g.Turn, "", "now"), pos.Map, "", nil
 	})
 }
 
 // roundMap is the position after a round, with what happened in it.
-func (w *webPages) roundMap(rw http.ResponseWriter, r *http.Request) {
-	w.picture(rw, r, func(t storeTx) (string, func() ([]byte, error), error) {
+func (w *webPages) roundMap(rw http.ResponseWriter, r *http.Request, f engine.MapFormat) {
+	w.picture(rw, r, f, func(t storeTx) (string, mapDrawer, string, error) {
 		g, err := w.game(t, r)
 		if err != nil {
-			return "", nil, err
+			return "", nil, "", err
 		}
 		turn, err := roundOf(g, r)
 		if err != nil {
-			return "", nil, err
+			return "", nil, "", err
 		}
 		p, err := readPlayed(w.systems, t, g, turn)
 		if err != nil {
-			return "", nil, err
+			return "", nil, "", err
 		}
-		return mapKey(g, turn, "", "round"), func() ([]byte, error) { return drawPNG(p.round.Map, "") }, nil
+		return mapKey(g, turn, "", "round"), p.round.Map, "", nil
 	})
 }
 
 // playerMap is the current position as a player sees it.
-func (w *webPages) playerMap(rw http.ResponseWriter, r *http.Request) {
-	w.picture(rw, r, func(t storeTx) (string, func() ([]byte, error), error) {
+func (w *webPages) playerMap(rw http.ResponseWriter, r *http.Request, f engine.MapFormat) {
+	w.picture(rw, r, f, func(t storeTx) (string, mapDrawer, string, error) {
 		g, side, err := w.player(t, r)
 		if err != nil {
-			return "", nil, err
+			return "", nil, "", err
 		}
 		pos, err := loadPosition(w.systems, t, g, g.Turn)
 		if err != nil {
-			return "", nil, err
+			return "", nil, "", err
 		}
 		if !pos.HidesInformation() {
 			side = ""
 		}
-		return mapKey(g, g.Turn, side, "now"), func() ([]byte, error) { return drawPNG(pos.Map, side) }, nil
+		return mapKey(g, g.Turn, side, "now"), pos.Map, side, nil
 	})
 }
 
@@ -312,44 +321,82 @@ func mapKey(g *Game, turn int, side, what string) string {
 	return fmt.Sprintf("%s/%d/%d/%s/%s", g.ID, g.Seed, turn, side, what)
 }
 
-func drawPNG(draw func(w io.Writer, side string, f engine.MapFormat) error, side string) ([]byte, error) {
-	var b bytes.Buffer
-	if err := draw(&b, side, engine.PNG); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
-}
+// mapTypes are the content types of the map formats the pages serve.
+var mapTypes = map[engine.MapFormat]string{engine.PNG: "image/png", engine.SVG: "image/svg+xml"}
 
-// picture serves a map, drawn once: find names it and says how to draw it.
-func (w *webPages) picture(rw http.ResponseWriter, r *http.Request, find func(t storeTx) (string, func() ([]byte, error), error)) {
-	var key string
-	var draw func() ([]byte, error)
+// picture serves a map in format f, drawn once: find names it, and gives
+// its drawer and the side it is drawn for. A system that does not draw an
+// SVG sends the browser to the PNG at the same place.
+func (w *webPages) picture(rw http.ResponseWriter, r *http.Request, f engine.MapFormat, find func(t storeTx) (string, mapDrawer, string, error)) {
+	var key, side string
+	var draw mapDrawer
 	err := w.view(func(t storeTx) error {
 		var err error
-		key, draw, err = find(t)
+		key, draw, side, err = find(t)
 		return err
 	})
 	if err != nil {
 		w.fail(rw, r, err)
 		return
 	}
+	key += "/" + string(f)
 	w.mu.Lock()
-	png, ok := w.maps[key]
+	pic, ok := w.maps[key]
 	w.mu.Unlock()
 	if !ok {
-		if png, err = draw(); err != nil {
+		var b bytes.Buffer
+		err := draw(&b, side, f)
+		switch {
+		case errors.Is(err, engine.ErrMapFormat) && f != engine.PNG:
+			// Remembered as drawn in no bytes.
+		case err != nil:
 			w.fail(rw, r, err)
 			return
+		}
+		pic = b.Bytes()
+		if err != nil {
+			pic = []byte{}
 		}
 		w.mu.Lock()
 		if len(w.maps) >= maxCachedMaps {
 			w.maps = map[string][]byte{}
 		}
-		w.maps[key] = png
+		w.maps[key] = pic
 		w.mu.Unlock()
 	}
-	rw.Header().Set("Content-Type", "image/png")
-	rw.Write(png)
+	if len(pic) == 0 && f != engine.PNG {
+		http.Redirect(rw, r, strings.TrimSuffix(r.URL.Path, "."+string(f))+".png", http.StatusFound)
+		return
+	}
+	rw.Header().Set("Content-Type", mapTypes[f])
+	if f == engine.SVG {
+		// An SVG is text: compressed it is a fifth of its size.
+		rw.Header().Set("Vary", "Accept-Encoding")
+		if strings.Contains(r.Header.Get("Accept-Encoding"), "gzip") {
+			rw.Header().Set("Content-Encoding", "gzip")
+			pic = w.gzipped(key, pic)
+		}
+	}
+	rw.Write(pic)
+}
+
+// gzipped is a picture compressed, kept beside it.
+func (w *webPages) gzipped(key string, pic []byte) []byte {
+	key += "/gzip"
+	w.mu.Lock()
+	gz, ok := w.maps[key]
+	w.mu.Unlock()
+	if ok {
+		return gz
+	}
+	var b bytes.Buffer
+	zw := gzip.NewWriter(&b)
+	zw.Write(pic) // writing to memory cannot fail
+	zw.Close()
+	w.mu.Lock()
+	w.maps[key] = b.Bytes()
+	w.mu.Unlock()
+	return b.Bytes()
 }
 
 func (w *webPages) render(rw http.ResponseWriter, r *http.Request, name string, err error, data any) {

@@ -2,7 +2,9 @@ package pbem
 
 import (
 	"bytes"
+	"compress/gzip"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -61,15 +63,20 @@ func TestGamePages(t *testing.T) {
 	}
 	page("/", "/g/tutorial-1", "Saint-Aubin", "round 2")
 	_, game := page("/g/tutorial-1", "Round 1: day 1 of 1, round 1 of 5", `href="/g/tutorial-1/round/1"`,
-		`src="/g/tutorial-1/map.png"`, "waiting", "game.json")
+		`src="/g/tutorial-1/map.svg"`, "waiting", "game.json")
 	if strings.Contains(game, secret) {
 		t.Error("the public page shows a player's secret")
 	}
-	page("/g/tutorial-1/round/1", "Dice seed for this round", "ORDERS PLAYED: us", `src="/g/tutorial-1/round/1/map.png"`)
-	for _, path := range []string{"/g/tutorial-1/map.png", "/g/tutorial-1/round/1/map.png", "/p/" + secret + "/map.png"} {
-		hdr, body := page(path)
+	page("/g/tutorial-1/round/1", "Dice seed for this round", "ORDERS PLAYED: us", `src="/g/tutorial-1/round/1/map.svg"`)
+	page("/p/"+secret, `src="/p/`+secret+`/map.svg"`)
+	for _, path := range []string{"/g/tutorial-1/map", "/g/tutorial-1/round/1/map", "/p/" + secret + "/map"} {
+		hdr, body := page(path + ".png")
 		if hdr.Get("Content-Type") != "image/png" || !strings.HasPrefix(body, "\x89PNG") {
-			t.Errorf("GET %s: %s, not a PNG", path, hdr.Get("Content-Type"))
+			t.Errorf("GET %s.png: %s, not a PNG", path, hdr.Get("Content-Type"))
+		}
+		hdr, body = page(path + ".svg")
+		if hdr.Get("Content-Type") != "image/svg+xml" || !strings.HasPrefix(body, "<svg ") || strings.Contains(body, "<script") {
+			t.Errorf("GET %s.svg: %s, not an SVG map:\n%.200s", path, hdr.Get("Content-Type"), body)
 		}
 	}
 	hdr, _ := page("/p/"+secret, "Your page as", "ROUND 2", "holds no orders from you")
@@ -157,5 +164,55 @@ func TestGameDownloadReplays(t *testing.T) {
 		if !bytes.Equal(got, compact.Bytes()) {
 			t.Errorf("round %d does not replay to the next position:\n%s\n%s", r.Round, got, compact.Bytes())
 		}
+	}
+}
+
+// A game system that draws no SVG map sends the browser on to its PNG; an
+// SVG asked for compressed comes compressed.
+func TestMapFormats(t *testing.T) {
+	j := newJudge(t, nil)
+	pages, err := newWebPages(j.store, j.svc.opts.Systems, templates.FS, j.svc.log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	drawn := 0
+	pngOnly := func(w io.Writer, side string, f engine.MapFormat) error {
+		drawn++
+		if f != engine.PNG {
+			return fmt.Errorf("no %s here: %w", f, engine.ErrMapFormat)
+		}
+		_, err := io.WriteString(w, "\x89PNG")
+		return err
+	}
+	svg := func(w io.Writer, side string, f engine.MapFormat) error {
+		_, err := io.WriteString(w, `<svg xmlns="http://www.w3.org/2000/svg"></svg>`)
+		return err
+	}
+	serve := func(path string, f engine.MapFormat, draw mapDrawer, gzip bool) *http.Response {
+		rec := httptest.NewRecorder()
+		req := httptest.NewRequest("GET", path, nil)
+		if gzip {
+			req.Header.Set("Accept-Encoding", "gzip, deflate")
+		}
+		pages.picture(rec, req, f, func(storeTx) (string, mapDrawer, string, error) { return path, draw, "", nil })
+		return rec.Result()
+	}
+	for range 2 {
+		res := serve("/g/g1/round/3/map.svg", engine.SVG, pngOnly, false)
+		if res.StatusCode != http.StatusFound || res.Header.Get("Location") != "/g/g1/round/3/map.png" {
+			t.Errorf("an SVG the system does not draw: %d, to %q", res.StatusCode, res.Header.Get("Location"))
+		}
+	}
+	if drawn != 1 {
+		t.Errorf("the system was asked %d times for a map it does not draw", drawn)
+	}
+	res := serve("/g/g1/map.svg", engine.SVG, svg, true)
+	body, _ := io.ReadAll(res.Body)
+	zr, err := gzip.NewReader(bytes.NewReader(body))
+	if err != nil || res.Header.Get("Content-Encoding") != "gzip" || res.Header.Get("Content-Type") != "image/svg+xml" {
+		t.Fatalf("a compressed SVG: %v, headers %v", err, res.Header)
+	}
+	if plain, _ := io.ReadAll(zr); !strings.HasPrefix(string(plain), "<svg ") {
+		t.Errorf("the compressed SVG holds %q", plain)
 	}
 }

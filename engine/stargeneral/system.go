@@ -322,6 +322,8 @@ func drawMap(w io.Writer, rs *rules.Ruleset, st *rules.State, events []rules.Eve
 	switch f {
 	case engine.PNG:
 		return mapview.PNG(w, rs, st, events, mapview.Options{})
+	case engine.SVG:
+		return mapview.SVG(w, rs, st, events, mapview.Options{})
 	case engine.ASCII:
 		_, err := io.WriteString(w, mapview.ASCII(rs, st))
 		return err

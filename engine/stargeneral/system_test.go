@@ -2,6 +2,9 @@ package stargeneral
 
 import (
 	"bytes"
+	"encoding/xml"
+	"errors"
+	"io"
 	"slices"
 	"strings"
 	"testing"
@@ -122,7 +125,53 @@ func TestRoundThroughTheSeam(t *testing.T) {
 	if err := round.Map(&png, "us", engine.PNG); err != nil || !bytes.HasPrefix(png.Bytes(), []byte("\x89PNG")) {
 		t.Errorf("round map: %v", err)
 	}
+	for what, draw := range map[string]func(io.Writer, string, engine.MapFormat) error{"round": round.Map, "position": next.Map} {
+		var svg bytes.Buffer
+		if err := draw(&svg, "us", engine.SVG); err != nil {
+			t.Fatalf("%s SVG map: %v", what, err)
+		}
+		checkSVG(t, what, svg.Bytes())
+	}
+	if err := next.Map(io.Discard, "us", engine.MapFormat("gif")); !errors.Is(err, engine.ErrMapFormat) {
+		t.Errorf("a map format Star General does not draw: %v, want ErrMapFormat", err)
+	}
 	if next.Turn() != 1 || next.Forces("us").Units == 0 {
 		t.Errorf("after the round: turn %d, forces %+v", next.Turn(), next.Forces("us"))
+	}
+}
+
+// checkSVG checks that an SVG map is a well-formed XML document whose root
+// is an svg element, without a script or anything taken from elsewhere.
+func checkSVG(t *testing.T, what string, doc []byte) {
+	t.Helper()
+	d := xml.NewDecoder(bytes.NewReader(doc))
+	elements := 0
+	for {
+		tok, err := d.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("%s SVG map is not well-formed XML: %v", what, err)
+		}
+		el, ok := tok.(xml.StartElement)
+		if !ok {
+			continue
+		}
+		if elements == 0 && (el.Name.Local != "svg" || el.Name.Space != "http://www.w3.org/2000/svg") {
+			t.Fatalf("%s SVG map starts with <%s %s>, not an svg element", what, el.Name.Local, el.Name.Space)
+		}
+		elements++
+		if el.Name.Local == "script" || el.Name.Local == "foreignObject" || el.Name.Local == "image" {
+			t.Errorf("%s SVG map holds a <%s>", what, el.Name.Local)
+		}
+		for _, a := range el.Attr {
+			if a.Name.Local == "href" && !strings.HasPrefix(a.Value, "#") || strings.HasPrefix(a.Name.Local, "on") {
+				t.Errorf("%s SVG map: <%s %s=%q>", what, el.Name.Local, a.Name.Local, a.Value)
+			}
+		}
+	}
+	if elements < 100 {
+		t.Errorf("%s SVG map has only %d elements", what, elements)
 	}
 }

@@ -2,6 +2,8 @@ package mapview
 
 import (
 	"bytes"
+	"image/color"
+	"image/png"
 	"testing"
 
 	"fieldpost/data"
@@ -42,6 +44,21 @@ func TestKeptBaseDrawsTheSamePicture(t *testing.T) {
 		}
 		if !bytes.Equal(a.Bytes(), b.Bytes()) {
 			t.Errorf("%s: the PNG over the kept base differs from the PNG drawn afresh", name)
+		}
+		// The PNG, drawn in a buffer used before, is the picture.
+		saved, err := png.Decode(bytes.NewReader(a.Bytes()))
+		if err != nil {
+			t.Fatalf("%s: the PNG does not decode: %v", name, err)
+		}
+		if saved.Bounds() != fresh.Bounds() {
+			t.Fatalf("%s: the PNG is %v, the picture %v", name, saved.Bounds(), fresh.Bounds())
+		}
+		for y := range fresh.Bounds().Dy() {
+			for x := range fresh.Bounds().Dx() {
+				if r1, g1, b1, _ := saved.At(x, y).RGBA(); color.RGBA64Model.Convert(fresh.At(x, y)) != (color.RGBA64{uint16(r1), uint16(g1), uint16(b1), 0xffff}) {
+					t.Fatalf("%s: the PNG's pixel %d,%d differs from the picture's", name, x, y)
+				}
+			}
 		}
 	}
 }

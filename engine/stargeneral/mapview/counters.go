@@ -14,7 +14,6 @@ var (
 	sideFill   = [2]color.RGBA{rgb(0x9fb3cc), rgb(0xcdb15a)}
 	sideStrong = [2]color.RGBA{rgb(0x1f4e8c), rgb(0x7a5a00)}
 	counterRim = rgb(0x202020)
-	shadow     = withAlpha(rgb(0x000000), 90)
 	symbolBack = rgb(0xfbfbf6)
 	lossText   = rgb(0xa01010)
 	markBack   = rgb(0xfbfbf6)
@@ -50,13 +49,17 @@ type counter struct {
 	marks  []string // attached support and transport
 	shots  int      // batteries: shots left this round
 	per    int      // batteries: shots a round
+	// outOfCommand: the stand is farther from its HQ than the command range.
+	outOfCommand bool
 }
 
 func (r *renderer) side(name string) int { return r.sideOf[name] }
 
 func (r *renderer) standCounter(u *rules.Unit, s *rules.Stand) counter {
+	hq := u.HQ(r.rs)
 	return counter{side: r.side(u.Side), top: u.ID, status: u.Status, name: s.Name,
-		sym: standSymbol(r.rs, s), sp: s.SP, maxSP: s.MaxSP, marks: standMarks(r.rs, s)}
+		sym: standSymbol(r.rs, s), sp: s.SP, maxSP: s.MaxSP, marks: standMarks(r.rs, s),
+		outOfCommand: hq != nil && rules.Distance(hq.Hex, s.Hex) > r.rs.CommandRange}
 }
 
 func (r *renderer) batteryCounter(b *rules.Battery) counter {
@@ -138,14 +141,67 @@ func platoonMark(rs *rules.Ruleset, typ string) string {
 }
 
 // counterSize is the width and height of a counter for hex radius r.
-func counterSize(r float64) (w, h float64) { return math.Round(1.44 * r), math.Round(1.14 * r) }
+func counterSize(r float64) (w, h float64) { return math.Round(1.4 * r), math.Round(1.04 * r) }
 
 // counterBox is the counter's rectangle when it stands in the hex at ctr.
 func counterBox(ctr pt, r float64) (x0, y0, x1, y1 float64) {
 	w, h := counterSize(r)
 	x0 = math.Round(ctr.x - w/2)
-	y0 = math.Round(ctr.y - 0.55*r)
+	y0 = math.Round(ctr.y - h/2)
 	return x0, y0, x0 + w, y0 + h
+}
+
+// counterShape is the outline of a counter in the hex at ctr: its box with
+// the corners cut just enough to keep it a pixel inside the hex, so that
+// it never covers a neighbour's.
+func counterShape(ctr pt, r float64) []pt {
+	x0, y0, x1, y1 := counterBox(ctr, r)
+	hex := hexagon(ctr, r)
+	for cut := 0.0; ; cut++ {
+		shape := []pt{{x0 + cut, y0}, {x1 - cut, y0}, {x1, y0 + cut}, {x1, y1 - cut}, {x1 - cut, y1}, {x0 + cut, y1}, {x0, y1 - cut}, {x0, y0 + cut}}
+		if insideConvex(shape, hex, 1) || cut > (y1-y0)/2 {
+			return shape
+		}
+	}
+}
+
+// insideConvex reports whether every point of p lies inside the convex
+// polygon poly, at least margin from its sides.
+func insideConvex(p, poly []pt, margin float64) bool {
+	area := 0.0
+	for i := range poly {
+		j := (i + 1) % len(poly)
+		area += poly[i].x*poly[j].y - poly[j].x*poly[i].y
+	}
+	for i := range poly {
+		a, b := poly[i], poly[(i+1)%len(poly)]
+		n := b.sub(a).perp().unit()
+		if area < 0 {
+			n = n.scale(-1)
+		}
+		for _, q := range p {
+			// n points inwards: the distance of q into the polygon.
+			if d := q.sub(a).x*n.x + q.sub(a).y*n.y; d < margin {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// inset moves a convex polygon's corners d towards its middle.
+func inset(p []pt, d float64) []pt {
+	var c pt
+	for _, q := range p {
+		c = c.add(q)
+	}
+	c = c.scale(1 / float64(len(p)))
+	out := make([]pt, len(p))
+	for i, q := range p {
+		v := c.sub(q)
+		out[i] = q.add(pt{math.Copysign(math.Min(d, math.Abs(v.x)), v.x), math.Copysign(math.Min(d, math.Abs(v.y)), v.y)})
+	}
+	return out
 }
 
 // drawCounter draws a counter in the hex centred at ctr: unit id and order
@@ -156,9 +212,17 @@ func (r *renderer) drawCounter(ctr pt, k counter) {
 	x0, y0, x1, y1 := counterBox(ctr, r.r)
 	cw := x1 - x0
 	pad := math.Max(2, math.Round(0.08*r.r))
-	c.fill(shadow, roundRect(x0+1.5, y0+1.5, x1+1.5, y1+1.5, 3))
-	c.fill(counterRim, roundRect(x0, y0, x1, y1, 3))
-	c.fill(sideFill[k.side], roundRect(x0+1, y0+1, x1-1, y1-1, 2.5))
+	shape := counterShape(ctr, r.r)
+	crisp := c.crisp
+	c.crisp = true
+	rim, rimW := counterRim, 1.0
+	if k.outOfCommand {
+		// Out of command: a thick red rim.
+		rim, rimW = unheld, 2
+	}
+	c.fill(rim, shape)
+	c.fill(sideFill[k.side], inset(shape, rimW))
+	c.crisp = crisp
 
 	// Top row: unit id, and the unit's order in a coloured box.
 	rowH := math.Round(0.3 * r.r)

@@ -97,8 +97,94 @@ func (r *renderer) drawMoves(parts int) {
 				pts[0] = pts[last].sub(pts[last].sub(pts[0]).unit().scale(need))
 			}
 		}
-		drawArrow(r.c, pts, r.r, sideStrong[r.eventSide(e)], style, parts)
+		// The head goes over the counters, unless it would hide a label:
+		// then under them with the shaft.
+		p := parts
+		if !r.clearOfLabels(arrowTipShapes(pts, r.r, style)...) {
+			p = 0
+			if parts&arrowShaft != 0 {
+				p = arrowShaft | arrowTip
+			}
+		}
+		if p != 0 {
+			drawArrow(r.c, pts, r.r, sideStrong[r.eventSide(e)], style, p)
+		}
 	}
+}
+
+// arrowTipShapes are the shapes the tip of an arrow covers, its white halo
+// included.
+func arrowTipShapes(pts []pt, r float64, style int) [][]pt {
+	lw := math.Max(2, 0.11*r)
+	head := arrowHeadSize(r)
+	end := pts[len(pts)-1]
+	dir := end.sub(pts[len(pts)-2]).unit()
+	base := end.sub(dir.scale(head * 0.8))
+	out := [][]pt{grow(arrowHead(end, dir, head), 1.8)}
+	if style == arrowPursuit {
+		out = append(out, grow(arrowHead(end.sub(dir.scale(head*0.55)), dir, head), 1.8))
+	}
+	return append(out, strokePolys(lw+3, []pt{base.sub(dir.scale(head * 0.6)), base})...)
+}
+
+// labelArea is the part of a counter that holds its writing, inside its rim
+// and padding.
+func labelArea(ctr pt, r float64) []pt {
+	x0, y0, x1, y1 := counterBox(ctr, r)
+	return rect(x0+2, y0+2, x1-2, y1-2)
+}
+
+// clearOfLabels reports whether the shapes leave every counter's writing
+// alone.
+func (r *renderer) clearOfLabels(shapes ...[]pt) bool {
+	for h := range r.counters {
+		if !r.st.Map.OnMap(h) {
+			continue
+		}
+		area := labelArea(r.centre(h), r.r)
+		for _, s := range shapes {
+			if overlap(s, area) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// countersUnder counts the counters a shape covers.
+func (r *renderer) countersUnder(shape []pt) int {
+	n := 0
+	for h := range r.counters {
+		if r.st.Map.OnMap(h) && overlap(shape, counterShape(r.centre(h), r.r)) {
+			n++
+		}
+	}
+	return n
+}
+
+// overlap reports whether two convex polygons overlap: no side of either
+// separates them.
+func overlap(a, b []pt) bool {
+	for _, poly := range [][]pt{a, b} {
+		for i := range poly {
+			n := poly[(i+1)%len(poly)].sub(poly[i]).perp()
+			amin, amax := project(a, n)
+			bmin, bmax := project(b, n)
+			if amax <= bmin || bmax <= amin {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+func project(p []pt, n pt) (lo, hi float64) {
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for _, q := range p {
+		v := q.x*n.x + q.y*n.y
+		lo, hi = math.Min(lo, v), math.Max(hi, v)
+	}
+	return lo, hi
 }
 
 // counterEdge is where the line from a counter's hex centre c towards p
@@ -178,15 +264,89 @@ func arrowHead(tip, dir pt, size float64) []pt {
 	return []pt{tip, base.add(n), base.sub(n)}
 }
 
+// combatLines draws, under the counters, a line from each attacker of each
+// combat and barrage to the combat's marker at its target, from where the
+// attacker stood when it fought.
+func (r *renderer) combatLines() {
+	attackers := r.attackerHexes()
+	for i, e := range r.events {
+		p, ok := r.markers[i]
+		if !ok {
+			continue
+		}
+		col := combatRim
+		if e.Kind == rules.EvBarrage || e.Combat.Barrage {
+			col = barrageBg
+		}
+		lw := math.Max(1.5, 0.08*r.r)
+		for _, h := range attackers[i] {
+			if h == e.Combat.Target || !r.st.Map.OnMap(h) {
+				continue
+			}
+			for _, d := range dashes([]pt{r.centre(h), p}, 3*lw, 1.5*lw) {
+				r.c.stroke(col, lw, d...)
+			}
+		}
+	}
+}
+
+// attackerHexes finds, for each combat event by its index, the hexes its
+// attackers fought from: where the stands and batteries its dice came
+// from stood at that moment, found by undoing from the position after the
+// round the moves and losses that came after it.
+func (r *renderer) attackerHexes() map[int][]rules.Hex {
+	at := map[string]rules.Hex{} // by the name combats give their dice sources
+	for _, u := range r.st.Units {
+		for _, s := range u.Stands {
+			at[u.ID+" "+s.Name] = s.Hex
+		}
+	}
+	for _, b := range r.st.Batteries {
+		at["battery "+b.ID] = b.Hex
+	}
+	out := map[int][]rules.Hex{}
+	for i := len(r.events) - 1; i >= 0; i-- {
+		e := r.events[i]
+		if e.Combat != nil && (e.Kind == rules.EvCombat || e.Kind == rules.EvBarrage) {
+			seen := map[rules.Hex]bool{}
+			for _, src := range e.Combat.Attacker.Sources {
+				if h, ok := at[src.Who]; ok && !seen[h] {
+					seen[h] = true
+					out[i] = append(out[i], h)
+				}
+			}
+		}
+		if _, move := arrowStyle(e.Kind); (move || e.Kind == rules.EvEliminated) && !e.From.IsZero() {
+			name := e.Unit + " " + e.Stand
+			if e.Stand == "" {
+				name = "battery " + e.Unit
+			}
+			at[name] = e.From
+		}
+	}
+	return out
+}
+
 // drawCombats marks every combat and barrage at its target hex with its
 // number, in the corners of the hex that counters leave free.
 func (r *renderer) drawCombats() {
+	for i, e := range r.events {
+		if p, ok := r.markers[i]; ok {
+			drawCombatMarker(r.c, p, markerRadius(r.r), e.Combat.Number, e.Kind == rules.EvBarrage || e.Combat.Barrage)
+		}
+	}
+}
+
+// placeMarkers finds the place of every combat and barrage marker, by the
+// index of its event.
+func (r *renderer) placeMarkers() {
+	r.markers = map[int]pt{}
 	count := map[rules.Hex]int{}
 	objective := map[rules.Hex]bool{}
 	for _, o := range r.st.Objectives {
 		objective[o.Hex] = true
 	}
-	for _, e := range r.events {
+	for i, e := range r.events {
 		if e.Combat == nil || (e.Kind != rules.EvCombat && e.Kind != rules.EvBarrage) {
 			continue
 		}
@@ -196,10 +356,42 @@ func (r *renderer) drawCombats() {
 		}
 		n := count[h]
 		count[h]++
-		p := r.centre(h).add(r.markerSlot(n, objective[h]))
-		barrage := e.Kind == rules.EvBarrage || e.Combat.Barrage
-		drawCombatMarker(r.c, p, markerRadius(r.r), e.Combat.Number, barrage)
+		r.markers[i] = r.markerPlace(h, n, objective[h])
 	}
+}
+
+// markerPlace places the n-th marker of hex h: in the first free corner
+// beside or around its counter where it hides no counter's writing and
+// no marker placed before, else further out, else in the corner its
+// number gives.
+func (r *renderer) markerPlace(h rules.Hex, n int, objective bool) pt {
+	slots := []pt{{1.08, 0}, {-1.08, 0}, {1.08, -0.55}, {-1.08, -0.55}, {1.08, 0.55}, {-1.08, 0.55}, {0, -1.1}, {0, 1.1}}
+	if objective {
+		slots = append(slots[:1], slots[2:]...) // the left corner holds the star
+	}
+	for _, dist := range []float64{1.5, 2} {
+		for i := range 12 {
+			a := float64(i) * math.Pi / 6
+			slots = append(slots, pt{dist * math.Cos(a), dist * math.Sin(a)})
+		}
+	}
+	rad := markerRadius(r.r) * 1.3
+	c := r.centre(h)
+	for _, s := range slots {
+		p := c.add(s.scale(r.r))
+		disc := circle(p, rad)
+		if !r.clearOfLabels(disc) {
+			continue
+		}
+		free := true
+		for _, q := range r.markers {
+			free = free && q.sub(p).length() >= 2*rad
+		}
+		if free {
+			return p
+		}
+	}
+	return c.add(slots[n%len(slots)].scale(r.r))
 }
 
 func markerRadius(r float64) float64 { return math.Max(6, 0.27*r) }
@@ -224,15 +416,4 @@ func drawCombatMarker(c *canvas, p pt, rad float64, number int, barrage bool) {
 	}
 	f := c.fit(true, int(math.Round(rad*1.05)), 6, label, rad*1.7)
 	c.textCentred(f, label, p.x, p.y, markerInk)
-}
-
-// markerSlot places the n-th marker of a hex: first the corners beside the
-// counter (the left one holds an objective's star), then above it.
-func (r *renderer) markerSlot(n int, objective bool) pt {
-	slots := []pt{{0.96, 0}, {-0.96, 0}, {0.5, -0.62}, {-0.5, -0.62}, {0.9, 0.45}, {-0.9, 0.45}}
-	if objective {
-		slots = append(slots[:1], slots[2:]...)
-	}
-	p := slots[n%len(slots)]
-	return pt{p.x * r.r, (p.y + 0.2*float64(n/len(slots))) * r.r}
 }

@@ -207,6 +207,10 @@ func (r *renderer) legendSections() []legendSection {
 		"Middle: type symbol and stand name",
 		"Bottom: strength left/full (red after losses), attached support",
 	}})
+	if r.anyOutOfCommand() {
+		forces.items[len(forces.items)-1].lines = append(forces.items[len(forces.items)-1].lines,
+			fmt.Sprintf("Red rim: out of command, more than %d hexes from its HQ", r.rs.CommandRange))
+	}
 	out = append(out, forces)
 
 	rowH := math.Round(math.Max(22, 0.66*r.r))
@@ -264,7 +268,8 @@ func (r *renderer) legendSections() []legendSection {
 			if terrainLook(t) == "bridge" {
 				around = [6]string{"", "river", "river", "", "river", "river"}
 			}
-			paintTerrain(c, t, ctr, sw, 7, around)
+			c.fill(terrainGround(t, around), hexagon(ctr, sw))
+			paintTerrain(c, t, ctr, sw, around)
 			if terrainLook(t) == "bridge" {
 				drawBridgeDeck(c, ctr, sw, []int{0, 3})
 			}
@@ -291,6 +296,21 @@ func (r *renderer) legendSections() []legendSection {
 		out = append(out, legendSection{title: "This round", rowH: rowH, items: markers})
 	}
 	return out
+}
+
+// anyOutOfCommand reports whether a stand on the map is out of command.
+func (r *renderer) anyOutOfCommand() bool {
+	for _, u := range r.st.Units {
+		if u.Removed {
+			continue
+		}
+		for _, s := range u.Stands {
+			if r.standCounter(u, s).outOfCommand {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // sampleCounter is a side's first counter, to show its colour in the legend.
@@ -424,7 +444,7 @@ func (r *renderer) markerItems() []legendItem {
 	if has["combat"] {
 		out = append(out, legendItem{iconW: 2.8 * mr, icon: func(c *canvas, x, y, h float64) {
 			drawCombatMarker(c, pt{x + 1.4*mr, y + h/2}, mr, 1, false)
-		}, lines: []string{"combat at the target hex, in order fought"}})
+		}, lines: []string{"combat at the target hex, in order fought; dashes lead from the attackers"}})
 	}
 	if has["barrage"] {
 		out = append(out, legendItem{iconW: 3 * mr, icon: func(c *canvas, x, y, h float64) {

@@ -47,8 +47,9 @@ func TestPNGSize(t *testing.T) {
 		opt   Options
 		width int
 	}{
-		// 11 column steps of 1.5 radii, two half hexes, two margins of half a radius.
-		{Options{}, 684},
+		// 11 column steps of 1.5 radii (rounded to 38 pixels), two half
+		// hexes, two margins of half a radius (rounded to 13).
+		{Options{}, 494},
 		{Options{HexRadius: 20}, 390},
 	} {
 		img, _ := renderPNG(t, rs, st, tutorialEvents(), tc.opt)
@@ -67,8 +68,8 @@ func TestPNGSize(t *testing.T) {
 	}
 	rs, st = parse(t, bigScenario())
 	img, _ := renderPNG(t, rs, st, nil, Options{})
-	if w := img.Bounds().Dx(); w < 1500 || w > 1700 {
-		t.Errorf("a 30-column map is %d pixels wide, want about 1600", w)
+	if w := img.Bounds().Dx(); w < 1100 || w > 1300 {
+		t.Errorf("a 30-column map is %d pixels wide, want about 1200", w)
 	}
 }
 
@@ -199,11 +200,11 @@ func TestMoveArrowsFollowTheirPath(t *testing.T) {
 }
 
 // changed counts the pixels within a square of half-side d around p that differ.
-func changed(a, b *image.RGBA, p pt, d int) int {
+func changed(a, b image.Image, p pt, d int) int {
 	n := 0
 	for y := int(p.y) - d; y <= int(p.y)+d; y++ {
 		for x := int(p.x) - d; x <= int(p.x)+d; x++ {
-			if a.RGBAAt(x, y) != b.RGBAAt(x, y) {
+			if a.At(x, y) != b.At(x, y) {
 				n++
 			}
 		}
@@ -220,12 +221,13 @@ func TestCombatMarkers(t *testing.T) {
 		{Kind: rules.EvEliminated, Side: "axis", Unit: "A", Stand: "2", From: h("0205")},
 	}
 	img, _ := renderPNG(t, rs, st, events, Options{})
-	r := newRenderer(rs, st, nil, DefaultHexRadius)
-	slot := r.centre(h("0307")).add(r.markerSlot(0, false))
+	r := newRenderer(rs, st, events, DefaultHexRadius)
+	r.placeMarkers()
+	slot := r.markers[0]
 	if s := share(img, slot, markerRadius(r.r), combatFill); s < 0.3 {
 		t.Errorf("combat marker at 0307: %.0f%% of its place is the combat colour", 100*s)
 	}
-	slot = r.centre(h("0404")).add(r.markerSlot(0, false))
+	slot = r.markers[1]
 	if s := share(img, slot, markerRadius(r.r), barrageBg); s < 0.3 {
 		t.Errorf("barrage marker at 0404: %.0f%% of its place is the barrage colour", 100*s)
 	}

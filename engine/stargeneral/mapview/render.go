@@ -1,17 +1,15 @@
 // Package mapview draws the map of a game for the players: a PNG picture to
 // attach to the round's email (terrain, roads, objectives, every stand as a
-// counter, the round's moves and combats, a legend) and a plain-text map for
-// readers without pictures.
+// counter, the round's moves and combats, a legend), the same drawing as
+// SVG for the web pages, and a plain-text map for readers without pictures.
 package mapview
 
 import (
-	"bufio"
 	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"image"
 	"image/color"
-	"image/png"
 	"io"
 	"math"
 	"sort"
@@ -20,9 +18,10 @@ import (
 	"fieldpost/engine/stargeneral/rules"
 )
 
-// DefaultHexRadius makes a 30-column map about 1600 pixels wide, which reads
-// well in a mail client without zooming.
-const DefaultHexRadius = 35
+// DefaultHexRadius makes a 30-column map about 1200 pixels wide: counters
+// still read at full size, and the division map's PNG stays near 100 KB,
+// its mails under 250 KB.
+const DefaultHexRadius = 25
 
 // Options change how the picture is drawn.
 type Options struct {
@@ -32,30 +31,50 @@ type Options struct {
 }
 
 // PNG draws the map of st, with the events of the round just played, and
-// writes it as a 256-colour PNG image, small enough to mail every round.
+// writes it as a PNG image of at most 256 colours, small enough to mail
+// every round.
 func PNG(w io.Writer, rs *rules.Ruleset, st *rules.State, events []rules.Event, opt Options) error {
-	r, err := render(rs, st, events, opt)
+	r, err := newRendererFor(rs, st, events, opt)
 	if err != nil {
 		return err
 	}
-	bw := bufio.NewWriter(w)
-	if err := (&png.Encoder{CompressionLevel: png.DefaultCompression}).Encode(bw, r.base.paletted(r.c.img)); err != nil {
+	r.reuse = true
+	r.draw()
+	r.c.img.Palette = r.c.pal.colours
+	defer pixelBuffers.Put(r.c.img.Pix)
+	return writePNG(w, r.c.img, pngLevel)
+}
+
+// pixelBuffers are the pixels of pictures saved, for the next: a division
+// map is one and a half megabytes.
+var pixelBuffers sync.Pool
+
+// SVG draws the same map as PNG, as an SVG document: shapes and text
+// only, no script and nothing from elsewhere.
+func SVG(w io.Writer, rs *rules.Ruleset, st *rules.State, events []rules.Event, opt Options) error {
+	r, err := newRendererFor(rs, st, events, opt)
+	if err != nil {
 		return err
 	}
-	return bw.Flush()
+	r.vector = true
+	r.draw()
+	_, err = w.Write(r.c.svg.bytes())
+	return err
 }
 
 // Render draws the map of st with the events of the round just played. The
 // same input always gives the same picture, pixel for pixel.
-func Render(rs *rules.Ruleset, st *rules.State, events []rules.Event, opt Options) (*image.RGBA, error) {
-	r, err := render(rs, st, events, opt)
+func Render(rs *rules.Ruleset, st *rules.State, events []rules.Event, opt Options) (*image.Paletted, error) {
+	r, err := newRendererFor(rs, st, events, opt)
 	if err != nil {
 		return nil, err
 	}
+	r.draw()
+	r.c.img.Palette = r.c.pal.colours
 	return r.c.img, nil
 }
 
-func render(rs *rules.Ruleset, st *rules.State, events []rules.Event, opt Options) (*renderer, error) {
+func newRendererFor(rs *rules.Ruleset, st *rules.State, events []rules.Event, opt Options) (*renderer, error) {
 	if err := checkMap(st); err != nil {
 		return nil, err
 	}
@@ -63,9 +82,7 @@ func render(rs *rules.Ruleset, st *rules.State, events []rules.Event, opt Option
 	if radius <= 0 {
 		radius = DefaultHexRadius
 	}
-	r := newRenderer(rs, st, events, float64(radius))
-	r.draw()
-	return r, nil
+	return newRenderer(rs, st, events, float64(radius)), nil
 }
 
 // checkMap makes sure the state has a map with a terrain letter for every hex.
@@ -91,22 +108,31 @@ type renderer struct {
 	events []rules.Event
 	c      *canvas
 
-	r      float64 // hex radius
-	hh     float64 // hex height, flat side to flat side
-	margin float64
-	origin pt // top-left corner of the map's bounding box
-	width  int
-	mapBot float64
+	r       float64 // hex radius
+	hh      float64 // hex height, flat side to flat side: whole and even
+	colStep float64 // from one column's centres to the next: whole
+	cell    []run   // the pixels of a hex, from its centre
+	margin  float64
+	origin  pt // top-left corner of the map's bounding box
+	width   int
+	mapBot  float64
 
 	sideOf   map[string]int // side name -> 0 or 1
 	counters map[rules.Hex]bool
 	legend   []legendSection
-	base     *base // the map's base, drawn once
+	vector   bool       // drawn as SVG
+	markers  map[int]pt // where each combat's marker goes, by event index
+	labels   []placeLabel
+	reuse    bool // the picture may be drawn in a used buffer (pixelBuffers)
 }
 
 func newRenderer(rs *rules.Ruleset, st *rules.State, events []rules.Event, radius float64) *renderer {
-	r := &renderer{rs: rs, st: st, events: events, r: radius, hh: math.Sqrt(3) * radius,
+	// Hex centres fall on whole pixels, so that every hex has the same
+	// pixels: a picture of many alike hexes compresses well.
+	hh := 2 * math.Round(math.Sqrt(3)*radius/2)
+	r := &renderer{rs: rs, st: st, events: events, r: radius, hh: hh, colStep: math.Round(1.5 * radius),
 		c: newCanvas(), sideOf: map[string]int{}, counters: map[rules.Hex]bool{}}
+	r.cell = hexCell(radius, r.colStep, hh)
 	for i, sd := range st.Sides {
 		if i < 2 {
 			r.sideOf[sd.Name] = i
@@ -126,7 +152,7 @@ func newRenderer(rs *rules.Ruleset, st *rules.State, events []rules.Event, radiu
 	}
 	m := st.Map
 	r.margin = math.Round(math.Max(10, 0.5*radius))
-	mapW := 1.5*radius*float64(m.Cols-1) + 2*radius
+	mapW := r.colStep*float64(m.Cols-1) + 2*radius
 	mapH := r.hh * float64(m.Rows)
 	if m.Cols > 1 {
 		mapH += r.hh / 2
@@ -140,11 +166,56 @@ func newRenderer(rs *rules.Ruleset, st *rules.State, events []rules.Event, radiu
 // centre is the pixel centre of a hex: columns 1.5 radii apart, even columns
 // half a hex lower (engine/hex.go).
 func (r *renderer) centre(h rules.Hex) pt {
-	p := pt{r.origin.x + r.r + float64(h.Col-1)*1.5*r.r, r.origin.y + r.hh/2 + float64(h.Row-1)*r.hh}
+	p := pt{r.origin.x + math.Round(r.r) + float64(h.Col-1)*r.colStep, r.origin.y + r.hh/2 + float64(h.Row-1)*r.hh}
 	if h.Col%2 == 0 {
 		p.y += r.hh / 2
 	}
 	return p
+}
+
+// corners are the corners of the map's hex at c, east first, clockwise.
+func (r *renderer) corners(c pt) []pt {
+	w := r.colStep - r.r // half the flat top: the columns interlock
+	return []pt{{c.x + r.r, c.y}, {c.x + w, c.y + r.hh/2}, {c.x - w, c.y + r.hh/2}, {c.x - r.r, c.y}, {c.x - w, c.y - r.hh/2}, {c.x + w, c.y - r.hh/2}}
+}
+
+// run is a row of pixels of a hex, dy below its centre, from dx0 to dx1
+// (exclusive), as offsets of the pixels from the centre.
+type run struct{ dy, dx0, dx1 int }
+
+// hexCell lists the pixels of a hex: those nearer its centre than any
+// other, a tie going to the hex north or east of the other. Hexes of the
+// picture tile it with the same pixels each.
+func hexCell(radius, colStep, hh float64) []run {
+	next := [6]pt{{0, -hh}, {colStep, -hh / 2}, {colStep, hh / 2}, {0, hh}, {-colStep, hh / 2}, {-colStep, -hh / 2}}
+	mine := func(x, y int) bool {
+		p := pt{float64(x) + 0.5, float64(y) + 0.5}
+		own := p.x*p.x + p.y*p.y
+		for d, n := range next {
+			q := p.sub(n)
+			other := q.x*q.x + q.y*q.y
+			if other < own || (other == own && d < 3) {
+				return false
+			}
+		}
+		return true
+	}
+	var out []run
+	reach := int(radius) + 2
+	for dy := -reach; dy <= reach; dy++ {
+		x0 := -reach
+		for x0 <= reach && !mine(x0, dy) {
+			x0++
+		}
+		x1 := x0
+		for x1 <= reach && mine(x1, dy) {
+			x1++
+		}
+		if x1 > x0 {
+			out = append(out, run{dy, x0, x1})
+		}
+	}
+	return out
 }
 
 // hexagon returns the corners of a flat-topped hexagon.
@@ -170,12 +241,16 @@ func (r *renderer) draw() {
 	r.drawBase(height)
 	r.drawTitle()
 	r.drawObjectives()
-	r.drawNames()
+	r.labels = r.placeNames()
+	r.drawNames(false)
 	r.drawDestroyed()
+	r.placeMarkers()
+	r.combatLines()
 	r.drawMoves(arrowShaft)
 	r.drawCounters()
 	r.drawMoves(arrowTip)
 	r.drawCombats()
+	r.drawNames(true)
 	r.drawLegend(r.mapBot + r.margin)
 }
 
@@ -194,17 +269,28 @@ func (r *renderer) terrainAt(h rules.Hex) *rules.TerrainType {
 	return r.rs.TerrainByLetter(r.st.Map.Letter(h))
 }
 
+// drawTerrain fills every hex with its ground, then draws the marks of
+// its terrain over all of them.
 func (r *renderer) drawTerrain() {
 	m := r.st.Map
+	around := make([][6]string, 0, m.Cols*m.Rows)
 	for _, h := range r.allHexes() {
-		t := r.terrainAt(h)
-		var around [6]string
+		var a [6]string
 		for d, n := range h.Neighbours() {
 			if m.OnMap(n) {
-				around[d] = terrainLook(r.terrainAt(n))
+				a[d] = terrainLook(r.terrainAt(n))
 			}
 		}
-		paintTerrain(r.c, t, r.centre(h), r.r, hexSeed(h), around)
+		around = append(around, a)
+		ctr := r.centre(h)
+		if r.vector {
+			r.c.fill(terrainGround(r.terrainAt(h), a), r.corners(ctr))
+		} else {
+			r.c.fillRuns(terrainGround(r.terrainAt(h), a), ctr, r.cell)
+		}
+	}
+	for i, h := range r.allHexes() {
+		paintTerrain(r.c, r.terrainAt(h), r.centre(h), r.r, around[i])
 	}
 }
 
@@ -229,12 +315,15 @@ func (r *renderer) drawRoads() {
 		}
 		lines = append(lines, line)
 	}
+	// Crisp roads: their blended edges would cost a tenth of the file.
+	r.c.crisp = true
 	for _, l := range lines {
 		r.c.stroke(roadEdge, 0.21*r.r, l...)
 	}
 	for _, l := range lines {
 		r.c.stroke(roadFill, 0.13*r.r, l...)
 	}
+	r.c.crisp = false
 }
 
 // roadDirections lists the sides of h that a road crosses.
@@ -264,15 +353,58 @@ func (r *renderer) roadDirections(h rules.Hex) []int {
 }
 
 func (r *renderer) drawGrid() {
+	for _, h := range r.allHexes() {
+		c := r.centre(h)
+		if !r.vector {
+			r.gridPixels(h, c)
+			continue
+		}
+		// Each side is drawn once: the north and the two east sides, and
+		// the others at the map's edge.
+		k := r.corners(c)
+		r.c.stroke(gridLine, 1, k[4], k[5], k[0], k[1])
+		for d, n := range h.Neighbours() {
+			if d >= 3 && !r.st.Map.OnMap(n) {
+				r.c.stroke(gridLine, 1, k[(4+d)%6], k[(5+d)%6])
+			}
+		}
+	}
 	numFace := r.c.face(false, int(math.Round(0.23*r.r)))
 	for _, h := range r.allHexes() {
 		c := r.centre(h)
-		r.c.strokeClosed(gridLine, math.Max(1, r.r/30), hexagon(c, r.r))
 		col := numberDark
 		if t := r.terrainAt(h); t != nil && luminance(terrainBase(t)) < 0.45 {
 			col = numberLight
 		}
-		r.c.textCentred(numFace, h.String(), c.x, c.y-0.7*r.r, col)
+		// The picture writes them in a pixel font, crisp at their small
+		// size; the SVG, which may be zoomed, as text.
+		if r.vector {
+			r.c.textCentred(numFace, h.String(), c.x, c.y-0.7*r.r, col)
+		} else {
+			r.c.pixelDigits(h.String(), c.x, c.y-0.7*r.r, max(1, int(r.r/26)), col)
+		}
+	}
+}
+
+// gridPixels draws a hex's share of the grid: its top row and the first
+// pixel of each row (the sides it shares with its west neighbours), and
+// the sides no neighbour draws at the map's south and east edges.
+func (r *renderer) gridPixels(h rules.Hex, c pt) {
+	nb := h.Neighbours()
+	off := func(d int) bool { return !r.st.Map.OnMap(nb[d]) }
+	cx, cy := int(c.x), int(c.y)
+	last := len(r.cell) - 1
+	for i, k := range r.cell {
+		y := cy + k.dy
+		switch {
+		case i == 0 || (i == last && off(3)):
+			r.c.blendSpan(gridLine, cx+k.dx0, cx+k.dx1, y)
+		default:
+			r.c.blendSpan(gridLine, cx+k.dx0, cx+k.dx0+1, y)
+			if (k.dy < 0 && off(1)) || (k.dy >= 0 && off(2)) {
+				r.c.blendSpan(gridLine, cx+k.dx1-1, cx+k.dx1, y)
+			}
+		}
 	}
 }
 
@@ -312,40 +444,125 @@ func (r *renderer) ownerColour(owner string) color.RGBA {
 	return unheld
 }
 
-// drawNames writes a name low in each named hex, where a counter leaves
-// room: the objective's name if it has one, else the place name. A long
-// name runs under the neighbouring counters.
-func (r *renderer) drawNames() {
-	labels := map[rules.Hex]string{}
+// placeLabel is a name written in a box on the map.
+type placeLabel struct {
+	hex       rules.Hex
+	text      string
+	face      *textFace
+	centre    pt
+	box       []pt
+	objective bool
+}
+
+// names lists the name of each named hex: the objective's name if it has
+// one, else the place name.
+func (r *renderer) names() []placeLabel {
+	names := map[rules.Hex]string{}
 	objective := map[rules.Hex]bool{}
 	for k, name := range r.st.Map.Names {
 		if h, err := rules.ParseHex(k); err == nil && r.st.Map.OnMap(h) {
-			labels[h] = name
+			names[h] = name
 		}
 	}
 	for _, o := range r.st.Objectives {
-		objective[o.Hex] = true
-		if o.Name != "" && o.Name != o.Hex.String() {
-			labels[o.Hex] = o.Name
-		}
-	}
-	for _, h := range r.allHexes() {
-		name, ok := labels[h]
-		if !ok {
+		if !r.st.Map.OnMap(o.Hex) {
 			continue
 		}
-		c := r.centre(h)
-		y := c.y + 0.74*r.r
-		f := r.c.fit(true, int(math.Round(0.26*r.r)), int(math.Round(0.22*r.r)), name, 2.9*r.r)
-		text := clip(f, name, 2.9*r.r)
-		w := float64(f.width(text))
-		x0 := c.x - w/2
+		objective[o.Hex] = true
+		if o.Name != "" && o.Name != o.Hex.String() {
+			names[o.Hex] = o.Name
+		}
+	}
+	var out []placeLabel
+	for _, h := range r.allHexes() {
+		if name, ok := names[h]; ok {
+			out = append(out, placeLabel{hex: h, text: name, objective: objective[h]})
+		}
+	}
+	return out
+}
+
+// placeNames lays out the names. A place name, shortened to three hexes'
+// width, sits low in its hex, or just above or below it, clear of counters
+// if it can be; else counters may cover it. An objective's name is written
+// whole, over the counters, inside the picture: low in its hex, or
+// wherever around it it covers no counter and no other name.
+func (r *renderer) placeNames() []placeLabel {
+	labels := r.names()
+	var placed [][]pt
+	for i := range labels {
+		l := &labels[i]
+		c := r.centre(l.hex)
+		maxW := 2.9 * r.r
+		if l.objective {
+			maxW = float64(r.width) - 8
+		}
+		l.face = r.c.fit(true, int(math.Round(0.26*r.r)), int(math.Round(0.22*r.r)), l.text, math.Min(maxW, 2.9*r.r))
+		l.text = clip(l.face, l.text, maxW)
+		w := float64(l.face.width(l.text))
+		h := float64(l.face.ascent)
+		box := func(p pt) []pt {
+			// Inside the picture, whatever the hex.
+			p.x = math.Max(4+w/2, math.Min(float64(r.width)-4-w/2, p.x))
+			return rect(p.x-w/2-3, p.y-h*0.5-2, p.x+w/2+3, p.y+h*0.5+3)
+		}
+		l.box = box(pt{c.x, c.y + 0.74*r.r})
+		free := func(b []pt) (int, bool) {
+			for _, q := range placed {
+				if overlap(b, q) {
+					return 0, false
+				}
+			}
+			return r.countersUnder(b), true
+		}
+		if !l.objective {
+			// Near its hex, clear of counters if it can be.
+			for _, d := range []pt{{0, 0.74}, {0, -0.74}, {0, 1.1}, {0, -1.1}} {
+				if b := box(c.add(d.scale(r.r))); r.countersUnder(b) == 0 {
+					if _, ok := free(b); ok {
+						l.box = b
+						placed = append(placed, b)
+						break
+					}
+				}
+			}
+		} else {
+			// The first place that covers no counter and no other name,
+			// else the one that covers fewest counters.
+			fewest := math.MaxInt
+			for _, d := range []pt{{0, 0.74}, {0, -0.74}, {0, 1.1}, {0, -1.1}, {-0.9, 0.74}, {0.9, 0.74}, {-0.9, -0.74}, {0.9, -0.74},
+				{0, 1.6}, {0, -1.6}, {-1.5, 0}, {1.5, 0}, {-1.2, 1.3}, {1.2, 1.3}, {-1.2, -1.3}, {1.2, -1.3}} {
+				b := box(c.add(d.scale(r.r)))
+				if n, ok := free(b); ok && n < fewest {
+					l.box, fewest = b, n
+				}
+				if fewest == 0 {
+					break
+				}
+			}
+			placed = append(placed, l.box)
+		}
+		l.centre = pt{(l.box[0].x + l.box[1].x) / 2, (l.box[0].y+l.box[2].y)/2 - 0.5}
+	}
+	return labels
+}
+
+// drawNames writes the place names, or the objectives' names.
+func (r *renderer) drawNames(objectives bool) {
+	for _, l := range r.labels {
+		if l.objective != objectives {
+			continue
+		}
 		bg := labelBack
-		if objective[h] {
+		if l.objective {
 			bg = objLabelBack
 		}
-		r.c.fill(bg, roundRect(x0-3, y-float64(f.ascent)*0.5-2, x0+w+3, y+float64(f.ascent)*0.5+3, 2))
-		r.c.textCentred(f, text, c.x, y, ink)
+		x0, y0, x1, y1 := l.box[0].x, l.box[0].y, l.box[2].x, l.box[2].y
+		r.c.fill(bg, roundRect(x0, y0, x1, y1, 2))
+		if l.objective {
+			r.c.strokeClosed(counterRim, 1, roundRect(x0, y0, x1, y1, 2))
+		}
+		r.c.textCentred(l.face, l.text, l.centre.x, l.centre.y, ink)
 	}
 }
 
@@ -384,21 +601,13 @@ func luminance(c color.RGBA) float64 {
 	return (0.299*float64(c.R) + 0.587*float64(c.G) + 0.114*float64(c.B)) / 255
 }
 
-// hexSeed gives each hex its own fixed pattern of trees, houses and stones.
-func hexSeed(h rules.Hex) uint32 {
-	return uint32(h.Col)*2654435761 ^ uint32(h.Row)*40503 ^ 0x9e3779b9
-}
-
 // The base of a picture is what only the map decides: the terrain, the
-// roads and the grid, above the legend, and the palette of colours the
-// picture is saved in. A game's map is drawn every round over the same
-// base, so each base is drawn once and kept.
+// roads and the grid, above the legend, and the palette they are drawn
+// in. A game's map is drawn every round over the same base, so each base
+// is drawn once and kept.
 type base struct {
-	img     *image.RGBA
-	palette color.Palette
-	// index holds the palette's entry of each colour of the base, packed
-	// (pack): the colours of a picture are mostly the base's.
-	index map[uint32]uint8
+	img *image.Paletted
+	pal *palette
 }
 
 var bases = struct {
@@ -411,33 +620,52 @@ const maxBases = 32
 
 // drawBase gives the picture its paper, its terrain, roads and grid, height
 // pixels high, copying them when a picture of the same map at the same
-// size was drawn before.
+// size was drawn before. An SVG is written whole every time.
 func (r *renderer) drawBase(height int) {
+	if r.vector {
+		r.c.svg = newSVGWriter(r.width, height)
+		r.c.fillRect(0, 0, r.width, height, paperColour)
+		r.drawBaseLayers()
+		return
+	}
 	rows := int(math.Ceil(r.mapBot + r.margin))
 	key := r.baseKey(rows)
 	bases.Lock()
 	b := bases.m[key]
 	bases.Unlock()
-	r.c.img = image.NewRGBA(image.Rect(0, 0, r.width, height))
-	if b != nil {
-		r.base = b
-		copy(r.c.img.Pix, b.img.Pix)
-		r.c.fillRect(0, rows, r.width, height, paperColour)
-		return
+	if n := r.width * height; r.reuse {
+		// Every pixel is drawn below: a used buffer serves as well.
+		buf, _ := pixelBuffers.Get().([]uint8)
+		if cap(buf) < n {
+			buf = make([]uint8, n)
+		}
+		r.c.img = &image.Paletted{Pix: buf[:n], Stride: r.width, Rect: image.Rect(0, 0, r.width, height)}
+	} else {
+		r.c.img = image.NewPaletted(image.Rect(0, 0, r.width, height), nil)
 	}
-	r.c.fillRect(0, 0, r.width, height, paperColour)
+	if b == nil {
+		r.c.pal = newPalette(nil)
+		r.c.fillRect(0, 0, r.width, rows, paperColour)
+		r.drawBaseLayers()
+		b = &base{img: image.NewPaletted(image.Rect(0, 0, r.width, rows), nil), pal: r.c.pal}
+		copy(b.img.Pix, r.c.img.Pix)
+		bases.Lock()
+		if len(bases.m) >= maxBases {
+			clear(bases.m)
+		}
+		bases.m[key] = b
+		bases.Unlock()
+	}
+	// The picture adds its colours to a palette of its own.
+	copy(r.c.img.Pix, b.img.Pix)
+	r.c.pal = newPalette(b.pal)
+	r.c.fillRect(0, rows, r.width, height, paperColour)
+}
+
+func (r *renderer) drawBaseLayers() {
 	r.drawTerrain()
 	r.drawRoads()
 	r.drawGrid()
-	img := image.NewRGBA(image.Rect(0, 0, r.width, rows))
-	copy(img.Pix, r.c.img.Pix)
-	r.base = newBase(img)
-	bases.Lock()
-	if len(bases.m) >= maxBases {
-		clear(bases.m)
-	}
-	bases.m[key] = r.base
-	bases.Unlock()
 }
 
 // baseKey names a base by everything that draws it.

@@ -3,6 +3,7 @@ package mapview
 import (
 	"image/color"
 	"math"
+	"strconv"
 
 	"fieldpost/engine/stargeneral/rules"
 )
@@ -27,10 +28,8 @@ var (
 	openGround  = rgb(0xe2ebc0)
 	woodsGround = rgb(0x5f8f48)
 	woodsTree   = rgb(0x3c6a2c)
-	woodsLight  = rgb(0x7fae5f)
 	townGround  = rgb(0xcdc7bd)
 	townHouse   = rgb(0xa4533b)
-	townRoof    = rgb(0x7d3b29)
 	roughGround = rgb(0xd6bd8e)
 	roughSpeck  = rgb(0x7c5c34)
 	bocageField = rgb(0xd3e3a4)
@@ -91,110 +90,21 @@ func terrainLook(t *rules.TerrainType) string {
 	return "other"
 }
 
-// rng is a tiny fixed pseudo-random sequence so that textures vary from hex
-// to hex but never from one drawing to the next.
-type rng uint32
-
-func (g *rng) next() float64 {
-	*g = *g*1664525 + 1013904223
-	return float64(*g>>8) / (1 << 24)
-}
-
-// paintTerrain fills a hex. around holds the looks of its six neighbours
-// (terrainLook, "" off the map), so that streams run on into the water next
-// to them and a bridge over a stream is drawn as a stream, not a river.
-func paintTerrain(c *canvas, t *rules.TerrainType, ctr pt, r float64, seed uint32, around [6]string) {
-	hex := hexagon(ctr, r)
+// paintTerrain draws the marks of a hex over its ground. around holds the
+// looks of its six neighbours (terrainLook, "" off the map), so that
+// streams run on into the water next to them and a bridge over a stream is
+// drawn as a stream, not a river. The ground is flat and the marks (trees,
+// houses, stones) are the same in every hex of a kind, drawn without
+// blended edges: a plain map reads well and its picture stays small.
+func paintTerrain(c *canvas, t *rules.TerrainType, ctr pt, r float64, around [6]string) {
 	look := terrainLook(t)
 	if look == "bridge" && !nextToBroadWater(around) {
 		look = "stream"
 	}
-	if look == "stream" {
-		c.fill(openGround, hex)
-	} else {
-		c.fill(terrainBase(t), hex)
-	}
-	g := rng(seed)
-	hh := math.Sqrt(3) * r
+	crisp := c.crisp
+	defer func() { c.crisp = crisp }()
+	c.crisp = true
 	switch look {
-	case "woods":
-		// Trees around the edge show past a counter in the middle.
-		for i := range 11 {
-			a := (float64(i)*360/11 + 20*g.next()) * math.Pi / 180
-			d := r * (0.52 + 0.18*g.next())
-			if i%3 == 0 {
-				d = r * (0.22 + 0.2*g.next())
-			}
-			p := pt{ctr.x + d*math.Cos(a), ctr.y + d*math.Sin(a)*0.86}
-			tr := r * (0.13 + 0.05*g.next())
-			c.fill(woodsTree, circle(p, tr))
-			c.fill(woodsLight, circle(pt{p.x - tr*0.3, p.y - tr*0.3}, tr*0.38))
-		}
-	case "town":
-		for i := range 9 {
-			a := (float64(i)*40 + 15*g.next()) * math.Pi / 180
-			d := r * (0.5 + 0.2*g.next())
-			if i%4 == 0 {
-				d = r * 0.2
-			}
-			p := pt{ctr.x + d*math.Cos(a), ctr.y + d*math.Sin(a)*0.86}
-			w := r * (0.16 + 0.1*g.next())
-			h := r * (0.13 + 0.08*g.next())
-			c.fill(townRoof, rect(p.x-w/2+1, p.y-h/2+1, p.x+w/2+1, p.y+h/2+1))
-			c.fill(townHouse, rect(p.x-w/2, p.y-h/2, p.x+w/2, p.y+h/2))
-		}
-	case "rough":
-		for range 34 {
-			a := g.next() * 2 * math.Pi
-			d := r * 0.82 * math.Sqrt(g.next())
-			p := pt{ctr.x + d*math.Cos(a), ctr.y + d*math.Sin(a)*0.86}
-			if g.next() < 0.25 {
-				s := r * 0.09
-				c.fill(roughSpeck, []pt{{p.x - s, p.y + s*0.6}, {p.x, p.y - s*0.7}, {p.x + s, p.y + s*0.6}})
-			} else {
-				c.fill(roughSpeck, circle(p, r*0.035))
-			}
-		}
-	case "bocage":
-		// Small fields behind thick hedgerows: a crooked grid of hedges with
-		// bushes along them.
-		w := r * 0.085
-		inner := hexagon(ctr, r*0.93)
-		var hedges [][2]pt
-		for _, k := range []float64{-0.5, 0.05, 0.55} {
-			y := ctr.y + k*r + 0.12*r*(g.next()-0.5)
-			tilt := 0.25 * r * (g.next() - 0.5)
-			hedges = append(hedges, [2]pt{{ctr.x - r, y - tilt}, {ctr.x + r, y + tilt}})
-		}
-		for _, k := range []float64{-0.45, 0.3} {
-			x := ctr.x + k*r + 0.15*r*(g.next()-0.5)
-			tilt := 0.3 * r * (g.next() - 0.5)
-			hedges = append(hedges, [2]pt{{x - tilt, ctr.y - r}, {x + tilt, ctr.y + r}})
-		}
-		for _, hg := range hedges {
-			p0, p1, ok := clipToConvex(hg[0], hg[1], inner)
-			if !ok {
-				continue
-			}
-			c.stroke(bocageHedge, w, p0, p1)
-			n := int(p1.sub(p0).length() / (w * 1.4))
-			for k := 0; k <= n; k++ {
-				c.fill(bocageHedge, circle(lerpPt(p0, p1, float64(k)/float64(max(n, 1))), w*0.8))
-			}
-		}
-	case "works":
-		// The fortification line: a trace with teeth facing outwards.
-		ring := hexagon(ctr, r*0.74)
-		c.strokeClosed(worksLine, r*0.07, ring)
-		for i := range 6 {
-			a, b := ring[i], ring[(i+1)%6]
-			out := b.sub(a).perp().unit().scale(-r * 0.13)
-			for k := 1; k <= 3; k++ {
-				m0 := lerpPt(a, b, float64(2*k-1)/7)
-				m1 := lerpPt(a, b, float64(2*k)/7)
-				c.fill(worksLine, []pt{m0, m1, lerpPt(m0, m1, 0.5).add(out)})
-			}
-		}
 	case "stream":
 		var dirs []int
 		for d, l := range around {
@@ -208,22 +118,84 @@ func paintTerrain(c *canvas, t *rules.TerrainType, ctr pt, r float64, seed uint3
 		case 1:
 			dirs = append(dirs, (dirs[0]+3)%6)
 		}
+		c.crisp = false
+		hh := math.Sqrt(3) * r
 		for _, d := range dirs {
 			mid := edgeMid(ctr, hh, d)
 			bend := lerpPt(ctr, mid, 0.5).add(mid.sub(ctr).perp().scale(0.12))
 			c.stroke(streamBlue, r*0.2, ctr, bend, mid)
 		}
-	case "river":
-		waves(c, ctr, r, riverWave)
-	case "lake":
-		waves(c, ctr, r, lakeWave)
 	case "other":
 		// Terrain this package has no picture for shows its map letter.
 		if t != nil {
+			c.crisp = false
 			f := c.face(true, int(math.Round(0.5*r)))
 			c.textCentred(f, t.Letter, ctr.x, ctr.y+0.35*r, ink)
 		}
+	case "woods", "town", "rough", "bocage", "works", "river", "lake":
+		// The marks sit on whole pixels, so that every hex's are alike; an
+		// SVG draws them once and places a copy in every hex.
+		c.stamp(look+strconv.Itoa(int(math.Round(10*r))), pt{math.Round(ctr.x), math.Round(ctr.y)}, func(o pt) { terrainMarks(c, look, o, r) })
 	}
+}
+
+// terrainMarks draws the marks of a terrain look around o: trees, houses,
+// stones, hedges, the works' trace, ripples.
+func terrainMarks(c *canvas, look string, o pt, r float64) {
+	at := func(x, y float64) pt { return pt{o.x + x*r, o.y + y*r} }
+	switch look {
+	case "woods":
+		for _, p := range [][2]float64{{-0.45, -0.4}, {0.4, -0.3}, {-0.4, 0.3}, {0.45, 0.4}} {
+			c.fillCircle(woodsTree, at(p[0], p[1]), 0.17*r)
+		}
+	case "town":
+		for _, p := range [][4]float64{{-0.55, -0.45, 0.24, 0.18}, {0.3, -0.5, 0.26, 0.18}, {0.45, 0.2, 0.22, 0.2}, {-0.6, 0.25, 0.26, 0.18}} {
+			q := at(p[0], p[1])
+			c.fill(townHouse, rect(q.x, q.y, q.x+math.Round(p[2]*r), q.y+math.Round(p[3]*r)))
+		}
+	case "rough":
+		s := math.Max(2, math.Round(0.08*r))
+		for _, p := range [][2]float64{{-0.5, -0.45}, {0.4, -0.45}, {0.65, 0.15}, {-0.65, 0.15}, {0.4, 0.5}, {-0.35, 0.5}} {
+			q := at(p[0], p[1])
+			c.fill(roughSpeck, []pt{{q.x - s, q.y + s}, {q.x, q.y - s}, {q.x + s, q.y + s}})
+		}
+	case "bocage":
+		// Small fields behind hedgerows.
+		inner := hexagon(o, r*0.9)
+		for _, l := range [][4]float64{{-1, -0.45, 1, -0.3}, {-1, 0.2, 1, 0.35}, {-0.35, -1, -0.25, 1}, {0.4, -1, 0.3, 1}} {
+			if p0, p1, ok := clipToConvex(at(l[0], l[1]), at(l[2], l[3]), inner); ok {
+				c.stroke(bocageHedge, math.Max(2, 0.1*r), p0, p1)
+			}
+		}
+	case "works":
+		// The fortification line: a trace with teeth facing outwards.
+		ring := hexagon(o, r*0.74)
+		c.strokeClosed(worksLine, math.Max(1.5, r*0.07), ring)
+		for i := range 6 {
+			a, b := ring[i], ring[(i+1)%6]
+			out := b.sub(a).perp().unit().scale(-r * 0.13)
+			for k := 1; k <= 3; k++ {
+				m0 := lerpPt(a, b, float64(2*k-1)/7)
+				m1 := lerpPt(a, b, float64(2*k)/7)
+				c.fill(worksLine, []pt{m0, m1, lerpPt(m0, m1, 0.5).add(out)})
+			}
+		}
+	case "river":
+		c.crisp = false
+		waves(c, o, r, riverWave)
+	case "lake":
+		c.crisp = false
+		waves(c, o, r, lakeWave)
+	}
+}
+
+// terrainGround is the colour a hex of t is filled with, its neighbours'
+// looks in around (see paintTerrain).
+func terrainGround(t *rules.TerrainType, around [6]string) color.RGBA {
+	if l := terrainLook(t); l == "stream" || (l == "bridge" && !nextToBroadWater(around)) {
+		return openGround
+	}
+	return terrainBase(t)
 }
 
 func nextToBroadWater(around [6]string) bool {
@@ -252,11 +224,11 @@ func waves(c *canvas, ctr pt, r float64, col color.RGBA) {
 	for _, o := range []pt{{-0.45, -0.35}, {0.3, 0.05}, {-0.3, 0.45}} {
 		p := pt{ctr.x + o.x*r, ctr.y + o.y*r}
 		var line []pt
-		for i := 0; i <= 8; i++ {
-			x := float64(i) / 8
-			line = append(line, pt{p.x + x*0.4*r, p.y + math.Sin(x*2*math.Pi)*0.05*r})
+		for i := 0; i <= 4; i++ {
+			x := float64(i) / 4
+			line = append(line, pt{p.x + x*0.4*r, p.y + math.Sin(x*2*math.Pi)*0.06*r})
 		}
-		c.stroke(col, r*0.05, line...)
+		c.stroke(col, math.Max(1.5, r*0.06), line...)
 	}
 }
 

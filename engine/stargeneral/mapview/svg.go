@@ -1,0 +1,205 @@
+package mapview
+
+import (
+	"bytes"
+	"encoding/xml"
+	"fmt"
+	"image/color"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// svgWriter writes the drawing as SVG: plain shapes and text with their
+// colours as attributes (no style sheet, no script), a run of shapes of
+// one look in one group, and the fills of a group in one path.
+type svgWriter struct {
+	defined map[string]bool // the stamps drawn once, by id
+	b       bytes.Buffer
+	group   string       // the attributes of the open group, "" for none
+	path    bytes.Buffer // the open group's outlines, as one path
+	items   []string     // the open group's other elements
+}
+
+// svgFonts are the families the text is set in; the Go fonts the PNG is
+// drawn with come first, and every text gives its width, so that a
+// stand-in font keeps the layout.
+const svgFonts = "Go, 'DejaVu Sans', Arial, Helvetica, sans-serif"
+
+func newSVGWriter(width, height int) *svgWriter {
+	w := &svgWriter{defined: map[string]bool{}}
+	fmt.Fprintf(&w.b, `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %d %d" width="%d" height="%d" font-family="%s">`+"\n",
+		width, height, width, height, svgFonts)
+	return w
+}
+
+// bytes ends the document and returns it.
+func (w *svgWriter) bytes() []byte {
+	w.endGroup()
+	w.b.WriteString("</svg>\n")
+	return w.b.Bytes()
+}
+
+// setGroup starts a group of elements with attrs, ending the one before
+// unless it has the same.
+func (w *svgWriter) setGroup(attrs string) {
+	if attrs == w.group {
+		return
+	}
+	w.endGroup()
+	w.group = attrs
+}
+
+// endGroup writes the open group: a lone element carries the attributes
+// itself.
+func (w *svgWriter) endGroup() {
+	if w.path.Len() > 0 {
+		w.items = append(w.items, `<path d="`+w.path.String()+`"/>`)
+		w.path.Reset()
+	}
+	switch {
+	case len(w.items) == 0:
+	case w.group == "":
+		for _, it := range w.items {
+			w.b.WriteString(it)
+		}
+	case len(w.items) == 1:
+		it := w.items[0]
+		name := strings.IndexAny(it, " >")
+		w.b.WriteString(it[:name] + " " + w.group + it[name:])
+	default:
+		w.b.WriteString("<g " + w.group + ">")
+		for _, it := range w.items {
+			w.b.WriteString(it)
+		}
+		w.b.WriteString("</g>")
+	}
+	if len(w.items) > 0 {
+		w.b.WriteByte('\n')
+	}
+	w.items = w.items[:0]
+}
+
+func fillAttrs(col color.RGBA) string {
+	s := `fill="` + hexColour(col) + `"`
+	if col.A != 0xff {
+		s += ` fill-opacity="` + num(float64(col.A)/255) + `"`
+	}
+	return s
+}
+
+func hexColour(col color.RGBA) string { return fmt.Sprintf("#%02x%02x%02x", col.R, col.G, col.B) }
+
+// num writes a coordinate to a tenth of a pixel, as short as it goes.
+func num(v float64) string {
+	v = math.Round(v*100) / 100
+	if math.Abs(v) >= 1 {
+		v = math.Round(v*10) / 10
+	}
+	return strconv.FormatFloat(v, 'f', -1, 64)
+}
+
+// pathData writes a polygon in relative moves.
+func pathData(b *bytes.Buffer, p []pt) {
+	r := func(v float64) float64 { return math.Round(v*10) / 10 }
+	x, y := r(p[0].x), r(p[0].y)
+	b.WriteString("M" + num(x) + " " + num(y) + "l")
+	// Numbers are parted by a space, or by the sign of a negative one.
+	for i, q := range p[1:] {
+		nx, ny := r(q.x), r(q.y)
+		for j, v := range []float64{nx - x, ny - y} {
+			if (i > 0 || j > 0) && v >= 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(num(v))
+		}
+		x, y = nx, ny
+	}
+	b.WriteByte('z')
+}
+
+// fill adds polygons to the group's path; unless merge, in a path of
+// their own (a ring's hole must not cut the shapes around it).
+func (w *svgWriter) fill(col color.RGBA, polys [][]pt, merge bool) {
+	w.setGroup(fillAttrs(col))
+	d := &w.path
+	var own bytes.Buffer
+	if !merge {
+		d = &own
+	}
+	for _, p := range polys {
+		if len(p) >= 3 {
+			pathData(d, p)
+		}
+	}
+	if !merge {
+		w.items = append(w.items, `<path d="`+own.String()+`"/>`)
+	}
+}
+
+// use places a copy of the stamp name at o, drawing it (around 0,0) the
+// first time.
+func (w *svgWriter) use(name string, o pt, draw func(o pt)) {
+	w.setGroup("")
+	if !w.defined[name] {
+		w.defined[name] = true
+		w.endGroup()
+		w.b.WriteString(`<defs><g id="` + name + `">`)
+		draw(pt{})
+		w.setGroup("")
+		w.endGroup()
+		w.b.WriteString("</g></defs>\n")
+	}
+	w.items = append(w.items, fmt.Sprintf(`<use href="#%s" x="%s" y="%s"/>`, name, num(o.x), num(o.y)))
+}
+
+func (w *svgWriter) circle(col color.RGBA, c pt, r float64) {
+	w.setGroup(fillAttrs(col))
+	w.items = append(w.items, fmt.Sprintf(`<circle cx="%s" cy="%s" r="%s"/>`, num(c.x), num(c.y), num(r)))
+}
+
+func (w *svgWriter) rect(x0, y0, x1, y1 float64, col color.RGBA) {
+	w.setGroup(fillAttrs(col))
+	w.items = append(w.items, fmt.Sprintf(`<rect x="%s" y="%s" width="%s" height="%s"/>`, num(x0), num(y0), num(x1-x0), num(y1-y0)))
+}
+
+func (w *svgWriter) stroke(col color.RGBA, width float64, pts []pt, closed bool) {
+	attrs := `fill="none" stroke="` + hexColour(col) + `" stroke-width="` + num(width) + `"`
+	if col.A != 0xff {
+		attrs += ` stroke-opacity="` + num(float64(col.A)/255) + `"`
+	}
+	if width >= 2 {
+		attrs += ` stroke-linecap="round" stroke-linejoin="round"`
+	}
+	w.setGroup(attrs)
+	pathData(&w.path, pts)
+	if !closed {
+		w.path.Truncate(w.path.Len() - 1) // an open line has no z
+	}
+}
+
+// text writes s with its baseline at y, from x or centred on x. Text of
+// more than a few letters gives its width in the Go font, which a browser
+// without it keeps by squeezing or spreading its own.
+func (w *svgWriter) text(f *textFace, s string, x, y float64, col color.RGBA, centred bool) {
+	if s == "" {
+		return
+	}
+	attrs := fillAttrs(col) + ` font-size="` + strconv.Itoa(f.size) + `"`
+	if f.bold {
+		attrs += ` font-weight="bold"`
+	}
+	if centred {
+		attrs += ` text-anchor="middle"`
+	}
+	w.setGroup(attrs)
+	var b bytes.Buffer
+	fmt.Fprintf(&b, `<text x="%s" y="%s"`, num(x), num(y))
+	if len([]rune(s)) > 4 {
+		fmt.Fprintf(&b, ` textLength="%d" lengthAdjust="spacingAndGlyphs"`, f.width(s))
+	}
+	b.WriteByte('>')
+	xml.EscapeText(&b, []byte(s))
+	b.WriteString("</text>")
+	w.items = append(w.items, b.String())
+}
