@@ -763,6 +763,8 @@ func (v *validator) deploys() {
 			v.add(d.Line, "V.6", "%s is not staged", u.ID)
 		case u.In != "":
 			v.add(d.Line, "V.6", "%s deploys inside %s", u.ID, u.In)
+		case builtInPlace(s.Card(u)):
+			v.add(d.Line, "IV.1.3", "%s is not deployed: it is set up where it was staged, at %s, at a Deployment Phase (§IV.1.3, §VI.5.3)", u.ID, u.Hex)
 		case !scheduled && !rush[u.ID]:
 			v.add(d.Line, "V.6", "deployment at the end of your turns 5, 10, 15... (this is your turn %d); or play RUSH", p.OwnTurn)
 		case u.Staged >= p.OwnTurn:
