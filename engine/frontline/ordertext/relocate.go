@@ -20,7 +20,7 @@ func (p *parser) relocate(f []string) {
 }
 
 // echoCommandPosts says the price of each command post staged (half in a
-// Key City the side holds) and when each relocated post works again.
+// Key City the side holds or within its pillbox) and when each relocated post works again.
 func echoCommandPosts(b *strings.Builder, s *rules.State, o rules.Orders) {
 	for _, bu := range o.Builds {
 		if bu.Code != "CP" {
@@ -29,7 +29,7 @@ func echoCommandPosts(b *strings.Builder, s *rules.State, o rules.Orders) {
 		cost, half := s.CommandPostCost(o.Side, bu.Hex)
 		why := ""
 		if half {
-			why = ", half price in a Key City you hold"
+			why = ", half price in a Key City you hold or within your pillbox"
 		}
 		fmt.Fprintf(b, "  command post at %s costs %d%s\n", bu.Hex, cost, why)
 	}

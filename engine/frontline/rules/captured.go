@@ -35,7 +35,10 @@ func (r *resolver) seize(u *Unit, captor, section string) {
 	u.Hidden = s.Card(u).Hidden
 	s.sortUnits()
 	use := "in use at once: it pays supply"
-	if s.Card(u).Requires != "" {
+	switch {
+	case s.Card(u).NoSupply:
+		use = "in use at once (no supply to pay)"
+	case s.Card(u).Requires != "":
 		use = "it needs a " + s.Card(u).Requires + " crew of " + captor + "'s (MAN) before it moves or fires, and pays supply from then"
 	}
 	r.emit("captured", section, h, "", "%s keeps the captured %s as %s; %s", captor, old, u.ID, use)

@@ -246,6 +246,9 @@ func (r *resolver) production(o Orders) {
 			price := ""
 			if half {
 				price = " (half price in a Key City it holds)"
+				if r.s.emplacementOf(r.side, b.Hex) != nil {
+					price = " (half price within its emplacement)"
+				}
 			}
 			r.emit("build", "IV.1.3", b.Hex, r.side, "%s stages %s (%s) for %s for %d%s, treasury %d; it is set up at the next Deployment Phase", r.side, u.ID, c.Name, b.Hex, cost, price, p.Treasury)
 			continue
