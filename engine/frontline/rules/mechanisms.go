@@ -191,17 +191,18 @@ func (r *resolver) capture(u *Unit, captor string, factor int, section string) {
 }
 
 // captureWorks: once a surrender leaves loser no land unit in h, the
-// emplacements and engineered bridges it built there go to the captor
-// with the units (§VI.1.2: "Equipment, Emplacements, Structures ... once
-// captured, may be used by the capturing force"). Command posts are left
-// to combat: the book gives no reading of a captured command network.
+// emplacements it built there go to the captor with the units (§VI.1.2:
+// "Equipment, Emplacements, Structures ... once captured, may be used by
+// the capturing force"). Bridges are neutral, used by either side
+// (§VII.4), so they stand as they are; command posts are left to combat:
+// the book gives no reading of a captured command network.
 func (r *resolver) captureWorks(h Hex, loser, captor string, factor int, section string) {
 	s := r.s
 	if s.landUnit(loser, h) {
 		return
 	}
 	for _, u := range s.UnitsAt(h) {
-		if st := s.Card(u).Structure; u.Side == loser && (st == "emplacement" || st == "bridge") {
+		if u.Side == loser && s.Card(u).Structure == "emplacement" {
 			r.capture(u, captor, factor, section)
 		}
 	}
