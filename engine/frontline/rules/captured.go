@@ -32,6 +32,7 @@ func (r *resolver) seize(u *Unit, captor, section string) {
 	u.Captured = true
 	u.DugIn, u.Idle, u.Aloft, u.TOF, u.Found, u.Revealed, u.Surrounded = false, false, false, 0, false, false, 0
 	u.Repairing, u.MergeWith, u.PushTurn, u.SkipMove, u.Stars = 0, "", 0, 0, nil
+	u.Momentum = 0 // it joins no group of the captor's until it fights in one (§VIII.3)
 	u.Hidden = s.Card(u).Hidden
 	s.sortUnits()
 	use := "in use at once: it pays supply"
