@@ -52,10 +52,15 @@ func describeMore(u *rules.Unit) []string {
 	return w
 }
 
-// arrival notes when a large ship held back by Table V.2 arrives.
-func arrival(u *rules.Unit) string {
-	if u.Arrives == 0 {
-		return ""
+// arrival notes when a large ship held back by Table V.2 arrives, and
+// where a staged work or command post will be set up.
+func arrival(s *rules.State, u *rules.Unit) string {
+	switch k := s.Card(u).Kind; {
+	case u.Arrives != 0:
+		return fmt.Sprintf(", held back: arrives at the end of turn %d", u.Arrives)
+	case k == "structure" || k == "obstacle":
+		// Works and posts are not deployed: they go up where they were staged.
+		return fmt.Sprintf(", set up at %s, not deployed", u.Hex)
 	}
-	return fmt.Sprintf(", held back: arrives at the end of turn %d", u.Arrives)
+	return ""
 }
