@@ -83,6 +83,16 @@ func ASCII(v *rules.State) string {
 			if u.Damaged {
 				id += "(d)"
 			}
+			if u.Aloft {
+				id += "(aloft)"
+			}
+			// The side's own only, as on the picture.
+			if u.Side == v.ViewOf && u.Idle {
+				id += "(idle)"
+			}
+			if u.Side == v.ViewOf && outOfCommand(v, []*rules.Unit{u}) {
+				id += "(no command)"
+			}
 			ids = append(ids, id)
 		}
 		name := ""

@@ -54,3 +54,28 @@ func TestPNG(t *testing.T) {
 		}
 	}
 }
+
+// The text map marks aircraft in flight for both sides, and the side's
+// own units out of supply or out of command, as the picture does.
+func TestASCIIMarks(t *testing.T) {
+	s, err := rules.ParseScenario(`SIZE 40 4
+FILL .
+SIDES US GE
+UNIT US FHQ-1 0101
+UNIT GE FHQ-1 0104
+UNIT US P51FB-1 0302 aloft 2
+UNIT US RS-1 0303 idle
+UNIT US RS-2 3003
+UNIT GE RS-1 0403 idle
+UNIT GE RS-2 3004
+UNIT GE FW190-1 0402 aloft 2`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := ASCII(s.View("US"))
+	for _, want := range []string{"0302: US:P51FB-1(aloft)\n", "0402: GE:FW190-1(aloft)\n", "0303: US:RS-1(idle)\n", "3003: US:RS-2(no command)\n", "0403: GE:RS-1\n", "3004: GE:RS-2\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in:\n%s", want, out)
+		}
+	}
+}

@@ -93,6 +93,10 @@ func Write(w io.Writer, format string, v *rules.State, t *Turn) error {
 // bridges, who holds the cities, ports and airfields, the victory hexes,
 // obstacles, each side's stack as a counter, and the turn's moves (black
 // arrows) and engagements (red lines from the attackers to their target).
+// A counter is framed in blue while an aircraft of it is in flight;
+// the side's own counters show a gold corner bottom left when a unit is
+// out of supply (idle) and a white one bottom right when one is outside
+// the command network.
 // It draws only what v holds: give it the side's View.
 func Draw(v *rules.State, t *Turn) *hexdraw.Picture {
 	m := v.Map
@@ -315,10 +319,23 @@ func drawStacks(p *hexdraw.Picture, v *rules.State, ss []*stack) []hexdraw.Box {
 		}
 		left, right := ce.X-counterHalfW, ce.X+counterHalfW
 		drawn = append(drawn, hexdraw.Box{X0: left, Y0: top, X1: right, Y1: bottom})
+		if aloft(s.units) {
+			// In flight: a blue frame round the counter.
+			p.Rect(river, left-3, top-3, right+3, bottom+3)
+		}
 		p.Rect(ink, left, top, right, bottom)
 		p.Rect(sideColour(v, s.side), left+1, top+1, right-1, bottom-1)
 		if damaged(s.units) {
 			p.Fill(red, hexdraw.Pt{X: right - 1, Y: top + 1}, hexdraw.Pt{X: right - 1, Y: top + 9}, hexdraw.Pt{X: right - 9, Y: top + 1})
+		}
+		if s.side == v.ViewOf {
+			// Only the side's own: it knows its supply and command network.
+			if idle(s.units) {
+				p.Fill(gold, hexdraw.Pt{X: left + 1, Y: bottom - 1}, hexdraw.Pt{X: left + 1, Y: bottom - 12}, hexdraw.Pt{X: left + 12, Y: bottom - 1})
+			}
+			if outOfCommand(v, s.units) {
+				p.Fill(white, hexdraw.Pt{X: right - 1, Y: bottom - 1}, hexdraw.Pt{X: right - 1, Y: bottom - 12}, hexdraw.Pt{X: right - 12, Y: bottom - 1})
+			}
 		}
 		if len(shown) > 1 {
 			line := code
@@ -408,6 +425,24 @@ func summary(v *rules.State, us []*rules.Unit, lead *rules.Unit) string {
 
 func damaged(us []*rules.Unit) bool {
 	return slices.ContainsFunc(us, func(u *rules.Unit) bool { return u.Damaged })
+}
+
+// aloft: an aircraft of the stack is in flight, its turns of flight running.
+func aloft(us []*rules.Unit) bool {
+	return slices.ContainsFunc(us, func(u *rules.Unit) bool { return u.Aloft })
+}
+
+// idle: a unit of the stack is out of supply, idle after a deficit (§V.3).
+func idle(us []*rules.Unit) bool {
+	return slices.ContainsFunc(us, func(u *rules.Unit) bool { return u.Idle })
+}
+
+// outOfCommand: a fighting unit of the stack stands outside its side's
+// command network (Inset IV.1); structures need none.
+func outOfCommand(v *rules.State, us []*rules.Unit) bool {
+	return slices.ContainsFunc(us, func(u *rules.Unit) bool {
+		return v.Card(u).Kind != "structure" && !v.InCommand(u)
+	})
 }
 
 // attackers reads an engagement's side and attacking units from its

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"fieldpost/engine/frontline/rules"
+	"fieldpost/engine/hexdraw"
 	"fieldpost/engine/hexdraw/hexdrawtest"
 )
 
@@ -75,6 +76,15 @@ func TestPicturesOfBothScenarios(t *testing.T) {
 				t.Fatal(err)
 			}
 			hexdrawtest.CheckSVG(t, svg.Bytes())
+			if dir := os.Getenv("MAPVIEW_PREVIEW"); dir != "" && side != "" {
+				var b bytes.Buffer
+				if err := Write(&b, "png", v, turn); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(dir, "frontline-"+sc+"-"+side+".png"), b.Bytes(), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
 			img := Draw(v, turn).Image()
 			if img.Bounds().Dx() < 48*v.Map.Width || img.Bounds().Dy() < 55*v.Map.Height {
 				t.Errorf("%s: picture %v too small", sc, img.Bounds())
@@ -188,6 +198,70 @@ func TestWorksAreDrawn(t *testing.T) {
 		}
 		if err := os.WriteFile(filepath.Join(dir, "frontline-works.png"), b.Bytes(), 0o644); err != nil {
 			t.Fatal(err)
+		}
+	}
+}
+
+// A counter with an aircraft in flight is framed in blue for both
+// sides; the side's own counters out of supply (idle) or outside the
+// command network get a gold or a white corner; the enemy's do not.
+func TestCounterMarks(t *testing.T) {
+	// Both FHQs far from the stacks in 0303 (US) and 0903 (GE), unless
+	// near is set.
+	scenario := func(near bool, units string) string {
+		head := "SIZE 40 6\nFILL .\nSIDES US GE\nUNIT US FHQ-1 4001\nUNIT GE FHQ-1 4006\n"
+		if near {
+			head = "SIZE 40 6\nFILL .\nSIDES US GE\nUNIT US FHQ-1 0101\nUNIT GE FHQ-1 1206\n"
+		}
+		return head + units
+	}
+	draw := func(name, position string) *image.Paletted {
+		s, err := rules.ParseScenario(position)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := Draw(s.View("US"), nil)
+		if dir := os.Getenv("MAPVIEW_PREVIEW"); dir != "" {
+			var b bytes.Buffer
+			if err := p.PNG(&b); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(filepath.Join(dir, "frontline-marks-"+name+".png"), b.Bytes(), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return p.Image()
+	}
+	colourIn := func(img *image.Paletted, h rules.Hex, c hexdraw.Colour, pad int) int {
+		ce := layout.Centre(h)
+		n := 0
+		for y := int(ce.Y) - counterHalfH - pad; y <= int(ce.Y)+counterHalfH+pad; y++ {
+			for x := int(ce.X) - counterHalfW - pad; x <= int(ce.X)+counterHalfW+pad; x++ {
+				if img.ColorIndexAt(x, y) == uint8(c) {
+					n++
+				}
+			}
+		}
+		return n
+	}
+	plain := draw("plain", scenario(true, "UNIT US RS-1 0303\nUNIT GE RS-1 0903\n"))
+	us, ge := rules.Hex{Col: 3, Row: 3}, rules.Hex{Col: 9, Row: 3}
+	for _, c := range []struct {
+		name, position string
+		colour         hexdraw.Colour
+		pad            int
+		own, foe       bool
+	}{
+		{"aloft", scenario(true, "UNIT US P51FB-1 0303 aloft 2\nUNIT GE FW190-1 0903 aloft 2\n"), river, 3, true, true},
+		{"supply", scenario(true, "UNIT US RS-1 0303 idle\nUNIT GE RS-1 0903 idle\n"), gold, 0, true, false},
+		{"command", scenario(false, "UNIT US RS-1 0303\nUNIT GE RS-1 0903\n"), white, 0, true, false},
+	} {
+		img := draw(c.name, c.position)
+		if got := colourIn(img, us, c.colour, c.pad) > colourIn(plain, us, c.colour, c.pad); got != c.own {
+			t.Errorf("%s: the US counter marked %v, want %v", c.name, got, c.own)
+		}
+		if got := colourIn(img, ge, c.colour, c.pad) > colourIn(plain, ge, c.colour, c.pad); got != c.foe {
+			t.Errorf("%s: the German counter marked %v, want %v", c.name, got, c.foe)
 		}
 	}
 }

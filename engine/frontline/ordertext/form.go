@@ -41,7 +41,7 @@ func Form(s *rules.State, game, side string) string {
 	var staged []string
 	for _, u := range v.Units {
 		if u.Side == side && u.Staged > 0 && u.In == "" {
-			staged = append(staged, fmt.Sprintf("%s (bought turn %d%s)", u.ID, u.Staged, arrival(u)))
+			staged = append(staged, fmt.Sprintf("%s (bought turn %d%s)", u.ID, u.Staged, arrival(s, u)))
 		}
 		if u.Side == side && u.Relocate > 0 {
 			staged = append(staged, fmt.Sprintf("%s (being relocated to %s, set up at the end of turn %d)", u.ID, u.Hex, u.Relocate))

@@ -125,3 +125,31 @@ func TestFormLinesFitAMail(t *testing.T) {
 		}
 	}
 }
+
+// On a Deployment turn the form offers a DEPLOY line for a staged unit
+// but none for a staged command post or work, which it lists as set up
+// where it was staged.
+func TestFormDeploysNoStagedPost(t *testing.T) {
+	s, err := rules.ParseScenario(`BOARD ofanto
+SIDES US GE
+TURN 2 US US=5 GE=4
+UNIT US FHQ-1 1812
+UNIT GE FHQ-1 0405
+CONTROL US 1812
+UNIT US RS-1 1403
+UNIT US CP-1 1403 staged 1
+UNIT US SHER-3 0000 staged 1 crew TC-3`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	form := Form(s, "g", "US")
+	if !strings.Contains(form, "  SHER-3 AT 1812\n") || strings.Contains(form, "  CP-1 AT") {
+		t.Errorf("DEPLOY lines:\n%s", form)
+	}
+	if !strings.Contains(form, "CP-1 (bought turn 1, set up at 1403, not deployed)") {
+		t.Errorf("staged list:\n%s", form)
+	}
+	if _, probs := Parse(s, "US", form); len(probs) > 0 {
+		t.Errorf("form refused: %v", probs)
+	}
+}

@@ -20,7 +20,7 @@ func (p *parser) relocate(f []string) {
 }
 
 // echoCommandPosts says the price of each command post staged (half in a
-// Key City the side holds) and when each relocated post works again.
+// Key City the side holds or within its pillbox) and when each relocated post works again.
 func echoCommandPosts(b *strings.Builder, s *rules.State, o rules.Orders) {
 	for _, bu := range o.Builds {
 		if bu.Code != "CP" {
@@ -29,7 +29,7 @@ func echoCommandPosts(b *strings.Builder, s *rules.State, o rules.Orders) {
 		cost, half := s.CommandPostCost(o.Side, bu.Hex)
 		why := ""
 		if half {
-			why = ", half price in a Key City you hold"
+			why = ", half price in a Key City you hold or within your pillbox"
 		}
 		fmt.Fprintf(b, "  command post at %s costs %d%s\n", bu.Hex, cost, why)
 	}
@@ -52,10 +52,15 @@ func describeMore(u *rules.Unit) []string {
 	return w
 }
 
-// arrival notes when a large ship held back by Table V.2 arrives.
-func arrival(u *rules.Unit) string {
-	if u.Arrives == 0 {
-		return ""
+// arrival notes when a large ship held back by Table V.2 arrives, and
+// where a staged work or command post will be set up.
+func arrival(s *rules.State, u *rules.Unit) string {
+	switch k := s.Card(u).Kind; {
+	case u.Arrives != 0:
+		return fmt.Sprintf(", held back: arrives at the end of turn %d", u.Arrives)
+	case k == "structure" || k == "obstacle":
+		// Works and posts are not deployed: they go up where they were staged.
+		return fmt.Sprintf(", set up at %s, not deployed", u.Hex)
 	}
-	return fmt.Sprintf(", held back: arrives at the end of turn %d", u.Arrives)
+	return ""
 }

@@ -32,10 +32,14 @@ func (r *resolver) seize(u *Unit, captor, section string) {
 	u.Captured = true
 	u.DugIn, u.Idle, u.Aloft, u.TOF, u.Found, u.Revealed, u.Surrounded = false, false, false, 0, false, false, 0
 	u.Repairing, u.MergeWith, u.PushTurn, u.SkipMove, u.Stars = 0, "", 0, 0, nil
+	u.Momentum = 0 // it joins no group of the captor's until it fights in one (§VIII.3)
 	u.Hidden = s.Card(u).Hidden
 	s.sortUnits()
 	use := "in use at once: it pays supply"
-	if s.Card(u).Requires != "" {
+	switch {
+	case s.Card(u).NoSupply:
+		use = "in use at once (no supply to pay)"
+	case s.Card(u).Requires != "":
 		use = "it needs a " + s.Card(u).Requires + " crew of " + captor + "'s (MAN) before it moves or fires, and pays supply from then"
 	}
 	r.emit("captured", section, h, "", "%s keeps the captured %s as %s; %s", captor, old, u.ID, use)

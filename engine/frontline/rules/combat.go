@@ -182,6 +182,10 @@ func (s *State) crewOf(u *Unit) *Unit {
 	return nil
 }
 
+// InCommand reports whether u stands inside its side's command network
+// (Inset IV.1), as the map marks it.
+func (s *State) InCommand(u *Unit) bool { return s.commanded(u) }
+
 // commanded: inside a friendly FHQ or CP radius (Inset IV.1); aircraft
 // are exempt.
 func (s *State) commanded(u *Unit) bool {

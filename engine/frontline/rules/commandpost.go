@@ -14,14 +14,25 @@ type Relocate struct {
 }
 
 // CommandPostCost is what a command post staged for h costs the side: half
-// its card's price, rounded up, in a Key City the side controls, whose
-// buildings house it (§IV.1.3).
+// its card's price, rounded up, in a Key City the side controls or within
+// an emplacement of its own standing there (a pillbox, a captured one
+// too), whose existing structures house it (§IV.1.3).
 func (s *State) CommandPostCost(side string, h Hex) (cost int, half bool) {
 	c := s.lib.Cards["CP"].Cost
-	if s.Map.Terrain(h) == KeyCity && s.Control[h] == side {
+	if (s.Map.Terrain(h) == KeyCity && s.Control[h] == side) || s.emplacementOf(side, h) != nil {
 		return (c*s.lib.Rules.Int("cp_key_city_percent") + 99) / 100, true
 	}
 	return c, false
+}
+
+// emplacementOf finds a side's emplacement standing (built) in h.
+func (s *State) emplacementOf(side string, h Hex) *Unit {
+	for _, u := range s.UnitsAt(h) {
+		if u.Side == side && s.Card(u).Structure == "emplacement" {
+			return u
+		}
+	}
+	return nil
 }
 
 // postSite reports why h cannot hold a command post: any passable hex

@@ -152,6 +152,7 @@ func (r *resolver) offers(b *battle, e Engagement) bool {
 			for _, f := range r.alive(b, of.side) {
 				r.capture(f.u, other, 1, "IV.3.2")
 			}
+			r.captureWorks(b.hex, of.side, other, 1, "IV.3.2")
 			s.Player(of.side).Score += r.r.Int("score_command")
 			r.afterBattle(b)
 			return true
@@ -189,6 +190,24 @@ func (r *resolver) capture(u *Unit, captor string, factor int, section string) {
 	r.seize(u, captor, section)
 }
 
+// captureWorks: once a surrender leaves loser no land unit in h, the
+// emplacements it built there go to the captor with the units (§VI.1.2:
+// "Equipment, Emplacements, Structures ... once captured, may be used by
+// the capturing force"). Bridges are neutral, used by either side
+// (§VII.4), so they stand as they are; command posts are left to combat:
+// the book gives no reading of a captured command network.
+func (r *resolver) captureWorks(h Hex, loser, captor string, factor int, section string) {
+	s := r.s
+	if s.landUnit(loser, h) {
+		return
+	}
+	for _, u := range s.UnitsAt(h) {
+		if u.Side == loser && s.Card(u).Structure == "emplacement" {
+			r.capture(u, captor, factor, section)
+		}
+	}
+}
+
 // surrender: at the end of the active side's turn an enemy land unit whose
 // six neighbours all hold active land units or cannot be entered is
 // surrounded; still so at the end of the active side's next turn, it
@@ -217,6 +236,7 @@ func (r *resolver) surrender() {
 		h := u.Hex
 		r.emit("surrender", "VI.1.2", h, "", "%s:%s, surrounded a full turn, surrenders unconditionally", u.Side, u.ID)
 		r.capture(u, r.side, 2, "VI.1.2")
+		r.captureWorks(h, r.enemy, r.side, 2, "VI.1.2")
 		// Each enemy unit involved rolls for experience (§VI.1.2).
 		if s.Options.Experience {
 			for _, e := range s.Units {

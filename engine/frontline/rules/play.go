@@ -246,6 +246,9 @@ func (r *resolver) production(o Orders) {
 			price := ""
 			if half {
 				price = " (half price in a Key City it holds)"
+				if r.s.emplacementOf(r.side, b.Hex) != nil {
+					price = " (half price within its emplacement)"
+				}
 			}
 			r.emit("build", "IV.1.3", b.Hex, r.side, "%s stages %s (%s) for %s for %d%s, treasury %d; it is set up at the next Deployment Phase", r.side, u.ID, c.Name, b.Hex, cost, price, p.Treasury)
 			continue
@@ -522,9 +525,13 @@ func (s *State) dropModifier(name, side string) {
 }
 
 // CanDeployAt checks Table V.1: land units at a controlled port, aircraft
-// at a controlled airfield.
+// at a controlled airfield. Works and command posts are never deployed:
+// they are set up where they were staged (§IV.1.3, §VI.5.3).
 func (s *State) CanDeployAt(u *Unit, h Hex) bool {
 	c := s.Card(u)
+	if builtInPlace(c) {
+		return false
+	}
 	if c.Kind == "ship" {
 		return s.shipDeployable(u, h)
 	}
@@ -535,6 +542,12 @@ func (s *State) CanDeployAt(u *Unit, h Hex) bool {
 		return s.airfieldAt(h) != nil
 	}
 	return s.Map.Port(h) && s.Ports[h] != portDestroyed && !s.modifier("high-seas", u.Side)
+}
+
+// builtInPlace reports a card staged at the hex where it will stand:
+// command posts, obstacles and engineers' works.
+func builtInPlace(c *Card) bool {
+	return c.Kind == "structure" || c.Kind == "obstacle"
 }
 
 func (s *State) airfieldAt(h Hex) *Unit {

@@ -31,6 +31,9 @@ func randomPostsAndShips(s *State, rng *rand.Rand, o *Orders, next func() int) {
 		case c.Code == "CP" && len(land) > 0 && rng.IntN(6) == 0:
 			by := land[rng.IntN(len(land))]
 			o.Relocate = append(o.Relocate, Relocate{Line: next(), Post: u.ID, To: by.Hex, By: by.ID})
+		case u.Damaged && c.Kind == "vehicle" && u.In == "" && rng.IntN(2) == 0:
+			// At a post perhaps being relocated this turn (Inset IV.3).
+			o.Moves = append(o.Moves, Move{Line: next(), Unit: u.ID, Steps: []Step{{Act: ActRepair}}})
 		case c.Crew != "" && u.In == "":
 			for _, t := range s.UnitsAt(u.Hex) {
 				if t.Side == side && s.Card(t).Requires == c.Crew && !s.crewed(t) {

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fieldpost/engine"
 	"math/rand/v2"
+	"os"
+	"strconv"
 	"testing"
 )
 
@@ -242,6 +244,10 @@ func TestRandomGames(t *testing.T) {
 	games := 12
 	if testing.Short() {
 		games = 3
+	}
+	// FRONTLINE_RANDOM_GAMES plays more seeds once, to shake out rare panics.
+	if n, err := strconv.Atoi(os.Getenv("FRONTLINE_RANDOM_GAMES")); err == nil && n > 0 {
+		games = n
 	}
 	for _, scenario := range []string{"ofanto", "foggia"} {
 		for seed := uint64(1); seed <= uint64(games); seed++ {

@@ -35,8 +35,10 @@ func (s *State) shipDeployable(u *Unit, h Hex) bool {
 	if s.Card(u).Ship == "large" {
 		return s.edgeSea(h)
 	}
+	// A destroyed port delivers nothing, ships no more than land units
+	// (§VII.3.4, Table V.1).
 	for p, c := range s.Control {
-		if c == u.Side && s.Map.Port(p) && Distance(p, h) <= 1 {
+		if c == u.Side && s.Map.Port(p) && s.Ports[p] != portDestroyed && Distance(p, h) <= 1 {
 			return true
 		}
 	}
@@ -105,7 +107,7 @@ func (v *validator) navalDeploy(d Deploy, u *Unit) {
 	}
 	if d.On == "" {
 		if !s.shipDeployable(u, d.Hex) {
-			where := "within one hex of a port you control, on water"
+			where := "within one hex of a port you control and not destroyed, on water"
 			if s.Card(u).Ship == "large" {
 				where = "at an empty sea hex on the map edge"
 			}

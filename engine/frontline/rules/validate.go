@@ -421,7 +421,7 @@ func (v *validator) moves() {
 				case c.Kind == "infantry":
 					v.add(m.Line, "VI.4", "infantry is not repaired but merged: MERGE with an identical damaged unit")
 				case !v.repairable(u):
-					v.add(m.Line, "VI.4", "%s can be repaired only at a friendly CP or FHQ (aircraft at a friendly airfield)", u.ID)
+					v.add(m.Line, "VI.4", "%s can be repaired only at a friendly CP or FHQ standing this turn, not one taken down by RELOCATE (aircraft at a friendly airfield)", u.ID)
 				}
 			case ActMerge:
 				q := s.Unit(o.Side, st.Unit)
@@ -480,7 +480,18 @@ func (v *validator) repairable(u *Unit) bool {
 		if s.Card(u).Kind == "aircraft" && cc.Structure == "airfield" && s.Control[u.Hex] == u.Side {
 			return true
 		}
-		if s.Card(u).Kind != "aircraft" && cc.Radius > 0 {
+		if s.Card(u).Kind != "aircraft" && cc.Radius > 0 && !v.relocated(c) {
+			return true
+		}
+	}
+	return false
+}
+
+// relocated: a post this turn's RELOCATE takes down before the Movement
+// Phase, so no repair begins at it.
+func (v *validator) relocated(cp *Unit) bool {
+	for _, rl := range v.o.Relocate {
+		if rl.Post == cp.ID && cp.Side == v.o.Side {
 			return true
 		}
 	}
@@ -763,6 +774,8 @@ func (v *validator) deploys() {
 			v.add(d.Line, "V.6", "%s is not staged", u.ID)
 		case u.In != "":
 			v.add(d.Line, "V.6", "%s deploys inside %s", u.ID, u.In)
+		case builtInPlace(s.Card(u)):
+			v.add(d.Line, "IV.1.3", "%s is not deployed: it is set up where it was staged, at %s, at a Deployment Phase (§IV.1.3, §VI.5.3)", u.ID, u.Hex)
 		case !scheduled && !rush[u.ID]:
 			v.add(d.Line, "V.6", "deployment at the end of your turns 5, 10, 15... (this is your turn %d); or play RUSH", p.OwnTurn)
 		case u.Staged >= p.OwnTurn:
