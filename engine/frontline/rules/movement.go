@@ -382,8 +382,12 @@ func (r *resolver) reconnoitre(u *Unit, h Hex) {
 		e.Revealed = true
 		seen = append(seen, e.ID)
 	}
+	found := "nothing"
+	if len(seen) > 0 {
+		found = strings.Join(seen, " ")
+	}
 	r.emit("recon", "VI.6", h, r.side, "%s reconnoitres %s: d10=%d vs %d+ -> success (%d+ finds hidden units); seen: %s; +%d initiative attacking it this turn",
-		u.ID, h, v, need, hidden, strings.Join(seen, " "), r.r.Int("recon_initiative"))
+		u.ID, h, v, need, hidden, found, r.r.Int("recon_initiative"))
 }
 
 // detonate: an engineer blows the existing bridge between its hex and h
