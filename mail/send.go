@@ -5,7 +5,9 @@ import (
 	"crypto/tls"
 	"errors"
 	"fmt"
+	"net"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/emersion/go-sasl"
@@ -28,12 +30,31 @@ type SenderConfig struct {
 	HeloName string
 	// Timeout bounds one whole Send; one minute when zero.
 	Timeout time.Duration
+	// IdleTimeout is how long the kept session stays open without mail;
+	// 30 seconds when zero.
+	IdleTimeout time.Duration
 }
 
-// Sender submits messages to an SMTP server, one connection per message.
-// It does not queue or retry: see [IsPermanent].
+// Sender submits messages to an SMTP server. It keeps one session open
+// for a queue of messages (connect, EHLO and AUTH once; RSET between
+// messages; a new connection when the kept one fails) and closes it after
+// IdleTimeout without mail. It does not queue or retry: see [IsPermanent].
+// Its methods are safe for concurrent use; sends take turns on the session.
 type Sender struct {
 	cfg SenderConfig
+
+	mu sync.Mutex
+	// sess is the kept session, nil when none is open.
+	sess *smtpSession
+	// lastUse is when the last Send ended, for the idle timer.
+	lastUse time.Time
+	idle    *time.Timer
+}
+
+// smtpSession is an open, authenticated SMTP connection.
+type smtpSession struct {
+	conn net.Conn
+	c    *smtp.Client
 }
 
 // NewSender checks cfg and returns a Sender.
@@ -46,6 +67,9 @@ func NewSender(cfg SenderConfig) (*Sender, error) {
 	}
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = time.Minute
+	}
+	if cfg.IdleTimeout <= 0 {
+		cfg.IdleTimeout = 30 * time.Second
 	}
 	if cfg.TLS != TLSNone {
 		tlsConfig, err := tlsConfigFor(cfg.Addr, cfg.TLSConfig)
@@ -80,7 +104,7 @@ func IsPermanent(err error) bool {
 // SMTP envelope sender envelopeFrom ("" for the null sender) and envelope
 // recipients to. It sends exactly once: all recipients are accepted or the
 // message is not sent. The error wraps the server's *smtp.SMTPError when
-// there was one.
+// there was one. A message refused leaves the session usable for the next.
 func (s *Sender) Send(ctx context.Context, envelopeFrom string, to []string, msg []byte) error {
 	if len(to) == 0 {
 		return &permanentError{errors.New("mail: send: no recipients")}
@@ -91,40 +115,94 @@ func (s *Sender) Send(ctx context.Context, envelopeFrom string, to []string, msg
 		}
 	}
 
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.idle != nil {
+		s.idle.Stop()
+	}
+	defer s.waitIdle()
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.Timeout)
 	defer cancel()
-	conn, err := dial(ctx, s.cfg.Addr, s.cfg.TLS, s.cfg.TLSConfig)
+
+	sess, err := s.session(ctx)
 	if err != nil {
-		return fmt.Errorf("mail: send: connecting to %s: %w", s.cfg.Addr, err)
+		return err
 	}
 	// go-smtp has no context support: closing the connection is what
 	// interrupts a stalled exchange when ctx ends.
+	stop := context.AfterFunc(ctx, func() { sess.conn.Close() })
+	defer stop()
+	err = s.transact(ctx, sess.c, envelopeFrom, to, msg)
+	var smtpErr *smtp.SMTPError
+	switch {
+	case err == nil:
+	case ctx.Err() == nil && errors.As(err, &smtpErr):
+		// The server refused this message and is still talking: the
+		// session serves the next one, after RSET.
+	default:
+		s.drop()
+	}
+	return err
+}
+
+// session returns the kept session, checked and reset with RSET, or opens
+// a new one when there is none or the kept one no longer answers (a server
+// may close an idle connection at any time).
+func (s *Sender) session(ctx context.Context) (*smtpSession, error) {
+	if kept := s.sess; kept != nil {
+		stop := context.AfterFunc(ctx, func() { kept.conn.Close() })
+		err := kept.c.Reset()
+		stop()
+		if err == nil && ctx.Err() == nil {
+			return kept, nil
+		}
+		s.drop()
+	}
+	sess, err := s.open(ctx)
+	if err != nil {
+		return nil, err
+	}
+	s.sess = sess
+	return sess, nil
+}
+
+// open connects, says EHLO and authenticates.
+func (s *Sender) open(ctx context.Context) (*smtpSession, error) {
+	conn, err := dial(ctx, s.cfg.Addr, s.cfg.TLS, s.cfg.TLSConfig)
+	if err != nil {
+		return nil, fmt.Errorf("mail: send: connecting to %s: %w", s.cfg.Addr, err)
+	}
 	stop := context.AfterFunc(ctx, func() { conn.Close() })
 	defer stop()
-
 	var c *smtp.Client
 	if s.cfg.TLS == TLSStartTLS {
 		c, err = smtp.NewClientStartTLS(conn, s.cfg.TLSConfig)
 		if err != nil {
-			return s.fail(ctx, "STARTTLS", false, err)
+			conn.Close()
+			return nil, s.fail(ctx, "STARTTLS", false, err)
 		}
 	} else {
 		c = smtp.NewClient(conn)
 	}
-	defer c.Close()
-	// ctx bounds the whole exchange; go-smtp's own per-command deadlines are
-	// set beyond it so that a timeout is always reported as ctx's.
+	// ctx bounds each Send; go-smtp's own per-command deadlines are set
+	// beyond it so that a timeout is always reported as ctx's.
 	c.CommandTimeout = s.cfg.Timeout + time.Second
 	c.SubmissionTimeout = s.cfg.Timeout + time.Second
-
 	if err := c.Hello(s.cfg.HeloName); err != nil {
-		return s.fail(ctx, "EHLO", false, err)
+		c.Close()
+		return nil, s.fail(ctx, "EHLO", false, err)
 	}
 	if s.cfg.Username != "" {
 		if err := c.Auth(sasl.NewPlainClient("", s.cfg.Username, s.cfg.Password)); err != nil {
-			return s.fail(ctx, "AUTH as "+s.cfg.Username, false, err)
+			c.Close()
+			return nil, s.fail(ctx, "AUTH as "+s.cfg.Username, false, err)
 		}
 	}
+	return &smtpSession{conn: conn, c: c}, nil
+}
+
+// transact is one mail transaction: MAIL, RCPT for each recipient, DATA.
+func (s *Sender) transact(ctx context.Context, c *smtp.Client, envelopeFrom string, to []string, msg []byte) error {
 	opts := &smtp.MailOptions{Size: int64(len(msg))}
 	if !isASCII(envelopeFrom) || !isASCII(strings.Join(to, "")) {
 		opts.UTF8 = true
@@ -147,8 +225,61 @@ func (s *Sender) Send(ctx context.Context, envelopeFrom string, to []string, msg
 	if err := w.Close(); err != nil {
 		return s.fail(ctx, "end of DATA", true, err)
 	}
-	// The message is accepted; a failing QUIT changes nothing.
-	_ = c.Quit()
+	return nil
+}
+
+// drop closes the kept session without a word: it failed.
+func (s *Sender) drop() {
+	if s.sess != nil {
+		s.sess.c.Close()
+		s.sess = nil
+	}
+}
+
+// waitIdle starts the idle timer after a Send; s.mu is held.
+func (s *Sender) waitIdle() {
+	s.lastUse = time.Now()
+	if s.sess == nil {
+		return
+	}
+	if s.idle == nil {
+		s.idle = time.AfterFunc(s.cfg.IdleTimeout, s.closeIdle)
+		return
+	}
+	s.idle.Reset(s.cfg.IdleTimeout)
+}
+
+// closeIdle ends the kept session when no mail has gone for IdleTimeout.
+func (s *Sender) closeIdle() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if time.Since(s.lastUse) < s.cfg.IdleTimeout {
+		return // a Send came in between: its own timer runs
+	}
+	s.quit()
+}
+
+// quit ends the kept session politely; s.mu is held.
+func (s *Sender) quit() {
+	if s.sess == nil {
+		return
+	}
+	s.sess.conn.SetDeadline(time.Now().Add(5 * time.Second))
+	if err := s.sess.c.Quit(); err != nil {
+		s.sess.c.Close()
+	}
+	s.sess = nil
+}
+
+// Close ends the kept session, if any. The Sender remains usable: a later
+// Send opens a new one.
+func (s *Sender) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.idle != nil {
+		s.idle.Stop()
+	}
+	s.quit()
 	return nil
 }
 

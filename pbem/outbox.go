@@ -99,35 +99,84 @@ func (s *Service) sendDue(ctx context.Context) (time.Time, error) {
 	if err != nil {
 		return time.Time{}, fmt.Errorf("reading the outbox: %w", err)
 	}
+	var sent []sendResult
 	for _, m := range due {
 		if ctx.Err() != nil {
-			return now, nil
+			break
 		}
 		sendErr := s.sender.Send(ctx, s.opts.Address, m.o.To, m.raw)
 		if sendErr != nil && ctx.Err() != nil {
 			// Interrupted by a shutdown, not refused: the mail stays due, for
 			// Flush or the next start.
-			return now, nil
+			break
 		}
-		retry, err := s.recordSend(m, sendErr)
-		if err != nil {
-			return time.Time{}, err
-		}
-		// A mail that failed falls due again, even when nothing else waits.
-		if !retry.IsZero() && (next.IsZero() || retry.Before(next)) {
-			next = retry
-		}
+		sent = append(sent, sendResult{m, sendErr})
+	}
+	retry, err := s.recordSends(sent)
+	if err != nil {
+		return time.Time{}, err
+	}
+	if ctx.Err() != nil {
+		return now, nil
+	}
+	// A mail that failed falls due again, even when nothing else waits.
+	if !retry.IsZero() && (next.IsZero() || retry.Before(next)) {
+		next = retry
 	}
 	return next, nil
 }
 
-// recordSend marks a mail sent (it leaves the outbox) right after the
-// server took it, or schedules its retry and returns its time, or gives up
-// on it.
-func (s *Service) recordSend(m dueMail, sendErr error) (retry time.Time, err error) {
-	log := s.log.With("kind", m.o.Kind, "game", m.o.Game, "side", m.o.Side, "mail_id", m.o.MessageID)
+// sendResult is what came of one attempt to send a mail.
+type sendResult struct {
+	m   dueMail
+	err error
+}
+
+// recordSends records a pass's attempts in one commit: a mail sent leaves
+// the outbox, one that failed has its retry scheduled (the earliest is
+// returned) or is given up on. A kill before the commit sends the pass's
+// mails again at the next start, under the same Message-ID.
+func (s *Service) recordSends(sent []sendResult) (retry time.Time, err error) {
+	if len(sent) == 0 {
+		return time.Time{}, nil
+	}
 	now := s.clock.Now()
-	o := m.o
+	updated := make([]outgoing, len(sent))
+	for i, r := range sent {
+		updated[i] = s.afterAttempt(r.m.o, r.err, now)
+		if o := updated[i]; r.err != nil && !o.Failed && (retry.IsZero() || o.NextTry.Before(retry)) {
+			retry = o.NextTry
+		}
+	}
+	err = s.store.db.Update(func(tx *bbolt.Tx) error {
+		for i, r := range sent {
+			if r.err == nil {
+				if err := tx.Bucket(bucketOutbox).Delete(r.m.key); err != nil {
+					return err
+				}
+				if err := tx.Bucket(bucketOutboxData).Delete(r.m.key); err != nil {
+					return err
+				}
+				continue
+			}
+			// A mail given up on keeps its message, for the operator to look
+			// at; sendDue skips it.
+			if err := putJSON(tx.Bucket(bucketOutbox), r.m.key, &updated[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return time.Time{}, fmt.Errorf("recording the sending of %d mails: %w", len(sent), err)
+	}
+	return retry, nil
+}
+
+// afterAttempt is a mail's outbox record after an attempt to send it that
+// ended with sendErr (nil: sent), logged.
+func (s *Service) afterAttempt(o outgoing, sendErr error, now time.Time) outgoing {
+	log := s.log.With("kind", o.Kind, "game", o.Game, "side", o.Side, "mail_id", o.MessageID)
 	switch {
 	case sendErr == nil:
 		log.Info("mail sent", "attempts", o.Attempts+1)
@@ -149,24 +198,9 @@ func (s *Service) recordSend(m dueMail, sendErr error) (retry time.Time, err err
 		if lastTry := o.Queued.Add(s.opts.GiveUp); o.NextTry.After(lastTry) {
 			o.NextTry = lastTry
 		}
-		retry = o.NextTry
 		log.Warn("sending failed; will retry", "attempts", o.Attempts, "retry_at", o.NextTry, "err", sendErr)
 	}
-	err = s.store.db.Update(func(tx *bbolt.Tx) error {
-		if sendErr == nil {
-			if err := tx.Bucket(bucketOutbox).Delete(m.key); err != nil {
-				return err
-			}
-			return tx.Bucket(bucketOutboxData).Delete(m.key)
-		}
-		// A mail given up on keeps its message, for the operator to look
-		// at; sendDue skips it.
-		return putJSON(tx.Bucket(bucketOutbox), m.key, &o)
-	})
-	if err != nil {
-		return time.Time{}, fmt.Errorf("recording the sending of %s: %w", o.MessageID, err)
-	}
-	return retry, nil
+	return o
 }
 
 // retryWait is the wait before the next attempt to send a mail queued age

@@ -36,6 +36,7 @@ type daemon struct {
 	cfg    *Config
 	store  *Store
 	svc    *Service
+	sender *mail.Sender
 	intake *mail.Intake
 	log    *slog.Logger
 }
@@ -71,7 +72,7 @@ func newDaemon(cfg *Config, games Games, logger *slog.Logger, clock Clock) (*dae
 		store.Close()
 		return nil, err
 	}
-	return &daemon{cfg: cfg, store: store, svc: svc, intake: intake, log: logger}, nil
+	return &daemon{cfg: cfg, store: store, svc: svc, sender: sender, intake: intake, log: logger}, nil
 }
 
 // run runs the daemon until ctx is done, then shuts it down in order: the
@@ -112,7 +113,7 @@ func (d *daemon) run(ctx context.Context) error {
 	flushCtx, cancel := context.WithTimeout(context.Background(), shutdownFlush)
 	flushErr := d.svc.Flush(flushCtx)
 	cancel()
-	err = errors.Join(intakeErr, flushErr, d.store.Close())
+	err = errors.Join(intakeErr, flushErr, d.sender.Close(), d.store.Close())
 	if cause := context.Cause(ctx); cause != nil && !errors.Is(cause, context.Canceled) && !errors.Is(cause, context.DeadlineExceeded) {
 		err = errors.Join(cause, err)
 	}
