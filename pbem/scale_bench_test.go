@@ -80,7 +80,7 @@ func copyGames(b *testing.B, j *judge, id string, n int) {
 }
 
 // parseClient reads a client's mail as the intake does.
-func parseClient(b *testing.B, m clientMail) *mail.Inbound {
+func parseClient(b testing.TB, m clientMail) *mail.Inbound {
 	in, err := mail.Parse(bytes.NewReader(m.raw()), 1<<20)
 	if err != nil {
 		b.Fatal(err)

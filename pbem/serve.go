@@ -104,7 +104,7 @@ func (d *daemon) run(ctx context.Context) error {
 	}
 	var wg sync.WaitGroup
 	var intakeErr error
-	wg.Go(func() { intakeErr = d.intake.Run(ctx, d.svc.Handle) })
+	wg.Go(func() { intakeErr = d.intake.RunBatch(ctx, d.svc.HandleBatch) })
 	wg.Go(func() { d.svc.Run(ctx) })
 	wg.Wait()
 	control.stop()

@@ -20,7 +20,7 @@ func TestLoadToolRuns(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	e := &env{stdin: strings.NewReader(""), stdout: &stdout, stderr: &stderr}
 	code := run(e, []string{"load", "--games", "4", "--played", "2", "--mails", "6", "--latency-mails", "3",
-		"--long-game", "tutorial", "--judge", os.Args[0], "--dir", t.TempDir()})
+		"--long-game", "tutorial", "--long-rounds", "5", "--judge", os.Args[0], "--dir", t.TempDir()})
 	if code != 0 {
 		t.Fatalf("fieldpost load: exit %d\n%s", code, stderr.String())
 	}
@@ -32,7 +32,7 @@ func TestLoadToolRuns(t *testing.T) {
 		regexp.MustCompile(`order mails accepted / refused \| 9 / 0 `),
 		regexp.MustCompile(`control socket [\d.]+ ms, first mail answered [\d.]+ ms`),
 		regexp.MustCompile(`after start \d+ MB`),
-		regexp.MustCompile(`tutorial played to the end by two bots \(5 rounds\) \| [\d.]+ KB`),
+		regexp.MustCompile(`1 tutorial games played to the end by two bots, 5 rounds \| [\d.]+ KB`),
 	} {
 		if !want.MatchString(out) {
 			t.Errorf("the output lacks %s:\n%s", want, out)
