@@ -18,6 +18,10 @@ import (
 // within the 30 s a service manager grants (deploy/fieldpost.service).
 const shutdownFlush = 15 * time.Second
 
+// checkDelay is how long after its start the judge checks every page of
+// its database: after the mails waiting at the start are answered.
+const checkDelay = 10 * time.Second
+
 // Serve runs the judge of cfg until ctx is done: the IMAP intake hands
 // each mail to the Service, the outbox is sent over SMTP, deadlines are
 // watched and the administration is served on the control socket
@@ -83,9 +87,15 @@ func (d *daemon) run(ctx context.Context) error {
 	ctx, stopDamaged := context.WithCancelCause(ctx)
 	defer stopDamaged(nil)
 	go func() {
-		// Every page is read once, after the start: a damaged file stops
-		// the judge before a read in the middle of its work meets the
-		// damage.
+		// Every page is read once, a while after the start (so that the
+		// reading of the whole file does not slow the first mails): a
+		// damaged file stops the judge before a read in the middle of its
+		// work meets the damage.
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(checkDelay):
+		}
 		if err := d.store.Check(); err != nil {
 			d.log.Error("the database is damaged: the judge stops", "err", err)
 			stopDamaged(err)
