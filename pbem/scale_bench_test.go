@@ -87,3 +87,24 @@ func parseClient(b testing.TB, m clientMail) *mail.Inbound {
 	}
 	return in
 }
+
+// BenchmarkNewGameKrinkelt times the GM's NEWGAME of the division scenario
+// handled, its welcomes composed and queued (issue 13: 20 ms), once the
+// judge has drawn the scenario's opening map (the first NEWGAME of a
+// scenario since the start draws it).
+func BenchmarkNewGameKrinkelt(b *testing.B) {
+	j := newJudge(b, nil)
+	i := 0
+	newGame := func() {
+		i++
+		in := parseClient(b, gmMail(fmt.Sprintf("NEWGAME scenario=krinkelt id=k%d us=%s german=%s", i, alice, bob)))
+		if err := j.svc.Handle(context.Background(), in); err != nil {
+			b.Fatal(err)
+		}
+	}
+	newGame()
+	b.ReportAllocs()
+	for b.Loop() {
+		newGame()
+	}
+}

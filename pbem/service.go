@@ -94,6 +94,8 @@ type Service struct {
 	outboxKick, deadlineKick chan struct{}
 	// due is when each game next needs the deadline loop.
 	due dueIndex
+	// maps are the latest position maps drawn.
+	maps mapCache
 }
 
 // NewService checks opts and returns a Service on store, sending through
