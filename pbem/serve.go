@@ -18,6 +18,10 @@ import (
 // within the 30 s a service manager grants (deploy/fieldpost.service).
 const shutdownFlush = 15 * time.Second
 
+// deadlineStartDelay holds back the deadline loop at the start; a round
+// due meanwhile is played that much later.
+const deadlineStartDelay = 2 * time.Second
+
 // checkDelay is how long after its start the judge checks every page of
 // its database: after the mails waiting at the start are answered.
 const checkDelay = 10 * time.Second
@@ -53,6 +57,9 @@ func newDaemon(cfg *Config, games Games, logger *slog.Logger, clock Clock) (*dae
 	if err != nil {
 		return nil, err
 	}
+	// With thousands of games, the first pass of the deadline loop reads
+	// for a second from a cold disk: the mails waiting go first.
+	opts.DeadlineStartDelay = deadlineStartDelay
 	sender, err := mail.NewSender(mail.SenderConfig{Addr: cfg.SMTPAddr, TLS: cfg.SMTPTLS,
 		Username: cfg.SMTPUsername, Password: cfg.SMTPPassword, HeloName: cfg.SMTPHelo})
 	if err != nil {

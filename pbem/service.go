@@ -70,6 +70,10 @@ type Options struct {
 	// their name was refused, 3 an hour by default. Answers to players'
 	// own mail are never limited.
 	StrangerAnswers, RefusalNotices Limit
+	// DeadlineStartDelay holds back the deadline loop's first pass, which
+	// reads every game, after Run starts: the mails waiting at a start are
+	// answered first. None by default.
+	DeadlineStartDelay time.Duration
 	// Clock is the time; SystemClock by default.
 	Clock Clock
 	// Logger receives the logs; slog.Default() when nil. Secrets are never

@@ -55,8 +55,8 @@ func cmdLoad(e *env, args []string) error {
 	fs.IntVar(&opt.games, "games", 10000, "games in the database")
 	fs.IntVar(&opt.played, "played", 60, "of them, games created by NEWGAME and mailed orders; the rest are copies")
 	fs.StringVar(&opt.scenario, "scenario", "tutorial", "the scenario of the games")
-	fs.IntVar(&opt.mails, "mails", 600, "order mails arriving together, for the rate")
-	fs.IntVar(&opt.latency, "latency-mails", 200, "order mails sent one at a time, for the latency")
+	fs.IntVar(&opt.mails, "mails", 2000, "order mails arriving together, for the rate")
+	fs.IntVar(&opt.latency, "latency-mails", 300, "order mails sent one at a time, for the latency")
 	fs.StringVar(&opt.longGame, "long-game", "foggia", `a scenario two bots play to the end by mail, for the bytes stored per round ("" for none)`)
 	fs.IntVar(&opt.longRounds, "long-rounds", 30, "with --long-game: games are played until they make this many rounds")
 	fs.StringVar(&opt.judge, "judge", "", "the fieldpost binary to measure (this one by default)")
@@ -142,7 +142,7 @@ func (r *loadReport) write(w io.Writer) {
 		o.latency, ms(r.judge.p50), ms(r.judge.p99), ms(r.baseline.p50), ms(r.baseline.p99))
 	fmt.Fprintf(w, "| order mails accepted / refused | %d / %d |\n", r.accepted, r.refused)
 	fmt.Fprintf(w, "| start (%s) | control socket %s, first mail answered %s |\n", r.cold, ms(r.startSocket), ms(r.startAnswer))
-	fmt.Fprintf(w, "| judge's resident memory | after start %s (anon %s, file %s); after the mails %s; peak %s |\n",
+	fmt.Fprintf(w, "| judge's resident memory | after start %s (anon %s, file %s); after the mails %s; peak (the page check's copy mapped) %s |\n",
 		mb(r.rssStart.rss), mb(r.rssStart.anon), mb(r.rssStart.file), mb(r.rssEnd.rss), mb(r.rssEnd.peak))
 	if r.longRounds > 0 {
 		fmt.Fprintf(w, "| stored per round, %d %s games played to the end by two bots, %d rounds | %.1f KB |\n",
@@ -272,6 +272,11 @@ func runLoad(ctx context.Context, logw io.Writer, opt loadOptions) (*loadReport,
 	r.startAnswer = at[0].Sub(judge.started)
 	r.rssStart = judge.memory()
 	run.progress("judge ready in %v", r.startAnswer.Round(time.Millisecond))
+	// The judge reads every page of its database a few seconds after its
+	// start: the measures wait for it, to measure the steady state.
+	if err := run.waitLog(ctx, judge, "database checked", time.Minute); err != nil {
+		return nil, err
+	}
 
 	// The raw baseline is measured before and after the judge, the better
 	// of the two kept: the reference is then the mail server's best, not
@@ -410,6 +415,8 @@ type judgeProcess struct {
 	cmd     *exec.Cmd
 	started time.Time
 	done    chan error
+	// logStart is the size of the log when this judge started.
+	logStart int64
 }
 
 func (run *loadRun) startJudge() (*judgeProcess, error) {
@@ -424,6 +431,9 @@ func (run *loadRun) startJudge() (*judgeProcess, error) {
 	}
 	cmd.Stdout, cmd.Stderr = logFile, logFile
 	j := &judgeProcess{cmd: cmd, done: make(chan error, 1)}
+	if fi, err := logFile.Stat(); err == nil {
+		j.logStart = fi.Size()
+	}
 	j.started = time.Now()
 	if err := cmd.Start(); err != nil {
 		logFile.Close()
@@ -434,6 +444,32 @@ func (run *loadRun) startJudge() (*judgeProcess, error) {
 		logFile.Close()
 	}()
 	return j, nil
+}
+
+// waitLog waits until the judge's log, since this judge started, has a
+// line with msg="what".
+func (run *loadRun) waitLog(ctx context.Context, j *judgeProcess, what string, timeout time.Duration) error {
+	limit := time.Now().Add(timeout)
+	for {
+		raw, err := os.ReadFile(filepath.Join(run.opt.dir, "judge.log"))
+		if err != nil {
+			return err
+		}
+		if bytes.Contains(raw[min(j.logStart, int64(len(raw))):], []byte(`msg="`+what+`"`)) {
+			return nil
+		}
+		if time.Now().After(limit) {
+			return fmt.Errorf("the judge's log did not say %q within %v", what, timeout)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case err := <-j.done:
+			j.done <- err
+			return fmt.Errorf("the judge ended (%v): see its log", err)
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
 }
 
 // waitSocket waits for the judge's control socket to answer and returns
