@@ -89,7 +89,10 @@ func (s *Service) sendDue(ctx context.Context) (time.Time, error) {
 					next = o.NextTry
 				}
 			case len(due) == sendBatch:
-				next = now // more is due than one pass takes
+				// More is due than one pass takes: the next pass comes at
+				// once, and reads the rest of a long queue then.
+				next = now
+				return nil
 			default:
 				due = append(due, dueMail{key: slices.Clone(k), o: o, raw: slices.Clone(data.Get(k))})
 			}

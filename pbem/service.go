@@ -359,13 +359,14 @@ func (t *txn) handle() error {
 			fmt.Sprintf("Your mail had %s and was not read; it is kept aside for the club's administrator.\n"+
 				"Orders and commands are plain text: send them in a plain mail, without attachments.", msg.Unreadable))
 	}
-	if n, limit := lineCount(mail.StripQuoted(msg.Text)), t.s.opts.Limits.MaxLines; n > limit {
+	own := mail.StripQuoted(msg.Text)
+	if n, limit := lineCount(own), t.s.opts.Limits.MaxLines; n > limit {
 		t.log.Info("overlong mail refused", "lines", n, "from", msg.From.Email)
 		return t.answerSender(kindError, "Your mail was too long",
 			fmt.Sprintf("Your mail has %d lines of text besides quotes; the judge reads at most %d and did\n"+
 				"nothing with it. Send only the orders or the command.", n, limit))
 	}
-	req := readMail(msg)
+	req := readStripped(msg, own)
 	t.req = req
 	if req.Empty {
 		if strings.TrimSpace(msg.Text) != "" {
