@@ -30,25 +30,32 @@ type SenderConfig struct {
 	HeloName string
 	// Timeout bounds one whole Send; one minute when zero.
 	Timeout time.Duration
-	// IdleTimeout is how long the kept session stays open without mail;
+	// IdleTimeout is how long the kept sessions stay open without mail;
 	// 30 seconds when zero.
 	IdleTimeout time.Duration
+	// MaxSessions is how many sessions concurrent sends may open; 1 when
+	// zero.
+	MaxSessions int
 }
 
-// Sender submits messages to an SMTP server. It keeps one session open
+// Sender submits messages to an SMTP server. It keeps its sessions open
 // for a queue of messages (connect, EHLO and AUTH once; RSET between
-// messages; a new connection when the kept one fails) and closes it after
-// IdleTimeout without mail. It does not queue or retry: see [IsPermanent].
-// Its methods are safe for concurrent use; sends take turns on the session.
+// messages; a new connection when a kept one fails), at most MaxSessions
+// at once, and closes them after IdleTimeout without mail. It does not
+// queue or retry: see [IsPermanent]. Its methods are safe for concurrent
+// use: concurrent sends use sessions of their own, up to MaxSessions.
 type Sender struct {
 	cfg SenderConfig
+	// slots holds a token for each session in use, so that at most
+	// MaxSessions are.
+	slots chan struct{}
 
 	mu sync.Mutex
-	// sess is the kept session, nil when none is open.
-	sess *smtpSession
+	// idle are the open sessions not in use.
+	idle []*smtpSession
 	// lastUse is when the last Send ended, for the idle timer.
 	lastUse time.Time
-	idle    *time.Timer
+	timer   *time.Timer
 }
 
 // smtpSession is an open, authenticated SMTP connection.
@@ -71,6 +78,7 @@ func NewSender(cfg SenderConfig) (*Sender, error) {
 	if cfg.IdleTimeout <= 0 {
 		cfg.IdleTimeout = 30 * time.Second
 	}
+	cfg.MaxSessions = max(cfg.MaxSessions, 1)
 	if cfg.TLS != TLSNone {
 		tlsConfig, err := tlsConfigFor(cfg.Addr, cfg.TLSConfig)
 		if err != nil {
@@ -78,7 +86,7 @@ func NewSender(cfg SenderConfig) (*Sender, error) {
 		}
 		cfg.TLSConfig = tlsConfig
 	}
-	return &Sender{cfg: cfg}, nil
+	return &Sender{cfg: cfg, slots: make(chan struct{}, cfg.MaxSessions)}, nil
 }
 
 // permanentError marks a failure that retrying the same message cannot cure.
@@ -115,14 +123,14 @@ func (s *Sender) Send(ctx context.Context, envelopeFrom string, to []string, msg
 		}
 	}
 
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.idle != nil {
-		s.idle.Stop()
-	}
-	defer s.waitIdle()
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.Timeout)
 	defer cancel()
+	select {
+	case s.slots <- struct{}{}:
+	case <-ctx.Done():
+		return fmt.Errorf("mail: send via %s: waiting for a session: %w", s.cfg.Addr, ctx.Err())
+	}
+	defer func() { <-s.slots }()
 
 	sess, err := s.session(ctx)
 	if err != nil {
@@ -131,39 +139,94 @@ func (s *Sender) Send(ctx context.Context, envelopeFrom string, to []string, msg
 	// go-smtp has no context support: closing the connection is what
 	// interrupts a stalled exchange when ctx ends.
 	stop := context.AfterFunc(ctx, func() { sess.conn.Close() })
-	defer stop()
 	err = s.transact(ctx, sess.c, envelopeFrom, to, msg)
+	interrupted := !stop()
 	var smtpErr *smtp.SMTPError
 	switch {
-	case err == nil:
-	case ctx.Err() == nil && errors.As(err, &smtpErr):
-		// The server refused this message and is still talking: the
-		// session serves the next one, after RSET.
+	case err == nil && !interrupted, !interrupted && errors.As(err, &smtpErr):
+		// Sent, or refused by a server still talking: the session serves
+		// the next message, after RSET.
+		s.keep(sess)
 	default:
-		s.drop()
+		sess.c.Close()
 	}
 	return err
 }
 
-// session returns the kept session, checked and reset with RSET, or opens
-// a new one when there is none or the kept one no longer answers (a server
+// session returns a kept session, checked and reset with RSET, or opens a
+// new one when none is kept or the kept ones no longer answer (a server
 // may close an idle connection at any time).
 func (s *Sender) session(ctx context.Context) (*smtpSession, error) {
-	if kept := s.sess; kept != nil {
+	for {
+		s.mu.Lock()
+		if s.timer != nil {
+			s.timer.Stop()
+		}
+		var kept *smtpSession
+		if n := len(s.idle); n > 0 {
+			kept, s.idle = s.idle[n-1], s.idle[:n-1]
+		}
+		s.mu.Unlock()
+		if kept == nil {
+			return s.open(ctx)
+		}
 		stop := context.AfterFunc(ctx, func() { kept.conn.Close() })
 		err := kept.c.Reset()
 		stop()
 		if err == nil && ctx.Err() == nil {
 			return kept, nil
 		}
-		s.drop()
+		kept.c.Close()
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("mail: send via %s: %w", s.cfg.Addr, ctx.Err())
+		}
 	}
-	sess, err := s.open(ctx)
-	if err != nil {
-		return nil, err
+}
+
+// keep puts a session back among the idle ones and starts the idle timer.
+func (s *Sender) keep(sess *smtpSession) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.idle = append(s.idle, sess)
+	s.lastUse = time.Now()
+	if s.timer == nil {
+		s.timer = time.AfterFunc(s.cfg.IdleTimeout, s.closeIdle)
+		return
 	}
-	s.sess = sess
-	return sess, nil
+	s.timer.Reset(s.cfg.IdleTimeout)
+}
+
+// closeIdle ends the kept sessions when no mail has gone for IdleTimeout.
+func (s *Sender) closeIdle() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if time.Since(s.lastUse) < s.cfg.IdleTimeout {
+		return // a Send came in between: its own timer runs
+	}
+	s.quitIdle()
+}
+
+// quitIdle ends the idle sessions politely; s.mu is held.
+func (s *Sender) quitIdle() {
+	for _, sess := range s.idle {
+		sess.conn.SetDeadline(time.Now().Add(5 * time.Second))
+		if err := sess.c.Quit(); err != nil {
+			sess.c.Close()
+		}
+	}
+	s.idle = nil
+}
+
+// Close ends the kept sessions. The Sender remains usable: a later Send
+// opens a new one.
+func (s *Sender) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.timer != nil {
+		s.timer.Stop()
+	}
+	s.quitIdle()
+	return nil
 }
 
 // open connects, says EHLO and authenticates.
@@ -225,61 +288,6 @@ func (s *Sender) transact(ctx context.Context, c *smtp.Client, envelopeFrom stri
 	if err := w.Close(); err != nil {
 		return s.fail(ctx, "end of DATA", true, err)
 	}
-	return nil
-}
-
-// drop closes the kept session without a word: it failed.
-func (s *Sender) drop() {
-	if s.sess != nil {
-		s.sess.c.Close()
-		s.sess = nil
-	}
-}
-
-// waitIdle starts the idle timer after a Send; s.mu is held.
-func (s *Sender) waitIdle() {
-	s.lastUse = time.Now()
-	if s.sess == nil {
-		return
-	}
-	if s.idle == nil {
-		s.idle = time.AfterFunc(s.cfg.IdleTimeout, s.closeIdle)
-		return
-	}
-	s.idle.Reset(s.cfg.IdleTimeout)
-}
-
-// closeIdle ends the kept session when no mail has gone for IdleTimeout.
-func (s *Sender) closeIdle() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if time.Since(s.lastUse) < s.cfg.IdleTimeout {
-		return // a Send came in between: its own timer runs
-	}
-	s.quit()
-}
-
-// quit ends the kept session politely; s.mu is held.
-func (s *Sender) quit() {
-	if s.sess == nil {
-		return
-	}
-	s.sess.conn.SetDeadline(time.Now().Add(5 * time.Second))
-	if err := s.sess.c.Quit(); err != nil {
-		s.sess.c.Close()
-	}
-	s.sess = nil
-}
-
-// Close ends the kept session, if any. The Sender remains usable: a later
-// Send opens a new one.
-func (s *Sender) Close() error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.idle != nil {
-		s.idle.Stop()
-	}
-	s.quit()
 	return nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"net"
+	"sync"
 	"testing"
 	"time"
 
@@ -242,5 +243,30 @@ func TestSenderReconnectsAndClosesWhenIdle(t *testing.T) {
 	send()
 	if total, _ := srv.Connections(); total != 3 {
 		t.Errorf("%d connections, want 3: a new one after the idle close", total)
+	}
+}
+
+// Concurrent sends share at most MaxSessions sessions.
+func TestSenderSessionsForConcurrentSends(t *testing.T) {
+	srv := mailtest.NewSMTPServer(t, nil)
+	sender, err := NewSender(SenderConfig{Addr: srv.Addr, TLS: TLSNone, Timeout: 5 * time.Second, MaxSessions: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sender.Close()
+	var wg sync.WaitGroup
+	for range 30 {
+		wg.Go(func() {
+			if err := sender.Send(context.Background(), "judge@club.example", []string{"hans@example.de"}, composeTestMail(t, "hans@example.de")); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	if n := len(srv.Messages()); n != 30 {
+		t.Errorf("server accepted %d messages, want 30", n)
+	}
+	if total, _ := srv.Connections(); total > 3 {
+		t.Errorf("%d connections, want at most 3", total)
 	}
 }

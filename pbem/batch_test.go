@@ -2,6 +2,7 @@ package pbem
 
 import (
 	"context"
+	"fmt"
 	"testing"
 
 	"go.etcd.io/bbolt"
@@ -63,5 +64,29 @@ func TestBatchIsolatesAFailingMail(t *testing.T) {
 	}
 	if g := gameRecord(t, j.store, "game-a"); g.Turn != 1 {
 		t.Errorf("game-a is at turn %d, want 1: its round played once", g.Turn)
+	}
+}
+
+// With several sessions, the outbox sends every mail once, and the mails
+// to one address in the order they were queued.
+func TestOutboxSessionsKeepEachRecipientsOrder(t *testing.T) {
+	j := newJudge(t, &Options{SendSessions: 3})
+	for i := range 6 {
+		in := parseClient(t, gmMail(fmt.Sprintf("NEWGAME scenario=tutorial id=g%d us=%s german=%s", i, alice, bob)))
+		if err := j.svc.Handle(context.Background(), in); err != nil {
+			t.Fatal(err)
+		}
+	}
+	j.flush()
+	got := j.take()
+	if len(got) != 18 {
+		t.Fatalf("%d mails sent, want 18 (a welcome to each player and the GM's answer, 6 games):\n%s", len(got), describe(got))
+	}
+	next := map[string]int{}
+	for _, m := range got {
+		if want := fmt.Sprintf("g%d", next[m.To()]); m.Game() != want {
+			t.Errorf("the mails to %s came out of order: %s before the one of %s", m.To(), m.Game(), want)
+		}
+		next[m.To()]++
 	}
 }

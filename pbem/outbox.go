@@ -3,7 +3,10 @@ package pbem
 import (
 	"context"
 	"fmt"
+	"hash/fnv"
 	"slices"
+	"strings"
+	"sync"
 	"time"
 
 	"go.etcd.io/bbolt"
@@ -102,19 +105,7 @@ func (s *Service) sendDue(ctx context.Context) (time.Time, error) {
 	if err != nil {
 		return time.Time{}, fmt.Errorf("reading the outbox: %w", err)
 	}
-	var sent []sendResult
-	for _, m := range due {
-		if ctx.Err() != nil {
-			break
-		}
-		sendErr := s.sender.Send(ctx, s.opts.Address, m.o.To, m.raw)
-		if sendErr != nil && ctx.Err() != nil {
-			// Interrupted by a shutdown, not refused: the mail stays due, for
-			// Flush or the next start.
-			break
-		}
-		sent = append(sent, sendResult{m, sendErr})
-	}
+	sent := s.sendAll(ctx, due)
 	retry, err := s.recordSends(sent)
 	if err != nil {
 		return time.Time{}, err
@@ -127,6 +118,49 @@ func (s *Service) sendDue(ctx context.Context) (time.Time, error) {
 		next = retry
 	}
 	return next, nil
+}
+
+// sendAll sends mails over Options.SendSessions sessions at once, the
+// mails to one address over one of them, in the order they were queued,
+// and returns what came of each attempt made. A mail interrupted by a
+// shutdown is not counted as attempted: it stays due, for Flush or the
+// next start.
+func (s *Service) sendAll(ctx context.Context, due []dueMail) []sendResult {
+	lanes := min(s.opts.SendSessions, len(due))
+	results := make([]*sendResult, len(due))
+	var wg sync.WaitGroup
+	for lane := range lanes {
+		wg.Go(func() {
+			for i, m := range due {
+				if laneOf(m.o.To[0], lanes) != lane {
+					continue
+				}
+				if ctx.Err() != nil {
+					return
+				}
+				err := s.sender.Send(ctx, s.opts.Address, m.o.To, m.raw)
+				if err != nil && ctx.Err() != nil {
+					return // interrupted, not refused
+				}
+				results[i] = &sendResult{m, err}
+			}
+		})
+	}
+	wg.Wait()
+	var sent []sendResult
+	for _, r := range results {
+		if r != nil {
+			sent = append(sent, *r)
+		}
+	}
+	return sent
+}
+
+// laneOf is the session a recipient's mails go over, of lanes.
+func laneOf(addr string, lanes int) int {
+	h := fnv.New32a()
+	h.Write([]byte(strings.ToLower(addr)))
+	return int(h.Sum32() % uint32(lanes))
 }
 
 // sendResult is what came of one attempt to send a mail.

@@ -70,6 +70,10 @@ type Options struct {
 	// their name was refused, 3 an hour by default. Answers to players'
 	// own mail are never limited.
 	StrangerAnswers, RefusalNotices Limit
+	// SendSessions is how many mails the outbox sends at once, each over
+	// a session of the Sender of its own (the mails to one address over
+	// one, in order); 1 by default.
+	SendSessions int
 	// DeadlineStartDelay holds back the deadline loop's first pass, which
 	// reads every game, after Run starts: the mails waiting at a start are
 	// answered first. None by default.
@@ -124,6 +128,7 @@ func NewService(store *Store, sender Sender, opts Options) (*Service, error) {
 	if opts.Templates == nil {
 		opts.Templates = templates.FS
 	}
+	opts.SendSessions = max(opts.SendSessions, 1)
 	opts.RetryMin = cmp.Or(opts.RetryMin, time.Minute)
 	opts.RetryMax = max(cmp.Or(opts.RetryMax, time.Hour), opts.RetryMin)
 	opts.GiveUp = cmp.Or(opts.GiveUp, 72*time.Hour)
