@@ -188,8 +188,10 @@ func runLoad(ctx context.Context, logw io.Writer, opt loadOptions) (*loadReport,
 	run := &loadRun{opt: opt, log: logw, arrivals: newArrivals()}
 	cf := &clubFile{Domain: club.DefaultDomain, GMSecret: "gm-" + rand.Text()}
 	names := []string{judgeAccount, gmAccount, echoAccount}
-	for _, sd := range sc.Sides {
-		names = append(names, strings.ToLower(sd.Name))
+	for game := 1; game <= opt.played; game++ {
+		for _, sd := range sc.Sides {
+			names = append(names, playerAccount(sd.Name, game))
+		}
 	}
 	var longSides []string
 	if opt.longGame != "" {
@@ -250,7 +252,7 @@ func runLoad(ctx context.Context, logw io.Writer, opt loadOptions) (*loadReport,
 	// The measured start: the database out of the page cache, a mail
 	// waiting.
 	r.cold = dropFromCache(run.cfg.Database)
-	probe, err := run.mailFrom(strings.ToLower(sc.Sides[0].Name), run.srv.Address(judgeAccount), "HELP", "HELP\n")
+	probe, err := run.mailFrom(playerAccount(sc.Sides[0].Name, 1), run.srv.Address(judgeAccount), "HELP", "HELP\n")
 	if err != nil {
 		return nil, err
 	}
@@ -281,8 +283,7 @@ func runLoad(ctx context.Context, logw io.Writer, opt loadOptions) (*loadReport,
 	// The raw baseline is measured before and after the judge, the better
 	// of the two kept: the reference is then the mail server's best, not
 	// a moment the machine was busier.
-	player := strings.ToLower(sc.Sides[0].Name)
-	first, err := run.baseline(ctx, player, orders)
+	first, err := run.baseline(ctx, orders)
 	if err != nil {
 		return nil, err
 	}
@@ -296,7 +297,7 @@ func runLoad(ctx context.Context, logw io.Writer, opt loadOptions) (*loadReport,
 	r.accepted, r.refused = run.arrivals.counts()
 	r.rssEnd = judge.memory()
 	run.progress("judge %.0f mails/s", r.judge.rate())
-	second, err := run.baseline(ctx, player, orders)
+	second, err := run.baseline(ctx, orders)
 	if err != nil {
 		return nil, err
 	}
@@ -317,8 +318,8 @@ func runLoad(ctx context.Context, logw io.Writer, opt loadOptions) (*loadReport,
 
 // baseline measures the raw fetch and reply: the same mail server, an
 // IMAP intake and an SMTP sender answering each mail at once, without
-// judging; the mails are the order mails' texts.
-func (run *loadRun) baseline(ctx context.Context, player string, orders []plannedOrders) (runFigures, error) {
+// judging; the mails are the order mails, sent to the responder instead.
+func (run *loadRun) baseline(ctx context.Context, orders []plannedOrders) (runFigures, error) {
 	echoCtx, stopEcho := context.WithCancel(ctx)
 	echoDone, err := run.startEcho(echoCtx)
 	if err != nil {
@@ -326,7 +327,8 @@ func (run *loadRun) baseline(ctx context.Context, player string, orders []planne
 		return runFigures{}, err
 	}
 	f, err := run.measure(ctx, func(i int) (*loadMail, error) {
-		return run.mailFrom(player, run.srv.Address(echoAccount), "ping "+strconv.Itoa(i), orders[i%len(orders)].text)
+		o := orders[i%len(orders)]
+		return run.mailFrom(o.account, run.srv.Address(echoAccount), o.subject, o.text)
 	})
 	stopEcho()
 	<-echoDone
@@ -385,7 +387,7 @@ send_retry_min = 1s
 	for i := 1; i <= run.opt.played; i++ {
 		args := []string{"scenario=" + run.opt.scenario, fmt.Sprintf("id=g%d", i)}
 		for _, sd := range sc.Sides {
-			args = append(args, sd.Name+"="+run.srv.Address(strings.ToLower(sd.Name)))
+			args = append(args, sd.Name+"="+run.srv.Address(playerAccount(sd.Name, i)))
 		}
 		answer, err := a.Command(ctx, "NEWGAME", args...)
 		if err != nil {
@@ -710,6 +712,12 @@ func (run *loadRun) startEcho(ctx context.Context) (<-chan struct{}, error) {
 	return done, nil
 }
 
+// playerAccount is the mail account of a side's player in played game
+// number game: every game has players of its own, as in a club.
+func playerAccount(side string, game int) string {
+	return fmt.Sprintf("%s-%d", strings.ToLower(side), game)
+}
+
 // plannedOrders is an order mail for a game, planned by the bot.
 type plannedOrders struct {
 	account, to, subject, text string
@@ -720,11 +728,11 @@ type plannedOrders struct {
 // round the games.
 func (run *loadRun) planOrders(welcomes map[string][]byte, side string) ([]plannedOrders, error) {
 	const perGame = 4
-	account := strings.ToLower(side)
 	var out []plannedOrders
 	for seed := range uint64(perGame) {
 		for game := 1; game <= run.opt.played; game++ {
 			id := fmt.Sprintf("g%d", game)
+			account := playerAccount(side, game)
 			raw, ok := welcomes[id+"/"+account]
 			if !ok {
 				return nil, fmt.Errorf("no welcome of %s to %s", id, side)
