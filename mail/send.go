@@ -159,9 +159,6 @@ func (s *Sender) Send(ctx context.Context, envelopeFrom string, to []string, msg
 func (s *Sender) session(ctx context.Context) (*smtpSession, error) {
 	for {
 		s.mu.Lock()
-		if s.timer != nil {
-			s.timer.Stop()
-		}
 		var kept *smtpSession
 		if n := len(s.idle); n > 0 {
 			kept, s.idle = s.idle[n-1], s.idle[:n-1]
