@@ -73,6 +73,16 @@ type IntakeConfig struct {
 // repeats.
 type Handler func(ctx context.Context, msg *Inbound) error
 
+// BatchHandler handles several inbound mails that arrived together, in
+// mailbox order, and returns one error per mail, each with a Handler's
+// meaning for its own mail: a mail that fails must not change what
+// happens to the others.
+type BatchHandler func(ctx context.Context, msgs []*Inbound) []error
+
+// fetchBatch is how many messages one FETCH takes at most, and so how
+// many mails a BatchHandler is given at once.
+const fetchBatch = 50
+
 // ErrSetAside, returned (wrapped) by a Handler, says that the mail cannot be
 // read, for instance because it is Unreadable, and must never be handled
 // again: the intake moves it to the set-aside mailbox for a human to look
@@ -162,6 +172,28 @@ func (in *Intake) Passes() uint64 {
 // IDLE when the server has it, else it polls. A lost connection or failed
 // login is retried with exponential backoff capped at ReconnectMax.
 func (in *Intake) Run(ctx context.Context, handle Handler) error {
+	if handle == nil {
+		return errors.New("mail: intake: nil handler")
+	}
+	return in.RunBatch(ctx, func(ctx context.Context, msgs []*Inbound) []error {
+		errs := make([]error, len(msgs))
+		for i, msg := range msgs {
+			if ctx.Err() != nil {
+				errs[i] = ctx.Err()
+				continue
+			}
+			errs[i] = handleSafely(ctx, handle, msg)
+		}
+		return errs
+	})
+}
+
+// RunBatch is Run with a handler given the mails that arrived together
+// (up to 50) at once, fetched in one command and moved in one command per
+// destination once handled. A panic of the handler is taken as one of a
+// mail of the batch: the mails are then handed over one at a time, and
+// the one that panics again is set aside.
+func (in *Intake) RunBatch(ctx context.Context, handle BatchHandler) error {
 	if handle == nil {
 		return errors.New("mail: intake: nil handler")
 	}
@@ -283,7 +315,7 @@ func (st *mailboxState) nextRetry() (time.Time, bool) {
 
 // session runs one IMAP connection until it fails or ctx is done.
 // reachedMailbox reports whether it got as far as selecting the mailbox.
-func (in *Intake) session(ctx context.Context, handle Handler, st *mailboxState) (reachedMailbox bool, err error) {
+func (in *Intake) session(ctx context.Context, handle BatchHandler, st *mailboxState) (reachedMailbox bool, err error) {
 	// EXISTS responses, which announce new mail, arrive on the client's
 	// reader goroutine; wake carries them to the waiting loop.
 	wake := make(chan struct{}, 1)
@@ -374,20 +406,23 @@ func (in *Intake) ensureMailbox(c *imapclient.Client, name string) error {
 	return nil
 }
 
-// pass handles the retry-due messages, then the new ones. It returns an
-// error only when the connection is no longer usable.
-func (in *Intake) pass(ctx context.Context, c *imapclient.Client, handle Handler, st *mailboxState) error {
+// pass handles the retry-due messages, then the new ones, a batch at a
+// time. It returns an error only when the connection is no longer usable.
+func (in *Intake) pass(ctx context.Context, c *imapclient.Client, handle BatchHandler, st *mailboxState) error {
 	fresh, err := newUIDs(c, st.lastUID)
 	if err != nil {
 		return err
 	}
-	for _, uid := range append(st.due(time.Now()), fresh...) {
+	uids := append(st.due(time.Now()), fresh...)
+	for len(uids) > 0 {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		if err := in.processMessage(ctx, c, handle, st, uid); err != nil {
+		n := min(len(uids), fetchBatch)
+		if err := in.processBatch(ctx, c, handle, st, uids[:n]); err != nil {
 			return err
 		}
+		uids = uids[n:]
 	}
 	return nil
 }
@@ -412,62 +447,126 @@ func newUIDs(c *imapclient.Client, last imap.UID) ([]imap.UID, error) {
 	return uids, nil
 }
 
-// processMessage fetches, parses and handles one message and moves it to
-// the processed mailbox. Failures that concern only this message are
+// processBatch fetches, parses and handles messages and moves them to
+// the processed mailbox. Failures that concern only some messages are
 // logged and scheduled for retry; the error return is for a connection
 // that is no longer usable.
-func (in *Intake) processMessage(ctx context.Context, c *imapclient.Client, handle Handler, st *mailboxState, uid imap.UID) error {
-	log := in.log.With("uid", uid)
-	if r := st.retries[uid]; r != nil && r.handled {
-		return in.moveHandled(c, st, uid, r.moveTo, log)
+func (in *Intake) processBatch(ctx context.Context, c *imapclient.Client, handle BatchHandler, st *mailboxState, uids []imap.UID) error {
+	var toFetch []imap.UID
+	for _, uid := range uids {
+		if r := st.retries[uid]; r != nil && r.handled {
+			if err := in.moveHandled(c, st, []imap.UID{uid}, r.moveTo); err != nil {
+				return err
+			}
+			continue
+		}
+		toFetch = append(toFetch, uid)
 	}
-
-	raw, size, found, err := in.fetch(c, uid)
+	if len(toFetch) == 0 {
+		return nil
+	}
+	fetched, err := in.fetch(c, toFetch)
 	if err != nil {
 		if !isCommandError(err) {
 			return err
 		}
-		r := st.fail(uid, in.cfg.RetryMin, in.cfg.RetryMax)
-		log.Warn("imap server refused to fetch message; will retry", "attempt", r.attempts, "err", err)
+		for _, uid := range toFetch {
+			r := st.fail(uid, in.cfg.RetryMin, in.cfg.RetryMax)
+			in.log.Warn("imap server refused to fetch message; will retry", "uid", uid, "attempt", r.attempts, "err", err)
+		}
 		return nil
 	}
-	st.lastUID = max(st.lastUID, uid)
-	if !found {
-		delete(st.retries, uid) // expunged by someone else meanwhile
-		return nil
+	var msgs []*Inbound
+	var msgUIDs []imap.UID
+	moves := map[string][]imap.UID{}
+	for _, uid := range toFetch {
+		log := in.log.With("uid", uid)
+		st.lastUID = max(st.lastUID, uid)
+		f, found := fetched[uid]
+		if !found {
+			delete(st.retries, uid) // expunged by someone else meanwhile
+			continue
+		}
+		msg, err := parseSafely(f.raw, in.cfg.MaxMessageSize, in.cfg.Limits)
+		if errors.Is(err, ErrSetAside) {
+			log.Error("message set aside", "size", f.size, "moved_to", in.cfg.SetAsideMailbox, "err", err)
+			st.retries[uid] = &retryState{handled: true, moveTo: in.cfg.SetAsideMailbox}
+			moves[in.cfg.SetAsideMailbox] = append(moves[in.cfg.SetAsideMailbox], uid)
+			continue
+		}
+		if err != nil {
+			// Retrying cannot make an unreadable message readable; it stays in
+			// the mailbox for a human and is tried again after a restart.
+			delete(st.retries, uid)
+			log.Error("unreadable message left in mailbox", "size", f.size, "err", err)
+			continue
+		}
+		msg.Size = max(msg.Size, f.size)
+		msgs = append(msgs, msg)
+		msgUIDs = append(msgUIDs, uid)
 	}
-	msg, err := parseSafely(raw, in.cfg.MaxMessageSize, in.cfg.Limits)
-	if errors.Is(err, ErrSetAside) {
-		log.Error("message set aside", "size", size, "moved_to", in.cfg.SetAsideMailbox, "err", err)
-		st.retries[uid] = &retryState{handled: true, moveTo: in.cfg.SetAsideMailbox}
-		return in.moveHandled(c, st, uid, in.cfg.SetAsideMailbox, log)
-	}
-	if err != nil {
-		// Retrying cannot make an unreadable message readable; it stays in
-		// the mailbox for a human and is tried again after a restart.
-		delete(st.retries, uid)
-		log.Error("unreadable message left in mailbox", "size", size, "err", err)
-		return nil
-	}
-	msg.Size = max(msg.Size, size)
-	log = log.With("message_id", msg.MessageID, "from", msg.From.Email)
-
-	moveTo := in.cfg.ProcessedMailbox
-	if err := handleSafely(ctx, handle, msg); err != nil {
+	if len(msgs) > 0 {
+		errs := handleBatchSafely(ctx, handle, msgs)
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		if !errors.Is(err, ErrSetAside) {
-			r := st.fail(uid, in.cfg.RetryMin, in.cfg.RetryMax)
-			log.Warn("handler failed; message stays in mailbox", "attempt", r.attempts,
-				"retry_in", time.Until(r.notBefore).Round(time.Millisecond), "err", err)
-			return nil
+		for i, err := range errs {
+			uid, msg := msgUIDs[i], msgs[i]
+			moveTo := in.cfg.ProcessedMailbox
+			if err != nil {
+				log := in.log.With("uid", uid, "message_id", msg.MessageID, "from", msg.From.Email)
+				if !errors.Is(err, ErrSetAside) {
+					r := st.fail(uid, in.cfg.RetryMin, in.cfg.RetryMax)
+					log.Warn("handler failed; message stays in mailbox", "attempt", r.attempts,
+						"retry_in", time.Until(r.notBefore).Round(time.Millisecond), "err", err)
+					continue
+				}
+				log.Error("message set aside", "size", msg.Size, "moved_to", in.cfg.SetAsideMailbox, "err", err)
+				moveTo = in.cfg.SetAsideMailbox
+			}
+			st.retries[uid] = &retryState{handled: true, moveTo: moveTo}
+			moves[moveTo] = append(moves[moveTo], uid)
 		}
-		log.Error("message set aside", "size", msg.Size, "moved_to", in.cfg.SetAsideMailbox, "err", err)
-		moveTo = in.cfg.SetAsideMailbox
 	}
-	st.retries[uid] = &retryState{handled: true, moveTo: moveTo}
-	return in.moveHandled(c, st, uid, moveTo, log)
+	for _, dest := range []string{in.cfg.ProcessedMailbox, in.cfg.SetAsideMailbox} {
+		if len(moves[dest]) == 0 {
+			continue
+		}
+		if err := in.moveHandled(c, st, moves[dest], dest); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// handleBatchSafely calls handle on msgs. A panic is taken as one of a
+// single mail: the mails are handed over again one at a time, and the one
+// that panics then is set aside (ErrSetAside), as it would crash the
+// handler at every retry and after every restart.
+func handleBatchSafely(ctx context.Context, handle BatchHandler, msgs []*Inbound) []error {
+	var failure error
+	errs := func() (errs []error) {
+		defer func() {
+			if p := recover(); p != nil {
+				errs, failure = nil, fmt.Errorf("%w: the handler panicked: %v\n%s", ErrSetAside, p, debug.Stack())
+			}
+		}()
+		return handle(ctx, msgs)
+	}()
+	if failure == nil && len(errs) != len(msgs) {
+		failure = fmt.Errorf("%w: the handler gave %d answers for %d mails", ErrSetAside, len(errs), len(msgs))
+	}
+	switch {
+	case failure == nil:
+		return errs
+	case len(msgs) == 1:
+		return []error{failure}
+	}
+	errs = make([]error, len(msgs))
+	for i, msg := range msgs {
+		errs[i] = handleBatchSafely(ctx, handle, []*Inbound{msg})[0]
+	}
+	return errs
 }
 
 // parseSafely parses a fetched message, turning a panic into ErrSetAside.
@@ -492,12 +591,18 @@ func handleSafely(ctx context.Context, handle Handler, msg *Inbound) (err error)
 	return handle(ctx, msg)
 }
 
-// fetch fetches the message with the given UID: at most MaxMessageSize+1
-// bytes of it, which is enough for Parse to tell it is oversized, and its
-// real size. found is false when no such message exists any more.
-func (in *Intake) fetch(c *imapclient.Client, uid imap.UID) (raw []byte, size int64, found bool, err error) {
+// fetched is a message fetched: at most MaxMessageSize+1 bytes of it,
+// which is enough for Parse to tell it is oversized, and its real size.
+type fetched struct {
+	raw  []byte
+	size int64
+}
+
+// fetch fetches the messages with the given UIDs in one command; a UID
+// missing from the result names a message that no longer exists.
+func (in *Intake) fetch(c *imapclient.Client, uids []imap.UID) (map[imap.UID]fetched, error) {
 	limit := in.cfg.MaxMessageSize
-	cmd := c.Fetch(imap.UIDSetNum(uid), &imap.FetchOptions{
+	cmd := c.Fetch(imap.UIDSetNum(uids...), &imap.FetchOptions{
 		UID:        true,
 		RFC822Size: true,
 		// PEEK leaves \Seen alone, so that a human looking at the mailbox
@@ -509,74 +614,88 @@ func (in *Intake) fetch(c *imapclient.Client, uid imap.UID) (raw []byte, size in
 		}},
 	})
 	defer cmd.Close()
+	out := map[imap.UID]fetched{}
 	for msg := cmd.Next(); msg != nil; msg = cmd.Next() {
+		var uid imap.UID
+		var f fetched
+		found := false
 		for item := msg.Next(); item != nil; item = msg.Next() {
 			switch item := item.(type) {
+			case imapclient.FetchItemDataUID:
+				uid = item.UID
 			case imapclient.FetchItemDataRFC822Size:
-				size = item.Size
+				f.size = item.Size
 			case imapclient.FetchItemDataBodySection:
 				if item.Literal == nil {
 					continue
 				}
 				// The server may ignore the partial range: read no more
 				// than the limit needs either way.
-				raw, err = io.ReadAll(io.LimitReader(item.Literal, limit+1))
+				raw, err := io.ReadAll(io.LimitReader(item.Literal, limit+1))
 				if err != nil {
-					return nil, 0, false, fmt.Errorf("imap UID FETCH %d: reading body: %w", uid, err)
+					return nil, fmt.Errorf("imap UID FETCH %d: reading body: %w", uid, err)
 				}
-				found = true
+				f.raw, found = raw, true
 			}
+		}
+		if found && uid != 0 {
+			out[uid] = f
 		}
 	}
 	if err := cmd.Close(); err != nil {
-		return nil, 0, false, fmt.Errorf("imap UID FETCH %d: %w", uid, err)
+		return nil, fmt.Errorf("imap UID FETCH %v: %w", uids, err)
 	}
-	return raw, size, found, nil
+	return out, nil
 }
 
-// moveHandled moves a handled message to the mailbox dest. A refused move
-// is logged and retried later without calling the handler again.
-func (in *Intake) moveHandled(c *imapclient.Client, st *mailboxState, uid imap.UID, dest string, log *slog.Logger) error {
+// moveHandled moves handled messages to the mailbox dest, in one
+// command. A refused move is logged and retried later without calling the
+// handler again.
+func (in *Intake) moveHandled(c *imapclient.Client, st *mailboxState, uids []imap.UID, dest string) error {
 	var err error
 	if dest == in.cfg.SetAsideMailbox {
 		// Created only when needed: most accounts never see such a mail.
 		err = in.ensureMailbox(c, dest)
 	}
 	if err == nil {
-		err = moveMessage(c, uid, dest)
+		err = moveMessages(c, uids, dest)
 	}
 	if err != nil {
 		if !isCommandError(err) {
 			return err
 		}
-		r := st.fail(uid, in.cfg.RetryMin, in.cfg.RetryMax)
-		log.Warn("imap server refused to move handled message; will retry the move", "attempt", r.attempts, "err", err)
+		for _, uid := range uids {
+			r := st.fail(uid, in.cfg.RetryMin, in.cfg.RetryMax)
+			in.log.Warn("imap server refused to move handled message; will retry the move", "uid", uid, "attempt", r.attempts, "err", err)
+		}
 		return nil
 	}
-	delete(st.retries, uid)
-	log.Info("message handled", "moved_to", dest)
+	for _, uid := range uids {
+		delete(st.retries, uid)
+		in.log.Info("message handled", "uid", uid, "moved_to", dest)
+	}
 	return nil
 }
 
-// moveMessage moves one message with UID MOVE when the server has it, else
+// moveMessages moves messages with UID MOVE when the server has it, else
 // with UID COPY, \Deleted and UID EXPUNGE (plain EXPUNGE without UIDPLUS,
 // which also removes other messages already flagged \Deleted).
-func moveMessage(c *imapclient.Client, uid imap.UID, dest string) error {
-	uids := imap.UIDSetNum(uid)
+func moveMessages(c *imapclient.Client, list []imap.UID, dest string) error {
+	uids := imap.UIDSetNum(list...)
 	if c.Caps().Has(imap.CapMove) {
 		if _, err := c.Move(uids, dest).Wait(); err != nil {
-			return fmt.Errorf("imap UID MOVE %d to %q: %w", uid, dest, err)
+			return fmt.Errorf("imap UID MOVE %v to %q: %w", uids, dest, err)
 		}
 		return nil
 	}
 	// imapclient's Move has the same fallback, but it pipelines the three
-	// commands, so it would delete the message even if the COPY failed.
+	// commands, so it would delete the messages even if the COPY failed.
 	if _, err := c.Copy(uids, dest).Wait(); err != nil {
-		return fmt.Errorf("imap UID COPY %d to %q: %w", uid, dest, err)
+		return fmt.Errorf("imap UID COPY %v to %q: %w", uids, dest, err)
 	}
 	deleted := &imap.StoreFlags{Op: imap.StoreFlagsAdd, Silent: true, Flags: []imap.Flag{imap.FlagDeleted}}
 	if err := c.Store(uids, deleted, nil).Close(); err != nil {
-		return fmt.Errorf("imap UID STORE %d +FLAGS (\\Deleted): %w", uid, err)
+		return fmt.Errorf("imap UID STORE %v +FLAGS (\\Deleted): %w", uids, err)
 	}
 	var err error
 	if c.Caps().Has(imap.CapUIDPlus) {
@@ -585,7 +704,7 @@ func moveMessage(c *imapclient.Client, uid imap.UID, dest string) error {
 		err = c.Expunge().Close()
 	}
 	if err != nil {
-		return fmt.Errorf("imap EXPUNGE of UID %d: %w", uid, err)
+		return fmt.Errorf("imap EXPUNGE of UID %v: %w", uids, err)
 	}
 	return nil
 }

@@ -425,3 +425,61 @@ func TestSendDeliverIntake(t *testing.T) {
 		t.Error("our own mail, delivered back to us, not detected as automatic")
 	}
 }
+
+// Mails that arrive together are handed over together and moved
+// together; a mail that fails stays for a retry, one whose batch panics
+// is found by handing the mails over one at a time, and set aside.
+func TestIntakeBatches(t *testing.T) {
+	srv := mailtest.NewIMAPServer(t, nil)
+	for i := 1; i <= 5; i++ {
+		appendMail(t, srv, fmt.Sprintf("m%d@example.de", i))
+	}
+	var mu sync.Mutex
+	var batches [][]string
+	failedOnce := false
+	handle := func(_ context.Context, msgs []*Inbound) []error {
+		mu.Lock()
+		defer mu.Unlock()
+		var ids []string
+		for _, m := range msgs {
+			ids = append(ids, m.MessageID)
+		}
+		batches = append(batches, ids)
+		if slices.Contains(ids, "m4@example.de") {
+			panic("m4 crashes the handler")
+		}
+		errs := make([]error, len(msgs))
+		for i, id := range ids {
+			if id == "m3@example.de" && !failedOnce {
+				failedOnce = true
+				errs[i] = errors.New("m3 fails once")
+			}
+		}
+		return errs
+	}
+	in, err := NewIntake(IntakeConfig{Addr: srv.Addr, TLS: TLSNone, Username: srv.Username, Password: srv.Password,
+		RetryMin: 10 * time.Millisecond, RetryMax: 50 * time.Millisecond, PollInterval: 20 * time.Millisecond, Logger: testLogger(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- in.RunBatch(ctx, handle) }()
+	defer func() {
+		cancel()
+		<-done
+	}()
+	waitFor(t, "every mail moved out of the INBOX", func() bool {
+		processed, _ := srv.Count("Processed")
+		aside, _ := srv.Count("Unreadable")
+		return processed == 4 && aside == 1
+	})
+	mu.Lock()
+	defer mu.Unlock()
+	if len(batches[0]) != 5 {
+		t.Errorf("the first batch had %d mails, want the 5 waiting: %v", len(batches[0]), batches)
+	}
+	if n, _ := srv.Count("INBOX"); n != 0 {
+		t.Errorf("%d mails left in the INBOX", n)
+	}
+}

@@ -194,7 +194,36 @@ func headerBlockAt(lines []string, i int) bool {
 // attributionVerb ends (or, with a date after it, ends the first part of)
 // the line introducing a quote: "... wrote:", "... schrieb:", "... a écrit
 // :", ...
-var attributionVerb = regexp.MustCompile(`(?i)(^|[\s>")])(wrote|writes|schrieb|a écrit|ha scritto|escribió|escreveu|napisał|napisała|napisał\(a\)|kirjoitti|skrev|schreef|írta|пишет|написал|написала|написав|napsal|napsala|napsal\(a\)|va escriure|寫道|写道|geschreven|a scris|yazdı|έγραψε|kirjutas|rašė)(\s|:|$)`)
+var attributionVerb = regexp.MustCompile(`(?i)(^|[\s>")])(` + strings.Join(attributionVerbs, "|") + `)(\s|:|$)`)
+
+// attributionVerbs are the verbs of attributionVerb, as regular
+// expressions; attributionVerbEnds the same as plain lower-case text.
+var (
+	attributionVerbs = []string{"wrote", "writes", "schrieb", "a écrit", "ha scritto", "escribió", "escreveu", "napisał",
+		"napisała", `napisał\(a\)`, "kirjoitti", "skrev", "schreef", "írta", "пишет", "написал", "написала", "написав",
+		"napsal", "napsala", `napsal\(a\)`, "va escriure", "寫道", "写道", "geschreven", "a scris", "yazdı", "έγραψε",
+		"kirjutas", "rašė"}
+	attributionVerbEnds = func() []string {
+		var out []string
+		for _, v := range attributionVerbs {
+			out = append(out, strings.ToLower(strings.ReplaceAll(v, `\`, "")))
+		}
+		return out
+	}()
+)
+
+// endsWithVerb reports whether s ends with one of the attribution verbs,
+// in any case: a cheap test that spares the regular expression every line
+// that cannot end with one (an order line names hexes, hence digits).
+func endsWithVerb(s string) bool {
+	lower := strings.ToLower(s)
+	for _, v := range attributionVerbEnds {
+		if strings.HasSuffix(lower, v) {
+			return true
+		}
+	}
+	return false
+}
 
 // attributionAt returns how many lines (1 to 3) the attribution starting
 // at line i takes, or 0 when none starts there. An attribution names a
@@ -247,6 +276,12 @@ func isAttribution(s string) bool {
 	}
 	hasColon := strings.HasSuffix(s, ":") || strings.HasSuffix(s, "：")
 	body := strings.TrimRight(s, ":： ")
+	first, _ := utf8.DecodeRuneInString(s)
+	if !hasColon && !endsWithVerb(body) && !(unicode.IsDigit(first) && strings.HasSuffix(s, ">")) {
+		// Without a colon only a verb at the end, or a date first and an
+		// address last, make an attribution.
+		return false
+	}
 	if verb := attributionVerb.FindStringIndex(body); verb != nil {
 		// The verb ends the line, or the line goes on with a colon ("schrieb
 		// am Fr., 28. Okt. 2016 um 18:23 Uhr:").
@@ -257,7 +292,6 @@ func isAttribution(s string) bool {
 	}
 	// A date, a name and an address: with a colon, or starting with the
 	// date and ending with the address ("2013/7/20 sam <info@example.org>").
-	first, _ := utf8.DecodeRuneInString(s)
 	return hasColon || unicode.IsDigit(first) && strings.HasSuffix(s, ">")
 }
 

@@ -5,7 +5,9 @@ import (
 	"crypto/tls"
 	"errors"
 	"fmt"
+	"net"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/emersion/go-sasl"
@@ -28,12 +30,38 @@ type SenderConfig struct {
 	HeloName string
 	// Timeout bounds one whole Send; one minute when zero.
 	Timeout time.Duration
+	// IdleTimeout is how long the kept sessions stay open without mail;
+	// 30 seconds when zero.
+	IdleTimeout time.Duration
+	// MaxSessions is how many sessions concurrent sends may open; 1 when
+	// zero.
+	MaxSessions int
 }
 
-// Sender submits messages to an SMTP server, one connection per message.
-// It does not queue or retry: see [IsPermanent].
+// Sender submits messages to an SMTP server. It keeps its sessions open
+// for a queue of messages (connect, EHLO and AUTH once; RSET between
+// messages; a new connection when a kept one fails), at most MaxSessions
+// at once, and closes them after IdleTimeout without mail. It does not
+// queue or retry: see [IsPermanent]. Its methods are safe for concurrent
+// use: concurrent sends use sessions of their own, up to MaxSessions.
 type Sender struct {
 	cfg SenderConfig
+	// slots holds a token for each session in use, so that at most
+	// MaxSessions are.
+	slots chan struct{}
+
+	mu sync.Mutex
+	// idle are the open sessions not in use.
+	idle []*smtpSession
+	// lastUse is when the last Send ended, for the idle timer.
+	lastUse time.Time
+	timer   *time.Timer
+}
+
+// smtpSession is an open, authenticated SMTP connection.
+type smtpSession struct {
+	conn net.Conn
+	c    *smtp.Client
 }
 
 // NewSender checks cfg and returns a Sender.
@@ -47,6 +75,10 @@ func NewSender(cfg SenderConfig) (*Sender, error) {
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = time.Minute
 	}
+	if cfg.IdleTimeout <= 0 {
+		cfg.IdleTimeout = 30 * time.Second
+	}
+	cfg.MaxSessions = max(cfg.MaxSessions, 1)
 	if cfg.TLS != TLSNone {
 		tlsConfig, err := tlsConfigFor(cfg.Addr, cfg.TLSConfig)
 		if err != nil {
@@ -54,7 +86,7 @@ func NewSender(cfg SenderConfig) (*Sender, error) {
 		}
 		cfg.TLSConfig = tlsConfig
 	}
-	return &Sender{cfg: cfg}, nil
+	return &Sender{cfg: cfg, slots: make(chan struct{}, cfg.MaxSessions)}, nil
 }
 
 // permanentError marks a failure that retrying the same message cannot cure.
@@ -80,7 +112,7 @@ func IsPermanent(err error) bool {
 // SMTP envelope sender envelopeFrom ("" for the null sender) and envelope
 // recipients to. It sends exactly once: all recipients are accepted or the
 // message is not sent. The error wraps the server's *smtp.SMTPError when
-// there was one.
+// there was one. A message refused leaves the session usable for the next.
 func (s *Sender) Send(ctx context.Context, envelopeFrom string, to []string, msg []byte) error {
 	if len(to) == 0 {
 		return &permanentError{errors.New("mail: send: no recipients")}
@@ -93,38 +125,144 @@ func (s *Sender) Send(ctx context.Context, envelopeFrom string, to []string, msg
 
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.Timeout)
 	defer cancel()
-	conn, err := dial(ctx, s.cfg.Addr, s.cfg.TLS, s.cfg.TLSConfig)
+	select {
+	case s.slots <- struct{}{}:
+	case <-ctx.Done():
+		return fmt.Errorf("mail: send via %s: waiting for a session: %w", s.cfg.Addr, ctx.Err())
+	}
+	defer func() { <-s.slots }()
+
+	sess, err := s.session(ctx)
 	if err != nil {
-		return fmt.Errorf("mail: send: connecting to %s: %w", s.cfg.Addr, err)
+		return err
 	}
 	// go-smtp has no context support: closing the connection is what
 	// interrupts a stalled exchange when ctx ends.
+	stop := context.AfterFunc(ctx, func() { sess.conn.Close() })
+	err = s.transact(ctx, sess.c, envelopeFrom, to, msg)
+	interrupted := !stop()
+	var smtpErr *smtp.SMTPError
+	switch {
+	case err == nil && !interrupted, !interrupted && errors.As(err, &smtpErr):
+		// Sent, or refused by a server still talking: the session serves
+		// the next message, after RSET.
+		s.keep(sess)
+	default:
+		sess.c.Close()
+	}
+	return err
+}
+
+// session returns a kept session, checked and reset with RSET, or opens a
+// new one when none is kept or the kept ones no longer answer (a server
+// may close an idle connection at any time).
+func (s *Sender) session(ctx context.Context) (*smtpSession, error) {
+	for {
+		s.mu.Lock()
+		var kept *smtpSession
+		if n := len(s.idle); n > 0 {
+			kept, s.idle = s.idle[n-1], s.idle[:n-1]
+		}
+		s.mu.Unlock()
+		if kept == nil {
+			return s.open(ctx)
+		}
+		stop := context.AfterFunc(ctx, func() { kept.conn.Close() })
+		err := kept.c.Reset()
+		stop()
+		if err == nil && ctx.Err() == nil {
+			return kept, nil
+		}
+		kept.c.Close()
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("mail: send via %s: %w", s.cfg.Addr, ctx.Err())
+		}
+	}
+}
+
+// keep puts a session back among the idle ones and starts the idle timer.
+func (s *Sender) keep(sess *smtpSession) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.idle = append(s.idle, sess)
+	s.lastUse = time.Now()
+	if s.timer == nil {
+		s.timer = time.AfterFunc(s.cfg.IdleTimeout, s.closeIdle)
+		return
+	}
+	s.timer.Reset(s.cfg.IdleTimeout)
+}
+
+// closeIdle ends the kept sessions when no mail has gone for IdleTimeout.
+func (s *Sender) closeIdle() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if time.Since(s.lastUse) < s.cfg.IdleTimeout {
+		return // a Send came in between: its own timer runs
+	}
+	s.quitIdle()
+}
+
+// quitIdle ends the idle sessions politely; s.mu is held.
+func (s *Sender) quitIdle() {
+	for _, sess := range s.idle {
+		sess.conn.SetDeadline(time.Now().Add(5 * time.Second))
+		if err := sess.c.Quit(); err != nil {
+			sess.c.Close()
+		}
+	}
+	s.idle = nil
+}
+
+// Close ends the kept sessions. The Sender remains usable: a later Send
+// opens a new one.
+func (s *Sender) Close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.timer != nil {
+		s.timer.Stop()
+	}
+	s.quitIdle()
+	return nil
+}
+
+// open connects, says EHLO and authenticates.
+func (s *Sender) open(ctx context.Context) (*smtpSession, error) {
+	conn, err := dial(ctx, s.cfg.Addr, s.cfg.TLS, s.cfg.TLSConfig)
+	if err != nil {
+		return nil, fmt.Errorf("mail: send: connecting to %s: %w", s.cfg.Addr, err)
+	}
 	stop := context.AfterFunc(ctx, func() { conn.Close() })
 	defer stop()
-
 	var c *smtp.Client
 	if s.cfg.TLS == TLSStartTLS {
 		c, err = smtp.NewClientStartTLS(conn, s.cfg.TLSConfig)
 		if err != nil {
-			return s.fail(ctx, "STARTTLS", false, err)
+			conn.Close()
+			return nil, s.fail(ctx, "STARTTLS", false, err)
 		}
 	} else {
 		c = smtp.NewClient(conn)
 	}
-	defer c.Close()
-	// ctx bounds the whole exchange; go-smtp's own per-command deadlines are
-	// set beyond it so that a timeout is always reported as ctx's.
+	// ctx bounds each Send; go-smtp's own per-command deadlines are set
+	// beyond it so that a timeout is always reported as ctx's.
 	c.CommandTimeout = s.cfg.Timeout + time.Second
 	c.SubmissionTimeout = s.cfg.Timeout + time.Second
-
 	if err := c.Hello(s.cfg.HeloName); err != nil {
-		return s.fail(ctx, "EHLO", false, err)
+		c.Close()
+		return nil, s.fail(ctx, "EHLO", false, err)
 	}
 	if s.cfg.Username != "" {
 		if err := c.Auth(sasl.NewPlainClient("", s.cfg.Username, s.cfg.Password)); err != nil {
-			return s.fail(ctx, "AUTH as "+s.cfg.Username, false, err)
+			c.Close()
+			return nil, s.fail(ctx, "AUTH as "+s.cfg.Username, false, err)
 		}
 	}
+	return &smtpSession{conn: conn, c: c}, nil
+}
+
+// transact is one mail transaction: MAIL, RCPT for each recipient, DATA.
+func (s *Sender) transact(ctx context.Context, c *smtp.Client, envelopeFrom string, to []string, msg []byte) error {
 	opts := &smtp.MailOptions{Size: int64(len(msg))}
 	if !isASCII(envelopeFrom) || !isASCII(strings.Join(to, "")) {
 		opts.UTF8 = true
@@ -147,8 +285,6 @@ func (s *Sender) Send(ctx context.Context, envelopeFrom string, to []string, msg
 	if err := w.Close(); err != nil {
 		return s.fail(ctx, "end of DATA", true, err)
 	}
-	// The message is accepted; a failing QUIT changes nothing.
-	_ = c.Quit()
 	return nil
 }
 

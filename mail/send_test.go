@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"net"
+	"sync"
 	"testing"
 	"time"
 
@@ -173,5 +174,99 @@ func TestParseTLSMode(t *testing.T) {
 	}
 	if _, err := ParseTLSMode("ssl"); err == nil {
 		t.Error(`ParseTLSMode("ssl") succeeded`)
+	}
+}
+
+// One session carries a queue of mails: one connection, EHLO and AUTH for
+// all of them; a recipient refused for good fails only its own mail.
+func TestSenderKeepsOneSession(t *testing.T) {
+	srv := mailtest.NewSMTPServer(t, &mailtest.SMTPOptions{Username: "judge", Password: "s3cret"})
+	sender, err := NewSender(SenderConfig{Addr: srv.Addr, TLS: TLSNone, Username: "judge", Password: "s3cret", Timeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sender.Close()
+	ctx := context.Background()
+	for i := range 5 {
+		if i == 2 {
+			srv.FailNext(1, 550)
+		}
+		err := sender.Send(ctx, "judge@club.example", []string{"hans@example.de"}, composeTestMail(t, "hans@example.de"))
+		if i == 2 && !IsPermanent(err) {
+			t.Errorf("mail %d, refused with 550: err = %v, want a permanent error", i, err)
+		}
+		if i != 2 && err != nil {
+			t.Errorf("mail %d: %v", i, err)
+		}
+	}
+	if n := len(srv.Messages()); n != 4 {
+		t.Errorf("server accepted %d messages, want 4", n)
+	}
+	if total, _ := srv.Connections(); total != 1 {
+		t.Errorf("%d connections for 5 mails, want 1", total)
+	}
+}
+
+// A kept session the server closed is replaced by a new one, the mail in
+// hand not lost; an idle session is closed.
+func TestSenderReconnectsAndClosesWhenIdle(t *testing.T) {
+	srv := mailtest.NewSMTPServer(t, nil)
+	sender, err := NewSender(SenderConfig{Addr: srv.Addr, TLS: TLSNone, Timeout: 5 * time.Second, IdleTimeout: 100 * time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sender.Close()
+	ctx := context.Background()
+	send := func() {
+		t.Helper()
+		if err := sender.Send(ctx, "judge@club.example", []string{"hans@example.de"}, composeTestMail(t, "hans@example.de")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	send()
+	srv.DropConnections()
+	send()
+	if total, _ := srv.Connections(); total != 2 {
+		t.Errorf("%d connections, want 2: the dropped one and its replacement", total)
+	}
+	if n := len(srv.Messages()); n != 2 {
+		t.Errorf("server accepted %d messages, want 2", n)
+	}
+	for wait := time.Now().Add(10 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		if _, open := srv.Connections(); open == 0 {
+			break
+		}
+		if time.Now().After(wait) {
+			t.Fatal("the idle session was never closed")
+		}
+	}
+	send()
+	if total, _ := srv.Connections(); total != 3 {
+		t.Errorf("%d connections, want 3: a new one after the idle close", total)
+	}
+}
+
+// Concurrent sends share at most MaxSessions sessions.
+func TestSenderSessionsForConcurrentSends(t *testing.T) {
+	srv := mailtest.NewSMTPServer(t, nil)
+	sender, err := NewSender(SenderConfig{Addr: srv.Addr, TLS: TLSNone, Timeout: 5 * time.Second, MaxSessions: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sender.Close()
+	var wg sync.WaitGroup
+	for range 30 {
+		wg.Go(func() {
+			if err := sender.Send(context.Background(), "judge@club.example", []string{"hans@example.de"}, composeTestMail(t, "hans@example.de")); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	if n := len(srv.Messages()); n != 30 {
+		t.Errorf("server accepted %d messages, want 30", n)
+	}
+	if total, _ := srv.Connections(); total > 3 {
+		t.Errorf("%d connections, want at most 3", total)
 	}
 }

@@ -3,6 +3,7 @@ package pbem
 import (
 	"bytes"
 	"cmp"
+	"crypto/sha256"
 	"fmt"
 	htmltemplate "html/template"
 	"io"
@@ -10,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	texttemplate "text/template"
 
 	"fieldpost/engine"
@@ -160,6 +162,85 @@ func mapPart(draw func(io.Writer, string, engine.MapFormat) error, side string) 
 		return mail.Part{}, fmt.Errorf("drawing the map: %w", err)
 	}
 	return mail.Part{ContentType: "image/png", Filename: "map.png", ContentID: mapContentID, Data: b.Bytes()}, nil
+}
+
+// positionMap is a position's map as an inline PNG, as a side sees it (""
+// for a map of everything, of a position that hides nothing), from the
+// cache when a picture of what the side sees was drawn already: every new
+// game of a scenario opens on the same position, and drawing the map was
+// most of the cost of NEWGAME.
+func (s *Service) positionMap(pos engine.Position, side string) (mail.Part, error) {
+	key, err := viewMapKey(pos, side)
+	if err != nil {
+		return mail.Part{}, err
+	}
+	if part, ok := s.maps.get(key); ok {
+		return part, nil
+	}
+	part, err := mapPart(pos.Map, side)
+	if err != nil {
+		return mail.Part{}, err
+	}
+	s.maps.put(key, part)
+	return part, nil
+}
+
+// viewMapKey names what a map shows: the game system, the side and a hash of
+// what the side sees (every side's view for a map of everything).
+func viewMapKey(pos engine.Position, side string) (string, error) {
+	h := sha256.New()
+	fmt.Fprintf(h, "%T\x00%s\x00", pos, side)
+	sides := []string{side}
+	if side == "" {
+		sides = nil
+		for _, sd := range pos.Sides() {
+			sides = append(sides, sd.Name)
+		}
+	}
+	for _, sd := range sides {
+		view, err := pos.View(sd)
+		if err != nil {
+			return "", fmt.Errorf("the view of %s for its map: %w", sd, err)
+		}
+		h.Write(view)
+		h.Write([]byte{0})
+	}
+	return string(h.Sum(nil)), nil
+}
+
+// mapCache keeps the latest maps drawn of positions, by viewMapKey.
+type mapCache struct {
+	mu    sync.Mutex
+	parts map[string]mail.Part
+	order []string // oldest first
+}
+
+// mapCacheSize bounds the maps kept: a few scenarios' openings (about
+// 400 KB each for the largest).
+const mapCacheSize = 8
+
+func (c *mapCache) get(key string) (mail.Part, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	part, ok := c.parts[key]
+	return part, ok
+}
+
+func (c *mapCache) put(key string, part mail.Part) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.parts == nil {
+		c.parts = map[string]mail.Part{}
+	}
+	if _, ok := c.parts[key]; ok {
+		return
+	}
+	if len(c.order) == mapCacheSize {
+		delete(c.parts, c.order[0])
+		c.order = c.order[1:]
+	}
+	c.parts[key] = part
+	c.order = append(c.order, key)
 }
 
 // textMap is the position's map in text, as a side sees it.

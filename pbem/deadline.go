@@ -14,6 +14,13 @@ const processedRetention = 30 * 24 * time.Hour
 // sends the reminders before deadlines, until ctx is done. It wakes when
 // the next of them falls due and whenever a transaction changed a game.
 func (s *Service) runDeadlines(ctx context.Context) {
+	if s.opts.DeadlineStartDelay > 0 {
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(s.opts.DeadlineStartDelay):
+		}
+	}
 	var pruned time.Time
 	s.loop(ctx, "deadlines", s.deadlineKick, func() (time.Time, error) {
 		now := s.clock.Now()

@@ -63,18 +63,22 @@ func (s *Service) dueGames(now time.Time) (due []string, next time.Time, err err
 	s.due.mu.Lock()
 	defer s.due.mu.Unlock()
 	if !s.due.loaded {
+		start := time.Now()
 		s.due.at = map[string]time.Time{}
+		n := 0
 		err := s.store.db.View(func(tx *bbolt.Tx) error {
 			games, err := storeTx{tx}.games()
 			for _, g := range games {
 				s.due.set(g.ID, s.nextEvent(g))
 			}
+			n = len(games)
 			return err
 		})
 		if err != nil {
 			return nil, time.Time{}, err
 		}
 		s.due.loaded = true
+		s.log.Info("deadline index built", "games", n, "waiting", len(s.due.at), "took", time.Since(start).Round(time.Millisecond))
 	}
 	for id, at := range s.due.at {
 		switch {

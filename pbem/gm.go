@@ -216,7 +216,7 @@ func (t *txn) newGame(req *request) error {
 
 	var png *mail.Part
 	if !pos.HidesInformation() {
-		part, err := mapPart(pos.Map, "")
+		part, err := t.s.positionMap(pos, "")
 		if err != nil {
 			return err
 		}
@@ -409,7 +409,7 @@ func (t *txn) endGame(g *Game) error {
 	var png *mail.Part
 	for _, p := range recipients {
 		if png == nil || pos.HidesInformation() {
-			part, err := mapPart(pos.Map, p.Side)
+			part, err := t.s.positionMap(pos, p.Side)
 			if err != nil {
 				return err
 			}

@@ -3,7 +3,10 @@ package pbem
 import (
 	"context"
 	"fmt"
+	"hash/fnv"
 	"slices"
+	"strings"
+	"sync"
 	"time"
 
 	"go.etcd.io/bbolt"
@@ -89,7 +92,10 @@ func (s *Service) sendDue(ctx context.Context) (time.Time, error) {
 					next = o.NextTry
 				}
 			case len(due) == sendBatch:
-				next = now // more is due than one pass takes
+				// More is due than one pass takes: the next pass comes at
+				// once, and reads the rest of a long queue then.
+				next = now
+				return nil
 			default:
 				due = append(due, dueMail{key: slices.Clone(k), o: o, raw: slices.Clone(data.Get(k))})
 			}
@@ -99,35 +105,115 @@ func (s *Service) sendDue(ctx context.Context) (time.Time, error) {
 	if err != nil {
 		return time.Time{}, fmt.Errorf("reading the outbox: %w", err)
 	}
-	for _, m := range due {
-		if ctx.Err() != nil {
-			return now, nil
-		}
-		sendErr := s.sender.Send(ctx, s.opts.Address, m.o.To, m.raw)
-		if sendErr != nil && ctx.Err() != nil {
-			// Interrupted by a shutdown, not refused: the mail stays due, for
-			// Flush or the next start.
-			return now, nil
-		}
-		retry, err := s.recordSend(m, sendErr)
-		if err != nil {
-			return time.Time{}, err
-		}
-		// A mail that failed falls due again, even when nothing else waits.
-		if !retry.IsZero() && (next.IsZero() || retry.Before(next)) {
-			next = retry
-		}
+	sent := s.sendAll(ctx, due)
+	retry, err := s.recordSends(sent)
+	if err != nil {
+		return time.Time{}, err
+	}
+	if ctx.Err() != nil {
+		return now, nil
+	}
+	// A mail that failed falls due again, even when nothing else waits.
+	if !retry.IsZero() && (next.IsZero() || retry.Before(next)) {
+		next = retry
 	}
 	return next, nil
 }
 
-// recordSend marks a mail sent (it leaves the outbox) right after the
-// server took it, or schedules its retry and returns its time, or gives up
-// on it.
-func (s *Service) recordSend(m dueMail, sendErr error) (retry time.Time, err error) {
-	log := s.log.With("kind", m.o.Kind, "game", m.o.Game, "side", m.o.Side, "mail_id", m.o.MessageID)
+// sendAll sends mails over Options.SendSessions sessions at once, the
+// mails to one address over one of them, in the order they were queued,
+// and returns what came of each attempt made. A mail interrupted by a
+// shutdown is not counted as attempted: it stays due, for Flush or the
+// next start.
+func (s *Service) sendAll(ctx context.Context, due []dueMail) []sendResult {
+	lanes := min(s.opts.SendSessions, len(due))
+	results := make([]*sendResult, len(due))
+	var wg sync.WaitGroup
+	for lane := range lanes {
+		wg.Go(func() {
+			for i, m := range due {
+				if laneOf(m.o.To[0], lanes) != lane {
+					continue
+				}
+				if ctx.Err() != nil {
+					return
+				}
+				err := s.sender.Send(ctx, s.opts.Address, m.o.To, m.raw)
+				if err != nil && ctx.Err() != nil {
+					return // interrupted, not refused
+				}
+				results[i] = &sendResult{m, err}
+			}
+		})
+	}
+	wg.Wait()
+	var sent []sendResult
+	for _, r := range results {
+		if r != nil {
+			sent = append(sent, *r)
+		}
+	}
+	return sent
+}
+
+// laneOf is the session a recipient's mails go over, of lanes.
+func laneOf(addr string, lanes int) int {
+	h := fnv.New32a()
+	h.Write([]byte(strings.ToLower(addr)))
+	return int(h.Sum32() % uint32(lanes))
+}
+
+// sendResult is what came of one attempt to send a mail.
+type sendResult struct {
+	m   dueMail
+	err error
+}
+
+// recordSends records a pass's attempts in one commit: a mail sent leaves
+// the outbox, one that failed has its retry scheduled (the earliest is
+// returned) or is given up on. A kill before the commit sends the pass's
+// mails again at the next start, under the same Message-ID.
+func (s *Service) recordSends(sent []sendResult) (retry time.Time, err error) {
+	if len(sent) == 0 {
+		return time.Time{}, nil
+	}
 	now := s.clock.Now()
-	o := m.o
+	updated := make([]outgoing, len(sent))
+	for i, r := range sent {
+		updated[i] = s.afterAttempt(r.m.o, r.err, now)
+		if o := updated[i]; r.err != nil && !o.Failed && (retry.IsZero() || o.NextTry.Before(retry)) {
+			retry = o.NextTry
+		}
+	}
+	err = s.store.db.Update(func(tx *bbolt.Tx) error {
+		for i, r := range sent {
+			if r.err == nil {
+				if err := tx.Bucket(bucketOutbox).Delete(r.m.key); err != nil {
+					return err
+				}
+				if err := tx.Bucket(bucketOutboxData).Delete(r.m.key); err != nil {
+					return err
+				}
+				continue
+			}
+			// A mail given up on keeps its message, for the operator to look
+			// at; sendDue skips it.
+			if err := putJSON(tx.Bucket(bucketOutbox), r.m.key, &updated[i]); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return time.Time{}, fmt.Errorf("recording the sending of %d mails: %w", len(sent), err)
+	}
+	return retry, nil
+}
+
+// afterAttempt is a mail's outbox record after an attempt to send it that
+// ended with sendErr (nil: sent), logged.
+func (s *Service) afterAttempt(o outgoing, sendErr error, now time.Time) outgoing {
+	log := s.log.With("kind", o.Kind, "game", o.Game, "side", o.Side, "mail_id", o.MessageID)
 	switch {
 	case sendErr == nil:
 		log.Info("mail sent", "attempts", o.Attempts+1)
@@ -149,24 +235,9 @@ func (s *Service) recordSend(m dueMail, sendErr error) (retry time.Time, err err
 		if lastTry := o.Queued.Add(s.opts.GiveUp); o.NextTry.After(lastTry) {
 			o.NextTry = lastTry
 		}
-		retry = o.NextTry
 		log.Warn("sending failed; will retry", "attempts", o.Attempts, "retry_at", o.NextTry, "err", sendErr)
 	}
-	err = s.store.db.Update(func(tx *bbolt.Tx) error {
-		if sendErr == nil {
-			if err := tx.Bucket(bucketOutbox).Delete(m.key); err != nil {
-				return err
-			}
-			return tx.Bucket(bucketOutboxData).Delete(m.key)
-		}
-		// A mail given up on keeps its message, for the operator to look
-		// at; sendDue skips it.
-		return putJSON(tx.Bucket(bucketOutbox), m.key, &o)
-	})
-	if err != nil {
-		return time.Time{}, fmt.Errorf("recording the sending of %s: %w", o.MessageID, err)
-	}
-	return retry, nil
+	return o
 }
 
 // retryWait is the wait before the next attempt to send a mail queued age

@@ -261,7 +261,7 @@ func (t *txn) mapMail(id *identity) error {
 	if err != nil {
 		return err
 	}
-	png, err := mapPart(pos.Map, id.side)
+	png, err := t.s.positionMap(pos, id.side)
 	if err != nil {
 		return err
 	}

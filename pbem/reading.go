@@ -15,7 +15,13 @@ import (
 // attachment; a mail that only quotes the judge's mail with its order form
 // asks for orders, which may be in the form.
 func readMail(msg *mail.Inbound) *request {
-	req := readRequest(mail.StripQuoted(msg.Text), msg.Subject)
+	return readStripped(msg, mail.StripQuoted(msg.Text))
+}
+
+// readStripped is readMail of a mail whose own text, quotes and
+// signatures removed, is own.
+func readStripped(msg *mail.Inbound, own string) *request {
+	req := readRequest(own, msg.Subject)
 	if req.Empty {
 		if name, text := orderAttachment(msg); name != "" {
 			req = readRequest(text, msg.Subject)

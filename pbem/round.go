@@ -237,7 +237,7 @@ func (t *txn) welcome(g *Game, side string, png *mail.Part) error {
 		return err
 	}
 	if png == nil || pos.HidesInformation() {
-		p, err := mapPart(pos.Map, side)
+		p, err := t.s.positionMap(pos, side)
 		if err != nil {
 			return err
 		}

@@ -80,10 +80,31 @@ func copyGames(b *testing.B, j *judge, id string, n int) {
 }
 
 // parseClient reads a client's mail as the intake does.
-func parseClient(b *testing.B, m clientMail) *mail.Inbound {
+func parseClient(b testing.TB, m clientMail) *mail.Inbound {
 	in, err := mail.Parse(bytes.NewReader(m.raw()), 1<<20)
 	if err != nil {
 		b.Fatal(err)
 	}
 	return in
+}
+
+// BenchmarkNewGameKrinkelt times the GM's NEWGAME of the division scenario
+// handled, its welcomes composed and queued (issue 13: 20 ms), once the
+// judge has drawn the scenario's opening map (the first NEWGAME of a
+// scenario since the start draws it).
+func BenchmarkNewGameKrinkelt(b *testing.B) {
+	j := newJudge(b, nil)
+	i := 0
+	newGame := func() {
+		i++
+		in := parseClient(b, gmMail(fmt.Sprintf("NEWGAME scenario=krinkelt id=k%d us=%s german=%s", i, alice, bob)))
+		if err := j.svc.Handle(context.Background(), in); err != nil {
+			b.Fatal(err)
+		}
+	}
+	newGame()
+	b.ReportAllocs()
+	for b.Loop() {
+		newGame()
+	}
 }

@@ -18,6 +18,19 @@ import (
 // within the 30 s a service manager grants (deploy/fieldpost.service).
 const shutdownFlush = 15 * time.Second
 
+// sendSessions is how many SMTP sessions the outbox sends over at once:
+// the mail server's storing of one mail overlaps the sending of the next;
+// few enough for the connection limits of mail providers.
+const sendSessions = 3
+
+// deadlineStartDelay holds back the deadline loop at the start; a round
+// due meanwhile is played that much later.
+const deadlineStartDelay = 2 * time.Second
+
+// checkDelay is how long after its start the judge checks every page of
+// its database: after the mails waiting at the start are answered.
+const checkDelay = 10 * time.Second
+
 // Serve runs the judge of cfg until ctx is done: the IMAP intake hands
 // each mail to the Service, the outbox is sent over SMTP, deadlines are
 // watched and the administration is served on the control socket
@@ -36,6 +49,7 @@ type daemon struct {
 	cfg    *Config
 	store  *Store
 	svc    *Service
+	sender *mail.Sender
 	intake *mail.Intake
 	log    *slog.Logger
 }
@@ -48,8 +62,12 @@ func newDaemon(cfg *Config, games Games, logger *slog.Logger, clock Clock) (*dae
 	if err != nil {
 		return nil, err
 	}
+	// With thousands of games, the first pass of the deadline loop reads
+	// for a second from a cold disk: the mails waiting go first.
+	opts.DeadlineStartDelay = deadlineStartDelay
+	opts.SendSessions = sendSessions
 	sender, err := mail.NewSender(mail.SenderConfig{Addr: cfg.SMTPAddr, TLS: cfg.SMTPTLS,
-		Username: cfg.SMTPUsername, Password: cfg.SMTPPassword, HeloName: cfg.SMTPHelo})
+		Username: cfg.SMTPUsername, Password: cfg.SMTPPassword, HeloName: cfg.SMTPHelo, MaxSessions: sendSessions})
 	if err != nil {
 		return nil, err
 	}
@@ -71,7 +89,7 @@ func newDaemon(cfg *Config, games Games, logger *slog.Logger, clock Clock) (*dae
 		store.Close()
 		return nil, err
 	}
-	return &daemon{cfg: cfg, store: store, svc: svc, intake: intake, log: logger}, nil
+	return &daemon{cfg: cfg, store: store, svc: svc, sender: sender, intake: intake, log: logger}, nil
 }
 
 // run runs the daemon until ctx is done, then shuts it down in order: the
@@ -82,9 +100,15 @@ func (d *daemon) run(ctx context.Context) error {
 	ctx, stopDamaged := context.WithCancelCause(ctx)
 	defer stopDamaged(nil)
 	go func() {
-		// Every page is read once, after the start: a damaged file stops
-		// the judge before a read in the middle of its work meets the
-		// damage.
+		// Every page is read once, a while after the start (so that the
+		// reading of the whole file does not slow the first mails): a
+		// damaged file stops the judge before a read in the middle of its
+		// work meets the damage.
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(checkDelay):
+		}
 		if err := d.store.Check(); err != nil {
 			d.log.Error("the database is damaged: the judge stops", "err", err)
 			stopDamaged(err)
@@ -103,7 +127,7 @@ func (d *daemon) run(ctx context.Context) error {
 	}
 	var wg sync.WaitGroup
 	var intakeErr error
-	wg.Go(func() { intakeErr = d.intake.Run(ctx, d.svc.Handle) })
+	wg.Go(func() { intakeErr = d.intake.RunBatch(ctx, d.svc.HandleBatch) })
 	wg.Go(func() { d.svc.Run(ctx) })
 	wg.Wait()
 	control.stop()
@@ -112,7 +136,7 @@ func (d *daemon) run(ctx context.Context) error {
 	flushCtx, cancel := context.WithTimeout(context.Background(), shutdownFlush)
 	flushErr := d.svc.Flush(flushCtx)
 	cancel()
-	err = errors.Join(intakeErr, flushErr, d.store.Close())
+	err = errors.Join(intakeErr, flushErr, d.sender.Close(), d.store.Close())
 	if cause := context.Cause(ctx); cause != nil && !errors.Is(cause, context.Canceled) && !errors.Is(cause, context.DeadlineExceeded) {
 		err = errors.Join(cause, err)
 	}

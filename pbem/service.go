@@ -70,6 +70,14 @@ type Options struct {
 	// their name was refused, 3 an hour by default. Answers to players'
 	// own mail are never limited.
 	StrangerAnswers, RefusalNotices Limit
+	// SendSessions is how many mails the outbox sends at once, each over
+	// a session of the Sender of its own (the mails to one address over
+	// one, in order); 1 by default.
+	SendSessions int
+	// DeadlineStartDelay holds back the deadline loop's first pass, which
+	// reads every game, after Run starts: the mails waiting at a start are
+	// answered first. None by default.
+	DeadlineStartDelay time.Duration
 	// Clock is the time; SystemClock by default.
 	Clock Clock
 	// Logger receives the logs; slog.Default() when nil. Secrets are never
@@ -94,6 +102,8 @@ type Service struct {
 	outboxKick, deadlineKick chan struct{}
 	// due is when each game next needs the deadline loop.
 	due dueIndex
+	// maps are the latest position maps drawn.
+	maps mapCache
 }
 
 // NewService checks opts and returns a Service on store, sending through
@@ -118,6 +128,7 @@ func NewService(store *Store, sender Sender, opts Options) (*Service, error) {
 	if opts.Templates == nil {
 		opts.Templates = templates.FS
 	}
+	opts.SendSessions = max(opts.SendSessions, 1)
 	opts.RetryMin = cmp.Or(opts.RetryMin, time.Minute)
 	opts.RetryMax = max(cmp.Or(opts.RetryMax, time.Hour), opts.RetryMin)
 	opts.GiveUp = cmp.Or(opts.GiveUp, 72*time.Hour)
@@ -192,22 +203,51 @@ func (t *txn) putGame(g *Game) error {
 // update runs fn in a write transaction and wakes the loops after it
 // committed.
 func (s *Service) update(msg *mail.Inbound, log *slog.Logger, fn func(t *txn) error) error {
-	t := &txn{s: s, now: s.clock.Now(), msg: msg, log: log}
+	return s.updateAll([]step{{msg, log, fn}})
+}
+
+// step is the work of one mail (or of the administration, or the
+// deadline loop) in a transaction.
+type step struct {
+	msg *mail.Inbound
+	log *slog.Logger
+	fn  func(t *txn) error
+}
+
+// updateAll runs the steps, in order, in one write transaction, each with
+// a txn of its own (its own position cache: a step sees what the steps
+// before it wrote), and wakes the loops after the commit. A step's error
+// rolls them all back.
+func (s *Service) updateAll(steps []step) error {
+	now := s.clock.Now()
+	var queued int
+	changed := map[string]bool{}
 	err := s.store.db.Update(func(tx *bbolt.Tx) error {
-		t.storeTx, t.queued, t.positions, t.changed = storeTx{tx}, 0, nil, nil
-		return fn(t)
+		queued = 0
+		clear(changed)
+		for _, st := range steps {
+			t := &txn{storeTx: storeTx{tx}, s: s, now: now, msg: st.msg, log: st.log}
+			if err := st.fn(t); err != nil {
+				return err
+			}
+			queued += t.queued
+			for id := range t.changed {
+				changed[id] = true
+			}
+		}
+		return nil
 	})
 	if err != nil {
 		return err
 	}
-	if t.queued > 0 {
+	if queued > 0 {
 		kick(s.outboxKick)
 	}
-	if len(t.changed) > 0 {
-		if err := s.refreshDue(t.changed); err != nil {
-			// The mail's work is committed: a stale index only delays a
-			// deadline until the loop reads every game again.
-			log.Error("reading the changed games' deadlines", "err", err)
+	if len(changed) > 0 {
+		if err := s.refreshDue(changed); err != nil {
+			// The work is committed: a stale index only delays a deadline
+			// until the loop reads every game again.
+			s.log.Error("reading the changed games' deadlines", "err", err)
 			s.due.mu.Lock()
 			s.due.loaded = false
 			s.due.mu.Unlock()
@@ -232,33 +272,61 @@ func kick(c chan struct{}) {
 // the mail should be handled again later, except mail.ErrSetAside for an
 // Unreadable mail, whose sender has been told.
 func (s *Service) Handle(ctx context.Context, msg *mail.Inbound) error {
-	log := s.log.With("message_id", msg.MessageID)
-	var setAside error
-	if msg.Unreadable != "" {
-		setAside = fmt.Errorf("%w: %s", mail.ErrSetAside, msg.Unreadable)
-	}
-	if b, ok := mail.ReadBounce(msg); ok {
-		return errors.Join(s.handleBounce(msg, b, log), setAside)
-	}
-	if reason, auto := mail.DetectAutomatic(msg, []string{s.opts.Address}); auto {
-		log.Info("automatic mail ignored", "reason", reason, "from", msg.From.Email)
-		return setAside
-	}
-	key := dedupeKey(msg)
-	err := s.update(msg, log, func(t *txn) error {
-		if t.processed(key) {
-			log.Info("mail handled before; ignored", "from", msg.From.Email)
-			return nil
+	return s.HandleBatch(ctx, []*mail.Inbound{msg})[0]
+}
+
+// HandleBatch handles mails that arrived together, as Handle does each,
+// and returns one error per mail; it is a mail.BatchHandler. The mails
+// are handled in order in one transaction, one commit (one disk sync) for
+// them all. Each mail's effects stay all or nothing: when one fails, the
+// transaction is rolled back, and every mail is handled again alone, so
+// that the one that fails fails alone and none is done twice.
+func (s *Service) HandleBatch(ctx context.Context, msgs []*mail.Inbound) []error {
+	errs := make([]error, len(msgs))
+	var steps []step
+	var together []int // the indexes of the mails of steps
+	for i, msg := range msgs {
+		log := s.log.With("message_id", msg.MessageID)
+		if msg.Unreadable != "" {
+			errs[i] = fmt.Errorf("%w: %s", mail.ErrSetAside, msg.Unreadable)
 		}
-		if err := t.handle(); err != nil {
-			return err
+		if b, ok := mail.ReadBounce(msg); ok {
+			errs[i] = errors.Join(s.handleBounce(msg, b, log), errs[i])
+			continue
 		}
-		return t.markProcessed(key, t.now)
-	})
+		if reason, auto := mail.DetectAutomatic(msg, []string{s.opts.Address}); auto {
+			log.Info("automatic mail ignored", "reason", reason, "from", msg.From.Email)
+			continue
+		}
+		key := dedupeKey(msg)
+		steps = append(steps, step{msg, log, func(t *txn) error {
+			if t.processed(key) {
+				t.log.Info("mail handled before; ignored", "from", t.msg.From.Email)
+				return nil
+			}
+			if err := t.handle(); err != nil {
+				return err
+			}
+			return t.markProcessed(key, t.now)
+		}})
+		together = append(together, i)
+	}
+	if len(steps) == 0 {
+		return errs
+	}
+	err := s.updateAll(steps)
+	if err != nil && len(steps) > 1 {
+		s.log.Warn("a mail of a batch failed; each is handled alone", "mails", len(steps), "err", err)
+		for _, i := range together {
+			errs[i] = s.Handle(ctx, msgs[i])
+		}
+		return errs
+	}
 	if err != nil {
-		return fmt.Errorf("handling mail %s: %w", msg.MessageID, err)
+		i := together[0]
+		errs[i] = fmt.Errorf("handling mail %s: %w", msgs[i].MessageID, err)
 	}
-	return setAside
+	return errs
 }
 
 // dedupeKey names an inbound mail: its Message-ID, or for the rare mail
@@ -296,13 +364,14 @@ func (t *txn) handle() error {
 			fmt.Sprintf("Your mail had %s and was not read; it is kept aside for the club's administrator.\n"+
 				"Orders and commands are plain text: send them in a plain mail, without attachments.", msg.Unreadable))
 	}
-	if n, limit := lineCount(mail.StripQuoted(msg.Text)), t.s.opts.Limits.MaxLines; n > limit {
+	own := mail.StripQuoted(msg.Text)
+	if n, limit := lineCount(own), t.s.opts.Limits.MaxLines; n > limit {
 		t.log.Info("overlong mail refused", "lines", n, "from", msg.From.Email)
 		return t.answerSender(kindError, "Your mail was too long",
 			fmt.Sprintf("Your mail has %d lines of text besides quotes; the judge reads at most %d and did\n"+
 				"nothing with it. Send only the orders or the command.", n, limit))
 	}
-	req := readMail(msg)
+	req := readStripped(msg, own)
 	t.req = req
 	if req.Empty {
 		if strings.TrimSpace(msg.Text) != "" {

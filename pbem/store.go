@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"go.etcd.io/bbolt"
+	"golang.org/x/sys/unix"
 )
 
 // The store's buckets. Games are keyed by their id; the per-game buckets
@@ -151,6 +152,11 @@ func (s *Store) Check() error {
 	if err := errors.Join(err, f.Close()); err != nil {
 		return fmt.Errorf("checking database %s: %w", s.path, err)
 	}
+	// The copy read the whole file into the page cache: dropped again, the
+	// pages the judge does not use stay out of its memory (a read of the
+	// memory-mapped file maps the cached pages around it too).
+	dropCache(s.path)
+	defer dropCache(f.Name())
 	copied, err := openStore(f.Name(), true, adminOpenTimeout)
 	if err != nil {
 		return fmt.Errorf("checking database %s: %w", s.path, err)
@@ -177,6 +183,17 @@ func removeCheckCopies(path string) error {
 		}
 	}
 	return nil
+}
+
+// dropCache asks the kernel to drop a file's pages from the page cache
+// (those no process has mapped); a failure only costs memory.
+func dropCache(path string) {
+	f, err := os.Open(path)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	_ = unix.Fadvise(int(f.Fd()), 0, 0, unix.FADV_DONTNEED)
 }
 
 // readEveryPage runs bbolt's consistency check on a store nobody writes.

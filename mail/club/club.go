@@ -47,6 +47,10 @@ type Config struct {
 	MaxMessageSize int64
 	// Logger receives the server's logs; slog.Default() when nil.
 	Logger *slog.Logger
+	// Delivered, when set, is called after each message is stored in an
+	// account's INBOX, with the account and the message as received (for
+	// the load tool's timing); it must not block.
+	Delivered func(account string, raw []byte)
 }
 
 // Account is a mail account: the address Name@Domain and its password,

@@ -94,6 +94,9 @@ func (s *Server) deliver(from string, rcpts []recipient, raw []byte) error {
 	}
 	for i, r := range rcpts {
 		r.account.changes.broadcast()
+		if s.cfg.Delivered != nil {
+			s.cfg.Delivered(r.account.Name, raw)
+		}
 		// The address is not logged: its tag is a player's secret.
 		s.log.Info("mail delivered", "from", untagged(from), "account", r.account.Name, "bytes", sizes[i])
 	}

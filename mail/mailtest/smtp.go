@@ -48,18 +48,26 @@ type SMTPServer struct {
 	received  []Received
 	failCode  int // reply code for rejected transactions
 	failCount int // how many more transactions to reject
+	// conns are the client connections open now; connections counts every
+	// connection ever greeted.
+	conns       map[*smtp.Conn]bool
+	connections int
 }
 
 // NewSMTPServer starts an SMTP server on 127.0.0.1:0 and closes it when
 // the test ends. A nil opts is the zero SMTPOptions.
 func NewSMTPServer(t testing.TB, opts *SMTPOptions) *SMTPServer {
 	t.Helper()
-	s := &SMTPServer{}
+	s := &SMTPServer{conns: map[*smtp.Conn]bool{}}
 	if opts != nil {
 		s.opts = *opts
 	}
-	server := smtp.NewServer(smtp.BackendFunc(func(*smtp.Conn) (smtp.Session, error) {
-		return &smtpSession{server: s}, nil
+	server := smtp.NewServer(smtp.BackendFunc(func(c *smtp.Conn) (smtp.Session, error) {
+		s.mu.Lock()
+		s.conns[c] = true
+		s.connections++
+		s.mu.Unlock()
+		return &smtpSession{server: s, conn: c}, nil
 	}))
 	server.Domain = "mailtest.localhost"
 	server.AllowInsecureAuth = true
@@ -91,6 +99,24 @@ func (s *SMTPServer) FailNext(n, code int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.failCount, s.failCode = n, code
+}
+
+// Connections returns how many connections clients have opened so far
+// (counted at their EHLO), and how many of them are open now.
+func (s *SMTPServer) Connections() (total, open int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.connections, len(s.conns)
+}
+
+// DropConnections closes every client connection open now, as a server
+// does to idle clients, without a word.
+func (s *SMTPServer) DropConnections() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for c := range s.conns {
+		c.Conn().Close()
+	}
 }
 
 // Messages returns the messages accepted so far.
@@ -142,6 +168,7 @@ func (s *SMTPServer) accept(msg Received) error {
 // smtpSession is one SMTP connection's transaction state.
 type smtpSession struct {
 	server        *SMTPServer
+	conn          *smtp.Conn
 	authenticated bool
 	from          string
 	to            []string
@@ -209,4 +236,9 @@ func (ss *smtpSession) Reset() {
 	ss.from, ss.to, ss.failCode = "", nil, 0
 }
 
-func (ss *smtpSession) Logout() error { return nil }
+func (ss *smtpSession) Logout() error {
+	ss.server.mu.Lock()
+	delete(ss.server.conns, ss.conn)
+	ss.server.mu.Unlock()
+	return nil
+}

@@ -1,0 +1,122 @@
+package pbem
+
+import (
+	"errors"
+	"fmt"
+
+	"go.etcd.io/bbolt"
+)
+
+// CopyGame adds n copies of game id under the ids copy-1 ... copy-n, each
+// with its own nonce (hence its own players' secrets), its position and
+// its players' tokens, as a club's many games stand in the database; for
+// the load tool (fieldpost load), which builds a large database in seconds
+// instead of creating every game by mail. Only without a running judge,
+// with the database opened for Write.
+func (a *AdminConn) CopyGame(id string, n int) error {
+	if a.live || a.svc == nil {
+		return errors.New("copying games needs the database opened for writing, without a running judge")
+	}
+	const perCommit = 500 // bounds the memory of one transaction
+	for done := 0; done < n; done += perCommit {
+		err := a.store.db.Update(func(tx *bbolt.Tx) error {
+			st := storeTx{tx}
+			g, err := st.game(id)
+			if err != nil || g == nil {
+				return cmpErr(err, fmt.Errorf("no game %s", id))
+			}
+			state, err := st.state(id, g.Turn)
+			if err != nil {
+				return err
+			}
+			for i := done + 1; i <= min(done+perCommit, n); i++ {
+				c := *g
+				c.ID, c.Nonce = fmt.Sprintf("copy-%d", i), randomHex(8)
+				if err := st.putGame(&c); err != nil {
+					return err
+				}
+				if err := st.putState(c.ID, c.Turn, state); err != nil {
+					return err
+				}
+				for _, p := range c.Players {
+					if err := st.putToken(hashSecret(deriveSecret(a.svc.opts.ServerKey, &c, p.Side)), c.ID, p.Side); err != nil {
+						return err
+					}
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			return fmt.Errorf("copying game %s: %w", id, err)
+		}
+	}
+	return nil
+}
+
+func cmpErr(err, otherwise error) error {
+	if err != nil {
+		return err
+	}
+	return otherwise
+}
+
+// Storage is what a judge's database holds, counted as the bytes of its
+// keys and values (the file itself is larger: pages are never full, and
+// bbolt keeps freed pages for reuse).
+type Storage struct {
+	// Total counts every bucket.
+	Total int64
+	// Rounds are, for the game asked about, the bytes of its position at
+	// the start of each turn and of that round's record, by turn.
+	Rounds []int
+}
+
+// MeasureStorage reads a database no judge is running on and counts what
+// it holds, and what each round of game stores ("" for no game).
+func MeasureStorage(database, game string) (*Storage, error) {
+	s, err := openStore(database, true, adminOpenTimeout)
+	if err != nil {
+		return nil, err
+	}
+	defer s.Close()
+	var out Storage
+	err = s.db.View(func(tx *bbolt.Tx) error {
+		var walk func(b *bbolt.Bucket) error
+		walk = func(b *bbolt.Bucket) error {
+			return b.ForEach(func(k, v []byte) error {
+				out.Total += int64(len(k) + len(v))
+				if v == nil {
+					return walk(b.Bucket(k))
+				}
+				return nil
+			})
+		}
+		err := tx.ForEach(func(name []byte, b *bbolt.Bucket) error { return walk(b) })
+		if err != nil {
+			return err
+		}
+		if game == "" {
+			return nil
+		}
+		st := storeTx{tx}
+		g, err := st.game(game)
+		if err != nil || g == nil {
+			return cmpErr(err, fmt.Errorf("no game %s", game))
+		}
+		for turn := 0; turn <= g.Turn; turn++ {
+			n := 0
+			if raw, err := st.state(game, turn); err == nil {
+				n += len(raw)
+			}
+			if b, _ := gameBucket(tx, bucketRounds, game, false); b != nil {
+				n += len(b.Get(turnKey(turn)))
+			}
+			out.Rounds = append(out.Rounds, n)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("measuring database %s: %w", database, err)
+	}
+	return &out, nil
+}
