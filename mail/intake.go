@@ -452,15 +452,16 @@ func newUIDs(c *imapclient.Client, last imap.UID) ([]imap.UID, error) {
 // logged and scheduled for retry; the error return is for a connection
 // that is no longer usable.
 func (in *Intake) processBatch(ctx context.Context, c *imapclient.Client, handle BatchHandler, st *mailboxState, uids []imap.UID) error {
-	var toFetch []imap.UID
+	var toFetch, handled []imap.UID
 	for _, uid := range uids {
 		if r := st.retries[uid]; r != nil && r.handled {
-			if err := in.moveHandled(c, st, []imap.UID{uid}, r.moveTo); err != nil {
-				return err
-			}
+			handled = append(handled, uid)
 			continue
 		}
 		toFetch = append(toFetch, uid)
+	}
+	if err := in.moveHandledAgain(c, st, handled); err != nil {
+		return err
 	}
 	if len(toFetch) == 0 {
 		return nil
@@ -646,6 +647,40 @@ func (in *Intake) fetch(c *imapclient.Client, uids []imap.UID) (map[imap.UID]fet
 		return nil, fmt.Errorf("imap UID FETCH %v: %w", uids, err)
 	}
 	return out, nil
+}
+
+// moveHandledAgain moves handled messages whose move did not complete,
+// those still in the mailbox: a move cut off with the connection may have
+// been done by the server, and a UID MOVE of messages gone is an empty
+// move, which some servers answer badly.
+func (in *Intake) moveHandledAgain(c *imapclient.Client, st *mailboxState, uids []imap.UID) error {
+	if len(uids) == 0 {
+		return nil
+	}
+	data, err := c.UIDSearch(&imap.SearchCriteria{UID: []imap.UIDSet{imap.UIDSetNum(uids...)}}, nil).Wait()
+	if err != nil {
+		return fmt.Errorf("imap UID SEARCH of messages to move: %w", err)
+	}
+	present := data.AllUIDs()
+	moves := map[string][]imap.UID{}
+	for _, uid := range uids {
+		if !slices.Contains(present, uid) {
+			delete(st.retries, uid)
+			in.log.Info("handled message already moved before the connection was lost", "uid", uid)
+			continue
+		}
+		dest := st.retries[uid].moveTo
+		moves[dest] = append(moves[dest], uid)
+	}
+	for _, dest := range []string{in.cfg.ProcessedMailbox, in.cfg.SetAsideMailbox} {
+		if len(moves[dest]) == 0 {
+			continue
+		}
+		if err := in.moveHandled(c, st, moves[dest], dest); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // moveHandled moves handled messages to the mailbox dest, in one

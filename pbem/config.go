@@ -50,6 +50,10 @@ type Config struct {
 	SMTPUsername string
 	SMTPPassword string
 	SMTPHelo     string
+	// SMTPSessions is how many SMTP sessions the outbox sends over at once
+	// (3 by default): the server's storing of one mail overlaps the sending
+	// of the next; fewer for a provider that limits connections.
+	SMTPSessions int
 
 	GMSecret, GMAddress string
 
@@ -103,6 +107,7 @@ func DefaultConfig() *Config {
 		MaxErrors:            DefaultLimits.MaxErrors,
 		MaxAnswerSize:        DefaultLimits.MaxAnswerSize,
 		SMTPTLS:              mail.TLSImplicit,
+		SMTPSessions:         3,
 		Deadline:             72 * time.Hour,
 		Reminders:            []time.Duration{24 * time.Hour, 2 * time.Hour},
 		Grace:                time.Hour,
@@ -227,6 +232,11 @@ func (c *Config) set(key, val string) error {
 		c.SMTPPassword = val
 	case "smtp_helo":
 		c.SMTPHelo = val
+	case "smtp_sessions":
+		c.SMTPSessions, err = parseCount(val)
+		if err == nil && c.SMTPSessions > maxSMTPSessions {
+			err = fmt.Errorf("%q: at most %d", val, maxSMTPSessions)
+		}
 	case "gm_secret":
 		c.GMSecret = val
 	case "gm_address":
@@ -388,6 +398,10 @@ func parseSize(s string) (int64, error) {
 	}
 	return n << shift, nil
 }
+
+// maxSMTPSessions bounds smtp_sessions: more would only meet the
+// providers' connection limits.
+const maxSMTPSessions = 20
 
 // parseCount reads a whole number from 1 to maxCount.
 func parseCount(s string) (int, error) {

@@ -43,7 +43,7 @@ func TestExampleConfig(t *testing.T) {
 	for _, key := range []string{"address", "name", "database", "key_file", "imap_addr", "imap_tls", "imap_username",
 		"imap_password", "imap_mailbox", "imap_processed_mailbox", "imap_set_aside_mailbox", "imap_poll_interval", "imap_idle",
 		"max_message_size", "max_header_fields", "max_mime_parts", "max_lines", "max_errors", "max_answer_size",
-		"smtp_addr", "smtp_tls", "smtp_username", "smtp_password", "smtp_helo", "gm_secret", "gm_address", "deadline",
+		"smtp_addr", "smtp_tls", "smtp_username", "smtp_password", "smtp_helo", "smtp_sessions", "gm_secret", "gm_address", "deadline",
 		"reminders", "grace", "templates", "send_retry_min", "send_retry_max", "send_give_up", "stranger_answers", "refusal_notices", "log_level", "log_format", "http_listen", "base_url"} {
 		if !documented[key] {
 			t.Errorf("%s is not in the example", key)
@@ -62,13 +62,13 @@ func TestParseConfig(t *testing.T) {
 	base := "address = judge@club.example\nimap_addr = 127.0.0.1:143\nimap_username = judge\nsmtp_addr = 127.0.0.1:25\n"
 	cfg, err := ParseConfig(strings.NewReader(base+
 		"imap_tls = none\nimap_password = p#ss = word\nreminders = 2d,1h 30m\ndeadline = none\ngrace = 0s\n"+
-		"max_message_size = 512K\nimap_idle = no\nlog_level = debug\nlog_format = json\n"), func(string) string { return "" })
+		"max_message_size = 512K\nimap_idle = no\nlog_level = debug\nlog_format = json\nsmtp_sessions = 1\n"), func(string) string { return "" })
 	if err != nil {
 		t.Fatal(err)
 	}
 	if cfg.IMAPTLS != mail.TLSNone || cfg.IMAPPassword != "p#ss = word" || cfg.Deadline != 0 || cfg.Grace != 0 ||
 		!reflect.DeepEqual(cfg.Reminders, []time.Duration{48 * time.Hour, time.Hour, 30 * time.Minute}) ||
-		cfg.MaxMessageSize != 512<<10 || cfg.IMAPIdle || cfg.LogLevel != slog.LevelDebug || cfg.LogFormat != "json" {
+		cfg.MaxMessageSize != 512<<10 || cfg.IMAPIdle || cfg.LogLevel != slog.LevelDebug || cfg.LogFormat != "json" || cfg.SMTPSessions != 1 {
 		t.Errorf("%+v", cfg)
 	}
 	cfg, err = ParseConfig(strings.NewReader(base+"imap_password = from-file\n"), func(k string) string {
@@ -90,6 +90,8 @@ func TestParseConfig(t *testing.T) {
 		base + "gm_secret = short\n":                              "at least 12 characters",
 		base + "gm_secret = long-enough-secret\n":                 "gm_address",
 		base + "deadline = -3h\n":                                 "positive",
+		base + "smtp_sessions = 0\n":                              "from 1 to",
+		base + "smtp_sessions = 50\n":                             "at most 20",
 		base + "smtp_password = hunter2\nmax_message_size = 1T\n": "want a size",
 		strings.Replace(base, "judge@", "judge+x@", 1):            "plain address",
 	} {

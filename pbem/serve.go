@@ -18,11 +18,6 @@ import (
 // within the 30 s a service manager grants (deploy/fieldpost.service).
 const shutdownFlush = 15 * time.Second
 
-// sendSessions is how many SMTP sessions the outbox sends over at once:
-// the mail server's storing of one mail overlaps the sending of the next;
-// few enough for the connection limits of mail providers.
-const sendSessions = 3
-
 // deadlineStartDelay holds back the deadline loop at the start; a round
 // due meanwhile is played that much later.
 const deadlineStartDelay = 2 * time.Second
@@ -65,9 +60,9 @@ func newDaemon(cfg *Config, games Games, logger *slog.Logger, clock Clock) (*dae
 	// With thousands of games, the first pass of the deadline loop reads
 	// for a second from a cold disk: the mails waiting go first.
 	opts.DeadlineStartDelay = deadlineStartDelay
-	opts.SendSessions = sendSessions
+	opts.SendSessions = cfg.SMTPSessions
 	sender, err := mail.NewSender(mail.SenderConfig{Addr: cfg.SMTPAddr, TLS: cfg.SMTPTLS,
-		Username: cfg.SMTPUsername, Password: cfg.SMTPPassword, HeloName: cfg.SMTPHelo, MaxSessions: sendSessions})
+		Username: cfg.SMTPUsername, Password: cfg.SMTPPassword, HeloName: cfg.SMTPHelo, MaxSessions: cfg.SMTPSessions})
 	if err != nil {
 		return nil, err
 	}
