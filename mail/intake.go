@@ -59,6 +59,10 @@ type IntakeConfig struct {
 	// at most RetryMax), so that the intake reads mail again soon after a
 	// long outage of the server ends.
 	ReconnectMax time.Duration
+	// ProcessedKeep is how long handled messages are kept in
+	// ProcessedMailbox (by the date they arrived); older ones are deleted
+	// once a day. Zero keeps them for ever.
+	ProcessedKeep time.Duration
 	// Logger receives the intake's logs; slog.Default() when nil.
 	Logger *slog.Logger
 }
@@ -125,8 +129,8 @@ func NewIntake(cfg IntakeConfig) (*Intake, error) {
 	cfg.RetryMin = max(cmp.Or(cfg.RetryMin, time.Second), 10*time.Millisecond)
 	cfg.RetryMax = max(cmp.Or(cfg.RetryMax, 5*time.Minute), cfg.RetryMin)
 	cfg.ReconnectMax = max(min(cmp.Or(cfg.ReconnectMax, 15*time.Second), cfg.RetryMax), cfg.RetryMin)
-	if cfg.PollInterval < 0 || cfg.MaxMessageSize < 0 {
-		return nil, errors.New("mail: intake: negative PollInterval or MaxMessageSize")
+	if cfg.PollInterval < 0 || cfg.MaxMessageSize < 0 || cfg.ProcessedKeep < 0 {
+		return nil, errors.New("mail: intake: negative PollInterval, MaxMessageSize or ProcessedKeep")
 	}
 	if cfg.TLS != TLSNone {
 		tlsConfig, err := tlsConfigFor(cfg.Addr, cfg.TLSConfig)
@@ -202,6 +206,9 @@ func (in *Intake) RunBatch(ctx context.Context, handle BatchHandler) error {
 	}
 	defer in.running.Store(false)
 
+	if in.cfg.ProcessedKeep > 0 {
+		go in.keepProcessed(ctx)
+	}
 	st := &mailboxState{retries: make(map[imap.UID]*retryState)}
 	failures := 0
 	for {
@@ -229,20 +236,102 @@ func (in *Intake) RunBatch(ctx context.Context, handle BatchHandler) error {
 // failed: for a program that runs once (from cron, say) and should stop at
 // once with the reason, where Run would retry.
 func (in *Intake) Check(ctx context.Context) error {
-	c, err := in.connect(ctx, make(chan struct{}, 1))
+	c, done, err := in.login(ctx)
 	if err != nil {
 		return err
 	}
-	defer c.Close()
+	defer done()
+	return c.Logout().Wait()
+}
+
+// login opens a connection of its own and logs in; done closes it.
+func (in *Intake) login(ctx context.Context) (c *imapclient.Client, done func(), err error) {
+	c, err = in.connect(ctx, make(chan struct{}, 1))
+	if err != nil {
+		return nil, nil, err
+	}
 	stop := context.AfterFunc(ctx, func() { c.Close() })
-	defer stop()
+	done = func() {
+		stop()
+		c.Close()
+	}
 	if err := c.WaitGreeting(); err != nil {
-		return fmt.Errorf("imap greeting: %w", err)
+		done()
+		return nil, nil, fmt.Errorf("imap greeting: %w", err)
 	}
 	if err := c.Login(in.cfg.Username, in.cfg.Password).Wait(); err != nil {
-		return fmt.Errorf("imap login as %q: %w", in.cfg.Username, err)
+		done()
+		return nil, nil, fmt.Errorf("imap login as %q: %w", in.cfg.Username, err)
 	}
-	return c.Logout().Wait()
+	return c, done, nil
+}
+
+// purgeInterval is how often the handled messages older than
+// ProcessedKeep are deleted; purgeRetry the wait after a failed purge.
+const (
+	purgeInterval = 24 * time.Hour
+	purgeRetry    = time.Hour
+)
+
+// keepProcessed deletes the handled messages older than ProcessedKeep at
+// the start and once a day, over a connection of its own, so that the
+// processed mailbox does not grow for ever.
+func (in *Intake) keepProcessed(ctx context.Context) {
+	for {
+		wait := purgeInterval
+		n, err := in.PurgeProcessed(ctx, time.Now().Add(-in.cfg.ProcessedKeep))
+		switch {
+		case ctx.Err() != nil:
+			return
+		case err != nil:
+			in.log.Warn("deleting old handled messages failed; will retry", "mailbox", in.cfg.ProcessedMailbox, "retry_in", purgeRetry, "err", err)
+			wait = purgeRetry
+		case n > 0:
+			in.log.Info("old handled messages deleted", "mailbox", in.cfg.ProcessedMailbox, "messages", n, "kept", in.cfg.ProcessedKeep)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(wait):
+		}
+	}
+}
+
+// PurgeProcessed deletes the messages of the processed mailbox that
+// arrived before the given time, and returns how many it deleted.
+func (in *Intake) PurgeProcessed(ctx context.Context, before time.Time) (int, error) {
+	c, done, err := in.login(ctx)
+	if err != nil {
+		return 0, err
+	}
+	defer done()
+	if _, err := c.Select(in.cfg.ProcessedMailbox, nil).Wait(); err != nil {
+		return 0, fmt.Errorf("imap SELECT %q: %w", in.cfg.ProcessedMailbox, err)
+	}
+	// IMAP's BEFORE compares dates only: a message of the day before is
+	// the newest deleted.
+	data, err := c.UIDSearch(&imap.SearchCriteria{Before: before}, nil).Wait()
+	if err != nil {
+		return 0, fmt.Errorf("imap UID SEARCH BEFORE in %q: %w", in.cfg.ProcessedMailbox, err)
+	}
+	uids := data.AllUIDs()
+	if len(uids) == 0 {
+		return 0, c.Logout().Wait()
+	}
+	set := imap.UIDSetNum(uids...)
+	deleted := &imap.StoreFlags{Op: imap.StoreFlagsAdd, Silent: true, Flags: []imap.Flag{imap.FlagDeleted}}
+	if err := c.Store(set, deleted, nil).Close(); err != nil {
+		return 0, fmt.Errorf("imap UID STORE \\Deleted in %q: %w", in.cfg.ProcessedMailbox, err)
+	}
+	if c.Caps().Has(imap.CapUIDPlus) {
+		err = c.UIDExpunge(set).Close()
+	} else {
+		err = c.Expunge().Close()
+	}
+	if err != nil {
+		return 0, fmt.Errorf("imap EXPUNGE in %q: %w", in.cfg.ProcessedMailbox, err)
+	}
+	return len(uids), c.Logout().Wait()
 }
 
 // mailboxState is what Run remembers about the watched mailbox across

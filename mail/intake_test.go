@@ -1,6 +1,7 @@
 package mail
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"errors"
@@ -482,4 +483,50 @@ func TestIntakeBatches(t *testing.T) {
 	if n, _ := srv.Count("INBOX"); n != 0 {
 		t.Errorf("%d mails left in the INBOX", n)
 	}
+}
+
+// With ProcessedKeep, the handled messages older than it are deleted from
+// the processed mailbox when the intake starts; newer ones and the mail it
+// handles stay.
+func TestIntakeDeletesOldHandledMessages(t *testing.T) {
+	srv := mailtest.NewIMAPServer(t, nil)
+	if err := srv.Create("Processed"); err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now()
+	for i, age := range []time.Duration{40 * 24 * time.Hour, 31 * 24 * time.Hour, 24 * time.Hour} {
+		if err := srv.AppendAt("Processed", orderMail(fmt.Sprintf("old-%d@example.de", i)), now.Add(-age)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	appendMail(t, srv, "new@example.de")
+	var rec recorder
+	startIntake(t, srv, IntakeConfig{ProcessedKeep: 30 * 24 * time.Hour}, rec.handle)
+	waitFor(t, "the old messages deleted", func() bool {
+		msgs, err := srv.Messages("Processed")
+		if err != nil || len(msgs) != 2 {
+			return false
+		}
+		for _, m := range msgs {
+			if bytes.Contains(m.Raw, []byte("old-0@")) || bytes.Contains(m.Raw, []byte("old-1@")) {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// Without ProcessedKeep nothing handled is ever deleted.
+func TestIntakeKeepsHandledMessagesByDefault(t *testing.T) {
+	srv := mailtest.NewIMAPServer(t, nil)
+	if err := srv.Create("Processed"); err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.AppendAt("Processed", orderMail("old@example.de"), time.Now().Add(-400*24*time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	appendMail(t, srv, "new@example.de")
+	var rec recorder
+	startIntake(t, srv, IntakeConfig{}, rec.handle)
+	srv.WaitCount(t, "Processed", 2)
 }

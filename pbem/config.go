@@ -36,9 +36,12 @@ type Config struct {
 	IMAPMailbox          string
 	IMAPProcessedMailbox string
 	IMAPSetAsideMailbox  string
-	IMAPPollInterval     time.Duration
-	IMAPIdle             bool
-	MaxMessageSize       int64
+	// IMAPProcessedKeep is how long handled mails stay in the processed
+	// mailbox; zero (imap_processed_keep = forever, the default) keeps them.
+	IMAPProcessedKeep time.Duration
+	IMAPPollInterval  time.Duration
+	IMAPIdle          bool
+	MaxMessageSize    int64
 	// What one mail may cost (docs/limits.md): the header fields and MIME
 	// parts read, the lines of text read, the errors reported and the size
 	// of an answer's text.
@@ -206,6 +209,11 @@ func (c *Config) set(key, val string) error {
 		c.IMAPProcessedMailbox = val
 	case "imap_set_aside_mailbox":
 		c.IMAPSetAsideMailbox = val
+	case "imap_processed_keep":
+		c.IMAPProcessedKeep = 0
+		if !strings.EqualFold(val, "forever") {
+			c.IMAPProcessedKeep, err = positiveDuration(val)
+		}
 	case "imap_poll_interval":
 		c.IMAPPollInterval, err = positiveDuration(val)
 	case "imap_idle":

@@ -41,7 +41,7 @@ func TestExampleConfig(t *testing.T) {
 	}
 	probe := DefaultConfig()
 	for _, key := range []string{"address", "name", "database", "key_file", "imap_addr", "imap_tls", "imap_username",
-		"imap_password", "imap_mailbox", "imap_processed_mailbox", "imap_set_aside_mailbox", "imap_poll_interval", "imap_idle",
+		"imap_password", "imap_mailbox", "imap_processed_mailbox", "imap_set_aside_mailbox", "imap_processed_keep", "imap_poll_interval", "imap_idle",
 		"max_message_size", "max_header_fields", "max_mime_parts", "max_lines", "max_errors", "max_answer_size",
 		"smtp_addr", "smtp_tls", "smtp_username", "smtp_password", "smtp_helo", "smtp_sessions", "gm_secret", "gm_address", "deadline",
 		"reminders", "grace", "templates", "send_retry_min", "send_retry_max", "send_give_up", "stranger_answers", "refusal_notices", "log_level", "log_format", "http_listen", "base_url"} {
@@ -62,13 +62,13 @@ func TestParseConfig(t *testing.T) {
 	base := "address = judge@club.example\nimap_addr = 127.0.0.1:143\nimap_username = judge\nsmtp_addr = 127.0.0.1:25\n"
 	cfg, err := ParseConfig(strings.NewReader(base+
 		"imap_tls = none\nimap_password = p#ss = word\nreminders = 2d,1h 30m\ndeadline = none\ngrace = 0s\n"+
-		"max_message_size = 512K\nimap_idle = no\nlog_level = debug\nlog_format = json\nsmtp_sessions = 1\n"), func(string) string { return "" })
+		"max_message_size = 512K\nimap_idle = no\nlog_level = debug\nlog_format = json\nsmtp_sessions = 1\nimap_processed_keep = 30d\n"), func(string) string { return "" })
 	if err != nil {
 		t.Fatal(err)
 	}
 	if cfg.IMAPTLS != mail.TLSNone || cfg.IMAPPassword != "p#ss = word" || cfg.Deadline != 0 || cfg.Grace != 0 ||
 		!reflect.DeepEqual(cfg.Reminders, []time.Duration{48 * time.Hour, time.Hour, 30 * time.Minute}) ||
-		cfg.MaxMessageSize != 512<<10 || cfg.IMAPIdle || cfg.LogLevel != slog.LevelDebug || cfg.LogFormat != "json" || cfg.SMTPSessions != 1 {
+		cfg.MaxMessageSize != 512<<10 || cfg.IMAPIdle || cfg.LogLevel != slog.LevelDebug || cfg.LogFormat != "json" || cfg.SMTPSessions != 1 || cfg.IMAPProcessedKeep != 30*24*time.Hour {
 		t.Errorf("%+v", cfg)
 	}
 	cfg, err = ParseConfig(strings.NewReader(base+"imap_password = from-file\n"), func(k string) string {

@@ -68,7 +68,7 @@ func newDaemon(cfg *Config, games Games, logger *slog.Logger, clock Clock) (*dae
 	}
 	intake, err := mail.NewIntake(mail.IntakeConfig{
 		Addr: cfg.IMAPAddr, TLS: cfg.IMAPTLS, Username: cfg.IMAPUsername, Password: cfg.IMAPPassword,
-		Mailbox: cfg.IMAPMailbox, ProcessedMailbox: cfg.IMAPProcessedMailbox, SetAsideMailbox: cfg.IMAPSetAsideMailbox,
+		Mailbox: cfg.IMAPMailbox, ProcessedMailbox: cfg.IMAPProcessedMailbox, SetAsideMailbox: cfg.IMAPSetAsideMailbox, ProcessedKeep: cfg.IMAPProcessedKeep,
 		PollInterval: cfg.IMAPPollInterval, DisableIdle: !cfg.IMAPIdle, MaxMessageSize: cfg.MaxMessageSize,
 		Limits: mail.Limits{MaxHeaderFields: cfg.MaxHeaderFields, MaxParts: cfg.MaxMIMEParts}, Logger: logger,
 	})

@@ -35,6 +35,10 @@ func embeddedDatabase(dataDir string) string { return filepath.Join(dataDir, "fi
 
 // embeddedMailFile keeps the club mail server's mailboxes in an embedded
 // data folder.
+// embeddedProcessedKeep is how long the embedded judge keeps the mails it
+// handled in the club server's Processed folder.
+const embeddedProcessedKeep = 30 * 24 * time.Hour
+
 func embeddedMailFile(dataDir string) string { return filepath.Join(dataDir, "mail.db") }
 
 // embeddedOptions are serve's flags for the embedded mode.
@@ -178,6 +182,9 @@ func serveEmbedded(ctx context.Context, e *env, opt embeddedOptions) error {
 	cfg.GMSecret = cf.GMSecret
 	cfg.GMAddress = srv.Address(gmAccount)
 	cfg.SendRetryMin = time.Second // the club server is right here
+	// The judge's handled mail would make mail.db grow for ever; what it
+	// did is in the judge's database.
+	cfg.IMAPProcessedKeep = embeddedProcessedKeep
 	if opt.httpAddr != "" {
 		ln, err := net.Listen("tcp", opt.httpAddr)
 		if err != nil {

@@ -1,11 +1,16 @@
 package club_test
 
 import (
+	"context"
+	"fmt"
 	"slices"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/emersion/go-imap/v2"
 
+	"fieldpost/mail"
 	"fieldpost/mail/club"
 )
 
@@ -81,5 +86,42 @@ func TestMailboxCommands(t *testing.T) {
 	subscribed, err := c.List("", "*", &imap.ListOptions{SelectSubscribed: true}).Collect()
 	if err != nil || len(subscribed) != 1 || subscribed[0].Mailbox != "Old/demo" {
 		t.Errorf("subscribed: %v, %v", subscribed, err)
+	}
+}
+
+// The judge's intake deletes its old handled mails from the club server
+// (imap_processed_keep): APPEND with a date, SEARCH BEFORE, STORE \Deleted
+// and UID EXPUNGE, as PurgeProcessed does them.
+func TestJudgePurgesOldHandledMail(t *testing.T) {
+	s := startServer(t, club.Config{})
+	c := imapLogin(t, s, "judge", "judge-pw", nil)
+	if err := c.Create("Processed", nil).Wait(); err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now()
+	for i, age := range []time.Duration{40 * 24 * time.Hour, 2 * time.Hour} {
+		raw := testMessage("us", "judge", fmt.Sprintf("orders %d", i))
+		cmd := c.Append("Processed", int64(len(raw)), &imap.AppendOptions{Time: now.Add(-age)})
+		if _, err := cmd.Write(raw); err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := cmd.Wait(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	in, err := mail.NewIntake(mail.IntakeConfig{Addr: s.IMAPAddr(), TLS: mail.TLSNone, Username: "judge", Password: "judge-pw"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := in.PurgeProcessed(context.Background(), now.Add(-30*24*time.Hour))
+	if err != nil || n != 1 {
+		t.Fatalf("PurgeProcessed: %d deleted, %v; want 1", n, err)
+	}
+	box := readMailbox(t, s, "judge", "Processed")
+	if len(box.messages) != 1 || !strings.Contains(box.messages[0].raw, "orders 1") {
+		t.Errorf("Processed after the purge: %+v", box)
 	}
 }

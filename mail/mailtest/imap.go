@@ -163,7 +163,20 @@ func (s *IMAPServer) Start() error {
 // Append adds a raw message to a mailbox of the user, as a mail delivery
 // would. The message is unseen.
 func (s *IMAPServer) Append(mailbox string, raw []byte) error {
-	_, err := s.user.Append(mailbox, literal{bytes.NewReader(raw)}, &imap.AppendOptions{Time: time.Now()})
+	return s.AppendAt(mailbox, raw, time.Now())
+}
+
+// Create creates a mailbox of the user.
+func (s *IMAPServer) Create(mailbox string) error {
+	if err := s.user.Create(mailbox, nil); err != nil {
+		return fmt.Errorf("mailtest: creating %q: %w", mailbox, err)
+	}
+	return nil
+}
+
+// AppendAt is Append of a message that arrived at t (its internal date).
+func (s *IMAPServer) AppendAt(mailbox string, raw []byte, t time.Time) error {
+	_, err := s.user.Append(mailbox, literal{bytes.NewReader(raw)}, &imap.AppendOptions{Time: t})
 	if err != nil {
 		return fmt.Errorf("mailtest: appending to %q: %w", mailbox, err)
 	}
