@@ -31,6 +31,7 @@ import (
 
 	"github.com/emersion/go-message"
 
+	"fieldpost/engine"
 	"fieldpost/templates"
 )
 
@@ -241,5 +242,82 @@ func TestBrowserPages(t *testing.T) {
 			t.Errorf("at %d px: the player's page lacks its orders or form", width)
 		}
 		look(t, exe, out, srv.URL+"/mail/report.html", "report-mail", width)
+	}
+}
+
+// The pages of every other game system, a game of each played a few turns
+// by its bots: the public game and round pages and each side's own page
+// fit a phone and a desktop, and show their SVG maps scaled.
+func TestBrowserPagesOfEveryGameSystem(t *testing.T) {
+	exe := browser(t)
+	out := artifacts(t)
+	j := newJudge(t, nil)
+	var games []string
+	secrets := map[string]string{} // game/side -> the player's secret
+	for _, sys := range j.svc.opts.Systems {
+		if sys.Name() == LegacySystem {
+			continue // TestBrowserPages
+		}
+		planner := sys.(engine.Planner)
+		sc := sys.Scenarios()[0]
+		id := sys.Name()
+		players := map[string]string{}
+		var args []string
+		for i, sd := range sc.Sides {
+			players[sd.Name] = fmt.Sprintf("%s%d@example.org", id, i+1)
+			args = append(args, sd.Name+"="+players[sd.Name])
+		}
+		j.handle(gmMail(fmt.Sprintf("NEWGAME scenario=%s id=%s deadline=none %s", sc.Name, id, strings.Join(args, " "))))
+		inbox := j.take()
+		for step := 0; step < 3; step++ {
+			var answers []clientMail
+			for _, m := range inbox {
+				if m.Form() == "" || m.Side() == "" {
+					continue
+				}
+				secrets[id+"/"+m.Side()] = m.Token()
+				plan, err := planner.Plan(m.part(t, "situation.json"), m.Side(), id, uint64(step))
+				if err != nil {
+					t.Fatal(err)
+				}
+				answers = append(answers, m.reply(players[m.Side()], plan.Orders))
+			}
+			inbox = nil
+			for _, a := range answers {
+				j.handle(a)
+				inbox = append(inbox, j.take()...)
+			}
+		}
+		games = append(games, id)
+	}
+
+	pages, err := newWebPages(j.store, j.svc.opts.Systems, templates.FS, j.svc.log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("/", withMeasure(pages.handler()))
+	mux.HandleFunc("GET /test/measure.js", func(rw http.ResponseWriter, r *http.Request) {
+		rw.Header().Set("Content-Type", "text/javascript")
+		io.WriteString(rw, measureScript)
+	})
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	for _, id := range games {
+		for _, width := range []int{412, 1280} {
+			game := look(t, exe, out, srv.URL+"/g/"+id, id+"-game", width)
+			if !strings.Contains(game, `/g/`+id+`/map.svg"`) {
+				t.Errorf("%s at %d px: the game page shows no SVG map", id, width)
+			}
+			look(t, exe, out, srv.URL+"/g/"+id+"/round/1", id+"-round-1", width)
+			for key, secret := range secrets {
+				if side, ok := strings.CutPrefix(key, id+"/"); ok {
+					player := look(t, exe, out, srv.URL+"/p/"+secret, id+"-player-"+side, width)
+					if !strings.Contains(player, `/p/`+secret+`/map.svg"`) {
+						t.Errorf("%s %s at %d px: the player's page shows no SVG map", id, side, width)
+					}
+				}
+			}
+		}
 	}
 }
