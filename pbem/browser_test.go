@@ -247,7 +247,9 @@ func TestBrowserPages(t *testing.T) {
 
 // The pages of every other game system, a game of each played a few turns
 // by its bots: the public game and round pages and each side's own page
-// fit a phone and a desktop, and show their SVG maps scaled.
+// fit a phone and a desktop, and show their SVG maps scaled; a side's page
+// has its order form, or the standing orders of a side waiting for the
+// other's turn.
 func TestBrowserPagesOfEveryGameSystem(t *testing.T) {
 	exe := browser(t)
 	out := artifacts(t)
@@ -315,6 +317,10 @@ func TestBrowserPagesOfEveryGameSystem(t *testing.T) {
 					player := look(t, exe, out, srv.URL+"/p/"+secret, id+"-player-"+side, width)
 					if !strings.Contains(player, `/p/`+secret+`/map.svg"`) {
 						t.Errorf("%s %s at %d px: the player's page shows no SVG map", id, side, width)
+					}
+					// Both sides have orders to give or to stand by.
+					if !strings.Contains(player, `class="form"`) {
+						t.Errorf("%s %s at %d px: the player's page has no form", id, side, width)
 					}
 				}
 			}

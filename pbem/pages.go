@@ -131,6 +131,9 @@ type playerPage struct {
 	Orders   string
 	Received time.Time
 	Form     string // the order form, "" when the side has nothing to order
+	// Standing is the form of the orders a side that does not play next
+	// stands by during the other side's turn, for systems that have them.
+	Standing string
 }
 
 func readPlayerPage(systems engine.Systems, t storeTx, g *Game, side string) (*playerPage, error) {
@@ -143,7 +146,15 @@ func readPlayerPage(systems engine.Systems, t storeTx, g *Game, side string) (*p
 		return nil, err
 	}
 	p := &playerPage{Game: gp, Side: side, Title: sideTitle(pos, side)}
-	if g.Ended || !slices.Contains(pos.Step().Waiting, side) {
+	if g.Ended {
+		return p, nil
+	}
+	if !slices.Contains(pos.Step().Waiting, side) {
+		// A side that does not play next may still change the orders it
+		// stands by during the other's turn (Frontline General's REACT).
+		if _, ok := pos.(engine.Standing); ok {
+			p.Standing = pos.Form(side, g.ID)
+		}
 		return p, nil
 	}
 	p.Form = pos.Form(side, g.ID)
