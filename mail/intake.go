@@ -318,18 +318,8 @@ func (in *Intake) PurgeProcessed(ctx context.Context, before time.Time) (int, er
 	if len(uids) == 0 {
 		return 0, c.Logout().Wait()
 	}
-	set := imap.UIDSetNum(uids...)
-	deleted := &imap.StoreFlags{Op: imap.StoreFlagsAdd, Silent: true, Flags: []imap.Flag{imap.FlagDeleted}}
-	if err := c.Store(set, deleted, nil).Close(); err != nil {
-		return 0, fmt.Errorf("imap UID STORE \\Deleted in %q: %w", in.cfg.ProcessedMailbox, err)
-	}
-	if c.Caps().Has(imap.CapUIDPlus) {
-		err = c.UIDExpunge(set).Close()
-	} else {
-		err = c.Expunge().Close()
-	}
-	if err != nil {
-		return 0, fmt.Errorf("imap EXPUNGE in %q: %w", in.cfg.ProcessedMailbox, err)
+	if err := deleteMessages(c, imap.UIDSetNum(uids...)); err != nil {
+		return 0, fmt.Errorf("in %q: %w", in.cfg.ProcessedMailbox, err)
 	}
 	return len(uids), c.Logout().Wait()
 }
@@ -618,15 +608,7 @@ func (in *Intake) processBatch(ctx context.Context, c *imapclient.Client, handle
 			moves[moveTo] = append(moves[moveTo], uid)
 		}
 	}
-	for _, dest := range []string{in.cfg.ProcessedMailbox, in.cfg.SetAsideMailbox} {
-		if len(moves[dest]) == 0 {
-			continue
-		}
-		if err := in.moveHandled(c, st, moves[dest], dest); err != nil {
-			return err
-		}
-	}
-	return nil
+	return in.moveAllHandled(c, st, moves)
 }
 
 // handleBatchSafely calls handle on msgs. A panic is taken as one of a
@@ -761,6 +743,12 @@ func (in *Intake) moveHandledAgain(c *imapclient.Client, st *mailboxState, uids 
 		dest := st.retries[uid].moveTo
 		moves[dest] = append(moves[dest], uid)
 	}
+	return in.moveAllHandled(c, st, moves)
+}
+
+// moveAllHandled moves handled messages to their mailboxes, one command
+// per mailbox.
+func (in *Intake) moveAllHandled(c *imapclient.Client, st *mailboxState, moves map[string][]imap.UID) error {
 	for _, dest := range []string{in.cfg.ProcessedMailbox, in.cfg.SetAsideMailbox} {
 		if len(moves[dest]) == 0 {
 			continue
@@ -817,6 +805,13 @@ func moveMessages(c *imapclient.Client, list []imap.UID, dest string) error {
 	if _, err := c.Copy(uids, dest).Wait(); err != nil {
 		return fmt.Errorf("imap UID COPY %v to %q: %w", uids, dest, err)
 	}
+	return deleteMessages(c, uids)
+}
+
+// deleteMessages flags messages \Deleted and expunges them: with UID
+// EXPUNGE when the server has it, else with EXPUNGE, which also removes
+// the other messages of the mailbox already flagged \Deleted.
+func deleteMessages(c *imapclient.Client, uids imap.UIDSet) error {
 	deleted := &imap.StoreFlags{Op: imap.StoreFlagsAdd, Silent: true, Flags: []imap.Flag{imap.FlagDeleted}}
 	if err := c.Store(uids, deleted, nil).Close(); err != nil {
 		return fmt.Errorf("imap UID STORE %v +FLAGS (\\Deleted): %w", uids, err)
