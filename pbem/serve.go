@@ -104,8 +104,16 @@ func (d *daemon) run(ctx context.Context) error {
 			return
 		case <-time.After(checkDelay):
 		}
-		if err := d.store.Check(); err != nil {
-			d.log.Error("the database is damaged: the judge stops", "err", err)
+		err := d.store.Check(ctx, d.cfg.CheckCopy)
+		if ctx.Err() != nil {
+			return // the judge stops anyway: the check was cut off
+		}
+		if err != nil {
+			msg := "the database could not be checked: the judge stops"
+			if _, damaged := errors.AsType[*DamagedError](err); damaged {
+				msg = "the database is damaged: the judge stops"
+			}
+			d.log.Error(msg, "err", err)
 			stopDamaged(err)
 			return
 		}

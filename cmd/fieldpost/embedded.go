@@ -178,6 +178,7 @@ func serveEmbedded(ctx context.Context, e *env, opt embeddedOptions) error {
 	cfg.GMSecret = cf.GMSecret
 	cfg.GMAddress = srv.Address(gmAccount)
 	cfg.SendRetryMin = time.Second // the club server is right here
+	cfg.CheckCopy = checkCopyInChild
 	if opt.httpAddr != "" {
 		ln, err := net.Listen("tcp", opt.httpAddr)
 		if err != nil {
