@@ -29,10 +29,14 @@ const checkCopyCommand = "check-copy"
 const damagedExit = 3
 
 func cmdCheckCopy(e *env, args []string) error {
-	if len(args) != 1 {
+	fs := newFlags(e, checkCopyCommand)
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
 		return errUsage
 	}
-	err := pbem.CheckDatabase(args[0])
+	err := pbem.CheckDatabase(fs.Arg(0))
 	if d, ok := errors.AsType[*pbem.DamagedError](err); ok {
 		fmt.Fprintln(e.stderr, d.Damage)
 		return exitCode(damagedExit)
@@ -48,7 +52,7 @@ func checkCopyInChild(ctx context.Context, path string) (damage, err error) {
 		return nil, fmt.Errorf("finding the fieldpost program: %w", err)
 	}
 	var stderr bytes.Buffer
-	cmd := exec.CommandContext(ctx, self, checkCopyCommand, path)
+	cmd := exec.CommandContext(ctx, self, checkCopyCommand, "--", path)
 	cmd.Stderr = &stderr
 	err = cmd.Run()
 	said := strings.TrimSpace(stderr.String())
