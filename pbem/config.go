@@ -78,6 +78,10 @@ type Config struct {
 	// PagesListener, not from a file, is a listener already open for the
 	// pages, instead of HTTPListen: the embedded mode's.
 	PagesListener net.Listener
+	// CheckCopy, not from a file, checks the copy of the database taken
+	// for the page check after the start (Store.Check); nil checks it in
+	// the judge's own process.
+	CheckCopy CopyChecker
 
 	LogLevel  slog.Level
 	LogFormat string // text or json

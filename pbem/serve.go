@@ -104,9 +104,19 @@ func (d *daemon) run(ctx context.Context) error {
 			return
 		case <-time.After(checkDelay):
 		}
-		if err := d.store.Check(); err != nil {
+		err := d.store.Check(ctx, d.cfg.CheckCopy)
+		if ctx.Err() != nil {
+			return // the judge stops anyway: the check was cut off
+		}
+		if _, damaged := errors.AsType[*DamagedError](err); damaged {
 			d.log.Error("the database is damaged: the judge stops", "err", err)
 			stopDamaged(err)
+			return
+		}
+		if err != nil {
+			// Nothing is known to be wrong with the file: the judge goes on,
+			// and check-db can be run by hand.
+			d.log.Error("the database could not be checked; the judge goes on (run fieldpost check-db)", "err", err)
 			return
 		}
 		d.log.Info("database checked")

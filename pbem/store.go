@@ -1,6 +1,7 @@
 package pbem
 
 import (
+	"context"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -113,8 +114,19 @@ func openStore(path string, readOnly bool, timeout time.Duration) (*Store, error
 	return &Store{db: db, path: path}, nil
 }
 
+// DamagedError says that the database file at Path is damaged: a page
+// does not read (Damage says which and how).
+type DamagedError struct {
+	Path   string
+	Damage error
+}
+
+func (e *DamagedError) Error() string {
+	return fmt.Sprintf("database %s is damaged (%v): restore it from a backup", e.Path, e.Damage)
+}
+
 func damagedError(path string, damage error) error {
-	return fmt.Errorf("database %s is damaged (%v): restore it from a backup", path, damage)
+	return &DamagedError{Path: path, Damage: damage}
 }
 
 // unpanic runs fn, turning a panic into damage: bbolt panics when a read
@@ -128,13 +140,21 @@ func unpanic(fn func() error) (damage, err error) {
 	return nil, fn()
 }
 
+// CopyChecker checks every page of the copy of a database at path, which
+// nobody writes, as CheckDatabase does. It returns the damage found, or
+// err when it could not check. The judge's checker runs the check in a
+// child process, so that the copy read through bbolt's memory map is not
+// counted in the judge's own memory.
+type CopyChecker func(ctx context.Context, path string) (damage, err error)
+
 // Check reads every page of the database, as bbolt's consistency check
 // does, and returns the first damage found, naming the file. The judge runs
 // it in the background after it starts: on a large file it takes seconds
 // and reads the whole file, which must not hold up the first mail. bbolt's
 // check is only sound while nothing writes, so it checks a copy, taken in
-// one read transaction beside the file.
-func (s *Store) Check() error {
+// one read transaction beside the file, with checkCopy (in this process
+// when nil).
+func (s *Store) Check(ctx context.Context, checkCopy CopyChecker) error {
 	// A judge killed during an earlier check left its copy behind; only one
 	// judge runs on a database (its lock), so no copy here is in use.
 	if err := removeCheckCopies(s.path); err != nil {
@@ -157,15 +177,26 @@ func (s *Store) Check() error {
 	// memory-mapped file maps the cached pages around it too).
 	dropCache(s.path)
 	defer dropCache(f.Name())
-	copied, err := openStore(f.Name(), true, adminOpenTimeout)
+	if checkCopy == nil {
+		checkCopy = checkCopyHere
+	}
+	damage, err := checkCopy(ctx, f.Name())
+	if damage != nil {
+		return damagedError(s.path, damage)
+	}
 	if err != nil {
 		return fmt.Errorf("checking database %s: %w", s.path, err)
 	}
-	defer copied.Close()
-	if damage := copied.readEveryPage(); damage != nil {
-		return damagedError(s.path, damage)
-	}
 	return nil
+}
+
+// checkCopyHere is the CopyChecker that checks in this process.
+func checkCopyHere(_ context.Context, path string) (damage, err error) {
+	err = CheckDatabase(path)
+	if d, ok := errors.AsType[*DamagedError](err); ok {
+		return d.Damage, nil
+	}
+	return nil, err
 }
 
 // checkCopyPattern names the copies Check takes beside the database.

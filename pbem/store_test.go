@@ -204,7 +204,7 @@ func TestCheckFindsDamageOpeningDoesNotRead(t *testing.T) {
 	for i := range 6 {
 		j.newGame(fmt.Sprintf("tutorial-%d", i), "")
 	}
-	if err := j.store.Check(); err != nil {
+	if err := j.store.Check(t.Context(), nil); err != nil {
 		t.Fatalf("a sound database: %v", err)
 	}
 	path := j.store.path
@@ -238,7 +238,7 @@ func TestCheckFindsDamageOpeningDoesNotRead(t *testing.T) {
 	if err != nil {
 		t.Fatalf("opening reads the damaged pages after all: %v", err)
 	}
-	if err := st.Check(); err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "damaged") {
+	if err := st.Check(t.Context(), nil); err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "damaged") {
 		t.Errorf("Check of a damaged file: %v", err)
 	}
 	st.Close()
@@ -256,7 +256,7 @@ func TestCheckRemovesACopyAKilledJudgeLeft(t *testing.T) {
 	if err := os.WriteFile(left, []byte("half a copy"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	if err := j.store.Check(); err != nil {
+	if err := j.store.Check(t.Context(), nil); err != nil {
 		t.Fatalf("a sound database: %v", err)
 	}
 	copies, err := filepath.Glob(filepath.Join(filepath.Dir(j.store.path), ".check-*"))

@@ -185,6 +185,7 @@ func serveEmbedded(ctx context.Context, e *env, opt embeddedOptions) error {
 	// The judge's handled mail would make mail.db grow for ever; what it
 	// did is in the judge's database.
 	cfg.IMAPProcessedKeep = embeddedProcessedKeep
+	cfg.CheckCopy = checkCopyInChild
 	if opt.httpAddr != "" {
 		ln, err := net.Listen("tcp", opt.httpAddr)
 		if err != nil {

@@ -11,7 +11,6 @@ package main
 import (
 	"bufio"
 	"bytes"
-	"context"
 	"crypto/tls"
 	"crypto/x509"
 	"encoding/json"
@@ -407,17 +406,6 @@ func appendLog(t *testing.T, path string, b []byte) {
 	if _, err := f.Write(b); err != nil {
 		t.Fatal(err)
 	}
-}
-
-func buildFieldpost(t *testing.T, dir string) string {
-	t.Helper()
-	bin := filepath.Join(dir, "fieldpost")
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	if out, err := exec.CommandContext(ctx, "go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
 }
 
 // The tutorial, played to its end by two bots through Dovecot and Postfix

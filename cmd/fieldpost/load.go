@@ -142,7 +142,7 @@ func (r *loadReport) write(w io.Writer) {
 		o.latency, ms(r.judge.p50), ms(r.judge.p99), ms(r.baseline.p50), ms(r.baseline.p99))
 	fmt.Fprintf(w, "| order mails accepted / refused | %d / %d |\n", r.accepted, r.refused)
 	fmt.Fprintf(w, "| start (%s) | control socket %s, first mail answered %s |\n", r.cold, ms(r.startSocket), ms(r.startAnswer))
-	fmt.Fprintf(w, "| judge's resident memory | after start %s (anon %s, file %s); after the mails %s; peak (the page check's copy mapped) %s |\n",
+	fmt.Fprintf(w, "| judge's resident memory | after start %s (anon %s, file %s); after the mails %s; peak (the page check's time included) %s |\n",
 		mb(r.rssStart.rss), mb(r.rssStart.anon), mb(r.rssStart.file), mb(r.rssEnd.rss), mb(r.rssEnd.peak))
 	if r.longRounds > 0 {
 		fmt.Fprintf(w, "| stored per round, %d %s games played to the end by two bots, %d rounds | %.1f KB |\n",

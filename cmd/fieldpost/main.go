@@ -85,8 +85,10 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "\nUsage: fieldpost COMMAND [options]   (fieldpost COMMAND --help for its options)")
 	fmt.Fprintln(w, "\nCommands:")
 	names := make([]string, 0, len(commands))
-	for n := range commands {
-		names = append(names, n)
+	for n, c := range commands {
+		if c.summary != "" { // an internal command, run by the judge itself
+			names = append(names, n)
+		}
 	}
 	sort.Strings(names)
 	for _, n := range names {

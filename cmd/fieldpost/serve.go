@@ -49,6 +49,7 @@ func cmdServe(e *env, args []string) error {
 	if *database != "" {
 		cfg.Database = *database
 	}
+	cfg.CheckCopy = checkCopyInChild
 	lock, err := lockDatabase(cfg.Database, "the database "+cfg.Database)
 	if err != nil {
 		return err
