@@ -162,7 +162,7 @@ func (t storeTx) state(game string, turn int) ([]byte, error) {
 	}
 	if b != nil {
 		if v := b.Get(turnKey(turn)); v != nil {
-			return v, nil
+			return unpack(v)
 		}
 	}
 	return nil, fmt.Errorf("no state of %s at turn %d", game, turn)
@@ -173,7 +173,7 @@ func (t storeTx) putState(game string, turn int, raw []byte) error {
 	if err != nil {
 		return err
 	}
-	return b.Put(turnKey(turn), raw)
+	return b.Put(turnKey(turn), pack(raw))
 }
 
 func (t storeTx) deleteState(game string, turn int) error {
@@ -192,7 +192,7 @@ func (t storeTx) round(game string, turn int) (*roundRecord, error) {
 	}
 	var r roundRecord
 	if b != nil {
-		found, err := getJSON(b, turnKey(turn), &r)
+		found, err := getPackedJSON(b, turnKey(turn), &r)
 		if err != nil {
 			return nil, fmt.Errorf("round of %s from turn %d: %w", game, turn, err)
 		}
@@ -208,7 +208,7 @@ func (t storeTx) putRound(game string, turn int, r *roundRecord) error {
 	if err != nil {
 		return err
 	}
-	return putJSON(b, turnKey(turn), r)
+	return putPackedJSON(b, turnKey(turn), r)
 }
 
 func (t storeTx) deleteRound(game string, turn int) error {

@@ -105,11 +105,10 @@ func MeasureStorage(database, game string) (*Storage, error) {
 		}
 		for turn := 0; turn <= g.Turn; turn++ {
 			n := 0
-			if raw, err := st.state(game, turn); err == nil {
-				n += len(raw)
-			}
-			if b, _ := gameBucket(tx, bucketRounds, game, false); b != nil {
-				n += len(b.Get(turnKey(turn)))
+			for _, bucket := range [][]byte{bucketStates, bucketRounds} {
+				if b, _ := gameBucket(tx, bucket, game, false); b != nil {
+					n += len(b.Get(turnKey(turn))) // as stored: packed
+				}
 			}
 			out.Rounds = append(out.Rounds, n)
 		}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -262,5 +263,24 @@ func TestCheckRemovesACopyAKilledJudgeLeft(t *testing.T) {
 	copies, err := filepath.Glob(filepath.Join(filepath.Dir(j.store.path), ".check-*"))
 	if err != nil || len(copies) != 0 {
 		t.Errorf("copies left after the check: %v (%v)", copies, err)
+	}
+}
+
+// Positions and round records are stored packed, and values stored
+// unpacked (by releases before packing) read as they are.
+func TestPackedValuesAndOldOnesRead(t *testing.T) {
+	raw := []byte(`{"ruleset":"2sg","units":[` + strings.Repeat(`{"id":"1/9","hex":"0505"},`, 200) + `{}]}`)
+	packed := pack(raw)
+	if len(packed) >= len(raw)/4 {
+		t.Errorf("packed %d bytes into %d", len(raw), len(packed))
+	}
+	for _, stored := range [][]byte{packed, raw} {
+		got, err := unpack(stored)
+		if err != nil || !bytes.Equal(got, raw) {
+			t.Errorf("unpack: %v, %q", err, got)
+		}
+	}
+	if _, err := unpack(append(slices.Clone(packedPrefix), "not deflate"...)); err == nil {
+		t.Error("a damaged packed value reads")
 	}
 }

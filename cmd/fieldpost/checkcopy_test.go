@@ -28,8 +28,9 @@ func buildFieldpost(t *testing.T, dir string) string {
 }
 
 // damageAState overwrites with garbage the last page holding a game's
-// state (a leaf whose values begin so): the judge reads it only for a mail
-// of that game, and opening the database does not read it either.
+// opening state (a leaf holding the start of its stored value): the
+// judge reads it only for a mail of that game, and opening the database
+// does not read it either.
 func damageAState(t *testing.T, path string) {
 	t.Helper()
 	raw, err := os.ReadFile(path)
@@ -43,8 +44,17 @@ func damageAState(t *testing.T, path string) {
 	page := os.Getpagesize()
 	var leaf int
 	err = db.View(func(tx *bbolt.Tx) error {
+		// The start of the last game's opening state, as stored.
+		var state []byte
+		tx.Bucket([]byte("states")).ForEachBucket(func(game []byte) error {
+			state = tx.Bucket([]byte("states")).Bucket(game).Get([]byte{0, 0, 0, 0})
+			return nil
+		})
+		if len(state) < 32 {
+			return errors.New("no stored state")
+		}
 		for id := 2; id < int(tx.Size())/page; id++ {
-			if p, err := tx.Page(id); err == nil && p != nil && p.Type == "leaf" && bytes.Contains(raw[id*page:(id+1)*page], []byte(`{"ruleset":`)) {
+			if p, err := tx.Page(id); err == nil && p != nil && p.Type == "leaf" && bytes.Contains(raw[id*page:(id+1)*page], state[:32]) {
 				leaf = id
 			}
 		}
