@@ -571,7 +571,7 @@ func checkInteropGame(t *testing.T, w *interopWorld) {
 		t.Fatal(err)
 	}
 	for round := 1; round <= 5; round++ {
-		played := regexp.MustCompile(fmt.Sprintf(`(?m)msg="round played" .*game=%s round=%d `, interopGame, round))
+		played := regexp.MustCompile(fmt.Sprintf(`(?m)msg="round played" .*game=%s .*round=%d `, interopGame, round))
 		if n := len(played.FindAll(judgeLog, -1)); n != 1 {
 			t.Errorf("round %d played %d times (the judge's log, over its %d starts)", round, n, w.starts)
 		}
