@@ -84,18 +84,7 @@ func TestCampaignSurvivesJudgeKills(t *testing.T) {
 	}
 	defer srv.Close()
 
-	conf := write(t, filepath.Join(dir, "judge.conf"), fmt.Sprintf(`address = %s
-database = %s
-imap_addr = %s
-imap_tls = none
-imap_username = %s
-smtp_addr = %s
-smtp_tls = none
-smtp_username = %s
-gm_address = %s
-deadline = none
-send_retry_min = 1s
-`, srv.Address(judgeAccount), filepath.Join(dir, "judge.db"), srv.IMAPAddr(), judgeAccount, srv.SMTPAddr(), judgeAccount, srv.Address(gmAccount)))
+	conf := write(t, filepath.Join(dir, "judge.conf"), clubJudgeConfig(srv, filepath.Join(dir, "judge.db"), "deadline = none", "send_retry_min = 1s"))
 	judgeLog, err := os.Create(filepath.Join(dir, "judge.log"))
 	if err != nil {
 		t.Fatal(err)

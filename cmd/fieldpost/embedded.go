@@ -196,7 +196,7 @@ func serveEmbedded(ctx context.Context, e *env, opt embeddedOptions) error {
 		cfg.BaseURL = "http://" + net.JoinHostPort(cmp.Or(opt.hostname, host), port)
 	}
 
-	if err := writeJudgeConfig(opt.dataDir, cfg); err != nil {
+	if err := writeJudgeConfig(opt.dataDir, srv, cfg); err != nil {
 		return err
 	}
 	// The game is created in the database before the judge starts, so that
@@ -310,12 +310,18 @@ const judgeConfigName = "judge.conf"
 
 // writeJudgeConfig writes the embedded judge's configuration, without its
 // passwords (they stay in club.json), for `fieldpost game` and `backup`.
-func writeJudgeConfig(dataDir string, cfg *pbem.Config) error {
-	text := fmt.Sprintf(`# Written by "fieldpost serve" (the embedded mode) at every start, for the
+func writeJudgeConfig(dataDir string, srv *club.Server, cfg *pbem.Config) error {
+	text := `# Written by "fieldpost serve" (the embedded mode) at every start, for the
 # administration commands (fieldpost game ..., fieldpost backup) while the judge
 # is stopped. The passwords are in club.json, beside this file.
-address = %s
-name = %s
+` + clubJudgeConfig(srv, cfg.Database, "name = "+cfg.Name)
+	return writeFileAtomic(filepath.Join(dataDir, judgeConfigName), []byte(text), 0o600)
+}
+
+// clubJudgeConfig is the configuration file of a judge on the club server
+// srv, with its database and further lines, without passwords.
+func clubJudgeConfig(srv *club.Server, database string, more ...string) string {
+	text := fmt.Sprintf(`address = %s
 database = %s
 imap_addr = %s
 imap_tls = none
@@ -324,8 +330,11 @@ smtp_addr = %s
 smtp_tls = none
 smtp_username = %s
 gm_address = %s
-`, cfg.Address, cfg.Name, cfg.Database, cfg.IMAPAddr, cfg.IMAPUsername, cfg.SMTPAddr, cfg.SMTPUsername, cfg.GMAddress)
-	return writeFileAtomic(filepath.Join(dataDir, judgeConfigName), []byte(text), 0o600)
+`, srv.Address(judgeAccount), database, srv.IMAPAddr(), judgeAccount, srv.SMTPAddr(), judgeAccount, srv.Address(gmAccount))
+	for _, line := range more {
+		text += line + "\n"
+	}
+	return text
 }
 
 // newGameCommand is the GM's mail that creates a tutorial game with the

@@ -349,18 +349,7 @@ func (run *loadRun) progress(format string, args ...any) {
 func (run *loadRun) build(ctx context.Context, sc engine.ScenarioInfo) error {
 	db := filepath.Join(run.opt.dir, "judge.db")
 	run.conf = filepath.Join(run.opt.dir, "judge.conf")
-	text := fmt.Sprintf(`address = %s
-database = %s
-imap_addr = %s
-imap_tls = none
-imap_username = %s
-smtp_addr = %s
-smtp_tls = none
-smtp_username = %s
-gm_address = %s
-deadline = 48h
-send_retry_min = 1s
-`, run.srv.Address(judgeAccount), db, run.srv.IMAPAddr(), judgeAccount, run.srv.SMTPAddr(), judgeAccount, run.srv.Address(gmAccount))
+	text := clubJudgeConfig(run.srv, db, "deadline = 48h", "send_retry_min = 1s")
 	if err := os.WriteFile(run.conf, []byte(text), 0o600); err != nil {
 		return err
 	}
