@@ -268,6 +268,12 @@ const maxReferences = 10
 
 // queue composes a letter and puts it in the outbox, in the transaction.
 func (t *txn) queue(l *letter) error {
+	if t.heard != nil {
+		*t.heard = append(*t.heard, l)
+	}
+	if t.unsent {
+		return nil
+	}
 	s := t.s
 	text := l.text
 	if l.form != "" {

@@ -134,6 +134,10 @@ type playerPage struct {
 	// Standing is the form of the orders a side that does not play next
 	// stands by during the other side's turn, for systems that have them.
 	Standing string
+	// Edit is the form to check and send orders from the page, nil when
+	// the pages take none; Post what became of orders just posted.
+	Edit *pageForm
+	Post *pagePost
 }
 
 func readPlayerPage(systems engine.Systems, t storeTx, g *Game, side string) (*playerPage, error) {

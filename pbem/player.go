@@ -151,6 +151,7 @@ func (t *txn) orders(id *identity, req *request, check bool) error {
 				side, strings.Join(pos.Step().Waiting, ", ")), false)
 	}
 	reading := readOrders(pos, side, g.ID, req, t.msg, check, t.s.opts.Limits.MaxErrors)
+	t.reading = &reading
 	notes := readingNotes(req, reading)
 	switch {
 	case reading.Errors == 0 && !reading.Found && req.SubjectCommand != "":

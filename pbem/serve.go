@@ -176,6 +176,7 @@ func (d *daemon) startPages() (*pagesServer, error) {
 	if err != nil {
 		return nil, err
 	}
+	pages.desk = d.svc
 	if ln == nil {
 		if ln, err = net.Listen("tcp", d.cfg.HTTPListen); err != nil {
 			return nil, fmt.Errorf("game pages: %w", err)

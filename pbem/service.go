@@ -189,6 +189,13 @@ type txn struct {
 	req *request
 	// changed names the games the transaction wrote.
 	changed map[string]bool
+	// heard collects the letters queued, for a player's page that asked
+	// (nil: not collected); unsent keeps them out of the outbox (a CHECK
+	// from the page, answered on the page). reading is what the judge
+	// made of the orders in hand, once read.
+	heard   *[]*letter
+	unsent  bool
+	reading *engine.Reading
 }
 
 // putGame stores a game and notes it changed.

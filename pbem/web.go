@@ -31,6 +31,9 @@ type webPages struct {
 	pages   *htmltemplate.Template
 	static  fs.FS
 	log     *slog.Logger
+	// desk takes orders from the players' pages; nil when the pages only
+	// show (the form is then to be mailed).
+	desk *Service
 
 	// maps caches the pictures drawn: a position never changes once
 	// stored, so a picture is drawn once (a rollback draws new turns under
@@ -67,6 +70,7 @@ func (w *webPages) handler() http.Handler {
 	mux.HandleFunc("GET /g/{game}/round/{n}", w.roundPage)
 	mux.HandleFunc("GET /g/{game}/game.json", w.download)
 	mux.HandleFunc("GET /p/{secret}", w.playerPage)
+	mux.HandleFunc("POST /p/{secret}/orders", w.postOrders)
 	for _, f := range []engine.MapFormat{engine.SVG, engine.PNG} {
 		mux.HandleFunc("GET /g/{game}/map."+string(f), func(rw http.ResponseWriter, r *http.Request) { w.gameMap(rw, r, f) })
 		mux.HandleFunc("GET /g/{game}/round/{n}/map."+string(f), func(rw http.ResponseWriter, r *http.Request) { w.roundMap(rw, r, f) })
@@ -215,18 +219,10 @@ func roundOf(g *Game, r *http.Request) (int, error) {
 }
 
 func (w *webPages) playerPage(rw http.ResponseWriter, r *http.Request) {
-	var p *playerPage
-	err := w.view(func(t storeTx) error {
-		g, side, err := w.player(t, r)
-		if err != nil {
-			return err
-		}
-		if p, err = readPlayerPage(w.systems, t, g, side); err != nil {
-			return err
-		}
-		p.Secret = strings.ToLower(r.PathValue("secret"))
-		return nil
-	})
+	p, err := w.readPlayer(r)
+	if err == nil {
+		w.fillForm(p, "")
+	}
 	w.render(rw, r, "player", err, p)
 }
 

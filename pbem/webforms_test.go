@@ -1,0 +1,163 @@
+package pbem
+
+import (
+	"html"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"regexp"
+	"strings"
+	"testing"
+
+	"fieldpost/templates"
+)
+
+// post posts a form to the handler as a browser on origin would.
+func post(t *testing.T, h http.Handler, path, origin string, form url.Values) (int, string) {
+	t.Helper()
+	req := httptest.NewRequest("POST", path, strings.NewReader(form.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	if origin != "" {
+		req.Header.Set("Origin", origin)
+	}
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, req)
+	body, _ := io.ReadAll(rec.Result().Body)
+	return rec.Code, html.UnescapeString(string(body))
+}
+
+// pageFormFields reads the hidden fields of a player's page's order form.
+func pageFormFields(t *testing.T, page string) url.Values {
+	t.Helper()
+	form := url.Values{}
+	for _, name := range []string{"token", "nonce"} {
+		m := regexp.MustCompile(`name="` + name + `" value="([0-9a-f]+)"`).FindStringSubmatch(page)
+		if m == nil {
+			t.Fatalf("the page has no %s field:\n%s", name, page)
+		}
+		form.Set(name, m[1])
+	}
+	return form
+}
+
+// A player checks and sends orders from the private page: a check answers
+// on the page as a CHECK mail would and sends nothing; sent orders are
+// stored and answered by mail as a mail's are, once however often the
+// form is posted; another site's post, a stale form and an oversized one
+// do nothing.
+func TestOrdersFromThePage(t *testing.T) {
+	j := newJudge(t, &Options{BaseURL: "http://judge.test"})
+	w := j.newGame("tutorial-1", "")
+	secret := w["us"].Token()
+	pages, err := newWebPages(j.store, j.svc.opts.Systems, templates.FS, j.svc.log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages.desk = j.svc
+	h := pages.handler()
+	path := "/p/" + secret + "/orders"
+	const origin = "http://example.com" // httptest's host
+
+	code, _, page := get(t, h, "/p/"+secret)
+	if code != http.StatusOK || !strings.Contains(page, `<textarea name="orders"`) || !strings.Contains(page, `action="/p/`+secret+`/orders"`) {
+		t.Fatalf("the player's page has no order form to send (%d):\n%s", code, page)
+	}
+	if !strings.Contains(html.UnescapeString(page), w["us"].Form()) {
+		t.Errorf("the page's form is not the order form of the mail:\n%s", page)
+	}
+	fields := pageFormFields(t, page)
+	withOrders := func(orders, action string) url.Values {
+		f := url.Values{"token": fields["token"], "nonce": fields["nonce"]}
+		f.Set("orders", orders)
+		f.Set("action", action)
+		return f
+	}
+
+	// Another site's page cannot post, nor a post that names no origin.
+	for _, o := range []string{"", "http://evil.test", "null"} {
+		if code, body := post(t, h, path, o, withOrders(docExample(t), "submit")); code != http.StatusForbidden {
+			t.Errorf("a post from origin %q: %d\n%s", o, code, body)
+		}
+	}
+	// A token of another round, or none, does nothing.
+	stale := withOrders(docExample(t), "submit")
+	stale.Set("token", pageToken(testServerKey, secret, "tutorial-1", 2))
+	if code, body := post(t, h, path, origin, stale); code != http.StatusConflict || !strings.Contains(body, "Nothing was done") {
+		t.Errorf("a stale form: %d\n%s", code, body)
+	}
+	stale.Del("token")
+	if code, _ := post(t, h, path, origin, stale); code != http.StatusConflict {
+		t.Errorf("a form without its token: %d", code)
+	}
+	// A post larger than any order form is refused unread.
+	if code, _ := post(t, h, path, origin, withOrders(strings.Repeat("x", maxPageOrders+8<<10), "check")); code != http.StatusRequestEntityTooLarge {
+		t.Errorf("an oversized post: %d", code)
+	}
+	// A command is not taken from the page.
+	if code, body := post(t, h, path, origin, withOrders("STATUS", "submit")); code != http.StatusOK || !strings.Contains(body, "send commands by mail") {
+		t.Errorf("a command from the page: %d\n%s", code, body)
+	}
+	if got := j.take(); len(got) != 0 {
+		t.Fatalf("refused posts sent mail:\n%s", describe(got))
+	}
+
+	// Check: errors as a mail would get them, on the page, nothing mailed.
+	broken := strings.Replace(docExample(t), "0305 0405", "0305 9999", 1)
+	j.handle(w["us"].reply(alice, broken))
+	byMail := byKind(t, j.takeN(1), kindRejected, alice)
+	code, body := post(t, h, path, origin, withOrders(broken, "check"))
+	if code != http.StatusOK || !strings.Contains(body, "(a check: nothing was stored or mailed)") {
+		t.Fatalf("a check from the page: %d\n%s", code, body)
+	}
+	errLine := regexp.MustCompile(`(?m)^.*9999.*$`).FindString(byMail.Text)
+	if errLine == "" || !strings.Contains(body, strings.TrimSpace(errLine)) {
+		t.Errorf("the page's check lacks the mail's error %q:\n%s", errLine, body)
+	}
+	code, body = post(t, h, path, origin, withOrders(docExample(t), "check"))
+	if code != http.StatusOK || !strings.Contains(body, "CHECK of orders for round 1: valid") {
+		t.Errorf("a valid check from the page: %d\n%s", code, body)
+	}
+	if got := j.take(); len(got) != 0 {
+		t.Fatalf("a check from the page sent mail:\n%s", describe(got))
+	}
+	if strings.Contains(body, "the judge holds:") {
+		t.Error("a check stored the orders")
+	}
+
+	// Send: stored and answered by mail, as a mail's orders are.
+	code, body = post(t, h, path, origin, withOrders(docExample(t), "submit"))
+	j.flush()
+	accepted := byKind(t, j.takeN(1), kindAccepted, alice)
+	if code != http.StatusOK || !strings.Contains(body, "Orders accepted for round 1") || !strings.Contains(body, "the judge holds:") {
+		t.Fatalf("orders sent from the page: %d\n%s", code, body)
+	}
+	if accepted.Subject != "[tutorial-1] Orders accepted for round 1" {
+		t.Errorf("the answer mailed: %q", accepted.Subject)
+	}
+	// The same form posted again (a double tap) is done once.
+	code, body = post(t, h, path, origin, withOrders(docExample(t), "submit"))
+	j.flush()
+	if code != http.StatusOK || !strings.Contains(body, "sent from this page already") || len(j.take()) != 0 {
+		t.Errorf("the same form posted twice: %d\n%s", code, body)
+	}
+
+	// The other side's orders from its page complete the round: the
+	// reports go out, and the page shows the next round's form.
+	bobSecret := w["german"].Token()
+	_, _, bobPage := get(t, h, "/p/"+bobSecret)
+	bf := pageFormFields(t, bobPage)
+	bf.Set("orders", w["german"].Form())
+	bf.Set("action", "submit")
+	code, body = post(t, h, "/p/"+bobSecret+"/orders", origin, bf)
+	j.flush()
+	mails := j.takeN(3)
+	byKind(t, mails, kindAccepted, bob)
+	byKind(t, mails, kindReport, alice)
+	if code != http.StatusOK || !strings.Contains(body, "round 2") || !strings.Contains(body, "ROUND 2") {
+		t.Errorf("the page after the round was played: %d\n%s", code, body)
+	}
+	if strings.Contains(j.logs.String(), secret) || strings.Contains(j.logs.String(), fields.Get("token")) {
+		t.Error("a secret or a page token is in the log")
+	}
+}
