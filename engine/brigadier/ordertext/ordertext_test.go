@@ -111,3 +111,41 @@ func TestTheDocumentedExampleReads(t *testing.T) {
 		t.Errorf("the example has %d lines", n)
 	}
 }
+
+// The form shows one worked line of each kind of order, with the side's
+// own names; the form stays valid unchanged, and the worked move (with
+// its raise where the platoon needs one) is a move the platoon can make.
+func TestFormShowsHowToWriteEachOrder(t *testing.T) {
+	rs, st := woodEdge(t)
+	for _, side := range []string{"german", "us"} {
+		form := Form(rs, st, side, "g1")
+		if _, errs := Parse(rs, st, side, form); errs != nil {
+			t.Fatalf("%s: the unchanged form is refused: %v", side, errs)
+		}
+		var worked []string
+		for _, line := range strings.Split(form, "\n") {
+			if strings.HasPrefix(line, "#   ") && line[4] != ' ' {
+				worked = append(worked, strings.Fields(line)...)
+			}
+		}
+		text := strings.Join(worked, " ")
+		for _, kind := range []string{" MOVE ", " FIRE ", " FOLLOW ", " RESERVE ", "CALL "} {
+			if !strings.Contains(text, kind) {
+				t.Errorf("%s: the form shows no worked %q line:\n%s", side, kind, form)
+			}
+		}
+		if !strings.Contains(form, "docs/rules-brigadier.md") {
+			t.Errorf("%s: the form does not say where the whole language is", side)
+		}
+		for _, line := range strings.Split(form, "\n") {
+			if !strings.HasPrefix(line, "#   ") || !strings.Contains(line, " MOVE ") {
+				continue
+			}
+			order := strings.TrimSpace(strings.TrimPrefix(line, "#"))
+			order = order[:strings.Index(order, "  ")]
+			if _, errs := Parse(rs, st, side, "GAME g1 SIDE "+side+" TURN 1\n"+order+"\nEND\n"); errs != nil {
+				t.Errorf("%s: the worked line %q is refused: %v", side, order, errs)
+			}
+		}
+	}
+}

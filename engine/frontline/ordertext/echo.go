@@ -97,6 +97,7 @@ func Echo(s *rules.State, o rules.Orders) string {
 					id, w.Name, tk, s.Defense(t), od.Need, od.Hit*100, pierce, od.Damage*100)
 			}
 		}
+		echoRoundOdds(&b, s, o.Side, e, he)
 		for _, id := range e.Units {
 			if h, ok := rules.PortTarget(e.Targets[id]); ok {
 				if u := s.Unit(o.Side, id); u != nil {
@@ -162,4 +163,46 @@ func Echo(s *rules.State, o rules.Orders) string {
 		}
 	}
 	return b.String()
+}
+
+// echoRoundOdds says, for each enemy unit the engagement names as a
+// target, what the first round of the fire named at it does, computed
+// exactly from the rules' numbers: expected hits and net damage, and the
+// chance it is destroyed, damaged or holds.
+func echoRoundOdds(b *strings.Builder, s *rules.State, side string, e rules.Engagement, he map[string]bool) {
+	var targets []string
+	shots := map[string][]rules.Shot{}
+	for _, id := range e.Units {
+		u, tk := s.Unit(side, id), e.Targets[id]
+		tside, tid, _ := strings.Cut(tk, ":")
+		t := s.Unit(tside, tid)
+		if u == nil || t == nil {
+			continue
+		}
+		if _, ok := shots[tk]; !ok {
+			targets = append(targets, tk)
+		}
+		shots[tk] = append(shots[tk], s.RoundShots(u, t.Hex, t, he[id])...)
+	}
+	for _, tk := range targets {
+		tside, tid, _ := strings.Cut(tk, ":")
+		t := s.Unit(tside, tid)
+		if len(shots[tk]) == 0 {
+			continue
+		}
+		od := s.ExactRoundOdds(shots[tk], t)
+		c := s.Card(t)
+		left := c.Endurance
+		outcome := fmt.Sprintf("destroyed %.0f%%, damaged %.0f%%, holds %.0f%%", od.Destroyed*100, od.Damaged*100, od.Holds*100)
+		if t.Damaged {
+			left = c.Breakpoint
+			outcome = fmt.Sprintf("destroyed %.0f%%, holds %.0f%%", od.Destroyed*100, od.Holds*100)
+		}
+		fmt.Fprintf(b, "    round 1 at %s (endurance %d, breakpoint %d): %.1f hits, %.1f net damage expected;\n      %s\n",
+			tk, left, c.Breakpoint, od.Hits, od.NetDamage, outcome)
+	}
+	if len(targets) > 0 {
+		b.WriteString("    (exact for the fire named at it, your units where their moves end; the\n" +
+			"    enemy's return fire, fire missions and smoke are not counted)\n")
+	}
 }

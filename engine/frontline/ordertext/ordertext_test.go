@@ -2,6 +2,7 @@ package ordertext
 
 import (
 	"fieldpost/engine"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -99,6 +100,14 @@ UNIT GE PZ4-1 0202 crew TC-1`)
 	// 75mm AP3 vs Defense 4: weapon check 30% x armour check failed 60% = 18%.
 	if !strings.Contains(e, "SHER-1 75mm M3 at GE:PZ4-1 (Def 4): hit 12+ = 45%; pierce 18%") {
 		t.Errorf("echo:\n%s", e)
+	}
+	// And the engagement's first round at its target, exactly.
+	sher, pz := s.Unit("US", "SHER-1"), s.Unit("GE", "PZ4-1")
+	od := s.ExactRoundOdds(s.RoundShots(sher, pz.Hex, pz, false), pz)
+	want := fmt.Sprintf("round 1 at GE:PZ4-1 (endurance %d, breakpoint %d): %.1f hits, %.1f net damage expected;\n      destroyed %.0f%%, damaged %.0f%%, holds %.0f%%",
+		s.Card(pz).Endurance, s.Card(pz).Breakpoint, od.Hits, od.NetDamage, od.Destroyed*100, od.Damaged*100, od.Holds*100)
+	if !strings.Contains(e, want) || od.Destroyed < 0.05 || od.Damaged <= 0 {
+		t.Errorf("echo lacks the round's odds %q:\n%s", want, e)
 	}
 }
 
