@@ -62,12 +62,15 @@ func Form(s *rules.State, game, side string) string {
 	if active {
 		comment(&b, "", "BUY code count [XP n]; BUILD MINES|WIRE|AF AT hex BY engineer; BUILD CP AT hex BY unit (your turns 1, 6, 11...)")
 		comment(&b, "", "BUILD EBR AT from-to BY engineer (a bridge over the river, the engineer in from); BUILD PILLBOX AT hex BY engineer")
+		example(&b, produceExample(v, side))
 		b.WriteString("PRODUCE\n")
 		comment(&b, "", "unit hex hex... [LOAD u] [UNLOAD u] [HITCH g] [UNHITCH g] [DIG] [RECON hex] [DETONATE hex] [CLEAR obstacle] [REPAIR] [MERGE u] [MAN u] [PUSH] [HIT-AND-RUN] [LAND hex]; ENCIRCLE hex OPEN hex")
 		comment(&b, "", "unit [hex...] OCCUPY emplacement (infantry, last step); engineer DETONATE its own hex blows a port there")
+		example(&b, moveExample(s, side))
 		b.WriteString("MOVE\n")
 		comment(&b, "", "ENGAGE hex WITH units [SUSPEND|WITHDRAW|CEASEFIRE|SURRENDER IF cond] [INSPIRE]; then: unit AT SIDE:ID [AP|HE]; MISSION fo [PIN|BLIND] WITH guns [THEN FFE]")
 		comment(&b, "", "also: unit SMOKE [IF cond] (smoke vehicles); unit AT PORT:hex (155 mm shells, 500 lb bombs)")
+		example(&b, combatExample(v, side)...)
 		b.WriteString("COMBAT\n")
 		comment(&b, "", "unit AT port, or unit ON ship deploying now (your turns 5, 10, 15...; or RUSH units); a line of its own, any turn: RELOCATE cp TO hex BY unit")
 		b.WriteString("DEPLOY\n")
@@ -82,10 +85,95 @@ func Form(s *rules.State, game, side string) string {
 		}
 	}
 	comment(&b, "", "REACT may also hold: SMOKE hex|any IF cond; ENGINEERS-FIGHT yes|no; IDLE-FIGHT yes|no (no unless written)")
+	example(&b, fmt.Sprintf("%-22s # under REACT: withdraw when losing", "  WITHDRAW any IF ODDS<0.5"))
 	b.WriteString("REACT              # standing orders for the enemy's next turn\n")
 	b.WriteString(FormatStanding(p.Standing))
 	b.WriteString("END\n")
 	return b.String()
+}
+
+// example writes worked lines of an order, as comments: how one is
+// written, with the side's own units.
+func example(b *strings.Builder, lines ...string) {
+	for i, line := range lines {
+		lead := "# e.g.  "
+		if i > 0 {
+			lead = "#       "
+		}
+		if line != "" {
+			b.WriteString(lead + line + "\n")
+		}
+	}
+}
+
+// fighter reports whether u is one of the side's own fighting units, to
+// show in the examples: on the map, not a crew nor carried, with weapons.
+func fighter(v *rules.State, u *rules.Unit) bool {
+	return u.OnMap() && u.In == "" && u.Role == "" && len(v.Card(u).Weapons) > 0 && v.Card(u).Kind != "structure"
+}
+
+// ownUnits are the side's fighting units, its infantry first.
+func ownUnits(v *rules.State, side string) []*rules.Unit {
+	var out []*rules.Unit
+	for _, u := range v.Units {
+		if u.Side == side && fighter(v, u) {
+			out = append(out, u)
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		return v.Card(out[i]).Kind == "infantry" && v.Card(out[j]).Kind != "infantry"
+	})
+	return out
+}
+
+// produceExample buys two more of the side's first unit.
+func produceExample(v *rules.State, side string) string {
+	if units := ownUnits(v, side); len(units) > 0 {
+		return "BUY " + units[0].Code + " 2"
+	}
+	return ""
+}
+
+// moveExample is a move one of the side's units may make: two hexes
+// where it can, else one, read back without a problem.
+func moveExample(s *rules.State, side string) string {
+	valid := func(line string) bool {
+		_, probs := Parse(s, side, "MOVE\n"+line+"\n")
+		return len(probs) == 0
+	}
+	for _, u := range ownUnits(s.View(side), side) {
+		for _, a := range u.Hex.Neighbours() {
+			one := u.ID + " " + a.String()
+			if !valid(one) {
+				continue
+			}
+			for _, c := range a.Neighbours() {
+				if two := one + " " + c.String(); c != u.Hex && valid(two) {
+					return fmt.Sprintf("%-22s # into %s, then %s", two, a, c)
+				}
+			}
+			return fmt.Sprintf("%-22s # into the next hex", one)
+		}
+	}
+	return ""
+}
+
+// combatExample engages an enemy unit the side sees with one of its own
+// that can hurt it, naming the target: units fight in the hex they engage.
+func combatExample(v *rules.State, side string) []string {
+	for _, own := range ownUnits(v, side) {
+		for _, enemy := range v.Units {
+			if enemy.Side == side || !fighter(v, enemy) || len(v.RoundShots(own, enemy.Hex, enemy, false)) == 0 {
+				continue
+			}
+			return []string{
+				fmt.Sprintf("%-22s # your units fight in the hex", fmt.Sprintf("ENGAGE %s WITH %s", enemy.Hex, own.ID)),
+				fmt.Sprintf("%-22s # they engage: most weapons reach", fmt.Sprintf("  %s AT %s:%s", own.ID, enemy.Side, enemy.ID)),
+				fmt.Sprintf("%-22s # no farther (range 0)", ""),
+			}
+		}
+	}
+	return nil
 }
 
 // formWidth is the longest line of the form: mail programs wrap longer

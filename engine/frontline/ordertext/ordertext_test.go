@@ -1,11 +1,11 @@
 package ordertext
 
 import (
-	"fieldpost/engine"
 	"fmt"
 	"strings"
 	"testing"
 
+	"fieldpost/engine"
 	"fieldpost/engine/frontline/rules"
 )
 
@@ -160,5 +160,31 @@ UNIT US SHER-3 0000 staged 1 crew TC-3`)
 	}
 	if _, probs := Parse(s, "US", form); len(probs) > 0 {
 		t.Errorf("form refused: %v", probs)
+	}
+}
+
+// The active side's form shows a worked line of each section's orders,
+// with its own units: the move shown is one the unit may make, the
+// engagement names an enemy unit its unit can hurt.
+func TestFormShowsWorkedOrders(t *testing.T) {
+	for _, sc := range []string{"ofanto", "foggia"} {
+		s, err := rules.NewGame(sc, 5)
+		if err != nil {
+			t.Fatal(err)
+		}
+		form := Form(s, "g1", s.Active)
+		var worked []string
+		for _, line := range strings.Split(form, "\n") {
+			if rest, ok := strings.CutPrefix(line, "# e.g.  "); ok {
+				order, _, _ := strings.Cut(rest, "#")
+				worked = append(worked, strings.TrimSpace(order))
+			}
+		}
+		if len(worked) != 4 || !strings.HasPrefix(worked[0], "BUY ") || !strings.HasPrefix(worked[2], "ENGAGE ") || !strings.HasPrefix(worked[3], "WITHDRAW ") {
+			t.Fatalf("%s: the worked lines are %q:\n%s", sc, worked, form)
+		}
+		if _, probs := Parse(s, s.Active, "PRODUCE\n"+worked[0]+"\nMOVE\n"+worked[1]+"\n"); len(probs) > 0 {
+			t.Errorf("%s: the worked purchase and move %q are refused: %v", sc, worked[:2], probs)
+		}
 	}
 }
