@@ -100,6 +100,10 @@ type Position interface {
 	View(side string) ([]byte, error)
 	// Map draws the position for a side.
 	Map(w io.Writer, side string, f MapFormat) error
+	// Briefing is what the side's player needs before the first orders
+	// (Briefing.Text), for the welcome: the situation, how each side wins
+	// and how the score is counted, the turn, where the order language is.
+	Briefing(side string) Briefing
 	// Forces counts what a side has left, for the game master's overview.
 	Forces(side string) Forces
 	// Objectives lists the objectives in words, with who holds them.

@@ -108,8 +108,8 @@ type mailData struct {
 	TextMap string
 	// Waiting lists the sides whose orders the round still waits for.
 	Waiting []string
-	// Description is the scenario's introduction, in the welcome.
-	Description string
+	// Briefing is the side's briefing (engine.Briefing), in the welcome.
+	Briefing string
 }
 
 // letter is a mail to queue.

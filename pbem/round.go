@@ -243,10 +243,6 @@ func (t *txn) welcome(g *Game, side string, png *mail.Part) error {
 		}
 		png = &p
 	}
-	sys, err := t.s.system(g)
-	if err != nil {
-		return err
-	}
 	attachment, err := situationPart(pos, side)
 	if err != nil {
 		return err
@@ -254,7 +250,7 @@ func (t *txn) welcome(g *Game, side string, png *mail.Part) error {
 	secret := deriveSecret(t.s.opts.ServerKey, g, side)
 	d := t.gameData(g, side, pos)
 	d.Secret, d.ReplyTo = secret, t.s.tokenAddress(secret)
-	d.Description = scenarioDescription(sys, g.Scenario)
+	d.Briefing = pos.Briefing(side).Text()
 	if d.Situation, err = pos.Situation(side); err != nil {
 		return err
 	}
@@ -265,15 +261,4 @@ func (t *txn) welcome(g *Game, side string, png *mail.Part) error {
 		return err
 	}
 	return t.queue(l)
-}
-
-// scenarioDescription is a bundled scenario's introduction, "" if the
-// system no longer has it.
-func scenarioDescription(sys engine.System, scenario string) string {
-	for _, sc := range sys.Scenarios() {
-		if sc.Name == scenario {
-			return sc.Description
-		}
-	}
-	return ""
 }

@@ -59,7 +59,7 @@ func (s *System) Scenarios() []engine.ScenarioInfo {
 		if err != nil {
 			continue
 		}
-		out = append(out, engine.ScenarioInfo{Name: sc.Name, Title: sc.Title, Ruleset: Name, Sides: sides(st),
+		out = append(out, engine.ScenarioInfo{Name: sc.Name, Title: sc.Title, Ruleset: Name, Sides: sides(st), Description: scenarioDescription(sc.Name),
 			Map: fmt.Sprintf("%dx%d", st.Map.Width, st.Map.Height), Length: fmt.Sprintf("%d turns", st.Turns)})
 	}
 	return out

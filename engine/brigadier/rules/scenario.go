@@ -44,7 +44,15 @@ func ParseScenario(rs *Ruleset, text string) (*Scenario, error) {
 			sc.Title = strings.TrimSpace(strings.TrimPrefix(line, "TITLE"))
 			st.Title = sc.Title
 		case "DESCRIPTION":
-			sc.Description = strings.TrimSpace(strings.TrimPrefix(line, "DESCRIPTION"))
+			// Lines run on into a paragraph; one with no text starts the next.
+			switch text := strings.TrimSpace(strings.TrimPrefix(line, "DESCRIPTION")); {
+			case text == "":
+				sc.Description += "\n\n"
+			case sc.Description == "" || strings.HasSuffix(sc.Description, "\n"):
+				sc.Description += text
+			default:
+				sc.Description += " " + text
+			}
 		case "RULESET":
 			if len(f) != 2 || f[1] != rs.Name {
 				return nil, fail("this system plays ruleset %s", rs.Name)

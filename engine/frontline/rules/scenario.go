@@ -134,7 +134,9 @@ func ParseScenario(text string) (*State, error) {
 			s.Scenario = strings.Join(args, " ")
 		case "TITLE":
 			s.Title = strings.Join(args, " ")
-		case "SOURCE":
+		case "SOURCE", "DESCRIPTION":
+			// For people: the source of the numbers, the players' briefing
+			// (read by the system from the file).
 		case "SIZE":
 			if len(args) != 2 {
 				fail(n, "SIZE takes columns and rows")
