@@ -118,7 +118,9 @@ func TestMarksHideNoCounterWriting(t *testing.T) {
 }
 
 // Every objective's name is written whole, inside the picture, and off the
-// other objectives' names, on every bundled scenario and a crowded map.
+// other objectives' names, the counters, the objectives' stars and the
+// bridges (the tutorial's mill is next to its bridge), on every bundled
+// scenario and a crowded map.
 func TestObjectiveNamesWhole(t *testing.T) {
 	type game struct {
 		name string
@@ -162,6 +164,14 @@ func TestObjectiveNamesWhole(t *testing.T) {
 				if overlap(b, q) {
 					t.Errorf("%s: the name of objective %s covers another's", g.name, l.hex)
 				}
+			}
+			for _, f := range r.features() {
+				if overlap(b, f) {
+					t.Errorf("%s: the name of objective %s covers an objective's star or a bridge at %v", g.name, l.hex, f)
+				}
+			}
+			if n := r.countersUnder(b); n > 0 {
+				t.Errorf("%s: the name of objective %s covers %d counter(s)", g.name, l.hex, n)
 			}
 			boxes = append(boxes, b)
 		}

@@ -416,10 +416,35 @@ func (r *renderer) drawObjectives() {
 		c := r.centre(o.Hex)
 		col := r.ownerColour(o.Owner)
 		r.c.fillRing(col, hexagon(c, r.r*0.97), hexagon(c, r.r*0.83))
-		s := star(pt{c.x - 0.86*r.r, c.y}, 0.2*r.r)
+		s := star(r.starCentre(o.Hex), 0.2*r.r)
 		r.c.fill(ink, grow(s, 1.2))
 		r.c.fill(col, s)
 	}
+}
+
+// starCentre is where an objective's star stands: on its hex's left corner.
+func (r *renderer) starCentre(h rules.Hex) pt {
+	c := r.centre(h)
+	return pt{c.x - 0.86*r.r, c.y}
+}
+
+// features are the marks of the map a name must not cover: each
+// objective's star and each bridge's deck at its hex's centre.
+func (r *renderer) features() [][]pt {
+	var out [][]pt
+	for _, o := range r.st.Objectives {
+		if r.st.Map.OnMap(o.Hex) {
+			c, d := r.starCentre(o.Hex), 0.2*r.r+2
+			out = append(out, rect(c.x-d, c.y-d, c.x+d, c.y+d))
+		}
+	}
+	for _, h := range r.allHexes() {
+		if t := r.terrainAt(h); t != nil && t.ID == "bridge" {
+			c, d := r.centre(h), 0.25*r.r
+			out = append(out, rect(c.x-d, c.y-d, c.x+d, c.y+d))
+		}
+	}
+	return out
 }
 
 // grow pushes a star-shaped polygon's points outwards by d, for outlines.
@@ -489,7 +514,8 @@ func (r *renderer) names() []placeLabel {
 // wherever around it it covers no counter and no other name.
 func (r *renderer) placeNames() []placeLabel {
 	labels := r.names()
-	var placed [][]pt
+	// The names placed so far, and the marks no name may cover.
+	placed := r.features()
 	for i := range labels {
 		l := &labels[i]
 		c := r.centre(l.hex)
@@ -531,7 +557,8 @@ func (r *renderer) placeNames() []placeLabel {
 			// else the one that covers fewest counters.
 			fewest := math.MaxInt
 			for _, d := range []pt{{0, 0.74}, {0, -0.74}, {0, 1.1}, {0, -1.1}, {-0.9, 0.74}, {0.9, 0.74}, {-0.9, -0.74}, {0.9, -0.74},
-				{0, 1.6}, {0, -1.6}, {-1.5, 0}, {1.5, 0}, {-1.2, 1.3}, {1.2, 1.3}, {-1.2, -1.3}, {1.2, -1.3}} {
+				{0, 1.6}, {0, -1.6}, {-1.5, 0}, {1.5, 0}, {-1.2, 1.3}, {1.2, 1.3}, {-1.2, -1.3}, {1.2, -1.3},
+				{0, 2.2}, {0, -2.2}, {-2.2, 0.5}, {2.2, 0.5}, {-2.2, -0.5}, {2.2, -0.5}, {-1.6, 2}, {1.6, 2}, {-1.6, -2}, {1.6, -2}} {
 				b := box(c.add(d.scale(r.r)))
 				if n, ok := free(b); ok && n < fewest {
 					l.box, fewest = b, n
