@@ -22,12 +22,13 @@ type Pt struct{ X, Y float64 }
 type Layout struct {
 	R      float64 // centre to corner, pixels
 	Margin float64 // white border around the map, pixels
+	Top    float64 // room above the map, for a title band (TitleHeight)
 }
 
 // Centre is the middle of h.
 func (l Layout) Centre(h hex.Hex) Pt {
 	x := l.Margin + l.R + 1.5*l.R*float64(h.Col-1)
-	y := l.Margin + math.Sqrt(3)*l.R*(float64(h.Row-1)+0.5+0.5*float64((h.Col-1)&1))
+	y := l.Top + l.Margin + math.Sqrt(3)*l.R*(float64(h.Row-1)+0.5+0.5*float64((h.Col-1)&1))
 	return Pt{x, y}
 }
 
@@ -57,7 +58,7 @@ func (l Layout) Side(a, b hex.Hex) (Pt, Pt) {
 // Size is the picture's size for a map of cols x rows hexes.
 func (l Layout) Size(cols, rows int) (w, h int) {
 	w = int(math.Ceil(2*l.Margin + 1.5*l.R*float64(cols) + 0.5*l.R))
-	h = int(math.Ceil(2*l.Margin + math.Sqrt(3)*l.R*(float64(rows)+0.5)))
+	h = int(math.Ceil(l.Top + 2*l.Margin + math.Sqrt(3)*l.R*(float64(rows)+0.5)))
 	return w, h
 }
 

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"image/color"
 	"io"
+	"math"
 
 	"fieldpost/engine/brigadier/report"
 	"fieldpost/engine/brigadier/rules"
@@ -63,7 +64,7 @@ var terrainFill = map[byte]hexdraw.Colour{
 // The geometry: hexes of 30 pixels from centre to corner, a counter of
 // 44 x 24 in the middle of its hex, the hex number above it and an
 // objective's name below.
-var layout = hexdraw.Layout{R: 30, Margin: 4}
+var layout = hexdraw.Layout{R: 30, Margin: 4, Top: hexdraw.TitleHeight}
 
 const (
 	counterHalfW = 22
@@ -92,12 +93,14 @@ func Write(w io.Writer, format string, rs *rules.Ruleset, v *rules.State, events
 func Draw(rs *rules.Ruleset, v *rules.State, events []rules.Event, side string) *hexdraw.Picture {
 	m := v.Map
 	w, h := layout.Size(m.Cols, m.Rows)
-	p := hexdraw.New(w, h, palette)
+	keys := legendKeys(v)
+	p := hexdraw.New(w, h+int(math.Ceil(hexdraw.LegendHeight(w, legendHeading, keys))), palette)
 	drawTerrain(p, m)
 	for _, o := range v.Objectives {
 		p.Outline(gold, 2.5, layout.Corners(o.Hex, layout.R-2)...)
 	}
 	p.Base(baseKey(v))
+	drawFrame(p, v, events, side, float64(h), keys)
 	for _, o := range v.Objectives {
 		if o.Holder == "" {
 			continue
@@ -120,16 +123,18 @@ func Draw(rs *rules.Ruleset, v *rules.State, events []rules.Event, side string) 
 			p.Arrow(ink, 2, a, hexdraw.OutOfBox(b, a, counterHalfW, counterHalfH, 1))
 		}
 	}
-	var counters []hexdraw.Box
+	// A name covers no counter and no mark of a hex (features).
+	counters := features(v)
 	for _, pl := range v.Platoons {
 		if !pl.Removed {
 			counters = append(counters, drawPlatoon(p, rs, v, pl))
 		}
 	}
 	for _, o := range v.Objectives {
-		// Below the hex's counter, else above it (over the hex number).
+		// Below the hex's counter (and its marks), else above it (over
+		// the hex number).
 		ce := layout.Centre(o.Hex)
-		x, y := p.PlaceLabel(ce.X, []float64{ce.Y + 13, ce.Y - 26}, o.Name, counters)
+		x, y := p.PlaceLabel(ce.X, []float64{ce.Y + 13, ce.Y + 17, ce.Y - 26}, o.Name, counters)
 		p.Label(ink, int(white), x, y, o.Name)
 	}
 	return p

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"image/color"
 	"io"
+	"math"
 	"regexp"
 	"slices"
 	"strings"
@@ -62,7 +63,7 @@ var terrainFill = map[byte]hexdraw.Colour{
 // The geometry: hexes of 32 pixels from centre to corner (55 across the
 // flats), a counter of 42 x 24 in the middle of its hex, the hex number
 // above it and a place's name below.
-var layout = hexdraw.Layout{R: 32, Margin: 4}
+var layout = hexdraw.Layout{R: 32, Margin: 4, Top: hexdraw.TitleHeight}
 
 const (
 	counterHalfW = 21
@@ -101,7 +102,8 @@ func Write(w io.Writer, format string, v *rules.State, t *Turn) error {
 func Draw(v *rules.State, t *Turn) *hexdraw.Picture {
 	m := v.Map
 	w, h := layout.Size(m.Width, m.Height)
-	p := hexdraw.New(w, h, palette)
+	keys := legendKeys(v)
+	p := hexdraw.New(w, h+int(math.Ceil(hexdraw.LegendHeight(w, legendHeading, keys))), palette)
 	drawTerrain(p, v)
 	for r := 1; r <= m.Height; r++ {
 		for c := 1; c <= m.Width; c++ {
@@ -115,6 +117,7 @@ func Draw(v *rules.State, t *Turn) *hexdraw.Picture {
 		}
 	}
 	p.Base(baseKey(v))
+	drawFrame(p, v, t, float64(h), keys)
 	drawBridges(p, v)
 	drawWorks(p, v)
 	drawControl(p, v)
@@ -122,7 +125,8 @@ func Draw(v *rules.State, t *Turn) *hexdraw.Picture {
 	if t != nil {
 		drawTurn(p, v, t)
 	}
-	var counters []hexdraw.Box
+	// A name covers no counter and no mark of a hex (features).
+	counters := features(v)
 	for _, s := range stacks {
 		counters = append(counters, drawStacks(p, v, s)...)
 	}
