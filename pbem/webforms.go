@@ -127,12 +127,16 @@ func (w *webPages) readPlayer(r *http.Request) (*playerPage, error) {
 
 // sameOrigin reports whether a post came from the pages themselves: its
 // Origin is the host it was sent to, or the pages' public address (behind
-// a proxy). A post that names no origin is refused: every browser that
-// runs the pages names it.
+// a proxy). The pages send no Referer, so a browser names the origin of
+// their posts "null": then the browser's Sec-Fetch-Site must say
+// same-origin. A post that names neither is refused.
 func sameOrigin(r *http.Request, baseURL string) bool {
 	origin := r.Header.Get("Origin")
+	if origin == "null" || origin == "" {
+		return origin == "null" && r.Header.Get("Sec-Fetch-Site") == "same-origin"
+	}
 	u, err := url.Parse(origin)
-	if origin == "" || err != nil || u.Host == "" {
+	if err != nil || u.Host == "" {
 		return false
 	}
 	if strings.EqualFold(u.Host, r.Host) {

@@ -13,12 +13,17 @@ import (
 	"fieldpost/templates"
 )
 
-// post posts a form to the handler as a browser on origin would.
+// post posts a form to the handler as a browser on origin would; origin
+// "null from site" is a browser's post without a Referer, its
+// Sec-Fetch-Site the word after "from".
 func post(t *testing.T, h http.Handler, path, origin string, form url.Values) (int, string) {
 	t.Helper()
 	req := httptest.NewRequest("POST", path, strings.NewReader(form.Encode()))
 	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
-	if origin != "" {
+	if o, site, ok := strings.Cut(origin, " from "); ok {
+		req.Header.Set("Origin", o)
+		req.Header.Set("Sec-Fetch-Site", site)
+	} else if origin != "" {
 		req.Header.Set("Origin", origin)
 	}
 	rec := httptest.NewRecorder()
@@ -75,7 +80,7 @@ func TestOrdersFromThePage(t *testing.T) {
 	}
 
 	// Another site's page cannot post, nor a post that names no origin.
-	for _, o := range []string{"", "http://evil.test", "null"} {
+	for _, o := range []string{"", "http://evil.test", "null", "null from cross-site", "http://evil.test from same-origin"} {
 		if code, body := post(t, h, path, o, withOrders(docExample(t), "submit")); code != http.StatusForbidden {
 			t.Errorf("a post from origin %q: %d\n%s", o, code, body)
 		}
@@ -100,6 +105,12 @@ func TestOrdersFromThePage(t *testing.T) {
 	}
 	if got := j.take(); len(got) != 0 {
 		t.Fatalf("refused posts sent mail:\n%s", describe(got))
+	}
+
+	// A browser's post from the page itself, which sends no Referer, names
+	// its origin "null" and says it is same-origin.
+	if code, body := post(t, h, path, "null from same-origin", withOrders(docExample(t), "check")); code != http.StatusOK {
+		t.Errorf("a post from the page without a Referer: %d\n%s", code, body)
 	}
 
 	// Check: errors as a mail would get them, on the page, nothing mailed.
