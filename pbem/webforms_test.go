@@ -172,3 +172,36 @@ func TestOrdersFromThePage(t *testing.T) {
 		t.Error("a secret or a page token is in the log")
 	}
 }
+
+// In Frontline General the side waiting for the other's turn changes its
+// standing orders from its page, as by mail; its page offers no Check,
+// which a waiting side's CHECK cannot give.
+func TestStandingOrdersFromThePage(t *testing.T) {
+	j := newJudge(t, nil)
+	j.handle(gmMail("NEWGAME scenario=ofanto id=fl-1 us=" + alice + " ge=" + bob))
+	welcome := byKind(t, j.takeN(3), kindWelcome, bob)
+	pages, err := newWebPages(j.store, j.svc.opts.Systems, templates.FS, j.svc.log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages.desk = j.svc
+	h := pages.handler()
+	secret := welcome.Token()
+	_, _, page := get(t, h, "/p/"+secret)
+	if strings.Contains(page, `value="check"`) || !strings.Contains(page, `value="submit"`) {
+		t.Fatalf("the waiting side's page:\n%s", page)
+	}
+	form := pageFormFields(t, page)
+	form.Set("orders", "REACT\n  RETALIATE none\n  AP never\nEND\n")
+	form.Set("action", "submit")
+	code, body := post(t, h, "/p/"+secret+"/orders", "http://example.com", form)
+	j.flush()
+	m := byKind(t, j.takeN(1), kindAccepted, bob)
+	if code != http.StatusOK || !strings.Contains(body, "Standing orders accepted") || !strings.Contains(m.Text, "RETALIATE none") {
+		t.Errorf("standing orders from the page: %d\n%s", code, body)
+	}
+	_, _, page = get(t, h, "/p/"+secret)
+	if !strings.Contains(html.UnescapeString(page), "AP never") {
+		t.Errorf("the page's form does not hold the new standing orders:\n%s", page)
+	}
+}
