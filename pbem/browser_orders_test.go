@@ -90,7 +90,8 @@ func withActs(pages http.Handler) http.Handler {
 // Chromium at a phone's and a desktop's width: a check with a spoiled line
 // shows the error, the unchanged form checks valid, and sent they are the
 // judge's, with its answer mailed. The map opens at full size on a tap,
-// in a box to pan; a round's page keeps its report's columns, scrolling
+// in a box to pan (a Frontline map's counters at their own size on a
+// phone); a round's page keeps its report's columns, scrolling
 // sideways in its own box on a phone.
 func TestBrowserOrdersFromThePage(t *testing.T) {
 	exe := browser(t)
@@ -101,6 +102,9 @@ func TestBrowserOrdersFromThePage(t *testing.T) {
 	j.handle(w["german"].reply(bob, germanOrders(t, 1)))
 	j.take()
 	secret := w["german"].Token()
+	// A Frontline General game, whose map is wider than a phone twice over.
+	j.handle(gmMail("NEWGAME scenario=ofanto id=ofanto-1 us=" + alice + " ge=" + bob))
+	j.take()
 
 	pages, err := newWebPages(j.store, j.svc.opts.Systems, templates.FS, j.svc.log)
 	if err != nil {
@@ -156,6 +160,10 @@ func TestBrowserOrdersFromThePage(t *testing.T) {
 		}
 		if width == 412 && !zoom.Pannable {
 			t.Errorf("at 412 px: the full-size map cannot be panned: %+v", zoom)
+		}
+		wide := actOn(t, look(t, exe, out, srv.URL+"/g/ofanto-1#zoom", "frontline-map-zoomed", width))
+		if !wide.Full || wide.ShownWidth < wide.NaturalWidth-1 || width == 412 && !wide.Pannable {
+			t.Errorf("at %d px: a tap does not show the Frontline map at full size, to pan: %+v", width, wide)
 		}
 		round := actOn(t, look(t, exe, out, srv.URL+"/g/tutorial-1/round/1", "round-phone", width))
 		if round.PresWrapping > 0 || round.PresPastEdge > 0 {

@@ -19,15 +19,15 @@ document.addEventListener("keydown", function (e) {
 document.querySelectorAll("figure.map a.zoom").forEach(function (a) {
   a.addEventListener("click", function (e) {
     e.preventDefault();
-    var fig = a.parentNode;
+    var fig = a.parentNode, img = a.querySelector("img");
+    // Where the reader tapped, as a share of the map fitted to the page.
+    var r = img.getBoundingClientRect();
+    var fx = (e.clientX - r.left) / r.width, fy = (e.clientY - r.top) / r.height;
     var full = fig.classList.toggle("full");
     var cap = fig.querySelector("figcaption");
     if (cap) cap.textContent = full ? "The map at full size: scroll to pan, tap to fit it to the page again." : "Tap the map to see it at full size, and pinch to zoom.";
     if (full) {
-      // Start where the reader tapped.
-      var img = a.querySelector("img");
-      var r = img.getBoundingClientRect();
-      var fx = (e.clientX - r.left) / r.width, fy = (e.clientY - r.top) / r.height;
+      // The full-size map opens on the place tapped.
       fig.scrollLeft = Math.max(0, fx * img.naturalWidth - fig.clientWidth / 2);
       fig.scrollTop = Math.max(0, fy * img.naturalHeight - fig.clientHeight / 2);
     }
