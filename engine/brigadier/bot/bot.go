@@ -180,7 +180,7 @@ func pathTo(rs *rules.Ruleset, view *rules.State, p *rules.Platoon, goal rules.H
 			if d := rules.Distance(a, goal) - rules.Distance(b, goal); d != 0 {
 				return d
 			}
-			if ca, cb := view.Map.Cover(a), view.Map.Cover(b); ca != cb {
+			if ca, cb := view.Map.Hides(a), view.Map.Hides(b); ca != cb {
 				if ca {
 					return -1
 				}

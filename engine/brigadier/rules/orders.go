@@ -77,6 +77,7 @@ func Validate(rs *Ruleset, st *State, o *Orders) []OrderError {
 	}
 	listed := map[string]bool{}
 	raisedBy := map[string]string{}
+	led := map[string]bool{} // commanders leading a column (FP-3)
 	newOrder := map[string]int{}
 	for _, po := range o.Platoons {
 		newOrder[po.Platoon] = po.Order
@@ -114,8 +115,12 @@ func Validate(rs *Ruleset, st *State, o *Orders) []OrderError {
 				bad(po.Line, "%s: %s is not in its line of command (11.2)", name, commander)
 			case raisedBy[commander] != "":
 				bad(po.Line, "%s: %s has already given its one order this turn, to %s (11.2)", name, commander, raisedBy[commander])
-			case c != p && !Adjacent(c.Hex, p.Hex) && !st.Battalion(o.Side, c.Battalion).Radio:
+			case po.Follow == "" && led[commander]:
+				bad(po.Line, "%s: %s has already given its one order this turn: Follow, to its column (11.2)", name, commander)
+			case po.Follow == "" && c != p && !Adjacent(c.Hex, p.Hex) && !st.Battalion(o.Side, c.Battalion).Radio:
 				bad(po.Line, "%s: %s is out of radio contact and not within 1 hex (11.2)", name, commander)
+			case po.Follow != "":
+				led[commander] = true // one Follow order leads a whole column [11.2]
 			default:
 				raisedBy[commander] = name
 			}

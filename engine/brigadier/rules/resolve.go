@@ -77,6 +77,7 @@ func ResolveUpTo(rs *Ruleset, st *State, orders []*Orders, dice engine.Dice, upt
 			pd.SetPhase(r.phase)
 		}
 		f()
+		r.revealSeen()
 		if r.phase == upto {
 			break
 		}
@@ -329,6 +330,12 @@ func (r *resolver) callsPhase() {
 			}
 			w, _ := BestWeapon(r.rs, p, t, Distance(p.Hex, t.Hex))
 			if w == "" || !r.rs.Weapons[w].Indirect {
+				continue
+			}
+			// A target another platoon sees is passed on by radio: the
+			// battalion must be in contact after this turn's roll [11.4.1, 11].
+			if !Sees(r.rs, r.st, p, t) && !r.st.Battalion(side, p.Battalion).Radio {
+				r.emit(Event{Side: side, Text: fmt.Sprintf("%s's fire at %s lost: it does not see %s and battalion %s is out of radio contact (11.4.1).", p.Name, t.Hex, t.Name, p.Battalion), Seen: []string{side}})
 				continue
 			}
 			step := early
@@ -597,19 +604,25 @@ func (r *resolver) fireRound(plans []*firePlan, interrupt bool) {
 		}
 		return
 	}
-	cover := r.coverOf(t, false)
-	areaCover := r.coverOf(t, members[0].plan.flight == nil) // air gives no tree bursts (A11)
 	var dice []Die
 	var lines []string
-	sixes := map[string]int{}
+	// Sixes are pooled by mode and by the cover each firer meets: only
+	// artillery bursts in the trees [11.5.9].
+	type pool struct{ mode, cover string }
+	sixes := map[pool]int{}
+	var pools []pool
 	steps := 0
 	hitOn := r.rs.HitOn.I()
 	for _, m := range members {
 		stepFrom := r.rs.AreaStepFrom.I()
-		need := fmt.Sprintf("%d hits, %d+ a step", hitOn, stepFrom)
 		if m.mode == "aimed" {
 			stepFrom = r.rs.AimedStepFrom.I()
-			need = fmt.Sprintf("%d hits, %d+ a step", hitOn, stepFrom)
+		}
+		need := fmt.Sprintf("%d hits, %d+ a step", hitOn, stepFrom)
+		key := pool{m.mode, r.coverOf(t, r.artillery(m.plan))}
+		if _, ok := sixes[key]; !ok {
+			sixes[key] = 0
+			pools = append(pools, key)
 		}
 		var rolls []string
 		for range m.dice {
@@ -618,7 +631,7 @@ func (r *resolver) fireRound(plans []*firePlan, interrupt bool) {
 			dice = append(dice, Die{d, m.name, need})
 			rolls = append(rolls, fmt.Sprint(d))
 			if d >= hitOn {
-				sixes[m.mode] += mult
+				sixes[key] += mult
 			}
 			if d >= stepFrom {
 				steps += mult
@@ -633,21 +646,16 @@ func (r *resolver) fireRound(plans []*firePlan, interrupt bool) {
 	}
 	kills, wounds := 0, 0
 	var sums []string
-	for _, mode := range []string{"aimed", "area"} {
-		n, ok := sixes[mode]
-		if !ok {
-			continue
-		}
-		c := cover
-		div := r.rs.Cover[c].AimedDiv.I()
-		if mode == "area" {
-			c = areaCover
-			div = r.rs.Cover[c].AreaDiv.I()
+	for _, key := range pools {
+		n := sixes[key]
+		div := r.rs.Cover[key.cover].AimedDiv.I()
+		if key.mode == "area" {
+			div = r.rs.Cover[key.cover].AreaDiv.I()
 		}
 		k, w := Hits(n, div)
 		kills += k
 		wounds += w
-		sums = append(sums, fmt.Sprintf("6s: %d x 1/%d (%s %s) = %d kills, %d wound", n, div, mode, c, k, w))
+		sums = append(sums, fmt.Sprintf("6s: %d x 1/%d (%s %s) = %d kills, %d wound", n, div, key.mode, key.cover, k, w))
 	}
 	if mult > 1 {
 		sums = append(sums, "dice count twice against Double (11.2.1)")
@@ -768,19 +776,19 @@ func ceilMul(n int, fd float64) int {
 	return c
 }
 
-// coverOf is the target's cover class [11.5.9]: artillery and mortars
-// treat woods as open unless the target is dug in or in closed armour
-// (tree bursts, A11).
-func (r *resolver) coverOf(t *Platoon, indirect bool) string {
-	class := r.rs.Types[t.Type].Class
+// coverOf is the target's cover class [11.5.9]: town, fortification,
+// river bed (behind its bank) and dug in are hard; woods and hedge soft;
+// under artillery fire woods are open (tree bursts) unless the target is
+// dug in or in a fully enclosed armoured vehicle.
+func (r *resolver) coverOf(t *Platoon, artillery bool) string {
 	if t.DugIn {
 		return "hard"
 	}
 	switch r.st.Map.Letter(t.Hex) {
-	case 'T':
+	case 'T', 'F', 's':
 		return "hard"
 	case 'W':
-		if indirect && class != "armour" && class != "heavy" {
+		if artillery && !r.rs.Types[t.Type].Enclosed {
 			return "open"
 		}
 		return "soft"
@@ -788,6 +796,20 @@ func (r *resolver) coverOf(t *Platoon, indirect bool) string {
 		return "soft"
 	}
 	return "open"
+}
+
+// artillery reports whether a fire is artillery fire, which bursts in the
+// tree tops [11.5.9]: an artillery unit's or a mortar's; not an air
+// attack's nor direct fire (A11).
+func (r *resolver) artillery(pl *firePlan) bool {
+	if pl.flight != nil {
+		return false
+	}
+	if pl.battery != nil {
+		return true
+	}
+	w, _ := BestWeapon(r.rs, pl.firer, pl.target, Distance(pl.firer.Hex, pl.target.Hex))
+	return w != "" && r.rs.Weapons[w].Indirect
 }
 
 // Hits turns sixes into kills and wounds with a cover divisor [11.5.9]:
@@ -899,7 +921,7 @@ func (r *resolver) betterFlight(p *Platoon, a, b, from Hex) bool {
 	if da, db := Distance(a, from), Distance(b, from); da != db {
 		return da > db
 	}
-	if ca, cb := r.st.Map.Cover(a), r.st.Map.Cover(b); ca != cb {
+	if ca, cb := r.st.Map.Hides(a), r.st.Map.Hides(b); ca != cb {
 		return ca
 	}
 	if ha, hb := r.homeDistance(p.Side, a), r.homeDistance(p.Side, b); ha != hb {
@@ -922,12 +944,12 @@ func (r *resolver) homeDistance(side string, h Hex) int {
 	return m.Rows - h.Row
 }
 
-// step1 moves p one hex: moving ends digging in, hiding and recent fire.
+// step1 moves p one hex: moving ends digging in and recent fire; a hidden
+// platoon moves on paper until the enemy sees it [14].
 func (r *resolver) step1(p *Platoon, h Hex) {
 	p.Hex = h
 	p.DugIn = false
 	p.Defending = 0
 	p.FiredTurn = 0
-	p.Hidden = false
 	r.moved[p] = true
 }

@@ -101,7 +101,9 @@ type Type struct {
 	Infantry bool     `json:"infantry"` // foot infantry: may start a close assault (A16)
 	HQ       bool     `json:"hq"`
 	Vehicle  bool     `json:"vehicle"`
-	Source   string   `json:"source"`
+	// Enclosed: a fully enclosed armoured vehicle, safe from tree bursts [11.5.9].
+	Enclosed bool   `json:"enclosed"`
+	Source   string `json:"source"`
 }
 
 // BatteryType is a kind of artillery unit off the map.

@@ -16,7 +16,7 @@ type Scenario struct {
 }
 
 // ParseScenario reads a scenario (brief §6): SCENARIO, TITLE, DESCRIPTION,
-// RULESET, CLOCK, MAP with its rows, ROAD, OBJECTIVE, VICTORY, SIDE,
+// RULESET, CLOCK, MAP with its rows, LEVELS with its rows, ROAD, OBJECTIVE, VICTORY, SIDE,
 // BATTALION, COMPANY, BATTERY and platoon lines. Every error names its line.
 func ParseScenario(rs *Ruleset, text string) (*Scenario, error) {
 	sc := &Scenario{State: &State{}}
@@ -67,6 +67,20 @@ func ParseScenario(rs *Ruleset, text string) (*Scenario, error) {
 					return nil, fail("the map needs %d rows", rows)
 				}
 				st.Map.Terrain = append(st.Map.Terrain, strings.TrimSpace(stripComment(lines[i])))
+			}
+			if err := st.Map.check(); err != nil {
+				return nil, fail("%v", err)
+			}
+		case "LEVELS":
+			if st.Map == nil || len(f) != 1 {
+				return nil, fail("LEVELS, with a row of digits for each map row, after the MAP")
+			}
+			for r := 0; r < st.Map.Rows; r++ {
+				i++
+				if i >= len(lines) {
+					return nil, fail("the levels need %d rows", st.Map.Rows)
+				}
+				st.Map.Levels = append(st.Map.Levels, strings.TrimSpace(stripComment(lines[i])))
 			}
 			if err := st.Map.check(); err != nil {
 				return nil, fail("%v", err)

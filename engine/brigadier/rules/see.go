@@ -1,9 +1,10 @@
 package rules
 
 // Sees reports whether observer o can see platoon t now [9.1, 9.2, 10]:
-// contact always sees; a hidden platoon is never seen; cover hides a
-// platoon that has not fired lately; then range, with height and night,
-// and line of sight.
+// contact always sees; cover hides a platoon that has not fired lately;
+// then range, with height and night, and line of sight. A hidden platoon
+// is seen by these rules like any other: it comes on the table once
+// within sight [14, 8].
 func Sees(rs *Ruleset, st *State, o, t *Platoon) bool {
 	if o.Removed || t.Removed {
 		return false
@@ -12,17 +13,14 @@ func Sees(rs *Ruleset, st *State, o, t *Platoon) bool {
 	if d <= 1 {
 		return true // contact (FP-14)
 	}
-	if t.Hidden {
-		return false // placed only once seen [14]
-	}
 	m := st.Map
 	oWoods, tWoods := m.Letter(o.Hex) == 'W', m.Letter(t.Hex) == 'W'
 	if oWoods && tWoods && d <= rs.vis("in_woods") && clearInside(m, o.Hex, t.Hex) {
 		return true // inside one wood, both see a short way [9.1]
 	}
 	fired := t.FiredTurn > 0 && t.FiredTurn >= st.Turn-rs.vis("fired_turns")
-	if (m.Cover(t.Hex) || t.DugIn) && !fired {
-		return false // in cover and has not fired: unseen [9.1, 10]
+	if (m.Hides(t.Hex) || t.DugIn) && !fired {
+		return false // hiding and has not fired: unseen [9.1, 10]
 	}
 	if m.Inside(o.Hex) || m.Inside(t.Hex) {
 		limit := rs.vis("in_woods")
@@ -85,8 +83,10 @@ func clearInside(m *Map, a, b Hex) bool {
 }
 
 // lineOfSight: a hex between blocks when higher than both ends, or when it
-// is woods, town or hedge, unless it is lower than the observer and in the
-// observer's half of the line [9.2, A12; FP-14]. Units never block (A18).
+// is woods, town or hedge, unless it is lower than the observer and nearer
+// to it than half way [9.2, A12; FP-14]; between a hilltop and a slope
+// below it, a hex as high as the top blocks: the top sees down a slope
+// only from its edge above it [9.2]. Units never block (A18).
 func lineOfSight(m *Map, a, b Hex) bool {
 	left, right := Between(a, b)
 	return clearLine(m, a, b, left) || clearLine(m, a, b, right)
@@ -95,16 +95,20 @@ func lineOfSight(m *Map, a, b Hex) bool {
 func clearLine(m *Map, a, b Hex, line []Hex) bool {
 	la, lb := m.Level2(a), m.Level2(b)
 	d := Distance(a, b)
+	hi, lo := max(la, lb), min(la, lb)
 	for _, h := range line {
 		lh := m.Level2(h)
 		if lh > la && lh > lb {
 			return false
 		}
-		if m.Cover(h) {
-			if lh < la && 2*Distance(a, h) <= d {
+		if isSlope(lo) && hi > lo && lh >= hi {
+			return false // over the crest [9.2]
+		}
+		if m.Blocks(h) {
+			if lh < la && 2*Distance(a, h) < d {
 				continue
 			}
-			if lh < lb && 2*Distance(b, h) <= d {
+			if lh < lb && 2*Distance(b, h) < d {
 				continue
 			}
 			return false

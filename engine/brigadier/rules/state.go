@@ -64,8 +64,9 @@ type Platoon struct {
 	Weapons   []string `json:"weapons,omitempty"` // platoon weapons: bazooka, panzerfaust
 	DugIn     bool     `json:"dug_in,omitempty"`
 	Defending int      `json:"defending,omitempty"` // whole turns on Defend without moving (FP-14)
-	// Hidden: placed by the umpire only once seen [14]; cleared when it
-	// fires, moves or an enemy comes into contact (FP-14).
+	// Hidden: placed by the umpire only once within the enemy's sight
+	// [14, 8]; cleared when an enemy sees it or it fires (FP-14); it may
+	// move on paper meanwhile [14].
 	Hidden bool `json:"hidden,omitempty"`
 	// FiredTurn is the last turn (1-based) it fired without moving since:
 	// seen at the firer's range [9.1, A13].
