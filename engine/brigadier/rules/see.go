@@ -39,19 +39,23 @@ func Sees(rs *Ruleset, st *State, o, t *Platoon) bool {
 
 // SightRange is how far o sees t [9.1, 10; FP-13].
 func SightRange(rs *Ruleset, st *State, o, t *Platoon) int {
-	night, twilight := st.Night(rs)
 	fired := t.FiredTurn > 0 && t.FiredTurn >= st.Turn-rs.vis("fired_turns")
+	return sightRange(rs, st, o.Hex, t.Hex, rs.Types[t.Type].Vehicle, fired)
+}
+
+func sightRange(rs *Ruleset, st *State, from, to Hex, vehicle, fired bool) int {
+	night, twilight := st.Night(rs)
 	var r int
 	switch {
 	case night && fired:
 		r = rs.vis("night_fired")
-	case night && rs.Types[t.Type].Vehicle:
+	case night && vehicle:
 		r = rs.vis("night_vehicle")
 	case night:
 		r = rs.vis("night_foot")
 	case fired:
 		r = rs.vis("fired")
-	case rs.Types[t.Type].Vehicle:
+	case vehicle:
 		r = rs.vis("vehicle")
 	default:
 		r = rs.vis("foot")
@@ -59,10 +63,30 @@ func SightRange(rs *Ruleset, st *State, o, t *Platoon) int {
 	if twilight {
 		r /= 2
 	}
-	if up := (st.Map.Level2(o.Hex) - st.Map.Level2(t.Hex)) / 2; up > 0 && !night && st.Map.Letter(o.Hex) != 'W' {
+	if up := (st.Map.Level2(from) - st.Map.Level2(to)) / 2; up > 0 && !night && st.Map.Letter(from) != 'W' {
 		r += up * rs.vis("per_level")
 	}
 	return r
+}
+
+// SeesHex reports whether o sees the ground of hex h, as for a planned
+// barrage's target [11.4.1]: as far as it would see a vehicle there, with
+// a clear line of sight, and not out of a wood or town it is inside.
+func SeesHex(rs *Ruleset, st *State, o *Platoon, h Hex) bool {
+	d := Distance(o.Hex, h)
+	if d <= 1 {
+		return true
+	}
+	if st.Map.Inside(o.Hex) {
+		limit := rs.vis("in_woods")
+		if st.Map.Letter(o.Hex) == 'T' {
+			limit = rs.vis("in_town")
+		}
+		if d > limit {
+			return false
+		}
+	}
+	return d <= sightRange(rs, st, o.Hex, h, true, false) && lineOfSight(st.Map, o.Hex, h)
 }
 
 // clearInside: every hex between two woods hexes is woods too.
@@ -171,6 +195,13 @@ func View(rs *Ruleset, st *State, side string) *State {
 		}
 	}
 	v.Flights = flights
+	var plans []*Plan
+	for _, p := range v.Plans {
+		if p.Side == side {
+			plans = append(plans, p)
+		}
+	}
+	v.Plans = plans
 	var bns []*Battalion
 	for _, b := range v.Battalions {
 		if b.Side == side {
