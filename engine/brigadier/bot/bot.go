@@ -216,8 +216,8 @@ func calls(rs *rules.Ruleset, view *rules.State, side string, o *rules.Orders) [
 		}
 		for _, po := range o.Platoons {
 			p := view.Platoon(side, po.Platoon)
-			if callers[p.Name] || !rs.Rung(po.Order).Calls {
-				continue
+			if callers[p.Name] || !rs.Rung(po.Order).Calls || view.EnemyAdjacent(side, p.Hex) {
+				continue // a platoon in contact may not call (11.4.1)
 			}
 			var target *rules.Platoon
 			for _, e := range rules.Seen(rs, view, side) {

@@ -200,6 +200,9 @@ func Validate(rs *Ruleset, st *State, o *Orders) []OrderError {
 		if r := rs.Rung(orderOf(newOrder, p)); !r.Calls {
 			bad(c.Line, "CALL: %s is on %s; only Aim or Defend may call (11.4.1)", p.Name, r.Order)
 		}
+		if st.EnemyAdjacent(o.Side, p.Hex) {
+			bad(c.Line, "CALL: %s is in contact with an enemy, involved in a close assault, and may not call (11.4.1, FP-10)", p.Name)
+		}
 		t := st.At(c.Target)
 		if t == nil || t.Side == o.Side || !Sees(rs, st, p, t) {
 			bad(c.Line, "CALL ON %s: %s cannot see an enemy platoon there (11.4.1)", c.Target, p.Name)

@@ -783,7 +783,14 @@ func (r *resolver) fireRound(plans []*firePlan, interrupt bool) {
 			other = strings.ReplaceAll(text, "called by "+m.plan.caller.Name, "called")
 		}
 	}
-	r.emit(Event{Side: side, Text: text, Other: other, Seen: r.all(), Dice: dice, From: members[0].hex, To: t.Hex})
+	e := Event{Side: side, Text: text, Other: other, Seen: r.all(), Dice: dice, From: members[0].hex, To: t.Hex}
+	if planned && t.Side != side && !SideSees(r.rs, r.st, side, t) {
+		// A barrage on the map falls where no one of the side sees: it
+		// learns nothing of what it hit [11.4.1, 14].
+		e.Side = t.Side
+		e.Other = fmt.Sprintf("%s: %s (%d dice) falls on %s; what it hits there is not seen (11.4.1).", label, strings.Join(names, "+"), total, t.Hex)
+	}
+	r.emit(e)
 	if t.Order >= Back && before < Back {
 		r.lose(t)
 	}

@@ -29,15 +29,21 @@ var terrainNames = map[byte]string{'.': "open", 'W': "woods", 'T': "town", 'H': 
 // On reports whether h is on the map.
 func (m *Map) On(h Hex) bool { return h.Col >= 1 && h.Col <= m.Cols && h.Row >= 1 && h.Row <= m.Rows }
 
-// Letter is the terrain letter of an on-map hex.
-func (m *Map) Letter(h Hex) byte { return m.Terrain[h.Row-1][h.Col-1] }
+// Letter is the terrain letter of a hex; off the map, where a line of
+// sight along an edge may pass, it is open ground.
+func (m *Map) Letter(h Hex) byte {
+	if !m.On(h) {
+		return '.'
+	}
+	return m.Terrain[h.Row-1][h.Col-1]
+}
 
 // Kind is the terrain's name: open, woods, town...
 func (m *Map) Kind(h Hex) string { return terrainNames[m.Letter(h)] }
 
 // Level is the hill level a hex stands on, or a slope rises to.
 func (m *Map) Level(h Hex) int {
-	if len(m.Levels) > 0 {
+	if len(m.Levels) > 0 && m.On(h) {
 		return int(m.Levels[h.Row-1][h.Col-1] - '0')
 	}
 	switch m.Letter(h) {
