@@ -292,7 +292,7 @@ func (r *resolver) callsPhase() {
 				continue
 			case r.rs.Types[p.Type].Observer != "artillery" && !r.st.Battalion(side, p.Battalion).Radio:
 				// An artillery observer talks to the guns on the
-				// artillery's own net (11.4.2, A20).
+				// artillery's own net (11.4.2, R2).
 				r.emit(Event{Side: side, Text: fmt.Sprintf("Call by %s on %s lost: battalion %s is out of radio contact (11.4.1, FP-4).", p.Name, c.Target, p.Battalion), Seen: []string{side}})
 				continue
 			}
@@ -693,7 +693,7 @@ func (r *resolver) fireRound(plans []*firePlan, interrupt bool) {
 	if interrupt {
 		label = fmt.Sprintf("Interrupt fire (%s, aimed)", side)
 	}
-	planned := members[0].plan.planned // a barrage on the clock falls by surprise (A21)
+	planned := members[0].plan.planned // a barrage on the clock falls by surprise (R3)
 	if threshold > 0 && total*mult >= threshold && !r.bugged[t] && !ambush && !air && !planned {
 		r.bugOut(t, members[0].hex, label, strings.Join(names, "+"), total*mult)
 		// Every fire of the side at it is lost, delayed fire included (A17).

@@ -199,6 +199,11 @@ func LoadRuleset(b []byte) (*Ruleset, error) {
 			}
 		}
 	}
+	for _, kind := range terrainNames {
+		if _, ok := rs.Costs[kind]; !ok {
+			return nil, fmt.Errorf("ruleset %s: no movement costs for terrain %s (FP-8)", rs.Name, kind)
+		}
+	}
 	for name, t := range rs.Types {
 		if t.Observer != "" && t.Observer != "artillery" && t.Observer != "air" {
 			return nil, fmt.Errorf("ruleset %s: type %s observes for %q: artillery or air (11.4.2, 11.4.4)", rs.Name, name, t.Observer)

@@ -68,7 +68,7 @@ func isSlope(level2 int) bool { return level2%2 == 1 }
 
 // Hides is whether a platoon in the hex hides, unseen from outside until
 // it fires: woods, town, hedge, a river bed [9.1] and a fortification,
-// which is a dug-in position built beforehand (A19).
+// which is a dug-in position built beforehand (R1).
 func (m *Map) Hides(h Hex) bool {
 	switch m.Letter(h) {
 	case 'W', 'T', 'H', 's', 'F':
