@@ -784,9 +784,10 @@ func (r *resolver) fireRound(plans []*firePlan, interrupt bool) {
 		}
 	}
 	e := Event{Side: side, Text: text, Other: other, Seen: r.all(), Dice: dice, From: members[0].hex, To: t.Hex}
-	if planned && t.Side != side && !SideSees(r.rs, r.st, side, t) {
-		// A barrage on the map falls where no one of the side sees: it
-		// learns nothing of what it hit [11.4.1, 14].
+	if other := r.st.Enemy(t.Side); planned && !SideSees(r.rs, r.st, other, t) {
+		// A barrage on the map falls by the clock, friend or foe: the
+		// side that does not own the platoon hit, and does not see it,
+		// learns nothing of it [11.4.1, 14].
 		e.Side = t.Side
 		e.Other = fmt.Sprintf("%s: %s (%d dice) falls on %s; what it hits there is not seen (11.4.1).", label, strings.Join(names, "+"), total, t.Hex)
 	}
