@@ -63,7 +63,9 @@ func sightRange(rs *Ruleset, st *State, from, to Hex, vehicle, fired bool) int {
 	if twilight {
 		r /= 2
 	}
-	if up := (st.Map.Level2(from) - st.Map.Level2(to)) / 2; up > 0 && !night && st.Map.Letter(from) != 'W' {
+	// Looking down adds 5 a level [9.1], from a wood's edge too; fully
+	// inside a wood the 2 of 9.1 holds whatever the height (Sees).
+	if up := (st.Map.Level2(from) - st.Map.Level2(to)) / 2; up > 0 && !night {
 		r += up * rs.vis("per_level")
 	}
 	return r
