@@ -1,5 +1,7 @@
 package rules
 
+import "slices"
+
 // Sees reports whether observer o can see platoon t now [9.1, 9.2, 10]:
 // contact always sees; cover hides a platoon that has not fired lately;
 // then range, with height and night, and line of sight. A hidden platoon
@@ -121,14 +123,13 @@ func lineOfSight(m *Map, a, b Hex) bool {
 func clearLine(m *Map, a, b Hex, line []Hex) bool {
 	la, lb := m.Level2(a), m.Level2(b)
 	d := Distance(a, b)
-	hi, lo := max(la, lb), min(la, lb)
+	if overCrest(m, la, lb, line) {
+		return false
+	}
 	for _, h := range line {
 		lh := m.Level2(h)
 		if lh > la && lh > lb {
 			return false
-		}
-		if isSlope(lo) && hi > lo && lh >= hi {
-			return false // over the crest [9.2]
 		}
 		if m.Blocks(h) {
 			if lh < la && 2*Distance(a, h) < d {
@@ -141,6 +142,30 @@ func clearLine(m *Map, a, b Hex, line []Hex) bool {
 		}
 	}
 	return true
+}
+
+// overCrest: between a hilltop and a slope below it, a hex as high as the
+// top on the slope's own hill — no lower ground between it and the slope
+// on the line — is the crest, and hides each from the other [9.2]. line
+// runs from the end at la to the end at lb.
+func overCrest(m *Map, la, lb int, line []Hex) bool {
+	hi, lo := max(la, lb), min(la, lb)
+	if !isSlope(lo) || hi <= lo {
+		return false
+	}
+	walk := slices.Clone(line)
+	if lb == lo {
+		slices.Reverse(walk) // walk from the slope end
+	}
+	for _, h := range walk {
+		switch l := m.Level2(h); {
+		case l < lo:
+			return false // off the slope's hill: a top beyond is another hill's
+		case l >= hi:
+			return true
+		}
+	}
+	return false
 }
 
 // SideSees reports whether any platoon of side sees t.
