@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"fieldpost/engine"
+	"fieldpost/engine/brigadier/data"
 	"fieldpost/engine/brigadier/rules"
 )
 
@@ -26,7 +27,8 @@ func TestPropertiesOverRandomGames(t *testing.T) {
 	}
 	for g := range games {
 		rng := rand.New(rand.NewPCG(uint64(g), 7))
-		pos, err := sys.NewGame("wood-edge", 1)
+		names := data.ScenarioNames()
+		pos, err := sys.NewGame(names[g%len(names)], 1)
 		if err != nil {
 			t.Fatal(err)
 		}

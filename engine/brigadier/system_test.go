@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"fieldpost/engine"
+	"fieldpost/engine/brigadier/data"
 	"fieldpost/engine/hexdraw/hexdrawtest"
 )
 
@@ -20,9 +21,20 @@ func newSystem(t testing.TB) *System {
 }
 
 func TestScenarios(t *testing.T) {
-	infos := newSystem(t).Scenarios()
-	if len(infos) != 1 || infos[0].Name != "wood-edge" || infos[0].Map != "24x16" || len(infos[0].Sides) != 2 || infos[0].Ruleset != "bgc" {
-		t.Errorf("scenarios: %+v", infos)
+	sys := newSystem(t)
+	for _, name := range data.ScenarioNames() {
+		if _, err := sys.scenario(name); err != nil {
+			t.Errorf("bundled scenario %s: %v", name, err)
+		}
+	}
+	infos := sys.Scenarios()
+	if len(infos) != 2 || infos[0].Name != "river-crest" || infos[1].Name != "wood-edge" {
+		t.Fatalf("scenarios: %+v", infos)
+	}
+	for _, in := range infos {
+		if in.Map != "24x16" || len(in.Sides) != 2 || in.Ruleset != "bgc" {
+			t.Errorf("scenario %s: %+v", in.Name, in)
+		}
 	}
 	if _, err := newSystem(t).NewGame("stalingrad", 1); err == nil || !strings.Contains(err.Error(), "stalingrad") {
 		t.Errorf("NewGame(stalingrad): %v", err)
@@ -131,10 +143,16 @@ func TestTurnThroughTheSeam(t *testing.T) {
 	}
 }
 
-// A whole game, bot against bot, through the seam to its end.
+// A whole game of each scenario, bot against bot, through the seam to its end.
 func TestWholeGameBotAgainstBot(t *testing.T) {
 	sys := newSystem(t)
-	pos, err := sys.NewGame("wood-edge", 1)
+	for _, name := range data.ScenarioNames() {
+		t.Run(name, func(t *testing.T) { wholeGame(t, sys, name) })
+	}
+}
+
+func wholeGame(t *testing.T, sys *System, name string) {
+	pos, err := sys.NewGame(name, 1)
 	if err != nil {
 		t.Fatal(err)
 	}

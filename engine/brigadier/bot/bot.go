@@ -1,9 +1,11 @@
 // Package bot plays a side of Brigadier General Commands from what the
 // side can see: the attacker (the side that must hold objectives) moves on
-// the nearest objective it lacks, firing on the move and assaulting what it
-// reaches; the defender holds and fires, keeping fire in reserve when it
-// sees nothing; commanders raise the platoon that most needs it; artillery
-// answers the nearest target seen.
+// the objective it lacks worth most for the way, by the cheapest way round
+// the enemy it sees (vehicles keep out of woods and towns), firing on the
+// move and assaulting what it reaches; the defender holds and fires,
+// keeping fire in reserve when it sees nothing, and sends its nearest
+// platoon back into an objective it lost; commanders raise the platoon
+// that most needs it; artillery answers the nearest target seen.
 package bot
 
 import (
@@ -29,11 +31,16 @@ func Plan(rs *rules.Ruleset, view *rules.State, side string, seed uint64) *rules
 	for _, p := range view.Active("") {
 		taken[p.Hex] = true
 	}
+	retake := retakers(rs, view, side)
 	for _, p := range view.Active(side) {
 		po := rules.PlatoonOrder{Platoon: p.Name, Order: p.Order}
 		want := rules.Aim
 		// HQs command from behind; heavy weapons give fire support.
-		mover := attacker && rs.Movement[rs.Types[p.Type].Move].Move.I() > 1 && !isHeavy(rs, p) && !rs.Types[p.Type].HQ
+		mover := attacker && mobile(rs, p)
+		target := goal(view, p, side)
+		if h, ok := retake[p.Name]; ok {
+			mover, target = true, h
+		}
 		// Under the guns of an enemy it sees and cannot reach this turn, a
 		// mover stops and shoots aimed rather than walk into the open.
 		if mover && underFire(rs, view, p) {
@@ -52,7 +59,7 @@ func Plan(rs *rules.Ruleset, view *rules.State, side string, seed uint64) *rules
 			po.Order = want // never Double; non-movers drop to Aim
 		}
 		if po.Order == rules.Move && mover {
-			if path := pathTo(rs, view, p, goal(view, p, side), taken, rng); len(path) > 0 {
+			if path := pathTo(rs, view, p, target, taken, rng); len(path) > 0 {
 				po.Path = path
 				delete(taken, p.Hex)
 				taken[path[len(path)-1]] = true
@@ -111,15 +118,52 @@ func strikes(rs *rules.Ruleset, view *rules.State, side string) []rules.Strike {
 	return out
 }
 
-// underFire: an enemy p sees is within 10 hexes but more than a Move away.
+// underFire: an enemy p sees, that has dice against it where it stands,
+// is within 10 hexes but more than a Move away. A tank does not stop for
+// rifles that cannot hurt it.
 func underFire(rs *rules.Ruleset, view *rules.State, p *rules.Platoon) bool {
 	for _, e := range rules.Seen(rs, view, p.Side) {
 		d := rules.Distance(p.Hex, e.Hex)
+		if _, dice := rules.BestWeapon(rs, e, p, d); dice == 0 {
+			continue
+		}
 		if d <= 10 && d > rules.Allowance(rs, p, rules.Move)+1 && rules.Sees(rs, view, p, e) {
 			return true
 		}
 	}
 	return false
+}
+
+// mobile: a platoon that goes forward: neither an HQ nor a heavy weapon.
+func mobile(rs *rules.Ruleset, p *rules.Platoon) bool {
+	return rs.Movement[rs.Types[p.Type].Move].Move.I() > 1 && !isHeavy(rs, p) && !rs.Types[p.Type].HQ
+}
+
+// retakers sends, for each objective the side has lost and no enemy it
+// sees stands in, its nearest mobile platoon in good order back to it.
+func retakers(rs *rules.Ruleset, view *rules.State, side string) map[string]rules.Hex {
+	out := map[string]rules.Hex{}
+	if view.Victory.Side == side {
+		return out
+	}
+	for _, o := range view.Objectives {
+		if o.Holder == side || view.At(o.Hex) != nil {
+			continue
+		}
+		var best *rules.Platoon
+		for _, p := range view.Active(side) {
+			if _, busy := out[p.Name]; busy || !mobile(rs, p) || p.Order > rules.Defend || p.Count(rs) == 0 {
+				continue
+			}
+			if best == nil || rules.Distance(p.Hex, o.Hex) < rules.Distance(best.Hex, o.Hex) {
+				best = p
+			}
+		}
+		if best != nil {
+			out[best.Name] = o.Hex
+		}
+	}
+	return out
 }
 
 func isHeavy(rs *rules.Ruleset, p *rules.Platoon) bool {
@@ -139,13 +183,18 @@ func raiser(view *rules.State, p *rules.Platoon, used map[string]bool) *rules.Pl
 	return nil
 }
 
-// goal is the nearest objective the side does not hold, or the nearest
-// enemy seen when it holds them all.
+// goal is the objective the side does not hold worth most for the way to
+// it (value over distance), or the platoon's own hex when it holds them all.
 func goal(view *rules.State, p *rules.Platoon, side string) rules.Hex {
 	var best rules.Hex
+	bestScore := 0.0
 	for _, o := range view.Objectives {
-		if o.Holder != side && (best.IsZero() || rules.Distance(p.Hex, o.Hex) < rules.Distance(p.Hex, best)) {
-			best = o.Hex
+		if o.Holder == side {
+			continue
+		}
+		score := float64(o.Value) / float64(rules.Distance(p.Hex, o.Hex)+1)
+		if best.IsZero() || score > bestScore {
+			best, bestScore = o.Hex, score
 		}
 	}
 	if best.IsZero() {
@@ -154,55 +203,100 @@ func goal(view *rules.State, p *rules.Platoon, side string) rules.Hex {
 	return best
 }
 
-// pathTo walks greedily towards goal within the Move allowance, stopping
-// next to an enemy it sees.
+// pathTo follows the cheapest way to goal (route) as far as the Move
+// allowance goes, stopping next to an enemy it sees and short of hexes
+// other platoons will stand in.
 func pathTo(rs *rules.Ruleset, view *rules.State, p *rules.Platoon, goal rules.Hex, taken map[rules.Hex]bool, rng *rand.Rand) []rules.Hex {
+	route := routeTo(rs, view, p, goal, rng)
+	seen := rules.Seen(rs, view, p.Side)
 	var path []rules.Hex
 	at := p.Hex
 	spent := 0
 	allowance := rules.Allowance(rs, p, rules.Move)
-	seen := rules.Seen(rs, view, p.Side)
-	for at != goal {
-		var options []rules.Hex
-		for _, n := range at.Neighbours() {
-			c := rules.StepCost(rs, view, p, at, n, rules.Move)
-			if c == 0 || spent+c > allowance || taken[n] || slices.Contains(path, n) || rules.Distance(n, goal) >= rules.Distance(at, goal) {
-				continue
-			}
-			options = append(options, n)
-		}
-		if len(options) == 0 {
+	for _, next := range route {
+		c := rules.StepCost(rs, view, p, at, next, rules.Move)
+		if c == 0 || spent+c > allowance {
 			break
 		}
-		// Closer first; among equals, cover, where a platoon that has not
-		// fired is unseen and interrupt fire cannot find it (9.1, FP-7).
-		slices.SortFunc(options, func(a, b rules.Hex) int {
-			if d := rules.Distance(a, goal) - rules.Distance(b, goal); d != 0 {
-				return d
-			}
-			if ca, cb := view.Map.Cover(a), view.Map.Cover(b); ca != cb {
-				if ca {
-					return -1
-				}
-				return 1
-			}
-			return rules.Compare(a, b)
-		})
-		next := options[0]
-		if len(options) > 1 && rng.IntN(3) == 0 {
-			next = options[1]
-		}
-		spent += rules.StepCost(rs, view, p, at, next, rules.Move)
+		spent += c
 		path = append(path, next)
 		at = next
 		if slices.ContainsFunc(seen, func(e *rules.Platoon) bool { return rules.Adjacent(e.Hex, at) }) {
 			break
 		}
 	}
-	for len(path) > 0 && rules.CheckPath(rs, view, p, rules.Move, path) != "" {
+	for len(path) > 0 && (taken[path[len(path)-1]] || rules.CheckPath(rs, view, p, rules.Move, path) != "") {
 		path = path[:len(path)-1]
 	}
 	return path
+}
+
+// routeTo is the cheapest way from p to goal (Dijkstra over the map):
+// each step costs its movement cost, more where danger lies — in reach of
+// an enemy it sees that has dice against it, and, for a vehicle, in woods
+// and towns where bazookas wait unseen (9.1, FP-1) — and less in cover
+// that hides foot (9.1). A little noise varies equal ways.
+func routeTo(rs *rules.Ruleset, view *rules.State, p *rules.Platoon, goal rules.Hex, rng *rand.Rand) []rules.Hex {
+	m := view.Map
+	vehicle := rs.Types[p.Type].Vehicle
+	seen := rules.Seen(rs, view, p.Side)
+	weight := func(from, to rules.Hex) int {
+		c := rules.StepCost(rs, view, p, from, to, rules.Move)
+		if c == 0 {
+			return 0
+		}
+		w := 4 * c
+		if vehicle && m.Blocks(to) && to != goal {
+			w += 12
+		}
+		if !vehicle && m.Hides(to) {
+			w -= 2
+		}
+		for _, e := range seen {
+			d := rules.Distance(e.Hex, to)
+			if _, dice := rules.BestWeapon(rs, e, p, d); dice > 0 && d <= 10 {
+				w += 6
+			}
+		}
+		return w + rng.IntN(2)
+	}
+	dist := map[rules.Hex]int{p.Hex: 0}
+	prev := map[rules.Hex]rules.Hex{}
+	done := map[rules.Hex]bool{}
+	for {
+		var at rules.Hex
+		best := -1
+		for h, d := range dist {
+			if !done[h] && (best < 0 || d < best || (d == best && rules.Compare(h, at) < 0)) {
+				at, best = h, d
+			}
+		}
+		if best < 0 || at == goal {
+			break
+		}
+		done[at] = true
+		for _, n := range at.Neighbours() {
+			if !m.On(n) || done[n] {
+				continue
+			}
+			w := weight(at, n)
+			if w <= 0 {
+				continue
+			}
+			if d, ok := dist[n]; !ok || best+w < d {
+				dist[n] = best + w
+				prev[n] = at
+			}
+		}
+	}
+	if _, ok := dist[goal]; !ok {
+		return nil
+	}
+	var route []rules.Hex
+	for h := goal; h != p.Hex; h = prev[h] {
+		route = append([]rules.Hex{h}, route...)
+	}
+	return route
 }
 
 // calls brings each artillery unit with missions onto the nearest enemy an
@@ -216,8 +310,8 @@ func calls(rs *rules.Ruleset, view *rules.State, side string, o *rules.Orders) [
 		}
 		for _, po := range o.Platoons {
 			p := view.Platoon(side, po.Platoon)
-			if callers[p.Name] || !rs.Rung(po.Order).Calls {
-				continue
+			if callers[p.Name] || !rs.Rung(po.Order).Calls || view.EnemyAdjacent(side, p.Hex) {
+				continue // a platoon in contact may not call (11.4.1)
 			}
 			var target *rules.Platoon
 			for _, e := range rules.Seen(rs, view, side) {

@@ -58,7 +58,7 @@ var palette = color.Palette{
 }
 
 var terrainFill = map[byte]hexdraw.Colour{
-	'.': open, 'W': woods, 'T': town, 'H': open, 's': open, '=': open, 'L': lake, '^': hill, '/': slope,
+	'.': open, 'W': woods, 'T': town, 'H': open, 's': open, '=': open, 'L': lake, '^': hill, '/': slope, 'F': open,
 }
 
 // The geometry: hexes of 30 pixels from centre to corner, a counter of
@@ -163,6 +163,8 @@ func drawTerrain(p *hexdraw.Picture, m *rules.Map) {
 				}
 			case 'H':
 				p.Line(tree, 2, at(-20, 18), at(-14, 14), at(-8, 18), at(8, 18), at(14, 14), at(20, 18))
+			case 'F': // a fortification: a bunker's low wall
+				p.Rect(ink, ce.X-12, ce.Y+14, ce.X+12, ce.Y+19)
 			case '^':
 				for _, dx := range []float64{-13, 13} {
 					p.Line(road, 1.5, at(dx-5, 21), at(dx, 15), at(dx+5, 21))

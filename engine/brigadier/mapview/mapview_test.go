@@ -124,7 +124,8 @@ func TestMidGamePictures(t *testing.T) {
 				continue
 			}
 			ce := layout.Centre(p.Hex)
-			r := image.Rect(int(ce.X)-counterHalfW, int(ce.Y)-counterHalfH, int(ce.X)+counterHalfW, int(ce.Y)+counterHalfH)
+			// the pixels the counter covers whole (its edges may fall mid-pixel)
+			r := image.Rect(int(math.Ceil(ce.X-counterHalfW)), int(math.Ceil(ce.Y-counterHalfH)), int(ce.X+counterHalfW), int(ce.Y+counterHalfH))
 			for y := r.Min.Y; y < r.Max.Y; y++ {
 				for x := r.Min.X; x < r.Max.X; x++ {
 					if with.ColorIndexAt(x, y) != without.ColorIndexAt(x, y) {

@@ -113,8 +113,9 @@ func Parse(rs *rules.Ruleset, st *rules.State, side, text string) (Submission, [
 			}
 		case "AIR":
 			sub.Lines++
-			if len(f) != 4 || !strings.EqualFold(f[2], "ON") {
-				bad(n, "write AIR flight ON hex (11.4.3)")
+			by := len(f) == 6 && strings.EqualFold(f[4], "BY")
+			if (len(f) != 4 && !by) || !strings.EqualFold(f[2], "ON") {
+				bad(n, "write AIR flight ON hex [BY observer] (11.4.3, 11.4.4)")
 				continue
 			}
 			h, err := rules.ParseHex(f[3])
@@ -122,7 +123,24 @@ func Parse(rs *rules.Ruleset, st *rules.State, side, text string) (Submission, [
 				bad(n, "AIR: %v", err)
 				continue
 			}
-			o.Strikes = append(o.Strikes, rules.Strike{Line: n, Flight: f[1], Target: h})
+			sk := rules.Strike{Line: n, Flight: f[1], Target: h}
+			if by {
+				sk.By = f[5]
+			}
+			o.Strikes = append(o.Strikes, sk)
+			continue
+		case "CANCEL":
+			sub.Lines++
+			if len(f) != 4 || !strings.EqualFold(f[2], "BY") {
+				bad(n, "write CANCEL hex BY platoon (11.4.1)")
+				continue
+			}
+			h, err := rules.ParseHex(f[1])
+			if err != nil {
+				bad(n, "CANCEL: %v", err)
+				continue
+			}
+			o.Cancels = append(o.Cancels, rules.Cancel{Line: n, Target: h, By: f[3]})
 			continue
 		case "CALL":
 			sub.Lines++
@@ -379,10 +397,20 @@ func Format(rs *rules.Ruleset, st *rules.State, o *rules.Orders, game string) st
 		b.WriteString("\n")
 	}
 	for _, sk := range o.Strikes {
-		fmt.Fprintf(&b, "AIR %s ON %s\n", sk.Flight, sk.Target)
+		fmt.Fprintf(&b, "%s\n", strikeLine(sk))
+	}
+	for _, c := range o.Cancels {
+		fmt.Fprintf(&b, "CANCEL %s BY %s\n", c.Target, c.By)
 	}
 	b.WriteString("END\n")
 	return b.String()
+}
+
+func strikeLine(sk rules.Strike) string {
+	if sk.By != "" {
+		return fmt.Sprintf("AIR %s ON %s BY %s", sk.Flight, sk.Target, sk.By)
+	}
+	return fmt.Sprintf("AIR %s ON %s", sk.Flight, sk.Target)
 }
 
 // PlatoonLine writes one platoon's order line.
@@ -479,7 +507,12 @@ func Form(rs *rules.Ruleset, st *rules.State, side, game string) string {
 	}
 	for _, fl := range st.Flights {
 		if fl.Side == side {
-			comment(&b, fmt.Sprintf("AIR %s ON hex (%s mission, %d sorties left)", fl.Name, fl.Mission, fl.Sorties))
+			comment(&b, fmt.Sprintf("AIR %s ON hex [BY air liaison observer] (%s mission, %d sorties left)", fl.Name, fl.Mission, fl.Sorties))
+		}
+	}
+	for _, pl := range st.Plans {
+		if pl.Side == side && !pl.Cancelled && !pl.Fired {
+			comment(&b, fmt.Sprintf("%s's barrage is planned on %s for %s: CANCEL %s BY platoon (11.4.1)", pl.Unit, pl.Target, rules.ClockText(pl.At), pl.Target))
 		}
 	}
 	b.WriteString("END\n")
@@ -534,7 +567,10 @@ func Echo(rs *rules.Ruleset, st *rules.State, o *rules.Orders) string {
 		}
 	}
 	for _, sk := range o.Strikes {
-		fmt.Fprintf(&b, "AIR %s ON %s\n", sk.Flight, sk.Target)
+		fmt.Fprintf(&b, "%s\n", strikeLine(sk))
+	}
+	for _, c := range o.Cancels {
+		fmt.Fprintf(&b, "CANCEL %s BY %s\n", c.Target, c.By)
 	}
 	for _, c := range o.Calls {
 		fmt.Fprintf(&b, "CALL %s ON %s BY %s", strings.Join(c.Batteries, " "), c.Target, c.By)
@@ -544,6 +580,9 @@ func Echo(rs *rules.Ruleset, st *rules.State, o *rules.Orders) string {
 				if bt := st.Battery(o.Side, bn); bt != nil {
 					w := rs.Weapons[rs.Batteries[bt.Type].Weapon]
 					dice += int(math.Ceil(float64(rs.Count.I()) * w.FD(rs.Types[t.Type].Class)))
+				} else if g := st.Artillery(rs, o.Side, bn); g != nil {
+					_, d := rules.BestWeapon(rs, g, t, rules.Distance(g.Hex, t.Hex))
+					dice += d
 				}
 			}
 			fmt.Fprintf(&b, "\n    %s", expect(rs, st, t, dice, "area", true))
@@ -566,13 +605,7 @@ func odds(rs *rules.Ruleset, st *rules.State, p *rules.Platoon, order int, t *ru
 // expect is the expected result of dice at t: sixes, kills and rungs.
 func expect(rs *rules.Ruleset, st *rules.State, t *rules.Platoon, dice int, mode string, indirect bool) string {
 	mult := float64(rs.Rung(t.Order).EnemyDice.I())
-	cover := "open"
-	switch {
-	case t.DugIn || st.Map.Letter(t.Hex) == 'T':
-		cover = "hard"
-	case st.Map.Letter(t.Hex) == 'W' && !indirect, st.Map.Letter(t.Hex) == 'H':
-		cover = "soft"
-	}
+	cover := rules.CoverOf(rs, st, t, indirect)
 	div := rs.Cover[cover].AimedDiv.V
 	stepFrom := rs.AimedStepFrom.V
 	if mode == "area" {

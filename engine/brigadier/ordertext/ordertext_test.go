@@ -149,3 +149,37 @@ func TestFormShowsHowToWriteEachOrder(t *testing.T) {
 		}
 	}
 }
+
+// The optional rules' lines, CANCEL and AIR ... BY, written out read back
+// the same; the form names a side's planned barrages and not the enemy's.
+func TestOptionalRuleLinesReadBack(t *testing.T) {
+	rs, err := rules.LoadRuleset(data.Ruleset())
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, _ := data.Scenario("river-crest")
+	sc, err := rules.ParseScenario(rs, text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := sc.State
+	o := &rules.Orders{Side: "us", Cancels: []rules.Cancel{{Target: rules.MustHex("1308"), By: "FO"}},
+		Strikes: []rules.Strike{{Flight: "P47", Target: rules.MustHex("1306"), By: "FO"}}}
+	sub, errs := Parse(rs, st, "us", Format(rs, st, o, "g1"))
+	for _, e := range errs {
+		if strings.Contains(e.Msg, "write ") {
+			t.Errorf("a written line does not read: %v", e)
+		}
+	}
+	got := sub.Orders
+	if len(got.Cancels) != 1 || got.Cancels[0].Target != o.Cancels[0].Target || got.Cancels[0].By != "FO" ||
+		len(got.Strikes) != 1 || got.Strikes[0].By != "FO" || got.Strikes[0].Target != o.Strikes[0].Target {
+		t.Errorf("read back %+v %+v", got.Cancels, got.Strikes)
+	}
+	if form := Form(rs, st, "us", "g1"); !strings.Contains(form, "CANCEL 1308 BY platoon") {
+		t.Errorf("the US form does not name its planned barrage:\n%s", form)
+	}
+	if form := Form(rs, rules.View(rs, st, "german"), "german", "g1"); strings.Contains(form, "1308 for") {
+		t.Errorf("the German form names the US plan:\n%s", form)
+	}
+}

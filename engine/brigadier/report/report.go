@@ -250,7 +250,7 @@ func ASCII(rs *rules.Ruleset, view *rules.State, side string) string {
 		}
 		b.WriteString("\n")
 	}
-	b.WriteString(". open  W woods  T town  H hedge  s stream  = bridge  L lake  ^ hilltop  / slope\n")
+	b.WriteString(". open  W woods  T town  H hedge  s stream  = bridge  L lake  F fort  ^ hilltop  / slope\n")
 	for _, l := range legend {
 		fmt.Fprintf(&b, "  %s\n", l)
 	}

@@ -15,6 +15,14 @@ type Orders struct {
 	Platoons      []PlatoonOrder `json:"platoons,omitempty"`
 	Calls         []Call         `json:"calls,omitempty"`
 	Strikes       []Strike       `json:"strikes,omitempty"`
+	Cancels       []Cancel       `json:"cancels,omitempty"`
+}
+
+// Cancel calls off a planned barrage on a hex [11.4.1, Planned Map Fire].
+type Cancel struct {
+	Line   int    `json:"line,omitempty"`
+	Target Hex    `json:"target"`
+	By     string `json:"by"`
 }
 
 // Strike sends a flight at an enemy platoon the side sees [11.4.3].
@@ -22,6 +30,7 @@ type Strike struct {
 	Line   int    `json:"line,omitempty"`
 	Flight string `json:"flight"`
 	Target Hex    `json:"target"`
+	By     string `json:"by,omitempty"` // an air liaison observer directing it [11.4.4]
 }
 
 // PlatoonOrder is one platoon's line.
@@ -77,6 +86,7 @@ func Validate(rs *Ruleset, st *State, o *Orders) []OrderError {
 	}
 	listed := map[string]bool{}
 	raisedBy := map[string]string{}
+	led := map[string]bool{} // commanders leading a column (FP-3)
 	newOrder := map[string]int{}
 	for _, po := range o.Platoons {
 		newOrder[po.Platoon] = po.Order
@@ -114,8 +124,12 @@ func Validate(rs *Ruleset, st *State, o *Orders) []OrderError {
 				bad(po.Line, "%s: %s is not in its line of command (11.2)", name, commander)
 			case raisedBy[commander] != "":
 				bad(po.Line, "%s: %s has already given its one order this turn, to %s (11.2)", name, commander, raisedBy[commander])
-			case c != p && !Adjacent(c.Hex, p.Hex) && !st.Battalion(o.Side, c.Battalion).Radio:
+			case po.Follow == "" && led[commander]:
+				bad(po.Line, "%s: %s has already given its one order this turn: Follow, to its column (11.2)", name, commander)
+			case po.Follow == "" && c != p && !Adjacent(c.Hex, p.Hex) && !st.Battalion(o.Side, c.Battalion).Radio:
 				bad(po.Line, "%s: %s is out of radio contact and not within 1 hex (11.2)", name, commander)
+			case po.Follow != "":
+				led[commander] = true // one Follow order leads a whole column [11.2]
 			default:
 				raisedBy[commander] = name
 			}
@@ -179,12 +193,15 @@ func Validate(rs *Ruleset, st *State, o *Orders) []OrderError {
 			bad(c.Line, "CALL: no platoon of yours named %s (11.4.1)", c.By)
 			continue
 		}
-		if callers[p.Name] {
-			bad(c.Line, "CALL: %s has already called this turn (11.4.1)", p.Name)
+		if callers[p.Name] && rs.Types[p.Type].Observer != "artillery" {
+			bad(c.Line, "CALL: %s has already called this turn; only an artillery observer calls on more targets (11.4.1, 11.4.2)", p.Name)
 		}
 		callers[p.Name] = true
 		if r := rs.Rung(orderOf(newOrder, p)); !r.Calls {
 			bad(c.Line, "CALL: %s is on %s; only Aim or Defend may call (11.4.1)", p.Name, r.Order)
+		}
+		if st.EnemyAdjacent(o.Side, p.Hex) {
+			bad(c.Line, "CALL: %s is in contact with an enemy, involved in a close assault, and may not call (11.4.1, FP-10)", p.Name)
 		}
 		t := st.At(c.Target)
 		if t == nil || t.Side == o.Side || !Sees(rs, st, p, t) {
@@ -196,8 +213,12 @@ func Validate(rs *Ruleset, st *State, o *Orders) []OrderError {
 		for _, bn := range c.Batteries {
 			b := st.Battery(o.Side, bn)
 			switch {
+			case b == nil && st.Artillery(rs, o.Side, bn) != nil:
+				if called[bn] {
+					bad(c.Line, "CALL: %s answers one call a turn (FP-5)", bn)
+				}
 			case b == nil:
-				bad(c.Line, "CALL: no artillery unit of yours named %s (11.4)", bn)
+				bad(c.Line, "CALL: no artillery unit of yours named %s, on the table or off it (11.4)", bn)
 			case called[bn]:
 				bad(c.Line, "CALL: %s answers one call a turn (FP-5)", bn)
 			case b.Missions == 0:
@@ -223,8 +244,30 @@ func Validate(rs *Ruleset, st *State, o *Orders) []OrderError {
 		case t == nil || t.Side == o.Side || !SideSees(rs, st, o.Side, t):
 			bad(sk.Line, "AIR ON %s: none of your platoons can see an enemy there (11.4.3)", sk.Target)
 		}
+		if sk.By != "" {
+			p := st.Platoon(o.Side, sk.By)
+			switch {
+			case p == nil || rs.Types[p.Type].Observer != "air":
+				bad(sk.Line, "AIR BY %s: no air liaison observer of yours by that name (11.4.4)", sk.By)
+			case !rs.Rung(orderOf(newOrder, p)).Calls:
+				bad(sk.Line, "AIR BY %s: it is on %s; an observer may not move in a turn it calls (11.4.4, 11.4.1)", sk.By, rs.OrderName(orderOf(newOrder, p)))
+			case t != nil && !Sees(rs, st, p, t):
+				bad(sk.Line, "AIR BY %s: it cannot see the target at %s itself (11.4.4)", sk.By, sk.Target)
+			}
+		}
 		if fl != nil {
 			flown[fl.Name] = true
+		}
+	}
+	for _, c := range o.Cancels {
+		p := st.Platoon(o.Side, c.By)
+		switch {
+		case p == nil:
+			bad(c.Line, "CANCEL: no platoon of yours named %s (11.4.1)", c.By)
+		case st.PlanOn(o.Side, c.Target) == nil:
+			bad(c.Line, "CANCEL %s: you have no planned barrage there still to fire (11.4.1)", c.Target)
+		case !SeesHex(rs, st, p, c.Target):
+			bad(c.Line, "CANCEL %s: %s cannot see it (11.4.1)", c.Target, p.Name)
 		}
 	}
 	slices.SortStableFunc(errs, func(a, b OrderError) int { return a.Line - b.Line })

@@ -68,7 +68,6 @@ func (r *resolver) movement() {
 			r.column(p, trail)
 		}
 	}
-	r.revealContacts()
 	// Held fire that did not trigger lapses (FP-7).
 	for _, p := range r.st.Active("") {
 		if p.Reserve != nil && !r.spent[p] {
@@ -316,14 +315,13 @@ func (r *resolver) assault() {
 			r.closeAssault(attackers, d)
 		}
 	}
-	r.revealContacts()
 }
 
-// revealContacts: a hiding platoon in contact with an enemy is revealed,
-// however the contact came about (FP-14).
-func (r *resolver) revealContacts() {
+// revealSeen: a hidden platoon comes on the table once an enemy sees it,
+// contact included, however that came about [14, 8; FP-14].
+func (r *resolver) revealSeen() {
 	for _, p := range r.st.Active("") {
-		if p.Hidden && r.st.EnemyAdjacent(p.Side, p.Hex) {
+		if p.Hidden && SideSees(r.rs, r.st, r.st.Enemy(p.Side), p) {
 			p.Hidden = false
 		}
 	}

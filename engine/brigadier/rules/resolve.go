@@ -77,6 +77,7 @@ func ResolveUpTo(rs *Ruleset, st *State, orders []*Orders, dice engine.Dice, upt
 			pd.SetPhase(r.phase)
 		}
 		f()
+		r.revealSeen()
 		if r.phase == upto {
 			break
 		}
@@ -116,6 +117,8 @@ type firePlan struct {
 	elseNearest bool
 	flight      *Flight // an air strike [11.4.3]
 	aircraft    int
+	liaison     bool // directed by an air liaison observer [11.4.4]
+	planned     bool // a planned barrage [11.4.1]
 }
 
 func (r *resolver) roll() int { return r.dice.Roll(6) }
@@ -269,6 +272,8 @@ func (r *resolver) callsPhase() {
 	for si, side := range r.sides() {
 		early, late := 2+si, 5+si
 		o := r.orders[side]
+		r.cancelPlans(side)
+		r.plannedFire(side, early)
 		for _, c := range o.Calls {
 			p := r.st.Platoon(side, c.By)
 			t := r.st.At(c.Target)
@@ -285,12 +290,18 @@ func (r *resolver) callsPhase() {
 			case t == nil || t.Side == side || !Sees(r.rs, r.st, p, t):
 				r.emit(Event{Side: side, Text: fmt.Sprintf("Call by %s on %s lost: no enemy it sees there (11.4.1).", p.Name, c.Target), Seen: []string{side}})
 				continue
-			case !r.st.Battalion(side, p.Battalion).Radio:
+			case r.rs.Types[p.Type].Observer != "artillery" && !r.st.Battalion(side, p.Battalion).Radio:
+				// An artillery observer talks to the guns on the
+				// artillery's own net (11.4.2, R2).
 				r.emit(Event{Side: side, Text: fmt.Sprintf("Call by %s on %s lost: battalion %s is out of radio contact (11.4.1, FP-4).", p.Name, c.Target, p.Battalion), Seen: []string{side}})
 				continue
 			}
 			for _, bn := range c.Batteries {
 				b := r.st.Battery(side, bn)
+				if g := r.st.Artillery(r.rs, side, bn); b == nil && g != nil {
+					r.callGun(g, p, t, step)
+					continue
+				}
 				switch {
 				case b == nil:
 				case !b.Radio:
@@ -312,8 +323,16 @@ func (r *resolver) callsPhase() {
 			if fl == nil || fl.Sorties == 0 || t == nil || t.Side == side {
 				continue
 			}
+			liaison := false
+			if sk.By != "" {
+				obs := r.st.Platoon(side, sk.By)
+				liaison = obs != nil && r.rs.Rung(obs.Order).Calls && Sees(r.rs, r.st, obs, t)
+				if !liaison {
+					r.emit(Event{Side: side, Text: fmt.Sprintf("Flight %s flies without its air liaison observer %s: it no longer sees %s or may not call (11.4.4).", fl.Name, sk.By, t.Name), Seen: []string{side}})
+				}
+			}
 			fl.Sorties--
-			r.plans = append(r.plans, &firePlan{side: side, step: early, flight: fl, target: t, aircraft: r.rs.Air["aircraft"].I()})
+			r.plans = append(r.plans, &firePlan{side: side, step: early, flight: fl, target: t, aircraft: r.rs.Air["aircraft"].I(), liaison: liaison})
 			r.emit(Event{Side: side, Text: fmt.Sprintf("Flight %s (%s mission) is sent at %s at %s: it attacks at step %d (11.4.3, 11.5.1).", fl.Name, fl.Mission, t.Name, t.Hex, early), Seen: []string{side}})
 		}
 		// A mortar on Aim or Defend that sees its target calls for itself (FP-5).
@@ -331,12 +350,99 @@ func (r *resolver) callsPhase() {
 			if w == "" || !r.rs.Weapons[w].Indirect {
 				continue
 			}
+			// A target another platoon sees is passed on by radio: the
+			// battalion must be in contact after this turn's roll [11.4.1, 11].
+			if !Sees(r.rs, r.st, p, t) && !r.st.Battalion(side, p.Battalion).Radio {
+				r.emit(Event{Side: side, Text: fmt.Sprintf("%s's fire at %s lost: it does not see %s and battalion %s is out of radio contact (11.4.1).", p.Name, t.Hex, t.Name, p.Battalion), Seen: []string{side}})
+				continue
+			}
 			step := early
 			if po.Delay {
 				step = late
 			}
 			r.plans = append(r.plans, &firePlan{side: side, step: step, firer: p, target: t, indirect: true, elseNearest: po.ElseNearest})
 		}
+	}
+}
+
+// callGun brings an artillery platoon on the table onto a caller's target:
+// its battalion must be in radio contact too, and it must be free to fire
+// [11.4.1].
+func (r *resolver) callGun(g, caller, t *Platoon, step int) {
+	side := g.Side
+	switch {
+	case !r.st.Battalion(side, g.Battalion).Radio:
+		r.emit(Event{Side: side, Text: fmt.Sprintf("%s does not answer %s's call: battalion %s is out of radio contact (11.4.1).", g.Name, caller.Name, g.Battalion), Seen: []string{side}})
+		return
+	case r.rs.Rung(g.Order).Fire == "none":
+		r.emit(Event{Side: side, Text: fmt.Sprintf("%s does not answer %s's call: it is on %s (11.4.1).", g.Name, caller.Name, r.order(g)), Seen: []string{side}})
+		return
+	}
+	r.plans = append(r.plans, &firePlan{side: side, step: step, firer: g, caller: caller, target: t, indirect: true})
+	r.emit(Event{Side: side, Text: fmt.Sprintf("%s calls %s on %s at %s: it fires at step %d (11.4.1, 11.5.1).", caller.Name, g.Name, t.Name, t.Hex, step), Seen: []string{side}})
+}
+
+// cancelPlans: a platoon that sees a planned barrage's target and is in
+// radio contact with the artillery calls it off, in this phase of any turn
+// up to the one it would fire in [11.4.1].
+func (r *resolver) cancelPlans(side string) {
+	for _, c := range r.orders[side].Cancels {
+		p := r.st.Platoon(side, c.By)
+		pl := r.st.PlanOn(side, c.Target)
+		if p == nil || pl == nil {
+			continue
+		}
+		radio := r.st.Battalion(side, p.Battalion).Radio || r.rs.Types[p.Type].Observer == "artillery"
+		if b := r.st.Battery(side, pl.Unit); b != nil {
+			radio = radio && b.Radio
+		} else if g := r.st.Artillery(r.rs, side, pl.Unit); g != nil {
+			radio = radio && r.st.Battalion(side, g.Battalion).Radio
+		}
+		switch {
+		case !SeesHex(r.rs, r.st, p, c.Target):
+			r.emit(Event{Side: side, Text: fmt.Sprintf("%s cannot cancel the barrage planned on %s: it does not see it (11.4.1).", p.Name, c.Target), Seen: []string{side}})
+		case !radio:
+			r.emit(Event{Side: side, Text: fmt.Sprintf("%s cannot cancel the barrage planned on %s: no radio contact with %s (11.4.1).", p.Name, c.Target, pl.Unit), Seen: []string{side}})
+		default:
+			pl.Cancelled = true
+			r.emit(Event{Side: side, Text: fmt.Sprintf("%s cancels %s's barrage planned on %s at %s (11.4.1).", p.Name, pl.Unit, c.Target, ClockText(pl.At)), Seen: []string{side}})
+		}
+	}
+}
+
+// plannedFire fires each barrage whose time the clock has reached, at
+// whatever platoon stands in its hex, friend or foe, with no radio needed
+// [11.4.1]; it uses a mission of a limited artillery unit.
+func (r *resolver) plannedFire(side string, step int) {
+	for _, pl := range r.st.Plans {
+		if pl.Side != side || pl.Cancelled || pl.Fired || r.st.Clock < pl.At {
+			continue
+		}
+		pl.Fired = true
+		fp := &firePlan{side: side, step: step, indirect: true, planned: true}
+		if b := r.st.Battery(side, pl.Unit); b != nil {
+			if b.Missions == 0 {
+				r.emit(Event{Side: side, Text: fmt.Sprintf("%s has no missions left for the barrage planned on %s (FP-5).", b.Name, pl.Target), Seen: []string{side}})
+				continue
+			}
+			if b.Missions > 0 {
+				b.Missions--
+			}
+			fp.battery = b
+		} else if g := r.st.Artillery(r.rs, side, pl.Unit); g != nil {
+			fp.firer = g
+		} else {
+			r.emit(Event{Side: side, Text: fmt.Sprintf("The barrage planned on %s is lost: %s is gone (11.4.1).", pl.Target, pl.Unit), Seen: []string{side}})
+			continue
+		}
+		t := r.st.At(pl.Target)
+		if t == nil {
+			r.emit(Event{Side: side, Text: fmt.Sprintf("%s's barrage planned on %s for %s falls on empty ground (11.4.1).", pl.Unit, pl.Target, ClockText(pl.At)), Seen: r.all(), To: pl.Target})
+			continue
+		}
+		fp.target = t
+		r.plans = append(r.plans, fp)
+		r.emit(Event{Side: side, Text: fmt.Sprintf("%s's barrage planned on %s for %s comes down at step %d (11.4.1).", pl.Unit, pl.Target, ClockText(pl.At), step), Seen: []string{side}})
 	}
 }
 
@@ -456,6 +562,9 @@ func (r *resolver) airStrike(pl *firePlan) {
 	}
 	result, face := "enemy", ""
 	var dice []Die
+	if pl.liaison {
+		m = r.rs.Missions["liaison"]
+	}
 	if m.Dice > 0 {
 		var rolls []int
 		for range m.Dice {
@@ -584,7 +693,8 @@ func (r *resolver) fireRound(plans []*firePlan, interrupt bool) {
 	if interrupt {
 		label = fmt.Sprintf("Interrupt fire (%s, aimed)", side)
 	}
-	if threshold > 0 && total*mult >= threshold && !r.bugged[t] && !ambush && !air {
+	planned := members[0].plan.planned // a barrage on the clock falls by surprise (R3)
+	if threshold > 0 && total*mult >= threshold && !r.bugged[t] && !ambush && !air && !planned {
 		r.bugOut(t, members[0].hex, label, strings.Join(names, "+"), total*mult)
 		// Every fire of the side at it is lost, delayed fire included (A17).
 		for _, pl := range r.plans {
@@ -597,19 +707,25 @@ func (r *resolver) fireRound(plans []*firePlan, interrupt bool) {
 		}
 		return
 	}
-	cover := r.coverOf(t, false)
-	areaCover := r.coverOf(t, members[0].plan.flight == nil) // air gives no tree bursts (A11)
 	var dice []Die
 	var lines []string
-	sixes := map[string]int{}
+	// Sixes are pooled by mode and by the cover each firer meets: only
+	// artillery bursts in the trees [11.5.9].
+	type pool struct{ mode, cover string }
+	sixes := map[pool]int{}
+	var pools []pool
 	steps := 0
 	hitOn := r.rs.HitOn.I()
 	for _, m := range members {
 		stepFrom := r.rs.AreaStepFrom.I()
-		need := fmt.Sprintf("%d hits, %d+ a step", hitOn, stepFrom)
 		if m.mode == "aimed" {
 			stepFrom = r.rs.AimedStepFrom.I()
-			need = fmt.Sprintf("%d hits, %d+ a step", hitOn, stepFrom)
+		}
+		need := fmt.Sprintf("%d hits, %d+ a step", hitOn, stepFrom)
+		key := pool{m.mode, r.coverOf(t, r.artillery(m.plan))}
+		if _, ok := sixes[key]; !ok {
+			sixes[key] = 0
+			pools = append(pools, key)
 		}
 		var rolls []string
 		for range m.dice {
@@ -618,7 +734,7 @@ func (r *resolver) fireRound(plans []*firePlan, interrupt bool) {
 			dice = append(dice, Die{d, m.name, need})
 			rolls = append(rolls, fmt.Sprint(d))
 			if d >= hitOn {
-				sixes[m.mode] += mult
+				sixes[key] += mult
 			}
 			if d >= stepFrom {
 				steps += mult
@@ -633,21 +749,16 @@ func (r *resolver) fireRound(plans []*firePlan, interrupt bool) {
 	}
 	kills, wounds := 0, 0
 	var sums []string
-	for _, mode := range []string{"aimed", "area"} {
-		n, ok := sixes[mode]
-		if !ok {
-			continue
-		}
-		c := cover
-		div := r.rs.Cover[c].AimedDiv.I()
-		if mode == "area" {
-			c = areaCover
-			div = r.rs.Cover[c].AreaDiv.I()
+	for _, key := range pools {
+		n := sixes[key]
+		div := r.rs.Cover[key.cover].AimedDiv.I()
+		if key.mode == "area" {
+			div = r.rs.Cover[key.cover].AreaDiv.I()
 		}
 		k, w := Hits(n, div)
 		kills += k
 		wounds += w
-		sums = append(sums, fmt.Sprintf("6s: %d x 1/%d (%s %s) = %d kills, %d wound", n, div, mode, c, k, w))
+		sums = append(sums, fmt.Sprintf("6s: %d x 1/%d (%s %s) = %d kills, %d wound", n, div, key.mode, key.cover, k, w))
 	}
 	if mult > 1 {
 		sums = append(sums, "dice count twice against Double (11.2.1)")
@@ -672,7 +783,15 @@ func (r *resolver) fireRound(plans []*firePlan, interrupt bool) {
 			other = strings.ReplaceAll(text, "called by "+m.plan.caller.Name, "called")
 		}
 	}
-	r.emit(Event{Side: side, Text: text, Other: other, Seen: r.all(), Dice: dice, From: members[0].hex, To: t.Hex})
+	e := Event{Side: side, Text: text, Other: other, Seen: r.all(), Dice: dice, From: members[0].hex, To: t.Hex}
+	if other := r.st.Enemy(t.Side); planned && !SideSees(r.rs, r.st, other, t) {
+		// A barrage on the map falls by the clock, friend or foe: the
+		// side that does not own the platoon hit, and does not see it,
+		// learns nothing of it [11.4.1, 14].
+		e.Side = t.Side
+		e.Other = fmt.Sprintf("%s: %s (%d dice) falls on %s; what it hits there is not seen (11.4.1).", label, strings.Join(names, "+"), total, t.Hex)
+	}
+	r.emit(e)
 	if t.Order >= Back && before < Back {
 		r.lose(t)
 	}
@@ -689,6 +808,9 @@ func (r *resolver) member(pl *firePlan, t *Platoon, interrupt bool) (*member, st
 		dice := ceilMul(r.rs.Count.I(), w.FD(r.rs.Types[t.Type].Class))
 		if dice == 0 {
 			return nil, fmt.Sprintf("%s has no dice against %s (FP-1).", pl.battery.Name, t.Name)
+		}
+		if pl.planned {
+			return &member{plan: pl, name: fmt.Sprintf("%s (planned fire)", pl.battery.Name), hex: t.Hex, dice: dice, mode: "area"}, ""
 		}
 		return &member{plan: pl, name: fmt.Sprintf("%s (called by %s)", pl.battery.Name, pl.caller.Name), hex: pl.caller.Hex, dice: dice, mode: "area"}, ""
 	}
@@ -727,7 +849,14 @@ func (r *resolver) member(pl *firePlan, t *Platoon, interrupt bool) (*member, st
 	if dice == 0 {
 		return nil, fmt.Sprintf("%s's fire is lost: no weapon reaches %s with any dice (FP-1).", f.Name, t.Name)
 	}
-	return &member{plan: pl, name: fmt.Sprintf("%s (%s, %s)", f.Name, title(r.rs.OrderName(worse)), w), hex: f.Hex, dice: dice, mode: mode}, ""
+	m := &member{plan: pl, name: fmt.Sprintf("%s (%s, %s)", f.Name, title(r.rs.OrderName(worse)), w), hex: f.Hex, dice: dice, mode: mode}
+	switch {
+	case pl.planned:
+		m.name, m.hex = fmt.Sprintf("%s (%s, planned fire)", f.Name, w), t.Hex
+	case pl.caller != nil:
+		m.name, m.hex = fmt.Sprintf("%s (%s, %s, called by %s)", f.Name, title(r.rs.OrderName(worse)), w, pl.caller.Name), pl.caller.Hex
+	}
+	return m, ""
 }
 
 // fireRung is what a firer may do: the worse of its order at the start of
@@ -768,19 +897,23 @@ func ceilMul(n int, fd float64) int {
 	return c
 }
 
-// coverOf is the target's cover class [11.5.9]: artillery and mortars
-// treat woods as open unless the target is dug in or in closed armour
-// (tree bursts, A11).
-func (r *resolver) coverOf(t *Platoon, indirect bool) string {
-	class := r.rs.Types[t.Type].Class
+func (r *resolver) coverOf(t *Platoon, artillery bool) string {
+	return CoverOf(r.rs, r.st, t, artillery)
+}
+
+// CoverOf is t's cover class [11.5.9]: town, fortification, river bed
+// (behind its bank) and dug in are hard; woods and hedge soft; under
+// artillery fire woods are open (tree bursts) unless the target is dug in
+// or in a fully enclosed armoured vehicle.
+func CoverOf(rs *Ruleset, st *State, t *Platoon, artillery bool) string {
 	if t.DugIn {
 		return "hard"
 	}
-	switch r.st.Map.Letter(t.Hex) {
-	case 'T':
+	switch st.Map.Letter(t.Hex) {
+	case 'T', 'F', 's':
 		return "hard"
 	case 'W':
-		if indirect && class != "armour" && class != "heavy" {
+		if artillery && !rs.Types[t.Type].Enclosed {
 			return "open"
 		}
 		return "soft"
@@ -788,6 +921,20 @@ func (r *resolver) coverOf(t *Platoon, indirect bool) string {
 		return "soft"
 	}
 	return "open"
+}
+
+// artillery reports whether a fire is artillery fire, which bursts in the
+// tree tops [11.5.9]: an artillery unit's or a mortar's; not an air
+// attack's nor direct fire (A11).
+func (r *resolver) artillery(pl *firePlan) bool {
+	if pl.flight != nil {
+		return false
+	}
+	if pl.battery != nil {
+		return true
+	}
+	w, _ := BestWeapon(r.rs, pl.firer, pl.target, Distance(pl.firer.Hex, pl.target.Hex))
+	return w != "" && r.rs.Weapons[w].Indirect
 }
 
 // Hits turns sixes into kills and wounds with a cover divisor [11.5.9]:
@@ -899,7 +1046,7 @@ func (r *resolver) betterFlight(p *Platoon, a, b, from Hex) bool {
 	if da, db := Distance(a, from), Distance(b, from); da != db {
 		return da > db
 	}
-	if ca, cb := r.st.Map.Cover(a), r.st.Map.Cover(b); ca != cb {
+	if ca, cb := r.st.Map.Hides(a), r.st.Map.Hides(b); ca != cb {
 		return ca
 	}
 	if ha, hb := r.homeDistance(p.Side, a), r.homeDistance(p.Side, b); ha != hb {
@@ -922,12 +1069,12 @@ func (r *resolver) homeDistance(side string, h Hex) int {
 	return m.Rows - h.Row
 }
 
-// step1 moves p one hex: moving ends digging in, hiding and recent fire.
+// step1 moves p one hex: moving ends digging in and recent fire; a hidden
+// platoon moves on paper until the enemy sees it [14].
 func (r *resolver) step1(p *Platoon, h Hex) {
 	p.Hex = h
 	p.DugIn = false
 	p.Defending = 0
 	p.FiredTurn = 0
-	p.Hidden = false
 	r.moved[p] = true
 }

@@ -82,3 +82,32 @@ func TestRulesetNumbersAreTagged(t *testing.T) {
 		}
 	}
 }
+
+// A map's LEVELS are checked: a row for each map row, a digit a hex, and
+// a slope rising to a level from 1; the error names the row and column.
+func TestLevelsChecked(t *testing.T) {
+	rs := ruleset(t)
+	text, err := data.Scenario("river-crest")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := ParseScenario(rs, text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := sc.State.Map; m.Level2(MustHex("1308")) != 2 || m.Level2(MustHex("1208")) != 1 || m.Level2(MustHex("1510")) != 2 || m.Level2(MustHex("0908")) != 0 {
+		t.Errorf("levels: fort %d, slope %d, hill wood %d, bridge %d", m.Level2(MustHex("1308")), m.Level2(MustHex("1208")), m.Level2(MustHex("1510")), m.Level2(MustHex("0908")))
+	}
+	for bad, want := range map[string]string{
+		"000000000001111100000000\n000000000001111100000000\n000000000001111100000000\n00000000000111110000000x": "levels row 4, column 24",
+		"000000000001111100000000\n000000000001111100000000\n000000000001111100000000\n000000000000111100000000": "levels row 4, column 12: a slope rises to a level from 1",
+	} {
+		broken := strings.Replace(text, "000000000000000000000000\n000000000000000000000000\n000000000000000000000000\n000000000001111100000000", bad, 1)
+		if broken == text {
+			t.Fatal("the scenario no longer has the levels this test edits")
+		}
+		if _, err := ParseScenario(rs, broken); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("bad levels: %v, want %q", err, want)
+		}
+	}
+}

@@ -101,7 +101,12 @@ type Type struct {
 	Infantry bool     `json:"infantry"` // foot infantry: may start a close assault (A16)
 	HQ       bool     `json:"hq"`
 	Vehicle  bool     `json:"vehicle"`
-	Source   string   `json:"source"`
+	// Enclosed: a fully enclosed armoured vehicle, safe from tree bursts [11.5.9].
+	Enclosed bool `json:"enclosed"`
+	// Observer: "artillery" [11.4.2] or "air" [11.4.4], the specialists
+	// of the optional rules, in play when a scenario fields one.
+	Observer string `json:"observer,omitempty"`
+	Source   string `json:"source"`
 }
 
 // BatteryType is a kind of artillery unit off the map.
@@ -192,6 +197,16 @@ func LoadRuleset(b []byte) (*Ruleset, error) {
 			if _, ok := rs.Weapons[w]; !ok {
 				return nil, fmt.Errorf("ruleset %s: type %s has unknown weapon %q (FP-1)", rs.Name, name, w)
 			}
+		}
+	}
+	for _, kind := range terrainNames {
+		if _, ok := rs.Costs[kind]; !ok {
+			return nil, fmt.Errorf("ruleset %s: no movement costs for terrain %s (FP-8)", rs.Name, kind)
+		}
+	}
+	for name, t := range rs.Types {
+		if t.Observer != "" && t.Observer != "artillery" && t.Observer != "air" {
+			return nil, fmt.Errorf("ruleset %s: type %s observes for %q: artillery or air (11.4.2, 11.4.4)", rs.Name, name, t.Observer)
 		}
 	}
 	for name, b := range rs.Batteries {

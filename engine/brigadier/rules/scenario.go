@@ -16,8 +16,8 @@ type Scenario struct {
 }
 
 // ParseScenario reads a scenario (brief §6): SCENARIO, TITLE, DESCRIPTION,
-// RULESET, CLOCK, MAP with its rows, ROAD, OBJECTIVE, VICTORY, SIDE,
-// BATTALION, COMPANY, BATTERY and platoon lines. Every error names its line.
+// RULESET, CLOCK, MAP with its rows, LEVELS with its rows, ROAD, OBJECTIVE, VICTORY, SIDE,
+// BATTALION, COMPANY, BATTERY, AIR, PLAN and platoon lines. Every error names its line.
 func ParseScenario(rs *Ruleset, text string) (*Scenario, error) {
 	sc := &Scenario{State: &State{}}
 	st := sc.State
@@ -79,6 +79,20 @@ func ParseScenario(rs *Ruleset, text string) (*Scenario, error) {
 			if err := st.Map.check(); err != nil {
 				return nil, fail("%v", err)
 			}
+		case "LEVELS":
+			if st.Map == nil || len(f) != 1 {
+				return nil, fail("LEVELS, with a row of digits for each map row, after the MAP")
+			}
+			for r := 0; r < st.Map.Rows; r++ {
+				i++
+				if i >= len(lines) {
+					return nil, fail("the levels need %d rows", st.Map.Rows)
+				}
+				st.Map.Levels = append(st.Map.Levels, strings.TrimSpace(stripComment(lines[i])))
+			}
+			if err := st.Map.check(); err != nil {
+				return nil, fail("%v", err)
+			}
 		case "ROAD":
 			err = p.road(f[1:])
 		case "OBJECTIVE":
@@ -109,6 +123,8 @@ func ParseScenario(rs *Ruleset, text string) (*Scenario, error) {
 			err = p.battery(f[1:])
 		case "AIR":
 			err = p.air(f[1:])
+		case "PLAN":
+			err = p.plan(f[1:])
 		default:
 			err = p.units(f)
 		}
@@ -287,6 +303,24 @@ func (p *scenarioParser) battery(f []string) error {
 	return nil
 }
 
+// plan reads PLAN unit ON hex AT hh:mm: a barrage planned on the map
+// before the battle (Planned Map Fire, 11.4.1).
+func (p *scenarioParser) plan(f []string) error {
+	if p.side == "" || len(f) != 5 || f[1] != "ON" || f[3] != "AT" {
+		return fmt.Errorf("PLAN unit ON hex AT hh:mm after a SIDE (11.4.1)")
+	}
+	h, err := ParseHex(f[2])
+	if err != nil {
+		return err
+	}
+	at, err := parseClock(f[4])
+	if err != nil {
+		return err
+	}
+	p.st.Plans = append(p.st.Plans, &Plan{Side: p.side, Unit: f[0], Target: h, At: at})
+	return nil
+}
+
 // air reads AIR name mission=certain|possible|small|liaison sorties=N.
 func (p *scenarioParser) air(f []string) error {
 	if p.side == "" || len(f) < 3 {
@@ -430,6 +464,16 @@ func (p *scenarioParser) finish(sc *Scenario) error {
 			return fmt.Errorf("objective %s: off the map", o.Hex)
 		}
 		o.Holder = defender
+	}
+	for _, pl := range st.Plans {
+		switch {
+		case st.Battery(pl.Side, pl.Unit) == nil && st.Artillery(p.rs, pl.Side, pl.Unit) == nil:
+			return fmt.Errorf("PLAN %s: %s has no artillery unit of that name (11.4.1)", pl.Unit, pl.Side)
+		case !st.Map.On(pl.Target):
+			return fmt.Errorf("PLAN %s ON %s: off the map", pl.Unit, pl.Target)
+		case pl.At < st.Clock:
+			return fmt.Errorf("PLAN %s AT %s: the time is before the battle begins (11.4.1)", pl.Unit, ClockText(pl.At))
+		}
 	}
 	if st.Victory.Side != "" && st.Side(st.Victory.Side) == nil {
 		return fmt.Errorf("VICTORY names unknown side %q", st.Victory.Side)

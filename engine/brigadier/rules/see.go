@@ -1,9 +1,12 @@
 package rules
 
+import "slices"
+
 // Sees reports whether observer o can see platoon t now [9.1, 9.2, 10]:
-// contact always sees; a hidden platoon is never seen; cover hides a
-// platoon that has not fired lately; then range, with height and night,
-// and line of sight.
+// contact always sees; cover hides a platoon that has not fired lately;
+// then range, with height and night, and line of sight. A hidden platoon
+// is seen by these rules like any other: it comes on the table once
+// within sight [14, 8].
 func Sees(rs *Ruleset, st *State, o, t *Platoon) bool {
 	if o.Removed || t.Removed {
 		return false
@@ -12,17 +15,14 @@ func Sees(rs *Ruleset, st *State, o, t *Platoon) bool {
 	if d <= 1 {
 		return true // contact (FP-14)
 	}
-	if t.Hidden {
-		return false // placed only once seen [14]
-	}
 	m := st.Map
 	oWoods, tWoods := m.Letter(o.Hex) == 'W', m.Letter(t.Hex) == 'W'
 	if oWoods && tWoods && d <= rs.vis("in_woods") && clearInside(m, o.Hex, t.Hex) {
 		return true // inside one wood, both see a short way [9.1]
 	}
 	fired := t.FiredTurn > 0 && t.FiredTurn >= st.Turn-rs.vis("fired_turns")
-	if (m.Cover(t.Hex) || t.DugIn) && !fired {
-		return false // in cover and has not fired: unseen [9.1, 10]
+	if (m.Hides(t.Hex) || t.DugIn) && !fired {
+		return false // hiding and has not fired: unseen [9.1, 10]
 	}
 	if m.Inside(o.Hex) || m.Inside(t.Hex) {
 		limit := rs.vis("in_woods")
@@ -41,19 +41,23 @@ func Sees(rs *Ruleset, st *State, o, t *Platoon) bool {
 
 // SightRange is how far o sees t [9.1, 10; FP-13].
 func SightRange(rs *Ruleset, st *State, o, t *Platoon) int {
-	night, twilight := st.Night(rs)
 	fired := t.FiredTurn > 0 && t.FiredTurn >= st.Turn-rs.vis("fired_turns")
+	return sightRange(rs, st, o.Hex, t.Hex, rs.Types[t.Type].Vehicle, fired)
+}
+
+func sightRange(rs *Ruleset, st *State, from, to Hex, vehicle, fired bool) int {
+	night, twilight := st.Night(rs)
 	var r int
 	switch {
 	case night && fired:
 		r = rs.vis("night_fired")
-	case night && rs.Types[t.Type].Vehicle:
+	case night && vehicle:
 		r = rs.vis("night_vehicle")
 	case night:
 		r = rs.vis("night_foot")
 	case fired:
 		r = rs.vis("fired")
-	case rs.Types[t.Type].Vehicle:
+	case vehicle:
 		r = rs.vis("vehicle")
 	default:
 		r = rs.vis("foot")
@@ -61,10 +65,32 @@ func SightRange(rs *Ruleset, st *State, o, t *Platoon) int {
 	if twilight {
 		r /= 2
 	}
-	if up := (st.Map.Level2(o.Hex) - st.Map.Level2(t.Hex)) / 2; up > 0 && !night && st.Map.Letter(o.Hex) != 'W' {
+	// Looking down adds 5 a level [9.1], from a wood's edge too; fully
+	// inside a wood the 2 of 9.1 holds whatever the height (Sees).
+	if up := (st.Map.Level2(from) - st.Map.Level2(to)) / 2; up > 0 && !night {
 		r += up * rs.vis("per_level")
 	}
 	return r
+}
+
+// SeesHex reports whether o sees the ground of hex h, as for a planned
+// barrage's target [11.4.1]: as far as it would see a vehicle there, with
+// a clear line of sight, and not out of a wood or town it is inside.
+func SeesHex(rs *Ruleset, st *State, o *Platoon, h Hex) bool {
+	d := Distance(o.Hex, h)
+	if d <= 1 {
+		return true
+	}
+	if st.Map.Inside(o.Hex) {
+		limit := rs.vis("in_woods")
+		if st.Map.Letter(o.Hex) == 'T' {
+			limit = rs.vis("in_town")
+		}
+		if d > limit {
+			return false
+		}
+	}
+	return d <= sightRange(rs, st, o.Hex, h, true, false) && lineOfSight(st.Map, o.Hex, h)
 }
 
 // clearInside: every hex between two woods hexes is woods too.
@@ -85,8 +111,10 @@ func clearInside(m *Map, a, b Hex) bool {
 }
 
 // lineOfSight: a hex between blocks when higher than both ends, or when it
-// is woods, town or hedge, unless it is lower than the observer and in the
-// observer's half of the line [9.2, A12; FP-14]. Units never block (A18).
+// is woods, town or hedge, unless it is lower than the observer and nearer
+// to it than half way [9.2, A12; FP-14]; between a hilltop and a slope
+// below it, a hex as high as the top blocks: the top sees down a slope
+// only from its edge above it [9.2]. Units never block (A18).
 func lineOfSight(m *Map, a, b Hex) bool {
 	left, right := Between(a, b)
 	return clearLine(m, a, b, left) || clearLine(m, a, b, right)
@@ -95,22 +123,49 @@ func lineOfSight(m *Map, a, b Hex) bool {
 func clearLine(m *Map, a, b Hex, line []Hex) bool {
 	la, lb := m.Level2(a), m.Level2(b)
 	d := Distance(a, b)
+	if overCrest(m, la, lb, line) {
+		return false
+	}
 	for _, h := range line {
 		lh := m.Level2(h)
 		if lh > la && lh > lb {
 			return false
 		}
-		if m.Cover(h) {
-			if lh < la && 2*Distance(a, h) <= d {
+		if m.Blocks(h) {
+			if lh < la && 2*Distance(a, h) < d {
 				continue
 			}
-			if lh < lb && 2*Distance(b, h) <= d {
+			if lh < lb && 2*Distance(b, h) < d {
 				continue
 			}
 			return false
 		}
 	}
 	return true
+}
+
+// overCrest: between a hilltop and a slope below it, a hex as high as the
+// top on the slope's own hill — no lower ground between it and the slope
+// on the line — is the crest, and hides each from the other [9.2]. line
+// runs from the end at la to the end at lb.
+func overCrest(m *Map, la, lb int, line []Hex) bool {
+	hi, lo := max(la, lb), min(la, lb)
+	if !isSlope(lo) || hi <= lo {
+		return false
+	}
+	walk := slices.Clone(line)
+	if lb == lo {
+		slices.Reverse(walk) // walk from the slope end
+	}
+	for _, h := range walk {
+		switch l := m.Level2(h); {
+		case l < lo:
+			return false // off the slope's hill: a top beyond is another hill's
+		case l >= hi:
+			return true
+		}
+	}
+	return false
 }
 
 // SideSees reports whether any platoon of side sees t.
@@ -167,6 +222,13 @@ func View(rs *Ruleset, st *State, side string) *State {
 		}
 	}
 	v.Flights = flights
+	var plans []*Plan
+	for _, p := range v.Plans {
+		if p.Side == side {
+			plans = append(plans, p)
+		}
+	}
+	v.Plans = plans
 	var bns []*Battalion
 	for _, b := range v.Battalions {
 		if b.Side == side {

@@ -22,6 +22,7 @@ type State struct {
 	Platoons   []*Platoon   `json:"platoons"`
 	Batteries  []*Battery   `json:"batteries"`
 	Flights    []*Flight    `json:"flights,omitempty"`
+	Plans      []*Plan      `json:"plans,omitempty"`
 	Objectives []*Objective `json:"objectives"`
 	Victory    Victory      `json:"victory"`
 	Ended      bool         `json:"ended,omitempty"`
@@ -64,8 +65,9 @@ type Platoon struct {
 	Weapons   []string `json:"weapons,omitempty"` // platoon weapons: bazooka, panzerfaust
 	DugIn     bool     `json:"dug_in,omitempty"`
 	Defending int      `json:"defending,omitempty"` // whole turns on Defend without moving (FP-14)
-	// Hidden: placed by the umpire only once seen [14]; cleared when it
-	// fires, moves or an enemy comes into contact (FP-14).
+	// Hidden: placed by the umpire only once within the enemy's sight
+	// [14, 8]; cleared when an enemy sees it or it fires (FP-14); it may
+	// move on paper meanwhile [14].
 	Hidden bool `json:"hidden,omitempty"`
 	// FiredTurn is the last turn (1-based) it fired without moving since:
 	// seen at the firer's range [9.1, A13].
@@ -102,6 +104,45 @@ type Flight struct {
 	Side    string `json:"side"`
 	Mission string `json:"mission"`
 	Sorties int    `json:"sorties"`
+}
+
+// Plan is a barrage planned on the map before the battle (Planned Map
+// Fire, an optional rule a scenario takes up with PLAN lines [11.4.1]):
+// the artillery unit fires on the hex in the turn after the clock reaches
+// At, unless a platoon cancels it.
+type Plan struct {
+	Side      string `json:"side"`
+	Unit      string `json:"unit"` // an artillery unit off the table, or a gun platoon on it
+	Target    Hex    `json:"target"`
+	At        int    `json:"at"` // minutes after midnight
+	Cancelled bool   `json:"cancelled,omitempty"`
+	Fired     bool   `json:"fired,omitempty"`
+}
+
+// PlanOn is the side's planned barrage on h still to fire, nil if none.
+func (st *State) PlanOn(side string, h Hex) *Plan {
+	for _, pl := range st.Plans {
+		if pl.Side == side && pl.Target == h && !pl.Cancelled && !pl.Fired {
+			return pl
+		}
+	}
+	return nil
+}
+
+// Artillery finds a side's platoon on the table that fires indirect by
+// name: a gun or a mortar, which a CALL may name as an artillery unit
+// [11.4.1].
+func (st *State) Artillery(rs *Ruleset, side, name string) *Platoon {
+	p := st.Platoon(side, name)
+	if p == nil {
+		return nil
+	}
+	for _, w := range rs.Types[p.Type].Weapons {
+		if rs.Weapons[w].Indirect {
+			return p
+		}
+	}
+	return nil
 }
 
 // Flight finds a side's flight by name.

@@ -3,12 +3,16 @@ package rules
 import "fmt"
 
 // Map is the table in hexes: one row of terrain letters per map row
-// (FP-14): . open, W woods, T town, H hedge, s stream, = bridge, L lake,
-// ^ hilltop (level 1), / slope.
+// (FP-14): . open, W woods, T town, H hedge, s stream (its bed and banks),
+// = bridge, L lake, F fortification, ^ hilltop, / slope. Levels, when
+// given, are one row of digits per map row: the hill level a hex stands
+// on, a slope hex rising to it; without them a hilltop and a slope are
+// level 1 and the rest is level 0.
 type Map struct {
 	Cols    int      `json:"cols"`
 	Rows    int      `json:"rows"`
 	Terrain []string `json:"terrain"`
+	Levels  []string `json:"levels,omitempty"`
 	Roads   []Road   `json:"roads,omitempty"`
 }
 
@@ -20,30 +24,62 @@ type Road struct {
 
 // Terrain names by map letter.
 var terrainNames = map[byte]string{'.': "open", 'W': "woods", 'T': "town", 'H': "hedge", 's': "stream",
-	'=': "bridge", 'L': "lake", '^': "hill", '/': "slope"}
+	'=': "bridge", 'L': "lake", '^': "hill", '/': "slope", 'F': "fortification"}
 
 // On reports whether h is on the map.
 func (m *Map) On(h Hex) bool { return h.Col >= 1 && h.Col <= m.Cols && h.Row >= 1 && h.Row <= m.Rows }
 
-// Letter is the terrain letter of an on-map hex.
-func (m *Map) Letter(h Hex) byte { return m.Terrain[h.Row-1][h.Col-1] }
+// Letter is the terrain letter of a hex; off the map, where a line of
+// sight along an edge may pass, it is open ground.
+func (m *Map) Letter(h Hex) byte {
+	if !m.On(h) {
+		return '.'
+	}
+	return m.Terrain[h.Row-1][h.Col-1]
+}
 
 // Kind is the terrain's name: open, woods, town...
 func (m *Map) Kind(h Hex) string { return terrainNames[m.Letter(h)] }
 
-// Level2 is the hex's height in half levels: ground 0, slope 1, top 2 (FP-14).
-func (m *Map) Level2(h Hex) int {
+// Level is the hill level a hex stands on, or a slope rises to.
+func (m *Map) Level(h Hex) int {
+	if len(m.Levels) > 0 && m.On(h) {
+		return int(m.Levels[h.Row-1][h.Col-1] - '0')
+	}
 	switch m.Letter(h) {
-	case '^':
-		return 2
-	case '/':
+	case '^', '/':
 		return 1
 	}
 	return 0
 }
 
-// Cover is whether a hex gives cover that hides: woods, town, hedge [9.1].
-func (m *Map) Cover(h Hex) bool {
+// Level2 is the hex's height in half levels: a hex at level n is 2n, a
+// slope rising to level n is 2n-1 (FP-14, 9.2).
+func (m *Map) Level2(h Hex) int {
+	l := 2 * m.Level(h)
+	if m.Letter(h) == '/' && l > 0 {
+		l--
+	}
+	return l
+}
+
+// isSlope: a height in half levels that is a hill slope's.
+func isSlope(level2 int) bool { return level2%2 == 1 }
+
+// Hides is whether a platoon in the hex hides, unseen from outside until
+// it fires: woods, town, hedge, a river bed [9.1] and a fortification,
+// which is a dug-in position built beforehand (R1).
+func (m *Map) Hides(h Hex) bool {
+	switch m.Letter(h) {
+	case 'W', 'T', 'H', 's', 'F':
+		return true
+	}
+	return false
+}
+
+// Blocks is whether a hex's edges block line of sight: woods, hedges,
+// towns [9.2]; a river bed and a fortification do not.
+func (m *Map) Blocks(h Hex) bool {
 	switch m.Letter(h) {
 	case 'W', 'T', 'H':
 		return true
@@ -102,6 +138,22 @@ func (m *Map) check() error {
 		for j := range len(row) {
 			if _, ok := terrainNames[row[j]]; !ok {
 				return fmt.Errorf("map row %d, column %d: unknown terrain %q", i+1, j+1, row[j])
+			}
+		}
+	}
+	if len(m.Levels) > 0 && len(m.Levels) != m.Rows {
+		return fmt.Errorf("LEVELS: %d rows, want %d", len(m.Levels), m.Rows)
+	}
+	for i, row := range m.Levels {
+		if len(row) != m.Cols {
+			return fmt.Errorf("levels row %d: %d hexes, want %d", i+1, len(row), m.Cols)
+		}
+		for j := range len(row) {
+			if row[j] < '0' || row[j] > '9' {
+				return fmt.Errorf("levels row %d, column %d: %q is not a level 0 to 9", i+1, j+1, row[j])
+			}
+			if m.Terrain[i][j] == '/' && row[j] == '0' {
+				return fmt.Errorf("levels row %d, column %d: a slope rises to a level from 1", i+1, j+1)
 			}
 		}
 	}
