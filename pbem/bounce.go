@@ -68,12 +68,15 @@ func (s *Service) handleBounce(msg *mail.Inbound, b *mail.Bounce, log *slog.Logg
 	key := dedupeKey(msg)
 	err := s.update(msg, log, func(t *txn) error {
 		if t.processed(key) {
-			return nil
+			return t.doneInHand(key)
 		}
 		if err := t.bounce(b); err != nil {
 			return err
 		}
-		return t.markProcessed(key, t.now)
+		if err := t.markProcessed(key, t.now); err != nil {
+			return err
+		}
+		return t.doneInHand(key)
 	})
 	if err != nil {
 		return fmt.Errorf("handling bounce %s: %w", msg.MessageID, err)

@@ -158,8 +158,12 @@ func (s *Service) pruneProcessed(now time.Time) {
 		if err != nil {
 			return err
 		}
-		if n+sent > 0 {
-			t.log.Info("forgot old mail ids", "handled", n, "sent", sent)
+		setAside, err := t.pruneInHand(now.Add(-processedRetention))
+		if err != nil {
+			return err
+		}
+		if n+sent+setAside > 0 {
+			t.log.Info("forgot old mail ids", "handled", n, "sent", sent, "set_aside", setAside)
 		}
 		held, addresses, err := t.pruneLimits(now, map[string]Limit{limitStranger: t.s.opts.StrangerAnswers, limitRefusal: t.s.opts.RefusalNotices})
 		if held > 0 {
