@@ -70,7 +70,8 @@ type IntakeConfig struct {
 // Handler handles one inbound mail. Returning nil means the mail is dealt
 // with for good and it is moved to the processed mailbox; returning an
 // error wrapping ErrSetAside means it is dealt with but moved to the
-// set-aside mailbox; any other error leaves it in the watched mailbox to be
+// set-aside mailbox; one wrapping ErrLeave, that it is not the handler's
+// and stays untouched; any other error leaves it in the watched mailbox to be
 // handled again later. A handler is therefore called at least once per
 // message, and may be called again for a message it handled if the move
 // failed and the process restarted: use Inbound.MessageID to recognise
@@ -92,6 +93,13 @@ const fetchBatch = 50
 // again: the intake moves it to the set-aside mailbox for a human to look
 // at. The handler has told the sender, or chosen not to.
 var ErrSetAside = errors.New("mail set aside")
+
+// ErrLeave, returned (wrapped) by a Handler, says that the mail is not the
+// handler's to deal with (a mail of someone else, in a mailbox shared
+// with a person): the intake leaves it in the watched mailbox as it is,
+// neither moved nor flagged, and does not hand it over again while it
+// runs.
+var ErrLeave = errors.New("mail left alone")
 
 // Intake watches an IMAP mailbox and hands each new message to a
 // [Handler].
@@ -595,6 +603,11 @@ func (in *Intake) processBatch(ctx context.Context, c *imapclient.Client, handle
 			moveTo := in.cfg.ProcessedMailbox
 			if err != nil {
 				log := in.log.With("uid", uid, "message_id", msg.MessageID, "from", msg.From.Email)
+				if errors.Is(err, ErrLeave) {
+					delete(st.retries, uid)
+					log.Info("message left in the mailbox", "reason", err)
+					continue
+				}
 				if !errors.Is(err, ErrSetAside) {
 					r := st.fail(uid, in.cfg.RetryMin, in.cfg.RetryMax)
 					log.Warn("handler failed; message stays in mailbox", "attempt", r.attempts,
