@@ -78,6 +78,11 @@ type Options struct {
 	// reads every game, after Run starts: the mails waiting at a start are
 	// answered first. None by default.
 	DeadlineStartDelay time.Duration
+	// BotAccount, when set, gives a bot a mail account of its own for a
+	// side of a game, and returns its address: a NEWGAME's SIDE=bot seats
+	// that address (the embedded club server's accounts). Without it,
+	// SIDE=bot is refused: the GM gives the bot's own address.
+	BotAccount func(game, side string) (address string, err error)
 	// InHand, when set, is called with each mail recorded in hand, in the
 	// transaction that handles it, before it is read: a test's way to kill
 	// the judge there, or to fail the handling with its error (the
