@@ -38,6 +38,11 @@ type IntakeConfig struct {
 	// answered with ErrSetAside and those whose reading or handling
 	// panicked. "Unreadable" by default; created when first needed.
 	SetAsideMailbox string
+	// LeaveSetAside leaves the messages that would be set aside in Mailbox,
+	// untouched and not handed over again while the intake runs: for a
+	// program that reads a mailbox a person shares (a bot player), which
+	// moves only the mail it deals with.
+	LeaveSetAside bool
 	// PollInterval is the longest time between two checks of Mailbox; one
 	// minute by default. With IDLE, new mail is seen at once and polling is
 	// only a safety net.
@@ -576,6 +581,11 @@ func (in *Intake) processBatch(ctx context.Context, c *imapclient.Client, handle
 			continue
 		}
 		msg, err := parseSafely(f.raw, in.cfg.MaxMessageSize, in.cfg.Limits)
+		if errors.Is(err, ErrSetAside) && in.cfg.LeaveSetAside {
+			delete(st.retries, uid)
+			log.Error("message that cannot be read left in the mailbox", "size", f.size, "err", err)
+			continue
+		}
 		if errors.Is(err, ErrSetAside) {
 			log.Error("message set aside", "size", f.size, "moved_to", in.cfg.SetAsideMailbox, "err", err)
 			st.retries[uid] = &retryState{handled: true, moveTo: in.cfg.SetAsideMailbox}
@@ -603,7 +613,7 @@ func (in *Intake) processBatch(ctx context.Context, c *imapclient.Client, handle
 			moveTo := in.cfg.ProcessedMailbox
 			if err != nil {
 				log := in.log.With("uid", uid, "message_id", msg.MessageID, "from", msg.From.Email)
-				if errors.Is(err, ErrLeave) {
+				if errors.Is(err, ErrLeave) || errors.Is(err, ErrSetAside) && in.cfg.LeaveSetAside {
 					delete(st.retries, uid)
 					log.Info("message left in the mailbox", "reason", err)
 					continue

@@ -96,7 +96,7 @@ func cmdBot(e *env, args []string) error {
 		return err
 	}
 	log := slog.New(slog.NewTextHandler(e.stderr, nil))
-	intake, err := mail.NewIntake(mail.IntakeConfig{Addr: *imapAddr, TLS: mode, Username: *user, Password: pw, Logger: log})
+	intake, err := mail.NewIntake(mail.IntakeConfig{Addr: *imapAddr, TLS: mode, Username: *user, Password: pw, LeaveSetAside: true, Logger: log})
 	if err != nil {
 		return err
 	}

@@ -511,7 +511,7 @@ func runDemo(ctx context.Context, e *env, srv *club.Server, bots *clubBots, cf *
 
 func clubIntake(srv *club.Server, cf *clubFile, account string, log *slog.Logger) (*mail.Intake, error) {
 	return mail.NewIntake(mail.IntakeConfig{Addr: srv.IMAPAddr(), TLS: mail.TLSNone, Username: account,
-		Password: cf.password(account), RetryMin: 100 * time.Millisecond, Logger: log.With("part", account)})
+		Password: cf.password(account), RetryMin: 100 * time.Millisecond, LeaveSetAside: true, Logger: log.With("part", account)})
 }
 
 // clubBot is a bot player on a club account, playing a side of a game
