@@ -158,12 +158,8 @@ func (s *Service) pruneProcessed(now time.Time) {
 		if err != nil {
 			return err
 		}
-		setAside, err := t.pruneInHand(now.Add(-processedRetention))
-		if err != nil {
-			return err
-		}
-		if n+sent+setAside > 0 {
-			t.log.Info("forgot old mail ids", "handled", n, "sent", sent, "set_aside", setAside)
+		if n+sent > 0 {
+			t.log.Info("forgot old mail ids", "handled", n, "sent", sent)
 		}
 		held, addresses, err := t.pruneLimits(now, map[string]Limit{limitStranger: t.s.opts.StrangerAnswers, limitRefusal: t.s.opts.RefusalNotices})
 		if held > 0 {

@@ -2,8 +2,6 @@ package pbem
 
 import (
 	"fmt"
-	"slices"
-	"time"
 
 	"go.etcd.io/bbolt"
 
@@ -16,7 +14,7 @@ import (
 // handled, and the record goes with the commit of what the mail did. A
 // record found at the next start says the judge died with the mail in hand;
 // a mail found so at two deaths in a row is set aside as Unreadable (its
-// sender and the GM told once) instead of being handled a third time. The
+// sender and the GM told) instead of being handled a third time. The
 // guard is here, where every intake (IMAP, LMTP, a pipe) hands its mails
 // over, keyed by the mail's dedupe key, which does not depend on the way
 // it came.
@@ -35,9 +33,6 @@ type inHand struct {
 	// (nor failed with an error: the judge died), the one under way
 	// included while it is under way.
 	Deaths int `json:"deaths"`
-	// SetAside is when the mail was set aside; kept as long as processed
-	// mail ids, so that a mail seen again is set aside again, untold.
-	SetAside time.Time `json:"set_aside,omitzero"`
 }
 
 // inHandRecords reads the in-hand records of mails, by dedupe key; a mail
@@ -123,31 +118,23 @@ func (t storeTx) doneInHand(key string) error {
 
 // setAsideKiller sets aside a mail that was in hand at deathsBeforeSetAside
 // deaths of the judge: its sender (unless the mail is automatic) and the
-// game master are told, once, and the mail is never handled again. It
-// returns the error that has the intake put the mail in the set-aside
-// mailbox.
+// game master are told, and its record is removed. It returns the error
+// that has the intake put the mail in the set-aside mailbox, where a
+// person can look at it; moved back to the inbox, it is read again (and
+// set aside again if it kills the judge twice more).
 func (s *Service) setAsideKiller(msg *mail.Inbound, key string, record inHand) error {
-	setAside := fmt.Errorf("%w: the judge died %d times while handling it", mail.ErrSetAside, record.Deaths)
-	if !record.SetAside.IsZero() {
-		s.log.Warn("a mail set aside before came again; set aside again", "message_id", msg.MessageID, "set_aside", record.SetAside)
-		return setAside
-	}
 	log := s.log.With("message_id", msg.MessageID)
 	err := s.update(msg, log, func(t *txn) error {
-		t.log.Error("the judge died with this mail in hand at its last starts: set aside, never read again",
+		t.log.Error("the judge died with this mail in hand at its last starts: set aside, not read",
 			"deaths", record.Deaths, "from", msg.From.Email, "size", msg.Size)
-		b, err := t.tx.CreateBucketIfNotExists(bucketInHand)
-		if err != nil {
-			return err
-		}
-		if err := putJSON(b, []byte(key), &inHand{Deaths: record.Deaths, SetAside: t.now}); err != nil {
+		if err := t.doneInHand(key); err != nil {
 			return err
 		}
 		if _, auto := mail.DetectAutomatic(msg, []string{t.s.opts.Address}); !auto {
 			if err := t.answerSender(kindError, "Your mail could not be read",
 				"The judge stopped while reading your mail, twice: the mail is kept aside for the club's\n"+
-					"administrator and will not be read again. Nothing it asked was done. If it held orders or\n"+
-					"a command, send them again in a plain, short mail."); err != nil {
+					"administrator and was not read. Nothing it asked was done. If it held orders or a\n"+
+					"command, send them again in a plain, short mail."); err != nil {
 				return err
 			}
 		}
@@ -158,40 +145,12 @@ func (s *Service) setAsideKiller(msg *mail.Inbound, key string, record inHand) e
 			fmt.Sprintf("The judge stopped (killed, or crashed) while handling this mail at its last %d starts:\n\n"+
 				"  From:       %s\n  Subject:    %s\n  Message-ID: %s\n  Size:       %s\n\n"+
 				"It is set aside (in the Unreadable folder of the judge's mailbox, when the judge reads\n"+
-				"IMAP) and will not be read again; its sender is told. Look at it, and at the judge's log\n"+
-				"and memory, before you pass its orders on by hand.",
+				"IMAP) and was not read; its sender is told. Look at it, and at the judge's log and\n"+
+				"memory; moved back to the inbox, it is read again.",
 				record.Deaths, msg.From.Email, msg.Subject, msg.MessageID, byteSize(msg.Size)))
 	})
 	if err != nil {
 		return fmt.Errorf("setting aside mail %s: %w", msg.MessageID, err)
 	}
-	return setAside
-}
-
-// pruneInHand forgets the mails set aside before a time.
-func (t storeTx) pruneInHand(before time.Time) (int, error) {
-	b := t.tx.Bucket(bucketInHand)
-	if b == nil {
-		return 0, nil
-	}
-	var old [][]byte
-	err := b.ForEach(func(k, v []byte) error {
-		var r inHand
-		if _, err := getJSON(b, k, &r); err != nil {
-			return err
-		}
-		if !r.SetAside.IsZero() && r.SetAside.Before(before) {
-			old = append(old, slices.Clone(k))
-		}
-		return nil
-	})
-	if err != nil {
-		return 0, err
-	}
-	for _, k := range old {
-		if err := b.Delete(k); err != nil {
-			return 0, err
-		}
-	}
-	return len(old), nil
+	return fmt.Errorf("%w: the judge died %d times while handling it", mail.ErrSetAside, record.Deaths)
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"fieldpost/mail"
 )
@@ -27,8 +28,9 @@ func died(svc *Service, msgs []*mail.Inbound) (errs []error, dead bool) {
 var errKilled = errors.New("killed while the mail was in hand")
 
 // A mail in hand at two deaths of the judge is set aside at the third
-// start, its sender and the GM told once; a mail of the same batch that did
-// not kill the judge is handled once. (The real kill: cmd/fieldpost's
+// start, its sender and the GM told; a mail of the same batch that did not
+// kill the judge is handled once. Moved back to the inbox by a person, the
+// mail is read again. (The real kill: cmd/fieldpost's
 // TestJudgeKilledByAMailSetsItAside.)
 func TestMailInHandAtTwoDeathsIsSetAside(t *testing.T) {
 	killer := func(msg *mail.Inbound) error {
@@ -53,23 +55,27 @@ func TestMailInHandAtTwoDeathsIsSetAside(t *testing.T) {
 	if help := j.takeN(1)[0]; help.To() != "dave@example.net" {
 		t.Fatalf("the innocent mail's answer: %s", help)
 	}
-	for again := range 2 {
-		errs, dead := died(j.svc, batch)
-		if dead || errs[0] != nil || !errors.Is(errs[1], mail.ErrSetAside) {
-			t.Fatalf("dead %v, errors %v", dead, errs)
-		}
-		j.flush()
-		if again == 1 {
-			j.takeN(0)
-			break
-		}
-		mails := j.takeN(2)
-		toSender := byKind(t, mails, kindError, "erin@example.net")
-		toGM := byKind(t, mails, kindGM, testGM)
-		if !strings.Contains(toSender.Subject, "could not be read") || !strings.Contains(toGM.Text, "erin@example.net") ||
-			!strings.Contains(toGM.Text, "at its last 2 starts") {
-			t.Errorf("the notices:\n%s\n%s", toSender.Text, toGM.Text)
-		}
+	errs, dead := died(j.svc, batch)
+	if dead || errs[0] != nil || !errors.Is(errs[1], mail.ErrSetAside) {
+		t.Fatalf("dead %v, errors %v", dead, errs)
+	}
+	j.flush()
+	mails := j.takeN(2)
+	toSender := byKind(t, mails, kindError, "erin@example.net")
+	toGM := byKind(t, mails, kindGM, testGM)
+	if !strings.Contains(toSender.Subject, "could not be read") || !strings.Contains(toGM.Text, "erin@example.net") ||
+		!strings.Contains(toGM.Text, "at its last 2 starts") {
+		t.Errorf("the notices:\n%s\n%s", toSender.Text, toGM.Text)
+	}
+	// Moved back to the inbox by a person, the mail is read again.
+	j.svc.opts.InHand = nil
+	j.clock.Advance(25 * time.Hour) // a stranger is answered once a day
+	if errs := j.svc.HandleBatch(context.Background(), batch[1:]); errs[0] != nil {
+		t.Fatal(errs[0])
+	}
+	j.flush()
+	if help := j.takeN(1)[0]; help.To() != "erin@example.net" || help.Kind() != kindHelp {
+		t.Errorf("the answer to the mail read again: %s", help)
 	}
 }
 
