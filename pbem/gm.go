@@ -244,7 +244,7 @@ func (t *txn) newGame(req *request) error {
 		deadline = fmt.Sprintf("%s a round (the first: %s)", formatDuration(period), formatTime(g.Deadline))
 	}
 	return t.answerGM(kindGM, g, "Game created",
-		fmt.Sprintf("Game %s is created: %s (%s), %s.\n\nPlayers, each sent a welcome with its secret:\n%s\n",
+		fmt.Sprintf("Game %s is created: %s (%s), %s.\n\nPlayers, each mailed a welcome with its secret (you are told at once\nif one of them cannot be reached):\n%s\n",
 			g.ID, g.Title, g.Scenario, deadline, strings.Join(who, "\n")))
 }
 
