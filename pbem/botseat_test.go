@@ -13,7 +13,7 @@ func TestNewGameSeatsABotAccount(t *testing.T) {
 	j := newJudge(t, nil)
 	j.handle(gmMail("NEWGAME scenario=tutorial id=solo us=" + alice + " german=bot"))
 	if answer := j.takeN(1)[0]; !strings.Contains(answer.Subject, "NEWGAME refused") ||
-		!strings.Contains(answer.Text, "german=bot: this judge has no mail server of its own") {
+		!strings.Contains(answer.Text, "german=bot: only the embedded judge (fieldpost serve without --config), while it runs") {
 		t.Errorf("the answer: %s\n%s", answer, answer.Text)
 	}
 

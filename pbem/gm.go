@@ -189,8 +189,8 @@ func (t *txn) newGame(req *request) error {
 		delete(addresses, strings.ToLower(sd.Name))
 		if strings.EqualFold(val, "bot") {
 			if t.s.opts.BotAccount == nil {
-				return refuse("%s=bot: this judge has no mail server of its own to give a bot an account on "+
-					"(only fieldpost serve without --config has); give the bot's own mail address.", sd.Name)
+				return refuse("%s=bot: only the embedded judge (fieldpost serve without --config), while it runs, "+
+					"gives a bot a mail account of its own; here, give the bot's own mail address.", sd.Name)
 			}
 			if val, err = t.s.opts.BotAccount(id, sd.Name); err != nil {
 				return refuse("%s=bot: no account for the bot: %v.", sd.Name, err)

@@ -72,7 +72,7 @@ func sendAs(t *testing.T, from account, to, subject, text string) {
 // no orders.
 func TestBotPlaysWithAnAccountOfItsOwn(t *testing.T) {
 	dir := t.TempDir()
-	out, _ := startEmbedded(t, dir)
+	out, stop := startEmbedded(t, dir)
 	german, us := printedAccount(t, out.String(), "german"), printedAccount(t, out.String(), "us")
 	waitFor(t, "the welcome", 10*time.Second, func() bool { return ofKind(inbox(t, german), "welcome") != nil })
 
@@ -133,5 +133,13 @@ func TestBotPlaysWithAnAccountOfItsOwn(t *testing.T) {
 		"--user", "bot-solo-german", "--password", bot.password, "--address", bot.address, "--tls", "implicit")
 	if code != 1 || !strings.Contains(errOut, "does not speak TLS on this port") || !strings.Contains(errOut, "--tls none") {
 		t.Errorf("--once against a server without TLS: exit %d\n%s", code, errOut)
+	}
+
+	// With the judge stopped, nobody can give the bot an account.
+	stop()
+	code, out2, errOut := fieldpost(t, "game", "new", "--config", filepath.Join(dir, judgeConfigName), "--scenario", "tutorial",
+		"--id", "solo-2", "--player", "us="+us.address, "--player", "german=bot")
+	if code != 1 || !strings.Contains(out2+errOut, "german=bot: only the embedded judge") {
+		t.Errorf("game new with german=bot, the judge stopped: exit %d\n%s%s", code, out2, errOut)
 	}
 }
