@@ -114,7 +114,7 @@ func TestCampaignSurvivesJudgeKills(t *testing.T) {
 	defer cancel()
 	var got campaignMail
 	for i, side := range []string{"us", "german"} {
-		b, intake, err := clubBot(srv, cf, side, uint64(i+1), quiet)
+		b, intake, err := clubBot(srv, cf, side, "", side, uint64(i+1), quiet)
 		if err != nil {
 			t.Fatal(err)
 		}
