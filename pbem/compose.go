@@ -36,6 +36,12 @@ const (
 	kindError      = "error"
 	kindGM         = "gm"
 	kindGameOver   = "game-over"
+	// The people side of a game (seats.go, talk.go, absence.go,
+	// address.go); their mails are written by the gm template.
+	kindSeat    = "seat"
+	kindTalk    = "talk"
+	kindAbsence = "absence"
+	kindConfirm = "confirm"
 )
 
 // formMarker opens the order form at the end of a mail's text; the form's
@@ -130,11 +136,21 @@ type letter struct {
 	// map above the text.
 	inline      []mail.Part
 	attachments []mail.Part
+	// replyTo, when set, is the Reply-To instead of the judge's address or
+	// the player's secret one (an address change's confirmation).
+	replyTo string
 }
+
+// sharedTemplates are the kinds written by another kind's template: a
+// club's own templates folder need not have them.
+var sharedTemplates = map[string]string{kindSeat: kindGM, kindTalk: kindGM, kindAbsence: kindGM, kindConfirm: kindGM}
 
 // render executes a text template.
 func (s *Service) render(name string, d *mailData) (string, error) {
 	d.Judge = s.opts.Address
+	if shared, ok := sharedTemplates[name]; ok {
+		name = shared
+	}
 	var b bytes.Buffer
 	if err := s.text.ExecuteTemplate(&b, name+".txt.tmpl", d); err != nil {
 		return "", fmt.Errorf("mail template %s: %w", name, err)
@@ -274,6 +290,10 @@ func (t *txn) queue(l *letter) error {
 	if t.unsent {
 		return nil
 	}
+	if l.to == "" {
+		// An open seat: nobody to mail.
+		return nil
+	}
 	s := t.s
 	text := l.text
 	if l.form != "" {
@@ -301,7 +321,10 @@ func (t *txn) queue(l *letter) error {
 		out.HTML = html
 	}
 	replyTo := s.opts.Address
-	if l.side != "" && l.game != nil {
+	switch {
+	case l.replyTo != "":
+		replyTo = l.replyTo
+	case l.side != "" && l.game != nil:
 		replyTo = s.tokenAddress(deriveSecret(s.opts.ServerKey, l.game, l.side))
 	}
 	out.Headers = []mail.HeaderField{{Key: "Reply-To", Value: replyTo}, {Key: "X-Fieldpost-Kind", Value: l.kind}}

@@ -161,7 +161,8 @@ func (s *Service) pruneProcessed(now time.Time) {
 		if n+sent > 0 {
 			t.log.Info("forgot old mail ids", "handled", n, "sent", sent)
 		}
-		held, addresses, err := t.pruneLimits(now, map[string]Limit{limitStranger: t.s.opts.StrangerAnswers, limitRefusal: t.s.opts.RefusalNotices})
+		held, addresses, err := t.pruneLimits(now, map[string]Limit{limitStranger: t.s.opts.StrangerAnswers,
+			limitRefusal: t.s.opts.RefusalNotices, limitTalk: t.s.opts.TalkLimit})
 		if held > 0 {
 			t.log.Warn("mails held back by the limits, not summed up in a later mail", "held", held, "addresses", addresses)
 		}

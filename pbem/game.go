@@ -52,6 +52,9 @@ type Game struct {
 	// Thread is the root Message-ID every mail of the game refers to.
 	Thread  string    `json:"thread"`
 	Created time.Time `json:"created"`
+	// Policy is what the GM chose for the people side of the game:
+	// caretaker, absences, joining, rating (seats.go).
+	Policy
 }
 
 // Player is a side's player: where its mail goes. Its secret is in the
@@ -64,6 +67,8 @@ type Player struct {
 	TimeZone string `json:"time_zone,omitempty"`
 	// Unreachable is set when a mail to the player bounced.
 	Unreachable *Unreachable `json:"unreachable,omitempty"`
+	// Seat is who holds the seat and how it has been kept (seats.go).
+	Seat
 }
 
 // Unreachable says that mail to a player's address bounced: when, and why
@@ -107,6 +112,9 @@ type roundRecord struct {
 	// (engine.Step's Waiting), in that order.
 	Orders    []json.RawMessage `json:"orders"`
 	Defaulted []string          `json:"defaulted,omitempty"`
+	// Caretaker says, by side, how the caretaker gave the orders of a side
+	// that sent none (not defaulted then).
+	Caretaker map[string]string `json:"caretaker,omitempty"`
 	Events    json.RawMessage   `json:"events"`
 	Played    time.Time         `json:"played"`
 }
@@ -272,7 +280,12 @@ func (t *txn) missingSides(g *Game) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	return t.sidesWithoutOrders(g, pos.Step().Waiting)
+	// An open seat waits for nobody: the caretaker plays it.
+	waiting := slices.DeleteFunc(slices.Clone(pos.Step().Waiting), func(side string) bool {
+		p := g.Player(side)
+		return p != nil && p.isOpen()
+	})
+	return t.sidesWithoutOrders(g, waiting)
 }
 
 // sidesWithoutOrders lists the sides of waiting without orders for the
@@ -335,4 +348,9 @@ func (t storeTx) pruneProcessed(before time.Time) (int, error) {
 		}
 	}
 	return len(old), nil
+}
+
+// deleteToken forgets a secret's hash: the secret no longer works.
+func (t storeTx) deleteToken(hash string) error {
+	return t.tx.Bucket(bucketTokens).Delete([]byte(hash))
 }

@@ -68,6 +68,16 @@ func (t *txn) runGM(req *request) error {
 		return t.remail(g)
 	case cmdTimezone:
 		return t.gameTimeZone(g, args)
+	case cmdReplace:
+		return t.replace(g, args)
+	case cmdOpen:
+		return t.openSeatCommand(g, args)
+	case cmdApprove:
+		return t.approve(g, args)
+	case cmdPolicy:
+		return t.policy(g, args)
+	case cmdBroadcast:
+		return t.broadcast(g, req)
 	}
 	return fmt.Errorf("no handler for command %s", req.Command)
 }
@@ -139,9 +149,16 @@ func (t *txn) newGame(req *request) error {
 		return refuse("%v.", err)
 	}
 	var scenario, id string
+	var policy Policy
 	period := t.s.opts.Deadline
 	addresses := map[string]string{}
 	for _, kv := range pairs {
+		if known, err := parsePolicy(&policy, kv[0], kv[1]); known {
+			if err != nil {
+				return refuse("%v.", err)
+			}
+			continue
+		}
 		switch key, val := kv[0], kv[1]; key {
 		case "scenario":
 			scenario = strings.ToLower(val)
@@ -178,7 +195,7 @@ func (t *txn) newGame(req *request) error {
 		return fmt.Errorf("setting up %s: %w", sc.Name, err)
 	}
 	g := &Game{ID: id, System: sys.Name(), Scenario: sc.Name, Ruleset: sc.Ruleset, Title: pos.Title(), Seed: seed,
-		Nonce: randomHex(8), Turn: pos.Turn(), Period: period, Thread: mail.NewMessageID(t.s.domain), Created: t.now}
+		Nonce: randomHex(8), Turn: pos.Turn(), Period: period, Thread: mail.NewMessageID(t.s.domain), Created: t.now, Policy: policy}
 	var sides []string
 	for _, sd := range pos.Sides() {
 		sides = append(sides, sd.Name)
@@ -187,6 +204,10 @@ func (t *txn) newGame(req *request) error {
 			continue
 		}
 		delete(addresses, strings.ToLower(sd.Name))
+		if strings.EqualFold(val, openSeat) {
+			g.Players = append(g.Players, Player{Side: sd.Name})
+			continue
+		}
 		if strings.EqualFold(val, "bot") {
 			if t.s.opts.BotAccount == nil {
 				return refuse("%s=bot: only the embedded judge (fieldpost serve without --config), while it runs, "+
@@ -218,6 +239,9 @@ func (t *txn) newGame(req *request) error {
 		return err
 	}
 	for _, p := range g.Players {
+		if p.isOpen() {
+			continue
+		}
 		if err := t.putToken(hashSecret(deriveSecret(t.s.opts.ServerKey, g, p.Side)), g.ID, p.Side); err != nil {
 			return err
 		}
@@ -234,6 +258,10 @@ func (t *txn) newGame(req *request) error {
 	}
 	var who []string
 	for _, p := range g.Players {
+		if p.isOpen() {
+			who = append(who, fmt.Sprintf("  %-10s open: JOIN %s %s", p.Side, g.ID, p.seatName()))
+			continue
+		}
 		if err := t.welcome(g, p.Side, png); err != nil {
 			return err
 		}
@@ -244,8 +272,8 @@ func (t *txn) newGame(req *request) error {
 		deadline = fmt.Sprintf("%s a round (the first: %s)", formatDuration(period), formatTime(g.Deadline))
 	}
 	return t.answerGM(kindGM, g, "Game created",
-		fmt.Sprintf("Game %s is created: %s (%s), %s.\n\nPlayers, each mailed a welcome with its secret (you are told at once\nif one of them cannot be reached):\n%s\n",
-			g.ID, g.Title, g.Scenario, deadline, strings.Join(who, "\n")))
+		fmt.Sprintf("Game %s is created: %s (%s), %s.\n\nPlayers, each mailed a welcome with its secret (you are told at once\nif one of them cannot be reached):\n%s\n\nPolicy: %s.\n",
+			g.ID, g.Title, g.Scenario, deadline, strings.Join(who, "\n"), g.Policy.describe()))
 }
 
 // randomSeed draws a game's dice seed.

@@ -45,6 +45,7 @@ func serviceOptions(cfg *Config, games Games, logger *slog.Logger, clock Clock, 
 		Limits:    Limits{MaxLines: cfg.MaxLines, MaxErrors: cfg.MaxErrors, MaxAnswerSize: cfg.MaxAnswerSize},
 		Templates: tmpl, RetryMin: cfg.SendRetryMin, RetryMax: cfg.SendRetryMax, GiveUp: cfg.SendGiveUp,
 		StrangerAnswers: cfg.StrangerAnswers, RefusalNotices: cfg.RefusalNotices,
+		TalkLimit: cfg.TalkLimit, AbsenceDays: cfg.AbsenceDays,
 		Clock: clock, Logger: logger, BaseURL: cfg.pagesURL(), InHand: cfg.InHand, BotAccount: cfg.BotAccount,
 	}, nil
 }

@@ -10,12 +10,16 @@ import (
 	"fieldpost/mail"
 )
 
+// playerArgsFree are the player commands whose arguments are text, dates
+// or an address, never a game id: the game comes from the secret.
+var playerArgsFree = map[string]bool{cmdMessage: true, cmdTeam: true, cmdAbsence: true, cmdAddress: true}
+
 // playerRequest handles what only a game's players may ask: orders, CHECK,
 // STATUS, MAP, HISTORY and RESEND.
 func (t *txn) playerRequest(req *request) error {
 	claimed := req.Header.Game
 	historyRound := 0
-	if req.Command != cmdOrders && req.Command != cmdCheck {
+	if req.Command != cmdOrders && req.Command != cmdCheck && !playerArgsFree[req.Command] {
 		// The arguments: a game id, HISTORY's round number, TIMEZONE's zone
 		// (its last word).
 		args := req.Args
@@ -51,6 +55,12 @@ func (t *txn) playerRequest(req *request) error {
 		return t.history(id, historyRound)
 	case cmdTimezone:
 		return t.playerTimeZone(id, req)
+	case cmdMessage, cmdTeam:
+		return t.tableTalk(id, req)
+	case cmdAbsence:
+		return t.absence(id, req)
+	case cmdAddress:
+		return t.moveAddress(id, req)
 	case cmdResend:
 		switch {
 		case id.game.Turn > 0:

@@ -2,6 +2,8 @@ package pbem
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"time"
 
 	"fieldpost/engine"
@@ -13,7 +15,7 @@ import (
 func (t *txn) openRound(g *Game) {
 	g.Deadline = time.Time{}
 	if g.Period > 0 {
-		g.Deadline = t.now.Add(g.Period)
+		g.Deadline = g.pastAbsences(t.now.Add(g.Period))
 	}
 	g.Remaining = g.Period
 	g.RemindedUntil = t.now
@@ -37,7 +39,19 @@ func (t *txn) playRound(g *Game, notice string) error {
 		}
 		o := pos.Default(side)
 		if sub == nil {
-			rec.Defaulted = append(rec.Defaulted, side)
+			planned, how, err := t.caretakerOrders(g, pos, side, rec.Seed)
+			if err != nil {
+				return err
+			}
+			if planned != nil {
+				o = planned
+				if rec.Caretaker == nil {
+					rec.Caretaker = map[string]string{}
+				}
+				rec.Caretaker[side] = how
+			} else {
+				rec.Defaulted = append(rec.Defaulted, side)
+			}
 		} else if o, err = pos.LoadOrders(side, sub.Orders); err != nil {
 			return fmt.Errorf("game %s: %w", g.ID, err)
 		}
@@ -61,8 +75,10 @@ func (t *txn) playRound(g *Game, notice string) error {
 	if err := t.putRound(g.ID, turn, rec); err != nil {
 		return err
 	}
+	abandoned := t.countRound(g, pos.Step().Waiting, rec, notice == deadlineNotice)
 	g.Turn = next.Turn()
-	if step := next.Step(); step.Over {
+	step := next.Step()
+	if step.Over {
 		g.Ended, g.Result, g.Deadline = true, step.Result, time.Time{}
 	} else {
 		t.openRound(g)
@@ -70,7 +86,7 @@ func (t *txn) playRound(g *Game, notice string) error {
 	if err := t.putGame(g); err != nil {
 		return err
 	}
-	t.log.Info("round played", "round", turn+1, "defaulted", rec.Defaulted, "ended", g.Ended)
+	t.log.Info("round played", "round", turn+1, "defaulted", rec.Defaulted, "caretaker", rec.Caretaker, "ended", g.Ended)
 	for _, side := range rec.Defaulted {
 		err := t.mailPlayer(g, side, kindDefaulted, fmt.Sprintf("No orders from you: default orders played in round %d", turn+1),
 			fmt.Sprintf(notice, turn+1), false)
@@ -78,7 +94,30 @@ func (t *txn) playRound(g *Game, notice string) error {
 			return err
 		}
 	}
-	return t.reportMails(g, turn, nil)
+	for _, side := range slices.Sorted(maps.Keys(rec.Caretaker)) {
+		err := t.mailPlayer(g, side, kindDefaulted, fmt.Sprintf("No orders from you: the caretaker played round %d", turn+1),
+			fmt.Sprintf("No orders from you arrived for round %d: %s.\nThe report follows in its own mail.", turn+1, rec.Caretaker[side]), false)
+		if err != nil {
+			return err
+		}
+	}
+	if err := t.reportMails(g, turn, nil); err != nil {
+		return err
+	}
+	if step.Over {
+		if err := t.rateGame(g, step); err != nil {
+			return err
+		}
+	}
+	for _, side := range abandoned {
+		if g.Ended {
+			break
+		}
+		if err := t.abandonSeat(g, side); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // The notices of a side that sent no orders, by why the round was played.
@@ -99,6 +138,9 @@ type played struct {
 	meta          engine.RoundMeta
 	texts         map[string]string
 	pngs          map[string]mail.Part
+	// caretaker says how the caretaker gave each side's orders that sent
+	// none, where it did.
+	caretaker map[string]string
 }
 
 // playedRound reads back the round played from a turn.
@@ -134,7 +176,7 @@ func newPlayed(g *Game, rec *roundRecord, before, after engine.Position) (*playe
 			return nil, fmt.Errorf("game %s: %w", g.ID, err)
 		}
 	}
-	return &played{before: before, after: after, round: round, meta: meta,
+	return &played{before: before, after: after, round: round, meta: meta, caretaker: rec.Caretaker,
 		texts: map[string]string{}, pngs: map[string]mail.Part{}}, nil
 }
 
@@ -194,6 +236,7 @@ func (t *txn) reportMails(g *Game, turn int, only *Player) error {
 		if d.Body, err = p.report(side); err != nil {
 			return err
 		}
+		d.Body = p.caretakerNote() + d.Body
 		png, err := p.png(side)
 		if err != nil {
 			return err

@@ -31,6 +31,10 @@ const secretLength = 16
 func deriveSecret(key []byte, g *Game, side string) string {
 	mac := hmac.New(sha256.New, key)
 	fmt.Fprintf(mac, "fieldpost player secret\x00%s\x00%s\x00%s", g.ID, g.Nonce, side)
+	if p := g.Player(side); p != nil && p.Generation > 0 {
+		// A seat given to another address gets a new secret (seats.go).
+		fmt.Fprintf(mac, "\x00%d", p.Generation)
+	}
 	return strings.ToLower(secretEncoding.EncodeToString(mac.Sum(nil)))[:secretLength]
 }
 

@@ -70,6 +70,12 @@ type Options struct {
 	// their name was refused, 3 an hour by default. Answers to players'
 	// own mail are never limited.
 	StrangerAnswers, RefusalNotices Limit
+	// TalkLimit limits each seat's table talk (MESSAGE, TEAM) in a game, and
+	// the GM's BROADCAST: 20 a day by default.
+	TalkLimit Limit
+	// AbsenceDays is how many days a player may be away (ABSENCE) in a
+	// game: 14 by default.
+	AbsenceDays int
 	// SendSessions is how many mails the outbox sends at once, each over
 	// a session of the Sender of its own (the mails to one address over
 	// one, in order); 1 by default.
@@ -144,6 +150,8 @@ func NewService(store *Store, sender Sender, opts Options) (*Service, error) {
 	opts.GiveUp = cmp.Or(opts.GiveUp, 72*time.Hour)
 	opts.StrangerAnswers = cmp.Or(opts.StrangerAnswers, Limit{N: 1, Per: 24 * time.Hour})
 	opts.RefusalNotices = cmp.Or(opts.RefusalNotices, Limit{N: 3, Per: time.Hour})
+	opts.TalkLimit = cmp.Or(opts.TalkLimit, Limit{N: 20, Per: 24 * time.Hour})
+	opts.AbsenceDays = cmp.Or(opts.AbsenceDays, 14)
 	if opts.Clock == nil {
 		opts.Clock = SystemClock()
 	}
@@ -447,6 +455,9 @@ func (t *txn) handle() error {
 			fmt.Sprintf("Your mail has %d lines of text besides quotes; the judge reads at most %d and did\n"+
 				"nothing with it. Send only the orders or the command.", n, limit))
 	}
+	if done, err := t.confirmAddress(); done || err != nil {
+		return err
+	}
 	req := readStripped(msg, own)
 	t.req = req
 	if req.Empty {
@@ -468,6 +479,8 @@ func (t *txn) dispatch(req *request) error {
 		return t.help("")
 	case req.Command == cmdSubscribe || req.Command == cmdUnsubscribe:
 		return t.subscribe(req)
+	case req.Command == cmdJoin:
+		return t.join(req)
 	case gmCommands[req.Command], req.Command == cmdTimezone && t.isGM(req):
 		return t.gmCommand(req)
 	default:
