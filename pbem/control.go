@@ -38,6 +38,7 @@ func ControlSocket(database string) string {
 const (
 	opGames   = "games"   // every game: Games
 	opGame    = "game"    // one game: Game
+	opLadder  = "ladder"  // the club ladder: Ladder
 	opCommand = "command" // a GM command: Command and Args
 	opBackup  = "backup"  // the database, after the response line
 )
@@ -54,6 +55,7 @@ type controlResponse struct {
 	Games  []GameInfo   `json:"games,omitempty"`
 	Game   *GameInfo    `json:"game,omitempty"`
 	Answer *AdminAnswer `json:"answer,omitempty"`
+	Ladder []LadderRow   `json:"ladder,omitempty"`
 	// Size is the length of the backup that follows the response line.
 	Size int64 `json:"size,omitempty"`
 }
@@ -169,6 +171,8 @@ func (c *control) handle(conn net.Conn) {
 		resp.Games, err = c.d.store.Games(c.d.svc.opts.Systems)
 	case opGame:
 		resp.Game, err = c.d.store.Game(c.d.svc.opts.Systems, req.Game)
+	case opLadder:
+		resp.Ladder, err = c.d.store.Ladder()
 	case opCommand:
 		resp.Answer, err = c.d.svc.Admin(context.Background(), req.Command, req.Args...)
 	case opBackup:
@@ -343,6 +347,18 @@ func (a *AdminConn) Game(ctx context.Context, id string) (*GameInfo, error) {
 		return nil, err
 	}
 	return resp.Game, nil
+}
+
+// Ladder returns the club ladder (Store.Ladder).
+func (a *AdminConn) Ladder(ctx context.Context) ([]LadderRow, error) {
+	if !a.live {
+		return a.store.Ladder()
+	}
+	resp, err := a.call(ctx, &controlRequest{Op: opLadder}, nil)
+	if err != nil {
+		return nil, err
+	}
+	return resp.Ladder, nil
 }
 
 // Command runs a GM command (see Service.Admin).
