@@ -55,7 +55,7 @@ type controlResponse struct {
 	Games  []GameInfo   `json:"games,omitempty"`
 	Game   *GameInfo    `json:"game,omitempty"`
 	Answer *AdminAnswer `json:"answer,omitempty"`
-	Ladder []LadderRow   `json:"ladder,omitempty"`
+	Ladder []LadderRow  `json:"ladder,omitempty"`
 	// Size is the length of the backup that follows the response line.
 	Size int64 `json:"size,omitempty"`
 }
