@@ -24,8 +24,8 @@ type battle struct {
 	fighters  map[string][]*fighter // by side
 	defensive bool
 	round     int
-	dmg       map[*Unit]int
-	startDmg  map[*Unit]bool
+	dmg       map[*Unit]int  // net damage taken this round (reading 4)
+	startDmg  map[*Unit]bool // damaged when first hit this round
 	lost      map[string]int
 	first     string   // side that fires first every round
 	mission   *Mission // the attacker's fire mission
@@ -53,6 +53,9 @@ type battle struct {
 	// laid its smoke in instead of firing (Glossary Smoke).
 	screens []smokeScreen
 	layer   map[*Unit]int
+	// diving are the attackers' dive bombers that came with their bombs:
+	// ground units firing back at them get a bonus (Glossary Dive Bomb).
+	diving map[*Unit]bool
 }
 
 // missionOf returns a side's fire mission in the engagement, its
@@ -77,7 +80,7 @@ func (s *State) Defense(u *Unit) int {
 	// A passenger in an open-top carrier is shot at through the carrier's
 	// Defense if it has one (§VI.3); tank riders have only their own.
 	if u.Role == "passenger" {
-		if carrier := s.Unit(u.Side, u.In); carrier != nil && s.Card(carrier).OpenTop {
+		if carrier := s.Unit(u.Side, u.In); carrier != nil && s.openCarrier(s.Card(carrier)) {
 			if cd := s.Defense(carrier); cd > 0 {
 				return cd
 			}
@@ -142,13 +145,35 @@ func (s *State) exposed(u *Unit) bool {
 		return false
 	}
 	c := s.Card(carrier)
-	return c.OpenTop || c.Riders
+	return s.openCarrier(c) || s.TakesRiders(c)
+}
+
+// openCarrier: a transport with Open Top/Back: its passengers are exposed
+// and fight from it (Glossary Open Top/Back, §VI.3).
+func (s *State) openCarrier(c *Card) bool { return c.OpenTop && c.Transport > 0 }
+
+// TakesRiders: "medium or larger Tanks, defined as a Cost of 10 Currency
+// or greater" carry infantry riding on top (§VI.3.4); a transport carries
+// passengers instead.
+func (s *State) TakesRiders(c *Card) bool {
+	return c.Kind == "vehicle" && c.Requires == "tank" && c.Transport == 0 && c.Cost >= s.lib.Rules.Int("riders_min_cost")
+}
+
+// firesAboard: a passenger of an open-top carrier, a "fighting platform":
+// "Any Units within this Unit may attack enemies while embarked without
+// penalty" (Glossary Open Top/Back). Tank riders are not so (§VI.3.4).
+func (s *State) firesAboard(u *Unit) bool {
+	if u.Role != "passenger" {
+		return false
+	}
+	carrier := s.Unit(u.Side, u.In)
+	return carrier != nil && s.openCarrier(s.Card(carrier))
 }
 
 // carriesRiders: a tank with infantry riding on it cannot use its primary
 // weapon (§VI.3.4).
 func (s *State) carriesRiders(u *Unit) bool {
-	if !s.Card(u).Riders {
+	if !s.TakesRiders(s.Card(u)) {
 		return false
 	}
 	for _, x := range s.cargo(u) {
@@ -221,7 +246,7 @@ func (r *resolver) combat(o Orders) {
 		var att []*Unit
 		for _, id := range e.Units {
 			u := s.Unit(r.side, id)
-			if u == nil || !u.OnMap() || r.engaged[u.Key()] || u.Idle || !s.crewed(u) || u.In != "" {
+			if u == nil || !u.OnMap() || r.engaged[u.Key()] || u.Idle || !s.crewed(u) || (u.In != "" && !s.firesAboard(u)) {
 				r.emit("combat", "V.5.2", e.Hex, r.side, "%s cannot take part in the engagement at %s (gone, idle, uncrewed, still carried or already engaged)", id, e.Hex)
 				continue
 			}
@@ -264,7 +289,7 @@ func (r *resolver) engageWith(e Engagement, att []*Unit, side string, defensive 
 	b := &battle{hex: e.Hex, att: side, def: enemy, defensive: defensive, fighters: map[string][]*fighter{}, fixed: fixed != nil,
 		dmg: map[*Unit]int{}, startDmg: map[*Unit]bool{}, lost: map[string]int{}, gunHit: map[int]bool{},
 		onTarget: map[string]int{}, policy: map[string]string{}, apNever: map[string]bool{}, withdrawn: map[string]bool{}, mission: e.Mission,
-		stack: map[*Unit]bool{}, pinned: map[*Unit]bool{}, smoked: map[*Unit]int{}, dgunHit: map[int]bool{}}
+		stack: map[*Unit]bool{}, pinned: map[*Unit]bool{}, smoked: map[*Unit]int{}, dgunHit: map[int]bool{}, diving: map[*Unit]bool{}}
 	b.policy[side] = s.Player(side).Standing.targetPolicy()
 	b.policy[enemy] = s.Player(enemy).Standing.targetPolicy()
 	b.apNever[enemy] = s.Player(enemy).Standing.AP == "never"
@@ -282,6 +307,7 @@ func (r *resolver) engageWith(e Engagement, att []*Unit, side string, defensive 
 		b.fighters[side] = append(b.fighters[side], f)
 		r.engaged[u.Key()] = true
 		u.Hidden, u.Revealed = false, true
+		b.diving[u] = s.divesIn(u)
 	}
 	if e.Mission != nil {
 		b.fo = s.Unit(side, e.Mission.FO)
@@ -305,6 +331,10 @@ func (r *resolver) engageWith(e Engagement, att []*Unit, side string, defensive 
 		if u.Side == enemy && s.exposed(u) {
 			b.stack[u] = true
 			names = append(names, u.ID+" (riding "+u.In+")")
+			if s.firesAboard(u) && !r.engaged[u.Key()] && r.retaliates(u, st) {
+				b.fighters[enemy] = append(b.fighters[enemy], &fighter{u: u, jam: map[int]int{}, he: b.apNever[enemy]})
+				r.engaged[u.Key()] = true
+			}
 			continue
 		}
 		if u.Side != enemy || u.In != "" || s.Card(u).Kind == "obstacle" || (u.Hidden && !u.Found) {
@@ -320,7 +350,7 @@ func (r *resolver) engageWith(e Engagement, att []*Unit, side string, defensive 
 		r.engaged[u.Key()] = true
 	}
 	for _, u := range s.Units {
-		if fixed != nil || u.Side != enemy || !u.OnMap() || u.In != "" || u.Hex == e.Hex || r.engaged[u.Key()] || (u.Hidden && !u.Found) || !r.retaliates(u, st) {
+		if fixed != nil || u.Side != enemy || !u.OnMap() || (u.In != "" && !s.firesAboard(u)) || u.Hex == e.Hex || r.engaged[u.Key()] || (u.Hidden && !u.Found) || !r.retaliates(u, st) {
 			continue
 		}
 		if r.reachesAny(u, b.fighters[side]) {
@@ -375,12 +405,7 @@ func (r *resolver) engageWith(e Engagement, att []*Unit, side string, defensive 
 	r.tryInspire(b, enemy, r.standingInspire(enemy, e.Hex))
 	maxRounds := r.r.Int("max_rounds")
 	for b.round = 1; b.round <= maxRounds && !b.over; b.round++ {
-		b.dmg = map[*Unit]int{}
-		for _, sd := range []string{side, enemy} {
-			for _, f := range b.fighters[sd] {
-				b.startDmg[f.u] = f.u.Damaged
-			}
-		}
+		r.sweep(b)
 		r.smokeAtRound(b, e)
 		if r.withdrawals(b, e) {
 			break
@@ -750,7 +775,7 @@ func (s *State) Need(a *Unit, w Weapon, bonus int) int {
 // the card numbers (design 3.4 best-odds).
 func (r *resolver) odds(f *fighter, w Weapon, t *Unit, b *battle) float64 {
 	s := r.s
-	need := s.Need(f.u, w, r.missionBonus(b, f, t)) + r.smokePenalty(b, t)
+	need := s.Need(f.u, w, r.missionBonus(b, f, t)+r.diveBonus(b, f.u, t)) + r.smokePenalty(b, t)
 	hit := float64(21-min(max(need, 2), 20)) / 20
 	c := s.Card(t)
 	base := c.Endurance
@@ -794,11 +819,34 @@ func (r *resolver) missionBonus(b *battle, f *fighter, t *Unit) int {
 	return min(r.r.Int("destroy_bonus")+n, r.r.Int("destroy_bonus_max"))
 }
 
+// divesIn: a dive bomber aloft with a bomb not yet dropped dives on its
+// target (Glossary Dive Bomb).
+func (s *State) divesIn(u *Unit) bool {
+	if !s.Card(u).DiveBomb || !u.Aloft || u.Spent {
+		return false
+	}
+	for _, w := range s.Card(u).Weapons {
+		if w.Bomb {
+			return true
+		}
+	}
+	return false
+}
+
+// diveBonus: "Enemy ground Units retaliating against this Aircraft receive
+// a Bonus of 1 to retaliate against the diving Aircraft" (Glossary Dive Bomb).
+func (r *resolver) diveBonus(b *battle, a, t *Unit) int {
+	if !b.diving[t] || a.Side == t.Side || !r.s.Card(a).Land() {
+		return 0
+	}
+	return r.r.Int("dive_retaliation_bonus")
+}
+
 // fire rolls one weapon's shots at t (Inset V.6 steps 5-7).
 func (r *resolver) fire(b *battle, f *fighter, wi int, w Weapon, t *Unit, side string) {
 	s := r.s
 	bonus := r.missionBonus(b, f, t)
-	need := s.Need(f.u, w, bonus)
+	need := s.Need(f.u, w, bonus+r.diveBonus(b, f.u, t))
 	if b.isSmoked(f.u) {
 		need += r.r.Int("smoke_attack_penalty")
 	}
@@ -985,8 +1033,13 @@ func (r *resolver) flushPending(b *battle, by *Unit) {
 	}
 }
 
-// sweep ends the round: endurance resets to the state value (reading 4).
-func (r *resolver) sweep(b *battle) { b.dmg = map[*Unit]int{} }
+// sweep ends the round: net damage resets and each unit is measured again
+// against the Endurance of the side it shows, full or half (reading 4,
+// Glossary Net Damage), whether it fires back or not.
+func (r *resolver) sweep(b *battle) {
+	b.dmg = map[*Unit]int{}
+	b.startDmg = map[*Unit]bool{}
+}
 
 // afterBattle settles momentum (§VIII.3, Inset VIII.4): a side whose
 // engaged enemies are all gone while some of its own remain wins the

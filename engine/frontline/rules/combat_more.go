@@ -295,7 +295,7 @@ func (r *resolver) tryInspire(b *battle, side string, want bool) {
 	}
 	r.emit("card", "IV.3.4", b.hex, "", "%s plays Inspire: %s -> a bonus round with no reply", side, text)
 	b.round = 0
-	b.dmg = map[*Unit]int{}
+	r.sweep(b)
 	r.volley(b, side)
 }
 

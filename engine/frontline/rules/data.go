@@ -67,7 +67,6 @@ type Card struct {
 	Crew          string `json:"crew"`     // crew ability this unit has
 	Transport     int    `json:"transport"`
 	TeamsOnly     bool   `json:"teams_only"`
-	Riders        bool   `json:"riders"`
 	Tow           string `json:"tow"`
 	Towed         string `json:"towed"`
 	Towers        int    `json:"towers"`

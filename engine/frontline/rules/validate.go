@@ -351,7 +351,7 @@ func (v *validator) moves() {
 				switch {
 				case c.Kind == "ship":
 					v.shipLoad(m, u, q, at, n)
-				case c.Transport == 0 && !(c.Riders && qc.Kind == "infantry"):
+				case c.Transport == 0 && !(s.TakesRiders(c) && qc.Kind == "infantry"):
 					v.add(m.Line, "VI.3", "%s carries no passengers", u.ID)
 				case qc.Kind != "infantry" || (c.TeamsOnly && !qc.Team):
 					v.add(m.Line, "VI.3", "%s cannot carry %s", u.ID, q.ID)
@@ -652,7 +652,7 @@ func (v *validator) engagements() {
 				v.add(e.Line, "reading 23", "%s is still being repaired (put back by fighting) and stays idle", id)
 			case (u.In != "" && u.Role == "towed"):
 				v.add(e.Line, "VI.3.5", "%s is hitched for towing and cannot fire", id)
-			case u.In != "" && !v.wasUnloaded(id):
+			case u.In != "" && !v.wasUnloaded(id) && !s.firesAboard(u):
 				v.add(e.Line, "VI.3", "%s is carried by %s: unload it first", id, u.In)
 			default:
 				reach := -1
