@@ -56,6 +56,9 @@ type battle struct {
 	// diving are the attackers' dive bombers that came with their bombs:
 	// ground units firing back at them get a bonus (Glossary Dive Bomb).
 	diving map[*Unit]bool
+	// noExperience: a Cease Fire or a Conditional Surrender ended it
+	// (§IV.3.1, §VI.1.1).
+	noExperience bool
 }
 
 // missionOf returns a side's fire mission in the engagement, its
@@ -65,6 +68,18 @@ func (b *battle) missionOf(side string) (*Mission, *Unit, map[int]bool) {
 		return b.mission, b.fo, b.gunHit
 	}
 	return b.dmission, b.dfo, b.dgunHit
+}
+
+// fights: u is one of the engagement's fighters, on either side.
+func (b *battle) fights(u *Unit) bool {
+	for _, fs := range b.fighters {
+		for _, f := range fs {
+			if f.u == u {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // isSmoked: u lies under smoke this round.
@@ -282,8 +297,15 @@ func (r *resolver) engage(e Engagement, att []*Unit, side string, defensive bool
 }
 
 // engageWith fights an engagement; fixed, when given, are the only enemy
-// units in it (an interception fights the sortie's aircraft alone).
+// units in it (an interception fights the sortie's aircraft alone). The
+// experience it earned is rolled when it ends (Inset VIII.2).
 func (r *resolver) engageWith(e Engagement, att []*Unit, side string, defensive bool, fixed []*Unit) {
+	b := r.fight(e, att, side, defensive, fixed)
+	r.settleExperience(b)
+}
+
+// fight plays an engagement from the reveal to its last round.
+func (r *resolver) fight(e Engagement, att []*Unit, side string, defensive bool, fixed []*Unit) *battle {
 	s := r.s
 	enemy := s.Enemy(side)
 	b := &battle{hex: e.Hex, att: side, def: enemy, defensive: defensive, fighters: map[string][]*fighter{}, fixed: fixed != nil,
@@ -378,12 +400,12 @@ func (r *resolver) engageWith(e Engagement, att []*Unit, side string, defensive 
 	r.bridgeFire(b, e)
 	r.portFire(b)
 	if len(b.fighters[enemy]) == 0 && len(b.stack) == 0 {
-		return // only a bridge or a port was shot at
+		return b // only a bridge or a port was shot at
 	}
 	r.smokeAtOpen(b, e)
 	if e.Suspend != nil && r.condition(b, side, e.Suspend) && s.Player(side).holds("Suspend") && r.cardsAllowed(side, b.fighters[side]) {
 		if r.suspend(b) {
-			return
+			return b
 		}
 	}
 	switch {
@@ -395,10 +417,10 @@ func (r *resolver) engageWith(e Engagement, att []*Unit, side string, defensive 
 		r.initiative(b, e)
 	}
 	if b.over {
-		return
+		return b
 	}
 	if r.hitAndRunStrike(b) {
-		return
+		return b
 	}
 	// Inspire: once per Combat Phase per side (§IV.3.4).
 	r.tryInspire(b, side, e.Inspire)
@@ -432,6 +454,7 @@ func (r *resolver) engageWith(e Engagement, att []*Unit, side string, defensive 
 		}
 	}
 	r.afterBattle(b)
+	return b
 }
 
 func onMap(us []*Unit) []*Unit {
@@ -1041,19 +1064,26 @@ func (r *resolver) sweep(b *battle) {
 	b.startDmg = map[*Unit]bool{}
 }
 
-// afterBattle settles momentum (§VIII.3, Inset VIII.4): a side whose
-// engaged enemies are all gone while some of its own remain wins the
-// battle; its groups and the loser's count it (momentum.go).
+// afterBattle settles momentum (§VIII.3, Inset VIII.4): the battle's
+// winner and the loser's groups count it (momentum.go).
 func (r *resolver) afterBattle(b *battle) {
-	s := r.s
-	if !s.Options.Momentum {
+	if !r.s.Options.Momentum {
 		return
 	}
+	if w := r.battleWinner(b); w != "" {
+		r.settleMomentum(b, w)
+	}
+}
+
+// battleWinner is the side whose engaged enemies are all gone while some
+// of its own remain; "" when neither.
+func (r *resolver) battleWinner(b *battle) string {
 	a, d := len(r.alive(b, b.att)), len(r.pool(b, b.att))
 	switch {
 	case a > 0 && d == 0:
-		r.settleMomentum(b, b.att)
+		return b.att
 	case d > 0 && a == 0:
-		r.settleMomentum(b, b.def)
+		return b.def
 	}
+	return ""
 }

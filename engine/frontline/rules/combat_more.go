@@ -60,14 +60,79 @@ func (r *resolver) destroy(u *Unit, by *Unit) {
 		}
 	}
 	if by != nil && by.Side != u.Side {
-		s.Player(by.Side).Score += s.Card(u).Cost
+		s.Player(by.Side).Score += r.destroyScore(u)
 		if s.Options.Experience && s.Card(by).Kind != "obstacle" {
-			holder := by
-			if c := s.crewOf(by); c != nil {
-				holder = c
-			}
-			r.emit("experience", "VIII.2", h, "", "%s rolls for experience: %s", holder.ID, r.experience(holder))
+			r.earn(s.experienceHolder(by), "rolls for experience")
 		}
+	}
+}
+
+// destroyScore is what destroying (or capturing at cost) u scores (Table
+// II.1): its cost, 50 for a command post or Forward HQ, and 5 for each of
+// its experience stars.
+func (r *resolver) destroyScore(u *Unit) int {
+	c := r.s.Card(u)
+	score := c.Cost
+	if c.Kind == "structure" && c.Radius > 0 {
+		score = r.r.Int("score_command_post")
+	}
+	return score + len(u.Stars)*r.r.Int("score_star")
+}
+
+// experienceHolder: experience goes to the crew or infantry operating a
+// unit, "not to the actual artillery piece, vehicle, tank, or aircraft"
+// (§VIII.2); a unit with no crew card keeps its own.
+func (s *State) experienceHolder(u *Unit) *Unit {
+	if c := s.crewOf(u); c != nil {
+		return c
+	}
+	return u
+}
+
+// earn gives a unit one chance to roll for experience at the end of the
+// engagement (Inset VIII.2); a unit earns one roll an engagement.
+func (r *resolver) earn(u *Unit, why string) {
+	for _, e := range r.earned {
+		if e.u == u {
+			return
+		}
+	}
+	r.earned = append(r.earned, earning{u: u, why: why})
+}
+
+// settleExperience rolls the experience earned in an engagement at its end
+// (Inset VIII.2). Example VI.3 gives each crew of the side that won (its
+// enemies in the fight all gone, some destroyed) one roll, the crew that
+// only damaged the Panzer as well as the one that destroyed it; they roll
+// first, in the order they fought. A Cease Fire or a Conditional Surrender
+// leaves no experience (§IV.3.1, §VI.1.1). b is nil for units destroyed
+// outside an engagement.
+func (r *resolver) settleExperience(b *battle) {
+	s := r.s
+	earned := r.earned
+	r.earned = nil
+	if !s.Options.Experience || (b != nil && b.noExperience) {
+		return
+	}
+	if b != nil {
+		var won []earning
+		if w := r.battleWinner(b); w != "" && b.lost[s.Enemy(w)] > 0 {
+			for _, f := range r.alive(b, w) {
+				won = append(won, earning{u: s.experienceHolder(f.u), why: "rolls for experience"})
+			}
+		}
+		r.earned = won
+		for _, e := range earned {
+			r.earn(e.u, e.why)
+		}
+		earned = r.earned
+		r.earned = nil
+	}
+	for _, e := range earned {
+		if e.u.Staged != 0 || e.u.Hex.IsZero() {
+			continue // lost before the engagement ended
+		}
+		r.emit("experience", "Inset VIII.2", e.u.Hex, "", "%s %s: %s", e.u.ID, e.why, r.experience(e.u))
 	}
 }
 
@@ -215,7 +280,9 @@ func (r *resolver) interdict(b *battle) bool {
 		var guns []*Unit
 		for _, id := range o.Guns {
 			g := s.Unit(b.def, id)
-			if g == nil || !g.OnMap() || g.Idle || g.In != "" || r.engaged[g.Key()] || !s.crewed(g) || s.modifier("ammo-shortage", b.def) {
+			// A gun already firing back in this engagement still interdicts
+			// first (Example VI.4); one busy in another engagement does not.
+			if g == nil || !g.OnMap() || g.Idle || g.In != "" || (r.engaged[g.Key()] && !b.fights(g)) || !s.crewed(g) || s.modifier("ammo-shortage", b.def) {
 				continue
 			}
 			if Distance(g.Hex, b.hex) <= s.Card(g).Weapons[0].Range {
@@ -244,8 +311,10 @@ func (r *resolver) interdict(b *battle) bool {
 				}
 			}
 			r.emit("interdict", "VI.7.6.2", b.hex, "", "%s calls Interdict through %s: %s %s +%d area: d20=%d vs %d -> %s", b.def, fo.ID, g.ID, w.Name, bonus, v, need, res)
-			r.engaged[g.Key()] = true
-			b.fighters[b.def] = append(b.fighters[b.def], &fighter{u: g, jam: map[int]int{}})
+			if !b.fights(g) {
+				r.engaged[g.Key()] = true
+				b.fighters[b.def] = append(b.fighters[b.def], &fighter{u: g, jam: map[int]int{}})
+			}
 		}
 		for _, g := range damaging {
 			att := r.alive(b, b.att)
@@ -363,7 +432,7 @@ func (r *resolver) withdrawals(b *battle, e Engagement) bool {
 			b.withdrawn[w.side] = true
 			if s.Options.Experience {
 				for _, f := range r.alive(b, s.Enemy(w.side)) {
-					r.emit("experience", "IV.3.8", b.hex, "", "%s forced a withdrawal: %s", f.u.ID, r.experience(f.u))
+					r.earn(s.experienceHolder(f.u), "forced a withdrawal")
 				}
 			}
 			return true

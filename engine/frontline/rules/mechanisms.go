@@ -142,6 +142,7 @@ func (r *resolver) offers(b *battle, e Engagement) bool {
 				continue
 			}
 			r.emit("card", "IV.3.1", b.hex, "", "%s offers a Cease Fire at the start of round %d: %s accepts; the engagement ends, no experience for either side", of.side, b.round, other)
+			b.noExperience = true
 			return true
 		case "Surrender":
 			if st.AcceptSurrender == "no" {
@@ -153,6 +154,7 @@ func (r *resolver) offers(b *battle, e Engagement) bool {
 				r.capture(f.u, other, 1, "IV.3.2")
 			}
 			r.captureWorks(b.hex, of.side, other, 1, "IV.3.2")
+			b.noExperience = true
 			s.Player(of.side).Score += r.r.Int("score_command")
 			r.afterBattle(b)
 			return true
@@ -180,7 +182,7 @@ func (r *resolver) capture(u *Unit, captor string, factor int, section string) {
 		}
 		r.capture(c, captor, factor, section)
 	}
-	score := factor * s.Card(u).Cost
+	score := factor*s.Card(u).Cost + len(u.Stars)*r.r.Int("score_star")
 	s.Player(captor).Score += score
 	r.emit("captured", section, u.Hex, "", "%s:%s is captured by %s (+%d score)", u.Side, u.ID, captor, score)
 	if s.Card(u).Kind == "infantry" {
@@ -241,7 +243,8 @@ func (r *resolver) surrender() {
 		if s.Options.Experience {
 			for _, e := range s.Units {
 				if e.Side == r.side && e.OnMap() && e.In == "" && s.Card(e).Land() && Distance(e.Hex, h) == 1 {
-					r.emit("experience", "VI.1.2", e.Hex, "", "%s took part in a surrender: %s", e.ID, r.experience(e))
+					x := s.experienceHolder(e)
+					r.emit("experience", "VI.1.2", e.Hex, "", "%s took part in a surrender: %s", x.ID, r.experience(x))
 				}
 			}
 		}

@@ -30,6 +30,13 @@ type resolver struct {
 	repairsAt   map[string]bool // CP/FHQ keys that repaired a unit this turn
 	coverFirst  bool            // the engagement being opened is a Cover mission
 	foughtIdle  map[string]bool // building or repairing units that fought this phase
+	earned      []earning       // experience rolls earned in the engagement being fought
+}
+
+// earning is one experience roll earned, and why (Inset VIII.2).
+type earning struct {
+	u   *Unit
+	why string
 }
 
 func newResolver(s *State, d Dice) *resolver {
@@ -99,8 +106,10 @@ func (s *State) Play(o Orders, d Dice) (*State, []Event, error) {
 	r.takeDown(o)
 	r.supply(o)
 	r.movement(o)
+	r.settleExperience(nil)
 	r.breakMomentum()
 	r.combat(o)
+	r.settleExperience(nil)
 	r.deployment(o)
 	r.setUpMoved()
 	r.shipArrivals()
@@ -324,9 +333,6 @@ func (r *resolver) experience(u *Unit) string {
 		return fmt.Sprintf("d10=%d %s (no room)", v, star)
 	}
 	u.Stars = append(u.Stars, star)
-	if p := r.s.Player(u.Side); p != nil {
-		p.Score += r.r.Int("score_star")
-	}
 	return fmt.Sprintf("d10=%d %s", v, star)
 }
 
