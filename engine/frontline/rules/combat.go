@@ -450,7 +450,7 @@ func (r *resolver) fight(e Engagement, att []*Unit, side string, defensive bool,
 			break
 		}
 		if b.round == maxRounds {
-			r.emit("combat", "reading 11", b.hex, "", "%d rounds fought: the engagement ends", maxRounds)
+			r.emit("combat", "V.5.4", b.hex, "", "%d rounds fought: the engagement is broken off (a safety net far beyond any real fight, rules.json max_rounds)", maxRounds)
 		}
 	}
 	r.afterBattle(b)

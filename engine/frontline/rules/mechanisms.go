@@ -442,18 +442,14 @@ func (r *resolver) startRepair(u *Unit) {
 // repairPost names the post (or airfield) that can repair u now.
 func (r *resolver) repairPost(u *Unit) string {
 	s := r.s
+	if s.Card(u).Kind == "aircraft" {
+		if af := s.repairField(u); af != nil && !r.repairsAt[af.Key()] {
+			return af.Key()
+		}
+		return ""
+	}
 	for _, c := range s.UnitsAt(u.Hex) {
-		if c.Side != u.Side || r.repairsAt[c.Key()] {
-			continue
-		}
-		cc := s.Card(c)
-		if s.Card(u).Kind == "aircraft" {
-			if cc.Structure == "airfield" && s.Control[u.Hex] == u.Side {
-				return c.Key()
-			}
-			continue
-		}
-		if cc.Radius > 0 {
+		if c.Side == u.Side && !r.repairsAt[c.Key()] && s.Card(c).Radius > 0 {
 			return c.Key()
 		}
 	}

@@ -94,7 +94,7 @@ func (r *resolver) movement(o Orders) {
 			}
 			r.emit("card", "IV.3.5", u.Hex, "", "%s plays Push for %s", r.side, u.ID)
 		}
-		if r.s.Card(u).Kind == "aircraft" {
+		if r.s.Card(u).Kind == "aircraft" && !groundRepair(m, u) {
 			r.sortie(u, m)
 			continue
 		}
@@ -395,6 +395,10 @@ func (r *resolver) reconnoitre(u *Unit, h Hex) {
 func (r *resolver) detonate(u *Unit, h Hex) {
 	s := r.s
 	if h == u.Hex {
+		if af := s.airfieldAt(h); af != nil && (!s.Map.Port(h) || s.Ports[h] == portDestroyed) {
+			r.detonateAirfield(u, af)
+			return
+		}
 		r.detonatePort(u)
 		return
 	}
@@ -408,6 +412,15 @@ func (r *resolver) detonate(u *Unit, h Hex) {
 	r.engineerTry(u, key, table, h, func() {
 		s.Bridges[side] = "collapsed"
 	}, "blows the bridge "+side.String())
+}
+
+// detonateAirfield: engineers blow an airfield in their hex (§VII.5.3,
+// Table VI.2); the grounded aircraft on it are lost with it (§VII.5.4).
+// Blowing one is no combat: nobody scores for it.
+func (r *resolver) detonateAirfield(u *Unit, af *Unit) {
+	r.engineerTry(u, "airfield "+af.Key(), r.r.Ints("detonate_airfield"), af.Hex, func() {
+		r.destroy(af, nil)
+	}, "blows the airfield "+af.ID)
 }
 
 // clear: an engineer removes an obstacle in its hex (Table VI.2).
@@ -443,17 +456,19 @@ func (r *resolver) engineerTry(u *Unit, key string, table []int, h Hex, done fun
 	if need > 0 && r.recon[h] {
 		need = max(need-r.r.Int("recon_engineer_bonus"), 1)
 	}
+	// The try is told before what it brings down (aircraft lost with an
+	// airfield, crews rolling for survival).
 	if need == 0 {
-		done()
-		delete(s.Tries, key)
 		r.emit("engineer", "VI.5.2", h, "", "%s %s: try %d is automatic -> done", u.ID, what, try+1)
+		delete(s.Tries, key)
+		done()
 		return
 	}
 	v := r.roll(10, u.ID+" "+what, fmt.Sprintf("%d+", need))
 	if v >= need {
-		done()
-		delete(s.Tries, key)
 		r.emit("engineer", "VI.5.2", h, "", "%s %s: try %d, d10=%d vs %d+ -> done", u.ID, what, try+1, v, need)
+		delete(s.Tries, key)
+		done()
 		return
 	}
 	s.Tries[key] = try + 1

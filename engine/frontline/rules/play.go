@@ -359,7 +359,22 @@ func (s *State) supplied(u *Unit) bool {
 // idleEligible: units a deficit may idle (§V.3.2): supplied, deployed, not
 // idle in the last turn, not aloft.
 func (r *resolver) idleEligible(u *Unit) bool {
-	return u.Side == r.side && u.OnMap() && r.s.supplied(u) && !u.Aloft && (u.IdleTurn == 0 || u.IdleTurn != r.own-1)
+	return u.Side == r.side && u.OnMap() && r.s.supplied(u) && !u.Aloft && (u.IdleTurn == 0 || u.IdleTurn != r.own-1) && !r.s.atWork(u)
+}
+
+// atWork: a unit spending idle turns on a function, building or being
+// repaired or merged, with the crew aboard such a unit. Supply deficits
+// may not be applied to it (Inset V.5).
+func (s *State) atWork(u *Unit) bool {
+	if u.Building != "" || u.Repairing != 0 {
+		return true
+	}
+	if u.Role == "crew" {
+		if v := s.Unit(u.Side, u.In); v != nil {
+			return s.atWork(v)
+		}
+	}
+	return false
 }
 
 // supply plays the Supply Phase (§V.3): pay what the treasury allows; a

@@ -187,6 +187,9 @@ func (v *validator) commandPost(b Build) {
 	if u != nil && (!u.OnMap() || u.In != "" || u.Hex != b.Hex || !s.Card(u).Land()) {
 		v.add(b.Line, "IV.1.3", "%s must be a land unit standing in %s", u.ID, b.Hex)
 	}
+	if why := s.postSite(b.Hex); why != "" {
+		v.add(b.Line, "IV.1.3", "BUILD CP AT %s: a command post cannot stand in %s (any passable, non-water, non-marsh space)", b.Hex, why)
+	}
 	posts := 0
 	for _, x := range s.Units {
 		xc := s.Card(x)
@@ -222,6 +225,13 @@ func (v *validator) idle() {
 		}
 		if !s.supplied(u) || !u.OnMap() || u.Aloft {
 			v.add(0, "V.3.2", "IDLE %s: only deployed supplied units on the ground may be idled", id)
+		}
+		building := false
+		for _, b := range o.Builds {
+			building = building || (b.By == id && b.Code != "CP")
+		}
+		if s.atWork(u) || building {
+			v.add(0, "Inset V.5", "IDLE %s: it is at work (building, repairing or merging): supply deficits are not applied to units spending idle turns on a function", id)
 		}
 	}
 }
@@ -278,14 +288,20 @@ func (v *validator) moves() {
 				v.add(m.Line, "IV.3", "PUSH: %s is outside the command network (or no FHQ, or Signals Breakdown)", u.ID)
 			}
 		}
-		if c.Kind == "aircraft" {
+		if c.Kind == "aircraft" && !groundRepair(m, u) {
 			v.sortie(m, u)
 			continue
 		}
 		at := u.Hex
-		steps := 0
+		steps, clearing := 0, 0
 		allowance := s.Movement(u, m.Push)
 		for _, st := range m.Steps {
+			if st.Act == ActClear || st.Act == ActDetonate {
+				clearing++
+				if clearing == 2 {
+					v.add(m.Line, "VI.5.4", "%s: a single Combat Engineer Squad clears or detonates a single obstacle in a Movement Phase", u.ID)
+				}
+			}
 			switch st.Act {
 			case ActEnter:
 				if c.Move == 0 && u.In == "" {
@@ -472,19 +488,31 @@ func (v *validator) moves() {
 // aircraft a friendly airfield.
 func (v *validator) repairable(u *Unit) bool {
 	s := v.s
+	if s.Card(u).Kind == "aircraft" {
+		return s.repairField(u) != nil
+	}
 	for _, c := range s.UnitsAt(u.Hex) {
-		if c.Side != u.Side {
-			continue
-		}
-		cc := s.Card(c)
-		if s.Card(u).Kind == "aircraft" && cc.Structure == "airfield" && s.Control[u.Hex] == u.Side {
-			return true
-		}
-		if s.Card(u).Kind != "aircraft" && cc.Radius > 0 && !v.relocated(c) {
+		if c.Side == u.Side && s.Card(c).Radius > 0 && !v.relocated(c) {
 			return true
 		}
 	}
 	return false
+}
+
+// groundRepair: a grounded aircraft's move that is only REPAIR stays on
+// its airfield: no sortie (§VI.4.1).
+func groundRepair(m Move, u *Unit) bool {
+	return !u.Aloft && len(m.Steps) == 1 && m.Steps[0].Act == ActRepair
+}
+
+// repairField is the airfield a grounded aircraft is repaired at: "any
+// controlled Airfield" (§VI.4.1), whoever built it (airfields are neutral
+// structures, §VII.5).
+func (s *State) repairField(u *Unit) *Unit {
+	if u.Aloft || s.Control[u.Hex] != u.Side {
+		return nil
+	}
+	return s.airfieldAt(u.Hex)
 }
 
 // relocated: a post this turn's RELOCATE takes down before the Movement
