@@ -594,7 +594,10 @@ func (r *resolver) initMods(b *battle, side string, attacker bool, e Engagement)
 		if !s.commanded(f.u) {
 			outside = true
 		}
-		if s.Card(f.u).Kind == "vehicle" && s.Map.City(b.hex) {
+		// "If a vehicle enters a Key City with intent to attack" (Inset
+		// VII.1, VII.2): one that stood in the city before its Movement
+		// Phase, or fires into it from outside, enters nothing.
+		if s.Card(f.u).Kind == "vehicle" && s.Map.City(b.hex) && f.u.Hex == b.hex && r.entered(f.u) {
 			vehicleIntoCity = true
 		}
 		stealthy = stealthy || f.u.has("stealthy")
@@ -612,7 +615,7 @@ func (r *resolver) initMods(b *battle, side string, attacker bool, e Engagement)
 		case outside:
 			words = append(words, "no attack bonus: outside the command network")
 		case vehicleIntoCity:
-			words = append(words, "no attack bonus: vehicles attacking into a city")
+			words = append(words, "no attack bonus: a vehicle entering a city to attack")
 		default:
 			add(r.r.Int("attack_initiative"), "attack")
 		}
@@ -657,6 +660,12 @@ func (r *resolver) initMods(b *battle, side string, attacker bool, e Engagement)
 		return mod, ""
 	}
 	return mod, " " + strings.Join(words, " ")
+}
+
+// entered: u moved into the hex it stands in during this Movement Phase.
+func (r *resolver) entered(u *Unit) bool {
+	p, ok := r.prevHex[u.Key()]
+	return ok && p != u.Hex
 }
 
 // volley: every living fighter of side fires once, one at a time

@@ -380,7 +380,7 @@ func (r *resolver) bridgeFire(b *battle, e Engagement) {
 			continue
 		}
 		for _, w := range s.Card(f.u).Weapons {
-			if !w.Heavy || Distance(f.u.Hex, b.hex) > w.Range || (w.OneShot && f.u.Spent) {
+			if !s.BreaksBridges(w) || Distance(f.u.Hex, b.hex) > w.Range || (w.OneShot && f.u.Spent) {
 				continue
 			}
 			bonus := 0
@@ -401,6 +401,13 @@ func (r *resolver) bridgeFire(b *battle, e Engagement) {
 			break
 		}
 	}
+}
+
+// BreaksBridges: "Existing Bridges may also be destroyed by artillery
+// equal to or larger than 155mm and bombs larger than 500 lb" (§VII.4),
+// where ports and airfields take bombs "equal to or larger than 500 lb".
+func (s *State) BreaksBridges(w Weapon) bool {
+	return w.Heavy && (w.BombLb == 0 || w.BombLb > s.lib.Rules.Int("bridge_bomb_over_lb"))
 }
 
 // bridgeTarget reads a target written BRIDGE:CCRR-CCRR.

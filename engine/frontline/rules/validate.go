@@ -585,11 +585,11 @@ func (v *validator) bridgeTargetCheck(e Engagement, id string, u *Unit, hs Side2
 		at = d
 	}
 	for _, w := range s.Card(u).Weapons {
-		if w.Heavy && Distance(at, e.Hex) <= w.Range {
+		if s.BreaksBridges(w) && Distance(at, e.Hex) <= w.Range {
 			return
 		}
 	}
-	v.add(line, "VII.4.4", "%s AT BRIDGE:%s: only a 155 mm class shell or a 500 lb bomb in range brings a bridge down", id, hs)
+	v.add(line, "VII.4", "%s AT BRIDGE:%s: only a 155 mm class shell or a bomb larger than 500 lb in range brings an existing bridge down", id, hs)
 }
 
 func countCard(hand []string, card string) int {
