@@ -31,6 +31,7 @@ type resolver struct {
 	coverFirst  bool            // the engagement being opened is a Cover mission
 	foughtIdle  map[string]bool // building or repairing units that fought this phase
 	earned      []earning       // experience rolls earned in the engagement being fought
+	cityScored  map[string]int  // "SIDE hex" -> points for taking a city this turn
 }
 
 // earning is one experience roll earned, and why (Inset VIII.2).
@@ -43,7 +44,7 @@ func newResolver(s *State, d Dice) *resolver {
 	return &resolver{s: s, d: d, r: s.lib.Rules, side: s.Active, enemy: s.Enemy(s.Active), own: s.Player(s.Active).OwnTurn,
 		moved: map[string]bool{}, prevHex: map[string]Hex{}, recon: map[Hex]bool{}, noFight: map[string]bool{},
 		engaged: map[string]bool{}, inspired: map[string]bool{}, landing: map[string]Hex{},
-		encircled: map[Hex]Hex{}, hitAndRun: map[string]bool{}, repairsAt: map[string]bool{}, foughtIdle: map[string]bool{}}
+		encircled: map[Hex]Hex{}, hitAndRun: map[string]bool{}, repairsAt: map[string]bool{}, foughtIdle: map[string]bool{}, cityScored: map[string]int{}}
 }
 
 // roll throws one die and remembers it for the next event.
@@ -590,6 +591,7 @@ func (r *resolver) endTurn(o Orders) {
 	}
 	r.surrender()
 	s.updateControl(r)
+	r.objectives()
 	for _, v := range s.Victory {
 		if v.Side != r.side {
 			continue
@@ -719,13 +721,16 @@ func (s *State) updateControl(r *resolver) {
 			if need && !enemy && s.Control[h] != side {
 				old := s.Control[h]
 				s.Control[h] = side
+				points := 0
 				switch s.Map.Terrain(h) {
 				case KeyCity:
-					s.Player(side).Score += s.lib.Rules.Int("score_key_city")
+					points = s.lib.Rules.Int("score_key_city")
 				case RuinedCity, PortCity:
-					s.Player(side).Score += s.lib.Rules.Int("score_ruined_city")
+					points = s.lib.Rules.Int("score_ruined_city")
 				}
+				s.Player(side).Score += points
 				if r != nil {
+					r.cityScored[side+" "+h.String()] = points
 					name := s.Map.Names[h]
 					if name == "" {
 						name = h.String()
@@ -735,6 +740,29 @@ func (s *State) updateControl(r *resolver) {
 				}
 			}
 		}
+	}
+}
+
+// objectives scores each side's objectives it holds for the first time
+// (Table II.1: primary 100, secondary 75). "Points are not cumulative. I.e.
+// if a Key City is also an Objective, the highest score value prevails":
+// a city taken this turn as an objective scores the objective's points
+// instead of the city's.
+func (r *resolver) objectives() {
+	s := r.s
+	for i := range s.Objectives {
+		o := &s.Objectives[i]
+		if o.Achieved || !s.Holds(o.Side, o.Hex) {
+			continue
+		}
+		o.Achieved = true
+		kind, points := "secondary", r.r.Int("score_secondary_objective")
+		if o.Primary {
+			kind, points = "primary", r.r.Int("score_primary_objective")
+		}
+		city := r.cityScored[o.Side+" "+o.Hex.String()]
+		s.Player(o.Side).Score += max(points, city) - city
+		r.emit("objective", "Table II.1", o.Hex, "", "%s achieves its %s objective %s: %d points", o.Side, kind, o.Hex, max(points, city))
 	}
 }
 
