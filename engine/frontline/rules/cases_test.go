@@ -239,6 +239,10 @@ func checkPost(s *rules.State, line string) error {
 				ok = u.Relocate > 0
 			case "captured":
 				ok = u.Captured
+			case "spent":
+				ok = u.Spent
+			case "loaded":
+				ok = !u.Spent
 			case "momentum":
 				ok = strconv.Itoa(u.Momentum) == v
 			case "in":

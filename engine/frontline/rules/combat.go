@@ -174,6 +174,13 @@ func (s *State) TakesRiders(c *Card) bool {
 	return c.Kind == "vehicle" && c.Requires == "tank" && c.Transport == 0 && c.Cost >= s.lib.Rules.Int("riders_min_cost")
 }
 
+// munitionsSpent: a gun that fired for effect, out of munitions until its
+// side's next Supply Phase is completed (Inset VI.6). Aircraft keep Spent
+// for their bombs alone, until they land (§VI.7.4).
+func (s *State) munitionsSpent(u *Unit) bool {
+	return u.Spent && s.Card(u).Kind != "aircraft"
+}
+
 // firesAboard: a passenger of an open-top carrier, a "fighting platform":
 // "Any Units within this Unit may attack enemies while embarked without
 // penalty" (Glossary Open Top/Back). Tank riders are not so (§VI.3.4).
@@ -261,8 +268,8 @@ func (r *resolver) combat(o Orders) {
 		var att []*Unit
 		for _, id := range e.Units {
 			u := s.Unit(r.side, id)
-			if u == nil || !u.OnMap() || r.engaged[u.Key()] || u.Idle || !s.crewed(u) || (u.In != "" && !s.firesAboard(u)) {
-				r.emit("combat", "V.5.2", e.Hex, r.side, "%s cannot take part in the engagement at %s (gone, idle, uncrewed, still carried or already engaged)", id, e.Hex)
+			if u == nil || !u.OnMap() || r.engaged[u.Key()] || u.Idle || !s.crewed(u) || (u.In != "" && !s.firesAboard(u)) || s.munitionsSpent(u) {
+				r.emit("combat", "V.5.2", e.Hex, r.side, "%s cannot take part in the engagement at %s (gone, idle, uncrewed, still carried, munitions spent or already engaged)", id, e.Hex)
 				continue
 			}
 			reach := -1
@@ -480,7 +487,7 @@ func terrainName(t byte) string {
 }
 
 func (r *resolver) retaliates(u *Unit, st Standing) bool {
-	if u.Idle || holdsFire(u, st) || u.Staged != 0 || !r.s.crewed(u) || len(r.s.Card(u).Weapons) == 0 || r.s.Card(u).Kind == "obstacle" {
+	if u.Idle || r.s.munitionsSpent(u) || holdsFire(u, st) || u.Staged != 0 || !r.s.crewed(u) || len(r.s.Card(u).Weapons) == 0 || r.s.Card(u).Kind == "obstacle" {
 		return false
 	}
 	switch st.Retaliate {
@@ -589,7 +596,11 @@ func (r *resolver) initMods(b *battle, side string, attacker bool, e Engagement)
 		words = append(words, fmt.Sprintf("%+d %s", n, why))
 	}
 	fs := b.fighters[side]
-	outside, vehicleIntoCity, stealthy, vigilant, veteran := false, false, false, false, false
+	outside, vehicleIntoCity := false, false
+	// Stars of one kind are cumulative on a unit (§VIII.2.1); each kind
+	// counts once for the engagement, from the unit that has most of it
+	// (reading 7).
+	stealthy, vigilant, veteran := 0, 0, 0
 	for _, f := range fs {
 		if !s.commanded(f.u) {
 			outside = true
@@ -600,14 +611,10 @@ func (r *resolver) initMods(b *battle, side string, attacker bool, e Engagement)
 		if s.Card(f.u).Kind == "vehicle" && s.Map.City(b.hex) && f.u.Hex == b.hex && r.entered(f.u) {
 			vehicleIntoCity = true
 		}
-		stealthy = stealthy || f.u.has("stealthy")
-		vigilant = vigilant || f.u.has("vigilant")
-		veteran = veteran || f.u.has("veteran")
-		if c := s.crewOf(f.u); c != nil {
-			stealthy = stealthy || c.has("stealthy")
-			vigilant = vigilant || c.has("vigilant")
-			veteran = veteran || c.has("veteran")
-		}
+		x := s.experienceHolder(f.u)
+		stealthy = max(stealthy, x.stars("stealthy"))
+		vigilant = max(vigilant, x.stars("vigilant"))
+		veteran = max(veteran, x.stars("veteran"))
 	}
 	if attacker {
 		switch {
@@ -631,8 +638,8 @@ func (r *resolver) initMods(b *battle, side string, attacker bool, e Engagement)
 				break
 			}
 		}
-		if stealthy {
-			add(1, "stealthy")
+		if stealthy > 0 {
+			add(stealthy, "stealthy")
 		}
 	} else {
 		if s.Map.City(b.hex) {
@@ -641,12 +648,12 @@ func (r *resolver) initMods(b *battle, side string, attacker bool, e Engagement)
 		if outside {
 			add(-r.r.Int("outside_command_initiative"), "outside command")
 		}
-		if vigilant {
-			add(1, "vigilant")
+		if vigilant > 0 {
+			add(vigilant, "vigilant")
 		}
 	}
-	if veteran {
-		add(1, "combat veteran")
+	if veteran > 0 {
+		add(veteran, "combat veteran")
 	}
 	if s.modifier("bold-leadership", side) {
 		add(1, "Bold Leadership")
@@ -787,12 +794,16 @@ func (s *State) Need(a *Unit, w Weapon, bonus int) int {
 	if a.Damaged {
 		need += s.lib.Rules.Int("damaged_attack_penalty")
 	}
-	holder := a
-	if c := s.crewOf(a); c != nil {
-		holder = c
-	}
-	if (w.Slot == "P" && holder.has("marksman-primary")) || (w.Slot == "S" && holder.has("marksman-secondary")) {
-		need--
+	// Marksman stars (Inset VIII.3), cumulative (§VIII.2.1): "If no
+	// secondary weapon exists, apply this bonus to primary weapon."
+	holder := s.experienceHolder(a)
+	switch {
+	case w.Slot == "S":
+		need -= holder.stars("marksman-secondary")
+	case s.hasSecondary(a):
+		need -= holder.stars("marksman-primary")
+	default:
+		need -= holder.stars("marksman-primary") + holder.stars("marksman-secondary")
 	}
 	if s.Card(a).Kind == "aircraft" && s.modifier("air-superiority", a.Side) {
 		need--
@@ -801,6 +812,16 @@ func (s *State) Need(a *Unit, w Weapon, bonus int) int {
 		need -= s.lib.Rules.Int("dive_bomb_bonus")
 	}
 	return need - bonus
+}
+
+// hasSecondary: u's card lists a secondary weapon.
+func (s *State) hasSecondary(u *Unit) bool {
+	for _, w := range s.Card(u).Weapons {
+		if w.Slot == "S" {
+			return true
+		}
+	}
+	return false
 }
 
 // odds is the chance this weapon damages or destroys t this round, from
@@ -977,15 +998,11 @@ func (r *resolver) hit(b *battle, f *fighter, w Weapon, t *Unit, label string, v
 func (r *resolver) damage(b *battle, f *fighter, w Weapon, t *Unit, label, head string, double, pierced bool, def int) {
 	s := r.s
 	in := r.roll(10, "intensity", "")
-	holder := f.u
-	if c := s.crewOf(f.u); c != nil {
-		holder = c
-	}
 	intensity := in
 	words := fmt.Sprintf("intensity d10=%d", in)
-	if holder.has("exploit-weakness") {
-		intensity++
-		words += " +1 exploit weakness"
+	if n := s.experienceHolder(f.u).stars("exploit-weakness"); n > 0 {
+		intensity += n
+		words += fmt.Sprintf(" +%d exploit weakness", n)
 	}
 	if double {
 		intensity *= 2

@@ -282,7 +282,7 @@ func (r *resolver) interdict(b *battle) bool {
 			g := s.Unit(b.def, id)
 			// A gun already firing back in this engagement still interdicts
 			// first (Example VI.4); one busy in another engagement does not.
-			if g == nil || !g.OnMap() || g.Idle || g.In != "" || (r.engaged[g.Key()] && !b.fights(g)) || !s.crewed(g) || s.modifier("ammo-shortage", b.def) {
+			if g == nil || !g.OnMap() || g.Idle || g.In != "" || (r.engaged[g.Key()] && !b.fights(g)) || !s.crewed(g) || s.munitionsSpent(g) || s.modifier("ammo-shortage", b.def) {
 				continue
 			}
 			if Distance(g.Hex, b.hex) <= s.Card(g).Weapons[0].Range {
@@ -389,7 +389,14 @@ func (r *resolver) withdrawals(b *battle, e Engagement) bool {
 	}
 	for _, w := range wants {
 		p := s.Player(w.side)
-		movers := r.alive(b, w.side)
+		// "Certain Command Decisions including Surrender and Withdraw do
+		// not apply to aircraft in flight" (§VI.2.3).
+		var movers []*fighter
+		for _, f := range r.alive(b, w.side) {
+			if !f.u.Aloft {
+				movers = append(movers, f)
+			}
+		}
 		if !p.holds("Withdraw") || len(movers) == 0 || !r.cardsAllowed(w.side, movers) {
 			continue
 		}
@@ -402,8 +409,12 @@ func (r *resolver) withdrawals(b *battle, e Engagement) bool {
 			r.volley(b, s.Enemy(w.side))
 			r.sweep(b)
 		}
-		left := 0
+		left, gone := 0, 0
 		for _, f := range r.alive(b, w.side) {
+			if f.u.Aloft {
+				left++
+				continue
+			}
 			if b.pinned[f.u] {
 				r.emit("card", "VI.7.6.2", f.u.Hex, "", "%s is pinned and cannot withdraw this round", f.u.ID)
 				left++
@@ -420,21 +431,27 @@ func (r *resolver) withdrawals(b *battle, e Engagement) bool {
 				left++
 				continue
 			}
+			// "If a terrain check fails, the Unit failing the check may not
+			// withdraw ... (they may however continue to fight)" (§IV.3.8).
 			from := f.u.Hex
-			if r.enterCheck(f.u, from, to) {
-				r.place(f.u, to)
-				f.u.DugIn = false
-				r.emit("move", "IV.3.8", to, "", "%s withdraws %s -> %s", f.u.ID, from, to)
+			if !r.enterCheck(f.u, from, to) {
+				r.emit("card", "IV.3.8", from, "", "%s cannot withdraw and fights on", f.u.ID)
+				left++
+				continue
 			}
+			r.place(f.u, to)
+			f.u.DugIn = false
+			r.emit("move", "IV.3.8", to, "", "%s withdraws %s -> %s", f.u.ID, from, to)
 			f.done = true
+			gone++
+		}
+		if gone > 0 && s.Options.Experience {
+			for _, f := range r.alive(b, s.Enemy(w.side)) {
+				r.earn(s.experienceHolder(f.u), "forced a withdrawal")
+			}
 		}
 		if left == 0 {
 			b.withdrawn[w.side] = true
-			if s.Options.Experience {
-				for _, f := range r.alive(b, s.Enemy(w.side)) {
-					r.earn(s.experienceHolder(f.u), "forced a withdrawal")
-				}
-			}
 			return true
 		}
 	}
@@ -512,8 +529,12 @@ func (r *resolver) fireForEffect(b *battle, side string) {
 	hit := v != 1 && (v >= need || v == 20)
 	r.emit("fire", "VI.7.6.2", b.hex, "", "%s calls Fire for Effect through %s with %d gun(s): d20=%d vs %d (rating %d -%d) -> %s",
 		side, fo.ID, len(guns), v, need, w0.Attack, r.r.Int("ffe_bonus"), map[bool]string{true: "every gun hits, intensity doubled", false: "miss"}[hit])
+	// "any Unit engaged in a Fire for Effect mission may not continue to
+	// attack for the remainder of the Engagement"; its munitions come back
+	// when its side's next Supply Phase is completed (Inset VI.6).
 	for _, f := range guns {
 		f.done = true
+		f.u.Spent = true
 		if !hit {
 			continue
 		}

@@ -151,7 +151,9 @@ func (r *resolver) offers(b *battle, e Engagement) bool {
 			}
 			r.emit("card", "IV.3.2", b.hex, "", "%s offers Conditional Surrender at the start of round %d: %s accepts", of.side, b.round, other)
 			for _, f := range r.alive(b, of.side) {
-				r.capture(f.u, other, 1, "IV.3.2")
+				if !f.u.Aloft { // aircraft in flight do not surrender (§VI.2.3)
+					r.capture(f.u, other, 1, "IV.3.2")
+				}
 			}
 			r.captureWorks(b.hex, of.side, other, 1, "IV.3.2")
 			b.noExperience = true
@@ -286,7 +288,7 @@ func (r *resolver) cover() {
 		var ids []string
 		for _, id := range o.Guns {
 			g := s.Unit(r.enemy, id)
-			if g == nil || !g.OnMap() || g.Idle || g.In != "" || r.engaged[g.Key()] || !s.crewed(g) || s.modifier("ammo-shortage", r.enemy) {
+			if g == nil || !g.OnMap() || g.Idle || g.In != "" || r.engaged[g.Key()] || !s.crewed(g) || s.munitionsSpent(g) || s.modifier("ammo-shortage", r.enemy) {
 				continue
 			}
 			if w := s.Card(g).Weapons; len(w) > 0 && w[0].Indirect && Distance(g.Hex, o.Hex) <= w[0].Range {
@@ -449,8 +451,11 @@ func (r *resolver) startRepair(u *Unit) {
 // repairPost names the post (or airfield) that can repair u now.
 func (r *resolver) repairPost(u *Unit) string {
 	s := r.s
+	// "Only ONE Unit may be repaired during a single Operational Turn at
+	// each Command Post or Forward HQ" (§VI.4); the book sets no such limit
+	// for an airfield.
 	if s.Card(u).Kind == "aircraft" {
-		if af := s.repairField(u); af != nil && !r.repairsAt[af.Key()] {
+		if af := s.repairField(u); af != nil {
 			return af.Key()
 		}
 		return ""
@@ -549,7 +554,8 @@ func (r *resolver) scramble(e Engagement, att []*Unit) {
 	for _, u := range up {
 		if u.OnMap() {
 			r.place(u, home[u])
-			u.Aloft, u.TOF, u.Spent = false, 0, false
+			u.Aloft, u.TOF = false, 0
+			r.rearm(u)
 			r.emit("air", "VI.7.1", home[u], "", "%s returns to %s", u.ID, home[u])
 		}
 	}

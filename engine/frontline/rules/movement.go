@@ -497,6 +497,15 @@ func (r *resolver) sortie(u *Unit, m Move) {
 	r.emit("air", "VI.2.2", u.Hex, r.visibility(), "%s flies to %s", u.ID, u.Hex)
 }
 
+// rearm: "Once an aircraft lands at a controlled airfield, remove any
+// Munitions Depleted counters" (§VI.7.4); a field nobody holds rearms
+// nothing.
+func (r *resolver) rearm(u *Unit) {
+	if r.s.Control[u.Hex] == u.Side {
+		u.Spent = false
+	}
+}
+
 // landAircraft ends sorties after the Combat Phase; an aircraft out of
 // turns of flight and not landing crashes (§VI.2.3).
 func (r *resolver) landAircraft() {
@@ -513,7 +522,8 @@ func (r *resolver) landAircraft() {
 			}
 			if s.airfieldAt(h) != nil {
 				r.place(u, h)
-				u.Aloft, u.TOF, u.Spent = false, 0, false
+				u.Aloft, u.TOF = false, 0
+				r.rearm(u)
 				r.emit("air", "VI.2.2", h, r.visibility(), "%s lands at %s", u.ID, h)
 				continue
 			}

@@ -360,7 +360,16 @@ func (s *State) supplied(u *Unit) bool {
 // idleEligible: units a deficit may idle (§V.3.2): supplied, deployed, not
 // idle in the last turn, not aloft.
 func (r *resolver) idleEligible(u *Unit) bool {
-	return u.Side == r.side && u.OnMap() && r.s.supplied(u) && !u.Aloft && (u.IdleTurn == 0 || u.IdleTurn != r.own-1) && !r.s.atWork(u)
+	return u.Side == r.side && u.OnMap() && r.s.supplied(u) && !r.s.inFlight(u) && (u.IdleTurn == 0 || u.IdleTurn != r.own-1) && !r.s.atWork(u)
+}
+
+// inFlight: an aircraft aloft, or the crew aboard one (Inset V.5).
+func (s *State) inFlight(u *Unit) bool {
+	if u.Aloft {
+		return true
+	}
+	v := s.Unit(u.Side, u.In)
+	return u.Role == "crew" && v != nil && v.Aloft
 }
 
 // atWork: a unit spending idle turns on a function, building or being
@@ -393,6 +402,13 @@ func (r *resolver) supply(o Orders) {
 	paid := min(due, p.Treasury)
 	p.Treasury -= paid
 	r.emit("supply", "V.3", Hex{}, r.side, "%s supply: %d due (%d less %d port(s)); paid %d, treasury %d", r.side, due, gross, ports, paid, p.Treasury)
+	// Guns that fired for effect have their munitions again (Inset VI.6);
+	// those a deficit idles stay silent anyway.
+	for _, u := range s.Units {
+		if u.Side == r.side && s.munitionsSpent(u) {
+			u.Spent = false
+		}
+	}
 	deficit := due - paid
 	if deficit == 0 {
 		return
@@ -652,14 +668,16 @@ func hexList(hs []Hex) string {
 }
 
 // Holds: a city, port or airfield under the side's control, or any other
-// hex with its land units and no enemy land units (reading 22).
+// hex with its land units and no enemy land units (reading 22). "Hidden
+// Units may not hold objectives or cities" (Glossary Hidden), as in
+// updateControl.
 func (s *State) Holds(side string, h Hex) bool {
 	if _, ok := s.Control[h]; ok || s.Map.City(h) {
 		return s.Control[h] == side
 	}
 	own, enemy := false, false
 	for _, u := range s.UnitsAt(h) {
-		if !s.Card(u).Land() || u.In != "" {
+		if !s.Card(u).Land() || u.In != "" || u.Hidden {
 			continue
 		}
 		if u.Side == side {

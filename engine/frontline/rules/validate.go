@@ -223,8 +223,8 @@ func (v *validator) idle() {
 		if u.IdleTurn != 0 && u.IdleTurn == s.Player(o.Side).OwnTurn-1 {
 			v.add(0, "V.3.2", "IDLE %s: it was idle last turn; never the same units two turns running", id)
 		}
-		if !s.supplied(u) || !u.OnMap() || u.Aloft {
-			v.add(0, "V.3.2", "IDLE %s: only deployed supplied units on the ground may be idled", id)
+		if !s.supplied(u) || !u.OnMap() || s.inFlight(u) {
+			v.add(0, "V.3.2", "IDLE %s: only deployed supplied units on the ground may be idled (not aircraft in flight or their crews, Inset V.5)", id)
 		}
 		building := false
 		for _, b := range o.Builds {
@@ -755,6 +755,17 @@ func (v *validator) engagements() {
 		v.smokeOrders(e)
 		if e.Exit != 0 && (e.Exit < 2 || e.Exit%2 != 0) {
 			v.add(e.Line, "VI.2.3", "EXIT %d: aircraft leave after an even number of rounds", e.Exit)
+		}
+		if e.Withdraw != nil || e.Surrender != nil {
+			grounded := false
+			for _, id := range e.Units {
+				if u := s.Unit(o.Side, id); u != nil && s.Card(u).Kind != "aircraft" {
+					grounded = true
+				}
+			}
+			if !grounded {
+				v.add(e.Line, "VI.2.3", "WITHDRAW and SURRENDER do not apply to aircraft in flight: the engagement has no other unit")
+			}
 		}
 		for _, card := range []string{"Suspend", "Withdraw", "Inspire", "CeaseFire", "Surrender"} {
 			want := map[string]bool{"Suspend": e.Suspend != nil, "Withdraw": e.Withdraw != nil, "Inspire": e.Inspire, "CeaseFire": e.CeaseFire != nil, "Surrender": e.Surrender != nil}[card]
