@@ -149,18 +149,26 @@ func (s *State) CanAffect(a *Unit, w Weapon, t *Unit) bool {
 	return true
 }
 
-// exposed: a passenger that can be shot at directly: aboard an open-top
-// carrier, or riding a tank (§VI.3, §VI.3.4).
+// exposed: a unit carried that can be shot at directly: a passenger aboard
+// an open-top carrier or riding a tank (§VI.3, §VI.3.4), or the crew of an
+// aircraft on the ground (§VII.5.4).
 func (s *State) exposed(u *Unit) bool {
-	if u.Role != "passenger" {
-		return false
-	}
 	carrier := s.Unit(u.Side, u.In)
 	if carrier == nil {
 		return false
 	}
+	if u.Role == "crew" {
+		return s.groundCrew(u)
+	}
 	c := s.Card(carrier)
-	return s.openCarrier(c) || s.TakesRiders(c)
+	return u.Role == "passenger" && (s.openCarrier(c) || s.TakesRiders(c))
+}
+
+// groundCrew: "When on the ground, pilots and crews are considered to be
+// separate from their aircraft and are treated as Infantry" (§VII.5.4).
+func (s *State) groundCrew(u *Unit) bool {
+	a := s.Unit(u.Side, u.In)
+	return u.Role == "crew" && a != nil && s.Card(a).Kind == "aircraft" && !a.Aloft
 }
 
 // openCarrier: a transport with Open Top/Back: its passengers are exposed
@@ -348,6 +356,10 @@ func (r *resolver) fight(e Engagement, att []*Unit, side string, defensive bool,
 	// retaliation chosen (reading 12).
 	st := s.Player(enemy).Standing
 	var names []string
+	targeted := map[string]bool{}
+	for _, t := range e.Targets {
+		targeted[t] = true
+	}
 	for _, u := range fixed {
 		names = append(names, u.ID)
 		b.fighters[enemy] = append(b.fighters[enemy], &fighter{u: u, jam: map[int]int{}})
@@ -359,11 +371,19 @@ func (r *resolver) fight(e Engagement, att []*Unit, side string, defensive bool,
 		}
 		if u.Side == enemy && s.exposed(u) {
 			b.stack[u] = true
-			names = append(names, u.ID+" (riding "+u.In+")")
-			if s.firesAboard(u) && !r.engaged[u.Key()] && r.retaliates(u, st) {
+			names = append(names, u.ID+" (with "+u.In+")")
+			if (s.firesAboard(u) || s.groundCrew(u)) && !r.engaged[u.Key()] && r.retaliates(u, st) {
 				b.fighters[enemy] = append(b.fighters[enemy], &fighter{u: u, jam: map[int]int{}, he: b.apNever[enemy]})
 				r.engaged[u.Key()] = true
 			}
+			continue
+		}
+		// An obstacle "stays active ... until it is attacked and destroyed as
+		// a normal Unit" (§VI.5.1): it is in the fight only when an attacker
+		// is ordered AT it, so that no shot is spent on it unasked.
+		if u.Side == enemy && s.Card(u).Kind == "obstacle" && targeted[u.Key()] {
+			b.stack[u] = true
+			names = append(names, u.ID)
 			continue
 		}
 		if u.Side != enemy || u.In != "" || s.Card(u).Kind == "obstacle" || (u.Hidden && !u.Found) {

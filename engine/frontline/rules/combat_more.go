@@ -20,6 +20,12 @@ func (r *resolver) destroy(u *Unit, by *Unit) {
 		if r.lostAtSea(u, c, by) {
 			continue
 		}
+		if s.groundCrew(c) {
+			c.In, c.Role = "", ""
+			c.Hex = h
+			r.emit("survival", "VII.5.4", h, "", "%s was on the ground apart from %s: unhurt, placed in %s", c.ID, u.ID, h)
+			continue
+		}
 		table := "crew_survival"
 		section := "Table VI.3"
 		if c.Role == "passenger" {
