@@ -233,6 +233,8 @@ func checkPost(s *rules.State, line string) error {
 				ok = !u.Aloft
 			case "found":
 				ok = u.Found
+			case "unfound":
+				ok = !u.Found
 			case "away":
 				ok = u.Away > 0
 			case "relocating":

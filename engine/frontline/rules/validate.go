@@ -236,6 +236,12 @@ func (v *validator) idle() {
 	}
 }
 
+// moves checks the Movement Phase. Units idled by the last turn's supply
+// deficit are not refused: the Supply Phase before it supplies them again,
+// since "the same Units MAY NOT be selected for the Supply Deficit two
+// Operational Turns in a row" (§V.3.2, Example V.1: idle "until they are
+// re-supplied, which must occur the following Operational Turn"); units
+// this turn's deficit idles lose their orders when played.
 func (v *validator) moves() {
 	s, o := v.s, v.o
 	p := s.Player(o.Side)
@@ -257,9 +263,6 @@ func (v *validator) moves() {
 		case !u.OnMap():
 			v.add(m.Line, "V.6", "%s is not deployed", u.ID)
 			continue
-		case u.Idle:
-			v.add(m.Line, "V.3.2", "%s is idle for lack of supply: no move", u.ID)
-			continue
 		case u.In != "" && loaded[u.ID] == "":
 			v.add(m.Line, "VI.3", "%s is carried by %s and cannot move itself", u.ID, u.In)
 			continue
@@ -280,8 +283,8 @@ func (v *validator) moves() {
 			switch {
 			case !s.Options.Cards || countCard(p.Hand, "Push") < pushed:
 				v.add(m.Line, "IV.3.5", "PUSH: no Push card left in your hand")
-			case c.Kind == "vehicle" && u.Damaged:
-				v.add(m.Line, "IV.3.5", "PUSH: never for a damaged mechanised unit")
+			case c.Kind != "infantry" && u.Damaged:
+				v.add(m.Line, "IV.3.5", "PUSH: never for a damaged mechanised unit (vehicles, tanks, aircraft, ships)")
 			case u.PushTurn != 0 && p.OwnTurn-u.PushTurn < s.lib.Rules.Int("push_interval"):
 				v.add(m.Line, "IV.3.5", "PUSH: %s was pushed in your turn %d; once per %d Movement Phases", u.ID, u.PushTurn, s.lib.Rules.Int("push_interval"))
 			case !s.hasFHQ(o.Side) || !s.commanded(u) || s.modifier("signals-breakdown", o.Side):
@@ -377,8 +380,6 @@ func (v *validator) moves() {
 					v.add(m.Line, "VI.3", "LOAD %s: it is not free in %s", q.ID, at)
 				case v.mover[q.ID]:
 					v.add(m.Line, "VI.3", "LOAD %s: it moved itself this phase", q.ID)
-				case q.Idle:
-					v.add(m.Line, "V.3.2", "LOAD %s: it is idle", q.ID)
 				}
 				loaded[q.ID] = u.ID
 				v.mover[q.ID] = true
@@ -670,8 +671,6 @@ func (v *validator) engagements() {
 			switch {
 			case !u.OnMap():
 				v.add(e.Line, "V.6", "%s is not deployed", id)
-			case u.Idle:
-				v.add(e.Line, "V.3.2", "%s is idle for lack of supply: no combat", id)
 			case v.recon[id]:
 				v.add(e.Line, "VI.6", "%s reconnoitred this turn and may not fight", id)
 			case u.Building != "":
