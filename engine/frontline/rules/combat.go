@@ -587,8 +587,8 @@ func (r *resolver) anyTargets(b *battle) bool {
 
 // initiative rolls once for the engagement (Inset V.6 step 3).
 func (r *resolver) initiative(b *battle, e Engagement) {
-	am, aw := r.initMods(b, b.att, true, e)
-	dm, dw := r.initMods(b, b.def, false, e)
+	am, aw := r.initMods(b, b.att, e)
+	dm, dw := r.initMods(b, b.def, e)
 	var text []string
 	for {
 		a := r.roll(10, b.att+" initiative", "")
@@ -607,7 +607,15 @@ func (r *resolver) initiative(b *battle, e Engagement) {
 
 // initMods sums one side's initiative modifiers, each kind counted once
 // (reading 7), and says them in words.
-func (r *resolver) initMods(b *battle, side string, attacker bool, e Engagement) (int, string) {
+//
+// "The Active Player or Team is always considered the Attacker and the
+// Passive Player or Team is always considered the Defender" (§V.5.5;
+// Glossary Defender; §VI.7.1 for scrambles): in Defensive Combat, which
+// the passive side starts, the attacker's modifiers and Stealthy still go
+// to the active side (its +2 negated), and the defender's (Vigilant, the
+// city, the command penalty) to the passive side.
+func (r *resolver) initMods(b *battle, side string, e Engagement) (int, string) {
+	attacker := side == r.side
 	s := r.s
 	mod := 0
 	var words []string
@@ -646,10 +654,10 @@ func (r *resolver) initMods(b *battle, side string, attacker bool, e Engagement)
 		default:
 			add(r.r.Int("attack_initiative"), "attack")
 		}
-		if r.recon[b.hex] && side == r.side {
+		if r.recon[b.hex] {
 			add(r.r.Int("recon_initiative"), "recon")
 		}
-		if _, ok := r.encircled[b.hex]; ok && side == r.side {
+		if _, ok := r.encircled[b.hex]; ok {
 			add(r.r.Int("encircle_initiative"), "encircle")
 		}
 		for _, f := range fs {
