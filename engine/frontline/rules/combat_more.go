@@ -107,12 +107,12 @@ func (r *resolver) earn(u *Unit, why string) {
 }
 
 // settleExperience rolls the experience earned in an engagement at its end
-// (Inset VIII.2). Example VI.3 gives each crew of the side that won (its
-// enemies in the fight all gone, some destroyed) one roll, the crew that
-// only damaged the Panzer as well as the one that destroyed it; they roll
-// first, in the order they fought. A Cease Fire or a Conditional Surrender
-// leaves no experience (§IV.3.1, §VI.1.1). b is nil for units destroyed
-// outside an engagement.
+// (Inset VIII.2), one roll a unit. Example VI.3 gives each crew of the side
+// that won (its enemies in the fight all gone, some destroyed) one roll,
+// the crew that only damaged the Panzer as well as the one that destroyed
+// it: they roll first, in the order they fought, then any other earner. A
+// Cease Fire or a Conditional Surrender leaves no experience (§IV.3.1,
+// §VI.1.1). b is nil for units destroyed outside an engagement.
 func (r *resolver) settleExperience(b *battle) {
 	s := r.s
 	earned := r.earned
@@ -120,24 +120,20 @@ func (r *resolver) settleExperience(b *battle) {
 	if !s.Options.Experience || (b != nil && b.noExperience) {
 		return
 	}
+	var order []earning
 	if b != nil {
-		var won []earning
 		if w := r.battleWinner(b); w != "" && b.lost[s.Enemy(w)] > 0 {
 			for _, f := range r.alive(b, w) {
-				won = append(won, earning{u: s.experienceHolder(f.u), why: "rolls for experience"})
+				order = append(order, earning{u: s.experienceHolder(f.u), why: "rolls for experience"})
 			}
 		}
-		r.earned = won
-		for _, e := range earned {
-			r.earn(e.u, e.why)
-		}
-		earned = r.earned
-		r.earned = nil
 	}
-	for _, e := range earned {
-		if e.u.Staged != 0 || e.u.Hex.IsZero() {
-			continue // lost before the engagement ended
+	rolled := map[*Unit]bool{}
+	for _, e := range append(order, earned...) {
+		if rolled[e.u] || e.u.Staged != 0 || e.u.Hex.IsZero() {
+			continue // one roll a unit; none for one lost before the end
 		}
+		rolled[e.u] = true
 		r.emit("experience", "Inset VIII.2", e.u.Hex, "", "%s %s: %s", e.u.ID, e.why, r.experience(e.u))
 	}
 }
