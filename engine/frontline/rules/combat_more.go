@@ -326,10 +326,19 @@ func (r *resolver) interdict(b *battle) bool {
 			t := att[r.roll(len(att), "random attacker", "")-1].u
 			w := s.Card(g).Weapons[0]
 			in := r.roll(10, "intensity", "")
+			words := fmt.Sprintf("intensity d10=%d", in)
+			// Exploit Weakness: "Bonus 1 Intensity during all combat" (Inset VIII.3).
+			if n := s.experienceHolder(g).stars("exploit-weakness"); n > 0 {
+				in += n
+				words += fmt.Sprintf(" +%d exploit weakness", n)
+			}
 			def := s.Defense(t)
 			net := max(in+w.DI-def, 0)
-			res := r.applyDamageNow(t, net)
-			r.emit("interdict", "VI.7.6.2", b.hex, "", "%s's shell falls on %s:%s (d%d): intensity d10=%d +DI %d -Def %d = %d -> %s", g.ID, t.Side, t.ID, len(att), in, w.DI, def, net, res)
+			res := r.applyDamageNow(t, net, g)
+			if !t.OnMap() {
+				b.lost[t.Side]++
+			}
+			r.emit("interdict", "VI.7.6.2", b.hex, "", "%s's shell falls on %s:%s (d%d): %s +DI %d -Def %d = %d -> %s", g.ID, t.Side, t.ID, len(att), words, w.DI, def, net, res)
 		}
 		if success {
 			b.first = b.def

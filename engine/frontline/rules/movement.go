@@ -320,7 +320,7 @@ func (r *resolver) obstacles(u *Unit) bool {
 		def := s.Defense(u)
 		net := max(in+w.DI-def, 0)
 		h := u.Hex
-		res := r.applyDamageNow(u, net)
+		res := r.applyDamageNow(u, net, o)
 		r.emit("obstacle", "VI.5", h, "", "%s:%s attacks %s entering %s: d20=%d vs %d HIT; intensity d10=%d +DI %d -Def %d = %d: %s", o.Side, o.ID, u.ID, h, v, need, in, w.DI, def, net, res)
 		if !u.OnMap() {
 			return true
@@ -334,7 +334,7 @@ func (r *resolver) obstacles(u *Unit) bool {
 
 // applyDamageNow applies damage outside an engagement (one hit is its own
 // round, reading 4) and says what became of the unit.
-func (r *resolver) applyDamageNow(u *Unit, net int) string {
+func (r *resolver) applyDamageNow(u *Unit, net int, by *Unit) string {
 	c := r.s.Card(u)
 	base := c.Endurance
 	if u.Damaged {
@@ -343,7 +343,7 @@ func (r *resolver) applyDamageNow(u *Unit, net int) string {
 	left := base - net
 	switch {
 	case left <= 0:
-		r.destroy(u, nil)
+		r.destroy(u, by)
 		return "destroyed"
 	case !u.Damaged && left <= c.Breakpoint:
 		u.Damaged = true
