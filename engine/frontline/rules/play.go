@@ -245,8 +245,8 @@ func (r *resolver) production(o Orders) {
 		c := r.s.lib.Cards[b.Code]
 		eng := r.s.Unit(r.side, b.By)
 		cost, half := c.Cost, false
-		if c.Code == "CP" {
-			cost, half = r.s.CommandPostCost(r.side, b.Hex)
+		if isPost(c) {
+			cost, half = r.s.PostCost(r.side, b.Code, b.Hex)
 		}
 		p.Treasury -= cost
 		u := &Unit{ID: r.s.nextID(r.side, b.Code), Side: r.side, Code: b.Code, Staged: r.own, Hex: b.Hex, Across: b.Across}

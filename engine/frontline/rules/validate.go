@@ -78,8 +78,10 @@ func (v *validator) buys() {
 		if c.Country != o.Side && c.Country != "both" && c.Country != "neutral" {
 			v.add(b.Line, "III.1.2", "%s is a %s unit: %s may not buy it", b.Code, c.Country, o.Side)
 		}
-		if c.Kind == "structure" || c.Kind == "obstacle" {
-			v.add(b.Line, "VI.5", "%s is built by engineers, not bought (not played by Fieldpost yet)", b.Code)
+		if isPost(c) {
+			v.add(b.Line, "IV.1.3", "%s is staged where a land unit of yours stands: BUILD %s AT hex BY unit", b.Code, b.Code)
+		} else if c.Kind == "structure" || c.Kind == "obstacle" {
+			v.add(b.Line, "VI.5", "%s is built by engineers, not bought: BUILD %s AT hex BY engineer", b.Code, b.Code)
 		}
 		if b.Count < 1 {
 			v.add(b.Line, "V.2", "BUY %s: count must be at least 1", b.Code)
@@ -131,13 +133,13 @@ func (v *validator) builds() {
 	for _, b := range o.Builds {
 		c := s.lib.Cards[b.Code]
 		switch {
-		case c != nil && c.Code == "CP":
-			cost, _ := s.CommandPostCost(o.Side, b.Hex)
+		case c != nil && isPost(c):
+			cost, _ := s.PostCost(o.Side, b.Code, b.Hex)
 			total += cost
 			v.commandPost(b)
 			continue
 		case c == nil || (c.Kind != "obstacle" && c.Structure != "airfield" && c.Structure != "bridge" && c.Structure != "emplacement"):
-			v.add(b.Line, "VI.5.3", "BUILD %s: engineers build obstacles (MINES WIRE), airfields (AF), engineered bridges (EBR) and emplacements (PILLBOX); any land unit stages a command post (CP)", b.Code)
+			v.add(b.Line, "VI.5.3", "BUILD %s: engineers build obstacles (MINES WIRE), airfields (AF), engineered bridges (EBR) and emplacements (PILLBOX); any land unit stages a command post (CP) or a new Forward HQ (FHQ)", b.Code)
 			continue
 		case c.Structure == "airfield" && s.Map.Terrain(b.Hex) != Plains:
 			v.add(b.Line, "III.3.1", "BUILD AF at %s: airfields only on plains", b.Hex)
@@ -177,41 +179,53 @@ func (v *validator) builds() {
 	}
 }
 
-// commandPost checks BUILD CP AT hex BY unit (§IV.1.3-1.5): a friendly
-// land unit in the hex, at least 10 hexes from every other command post
-// or FHQ of the side (staged ones included), at most the card's limit.
+// commandPost checks BUILD CP|FHQ AT hex BY unit (§IV.1.3-1.5): a
+// friendly land unit in the hex, at least 10 hexes from every other
+// command post or FHQ of the side (staged ones included), at most the
+// card's limit. A new Forward HQ follows "the rules for establishing a new
+// Command Post" (Inset IV.4), one per side: none while the side has one,
+// staged, converting or standing (§IV.1.4).
 func (v *validator) commandPost(b Build) {
 	s, o := v.s, v.o
-	c := s.lib.Cards["CP"]
-	u := v.own(b.Line, b.By, "BUILD CP")
+	c := s.lib.Cards[b.Code]
+	u := v.own(b.Line, b.By, "BUILD "+b.Code)
 	if u != nil && (!u.OnMap() || u.In != "" || u.Hex != b.Hex || !s.Card(u).Land()) {
 		v.add(b.Line, "IV.1.3", "%s must be a land unit standing in %s", u.ID, b.Hex)
 	}
 	if why := s.postSite(b.Hex); why != "" {
-		v.add(b.Line, "IV.1.3", "BUILD CP AT %s: a command post cannot stand in %s (any passable, non-water, non-marsh space)", b.Hex, why)
+		v.add(b.Line, "IV.1.3", "BUILD %s AT %s: a command post cannot stand in %s (any passable, non-water, non-marsh space)", b.Code, b.Hex, why)
 	}
-	posts := 0
+	same := 0
 	for _, x := range s.Units {
 		xc := s.Card(x)
 		if x.Side != o.Side || xc.Radius == 0 || xc.Kind == "ship" || x.Hex.IsZero() {
 			continue
 		}
-		if x.Code == "CP" {
-			posts++
+		if x.Code == b.Code {
+			same++
 		}
 		if d := Distance(x.Hex, b.Hex); d < 10 {
-			v.add(b.Line, "IV.1.4", "BUILD CP at %s: %s is %d hexes away; command posts stand at least 10 from every other post and the FHQ", b.Hex, x.ID, d)
+			v.add(b.Line, "IV.1.4", "BUILD %s at %s: %s is %d hexes away; command posts stand at least 10 from every other post and the FHQ", b.Code, b.Hex, x.ID, d)
 		}
 	}
 	for _, other := range o.Builds {
-		if other.Code == "CP" {
-			posts++
+		if other.Code == b.Code {
+			same++
 		}
 	}
-	if c.Limit > 0 && posts > c.Limit {
+	if b.Code == "FHQ" && o.Convert != "" {
+		same++
+	}
+	switch {
+	case b.Code == "FHQ" && same > 1:
+		v.add(b.Line, "IV.1.4", "BUILD FHQ: there may be only one Forward HQ per country (yours stands, is staged or converting)")
+	case c.Limit > 0 && same > c.Limit:
 		v.add(b.Line, "IV.1.3", "at most %d command posts", c.Limit)
 	}
 }
+
+// isPost: a command post or Forward HQ card, staged by any land unit.
+func isPost(c *Card) bool { return c != nil && c.Kind == "structure" && c.Radius > 0 }
 
 func (v *validator) idle() {
 	s, o := v.s, v.o
@@ -228,7 +242,7 @@ func (v *validator) idle() {
 		}
 		building := false
 		for _, b := range o.Builds {
-			building = building || (b.By == id && b.Code != "CP")
+			building = building || (b.By == id && !isPost(s.lib.Cards[b.Code]))
 		}
 		if s.atWork(u) || building {
 			v.add(0, "Inset V.5", "IDLE %s: it is at work (building, repairing or merging): supply deficits are not applied to units spending idle turns on a function", id)
