@@ -110,11 +110,18 @@ func (r *resolver) movement(o Orders) {
 }
 
 // moveUnit walks one ground unit's steps. A failed entry check or an
-// enemy hex ends the move (reading 9, 10).
+// enemy hex ends the move (reading 9, 10). An obstacle or an enemy hex
+// stops the unit where it is, but an engineer still clears or detonates
+// there: the book's engineer "moves ... into a hex containing a Minefield"
+// and clears it "this Movement Phase" (§VI.5.4).
 func (r *resolver) moveUnit(u *Unit, m Move) {
 	s := r.s
 	left := s.Movement(u, m.Push)
+	stopped := false
 	for _, st := range m.Steps {
+		if stopped && st.Act != ActClear && st.Act != ActDetonate {
+			continue
+		}
 		switch st.Act {
 		case ActEnter:
 			if left <= 0 {
@@ -136,11 +143,15 @@ func (r *resolver) moveUnit(u *Unit, m Move) {
 			u.Hidden = s.Card(u).Hidden
 			r.emit("move", "V.4", st.Hex, r.visibility(), "%s moves %s -> %s", u.ID, from, st.Hex)
 			if r.obstacles(u) {
-				return
+				if !u.OnMap() {
+					return
+				}
+				stopped = true
+				continue
 			}
 			if s.enemyLand(u.Side, st.Hex) {
 				r.emit("move", "reading 9", st.Hex, r.visibility(), "%s enters a hex held by the enemy and stops", u.ID)
-				return
+				stopped = true
 			}
 		case ActLoad:
 			p := s.Unit(r.side, st.Unit)
