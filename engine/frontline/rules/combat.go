@@ -59,6 +59,9 @@ type battle struct {
 	// noExperience: a Cease Fire or a Conditional Surrender ended it
 	// (§IV.3.1, §VI.1.1).
 	noExperience bool
+	// idleIn is the round a carrier spends idle while its passengers get
+	// off, and they with it (§VI.3.3).
+	idleIn map[*Unit]int
 }
 
 // missionOf returns a side's fire mission in the engagement, its
@@ -276,7 +279,7 @@ func (r *resolver) combat(o Orders) {
 		var att []*Unit
 		for _, id := range e.Units {
 			u := s.Unit(r.side, id)
-			if u == nil || !u.OnMap() || r.engaged[u.Key()] || u.Idle || !s.crewed(u) || (u.In != "" && !s.firesAboard(u)) || s.munitionsSpent(u) {
+			if u == nil || !u.OnMap() || r.engaged[u.Key()] || u.Idle || !s.crewed(u) || (u.In != "" && !s.firesAboard(u) && !e.Dismounts(id)) || s.munitionsSpent(u) {
 				r.emit("combat", "V.5.2", e.Hex, r.side, "%s cannot take part in the engagement at %s (gone, idle, uncrewed, still carried, munitions spent or already engaged)", id, e.Hex)
 				continue
 			}
@@ -455,6 +458,9 @@ func (r *resolver) fight(e Engagement, att []*Unit, side string, defensive bool,
 	maxRounds := r.r.Int("max_rounds")
 	for b.round = 1; b.round <= maxRounds && !b.over; b.round++ {
 		r.sweep(b)
+		if b.round == 1 {
+			r.dismount(b, e)
+		}
 		r.smokeAtRound(b, e)
 		if r.withdrawals(b, e) {
 			break
@@ -555,7 +561,7 @@ func (r *resolver) pool(b *battle, side string) []*Unit {
 	var out []*Unit
 	seen := map[*Unit]bool{}
 	for _, f := range b.fighters[enemy] {
-		if f.u.OnMap() && f.u.Side == enemy && !b.withdrawn[enemy] && !f.left {
+		if f.u.OnMap() && f.u.Side == enemy && !b.withdrawn[enemy] && !f.left && (f.u.In == "" || s.exposed(f.u)) {
 			out = append(out, f.u)
 			seen[f.u] = true
 		}
@@ -697,6 +703,30 @@ func (r *resolver) initMods(b *battle, side string, e Engagement) (int, string) 
 	return mod, " " + strings.Join(words, " ")
 }
 
+// dismount plays the engagement's `carrier UNLOAD unit` lines at the start
+// of round 1: "Soldiers, Teams, or Squads riding tanks (expedient) or
+// carried in transporting vehicles may disembark ... at any time during
+// the Combat Phase, as long as the transporting Unit spends one Idle
+// Combat Round while the disembarkation takes place" (§VI.3.3; §VI.3.4:
+// then the tank fires its main gun again). The passengers fight from the
+// next round.
+func (r *resolver) dismount(b *battle, e Engagement) {
+	s := r.s
+	for _, d := range e.Dismount {
+		c, u := s.Unit(b.att, d.Carrier), s.Unit(b.att, d.Unit)
+		if c == nil || u == nil || !c.OnMap() || u.In != c.ID || u.Role != "passenger" {
+			continue
+		}
+		u.In, u.Role = "", ""
+		u.Hex = c.Hex
+		if b.idleIn == nil {
+			b.idleIn = map[*Unit]int{}
+		}
+		b.idleIn[c], b.idleIn[u] = b.round, b.round
+		r.emit("combat", "VI.3.3", b.hex, "", "%s gets off %s at %s: %s spends round %d idle, and %s fights from the next", u.ID, c.ID, c.Hex, c.ID, b.round, u.ID)
+	}
+}
+
 // entered: u moved into the hex it stands in during this Movement Phase.
 func (r *resolver) entered(u *Unit) bool {
 	p, ok := r.prevHex[u.Key()]
@@ -714,6 +744,12 @@ func (r *resolver) volley(b *battle, side string) {
 		}
 		if laid, ok := b.layer[f.u]; ok && laid == b.round {
 			continue // it lays smoke this round instead of firing
+		}
+		if idle, ok := b.idleIn[f.u]; ok && idle == b.round {
+			continue // a carrier unloading in combat, and its passengers
+		}
+		if f.u.In != "" && !s.firesAboard(f.u) {
+			continue // still aboard a closed carrier or riding a tank
 		}
 		if b.pinned[f.u] {
 			delete(b.pinned, f.u)

@@ -40,8 +40,10 @@ type validator struct {
 	mover map[string]bool
 	recon map[string]bool
 
-	// unloaded are the passengers put down in the Movement Phase, where.
+	// unloaded are the passengers put down in the Movement Phase, where;
+	// boarded, those taken aboard and still carried, by carrier.
 	unloaded map[string]Hex
+	boarded  map[string]string
 }
 
 func (v *validator) add(line int, section, format string, a ...any) {
@@ -221,6 +223,28 @@ func (v *validator) commandPost(b Build) {
 		v.add(b.Line, "IV.1.4", "BUILD FHQ: there may be only one Forward HQ per country (yours stands, is staged or converting)")
 	case c.Limit > 0 && same > c.Limit:
 		v.add(b.Line, "IV.1.3", "at most %d command posts", c.Limit)
+	}
+}
+
+// dismountOrders checks `carrier UNLOAD unit` under an ENGAGE (§VI.3.3):
+// both engaged, the unit a passenger of the carrier (aboard when the turn
+// began, or taken aboard in this Movement Phase).
+func (v *validator) dismountOrders(e Engagement) {
+	s := v.s
+	for _, d := range e.Dismount {
+		carrier, pass := false, false
+		for _, id := range e.Units {
+			carrier = carrier || id == d.Carrier
+			pass = pass || id == d.Unit
+		}
+		u := s.Unit(v.o.Side, d.Unit)
+		aboard := u != nil && ((u.In == d.Carrier && u.Role == "passenger") || v.boarded[d.Unit] == d.Carrier)
+		switch {
+		case !carrier || !pass:
+			v.add(d.Line, "VI.3.3", "%s UNLOAD %s: both must be among the engagement's units", d.Carrier, d.Unit)
+		case !aboard:
+			v.add(d.Line, "VI.3.3", "%s UNLOAD %s: %s is not a passenger of %s", d.Carrier, d.Unit, d.Unit, d.Carrier)
+		}
 	}
 }
 
@@ -497,6 +521,7 @@ func (v *validator) moves() {
 			v.dest[q] = h
 		}
 	}
+	v.boarded = loaded
 }
 
 // repairable: a CP or FHQ of the side in the unit's hex, or for an
@@ -693,7 +718,7 @@ func (v *validator) engagements() {
 				v.add(e.Line, "reading 23", "%s is still being repaired (put back by fighting) and stays idle", id)
 			case (u.In != "" && u.Role == "towed"):
 				v.add(e.Line, "VI.3.5", "%s is hitched for towing and cannot fire", id)
-			case u.In != "" && !v.wasUnloaded(id) && !s.firesAboard(u):
+			case u.In != "" && !v.wasUnloaded(id) && !s.firesAboard(u) && !e.Dismounts(id):
 				v.add(e.Line, "VI.3", "%s is carried by %s: unload it first", id, u.In)
 			default:
 				reach := -1
@@ -766,6 +791,7 @@ func (v *validator) engagements() {
 			}
 		}
 		v.smokeOrders(e)
+		v.dismountOrders(e)
 		if e.Exit != 0 && (e.Exit < 2 || e.Exit%2 != 0) {
 			v.add(e.Line, "VI.2.3", "EXIT %d: aircraft leave after an even number of rounds", e.Exit)
 		}
