@@ -86,12 +86,13 @@ func (t *txn) absence(id *identity, req *request) error {
 	}
 	p.Absences = append(p.Absences, Absence{From: from, To: to})
 	p.AbsenceDays += days
+	moved := false
 	effect := "The caretaker plays the seat's rounds whose deadline falls in it; they do not count as missed."
 	if g.Absence != absenceCaretaker {
 		effect = "Deadlines that fall in it move to a day after it."
-		if moved := g.pastAbsences(g.Deadline); !moved.Equal(g.Deadline) && !g.Paused {
-			g.Deadline, g.RemindedUntil = moved, t.now
-			effect += fmt.Sprintf(" The deadline for round %d is now %s.", g.Round(), formatTime(moved))
+		if later := g.pastAbsences(g.Deadline); !later.Equal(g.Deadline) && !g.Paused {
+			g.Deadline, g.RemindedUntil, moved = later, t.now, true
+			effect += fmt.Sprintf(" The deadline for round %d is now %s.", g.Round(), formatTime(later))
 		}
 	}
 	if err := t.putGame(g); err != nil {
@@ -104,7 +105,7 @@ func (t *txn) absence(id *identity, req *request) error {
 		if other.isOpen() {
 			continue
 		}
-		if err := t.mailPlayer(g, other.Side, kindAbsence, "Seat "+p.seatName()+" away "+req.Args[0]+" to "+req.Args[1], body, false); err != nil {
+		if err := t.mailPlayerCalendar(g, other.Side, kindAbsence, "Seat "+p.seatName()+" away "+req.Args[0]+" to "+req.Args[1], body, false, moved); err != nil {
 			return err
 		}
 	}

@@ -136,6 +136,8 @@ type letter struct {
 	// map above the text.
 	inline      []mail.Part
 	attachments []mail.Part
+	// calendar: the mail carries the side's deadline as a calendar event.
+	calendar bool
 	// replyTo, when set, is the Reply-To instead of the judge's address or
 	// the player's secret one (an address change's confirmation).
 	replyTo string
@@ -295,6 +297,15 @@ func (t *txn) queue(l *letter) error {
 		return nil
 	}
 	s := t.s
+	if l.calendar && l.game != nil {
+		part, ok, err := s.deadlinePart(l.game, l.side, t.now)
+		if err != nil {
+			return err
+		}
+		if ok {
+			l.attachments = append(slices.Clone(l.attachments), part)
+		}
+	}
 	text := l.text
 	if l.form != "" {
 		// The form is kept whole: it is what the player answers with.

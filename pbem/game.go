@@ -40,6 +40,9 @@ type Game struct {
 	// RemindedUntil: the reminders due up to this time have been sent, or
 	// were already due when the deadline was set and are skipped.
 	RemindedUntil time.Time `json:"reminded_until,omitzero"`
+	// Reminded is, by reminder (its time before the deadline), the
+	// deadline it was last sent for: one reminder per deadline and kind.
+	Reminded map[string]time.Time `json:"reminded,omitempty"`
 	Paused        bool      `json:"paused,omitempty"`
 	// TimeZone is the IANA zone the game's mails show times in, for players
 	// who chose none; "" for UTC.

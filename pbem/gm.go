@@ -330,7 +330,7 @@ func (t *txn) setDeadline(g *Game, cmd string, args []string) error {
 // notifyPlayers mails every player of a game a message from the GM.
 func (t *txn) notifyPlayers(g *Game, subject, body string) error {
 	for _, p := range g.Players {
-		if err := t.mailPlayer(g, p.Side, kindGM, subject, body, false); err != nil {
+		if err := t.mailPlayerCalendar(g, p.Side, kindGM, subject, body, false, true); err != nil {
 			return err
 		}
 	}

@@ -97,6 +97,13 @@ func (t *txn) gameData(g *Game, side string, pos engine.Position) *mailData {
 // kind's template around body. withForm adds the situation, the order form
 // and situation.json, while the game is on.
 func (t *txn) mailPlayer(g *Game, side, kind, subject, body string, withForm bool) error {
+	return t.mailPlayerCalendar(g, side, kind, subject, body, withForm, withForm)
+}
+
+// mailPlayerCalendar is mailPlayer, with the deadline as a calendar event
+// when calendar is set (a mail that sets or changes a deadline, or shows
+// it with the order form).
+func (t *txn) mailPlayerCalendar(g *Game, side, kind, subject, body string, withForm, calendar bool) error {
 	p := g.Player(side)
 	if p == nil {
 		return fmt.Errorf("game %s has no side %q", g.ID, side)
@@ -107,7 +114,7 @@ func (t *txn) mailPlayer(g *Game, side, kind, subject, body string, withForm boo
 	}
 	d := t.gameData(g, side, pos)
 	d.Body = body
-	l := &letter{kind: kind, game: g, side: side, to: p.Address, subject: "[" + g.ID + "] " + subject}
+	l := &letter{kind: kind, game: g, side: side, to: p.Address, subject: "[" + g.ID + "] " + subject, calendar: calendar}
 	if withForm && !g.Ended {
 		if d.Waiting, err = t.missingSides(g); err != nil {
 			return err

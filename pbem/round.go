@@ -246,7 +246,7 @@ func (t *txn) reportMails(g *Game, turn int, only *Player) error {
 			return err
 		}
 		l := &letter{kind: kind, game: g, side: side, reported: turn + 1, to: to, subject: subject,
-			inline: []mail.Part{png}, attachments: []mail.Part{attachment}}
+			inline: []mail.Part{png}, attachments: []mail.Part{attachment}, calendar: true}
 		if side != "" && !g.Ended {
 			l.form = p.after.Form(side, g.ID)
 		}
@@ -299,7 +299,7 @@ func (t *txn) welcome(g *Game, side string, png *mail.Part) error {
 	}
 	l := &letter{kind: kindWelcome, game: g, side: side, to: g.Player(side).Address,
 		subject: fmt.Sprintf("[%s] Welcome: you play %s in %s", g.ID, d.SideTitle, g.Title),
-		form:    pos.Form(side, g.ID), inline: []mail.Part{*png}, attachments: []mail.Part{attachment}}
+		form:    pos.Form(side, g.ID), inline: []mail.Part{*png}, attachments: []mail.Part{attachment}, calendar: true}
 	if l.text, err = t.s.render(kindWelcome, d); err != nil {
 		return err
 	}
