@@ -32,6 +32,10 @@ type gamePage struct {
 	// Download is whether the whole game may be downloaded: always for a
 	// system that hides nothing, else once the game is over.
 	Download bool
+	// Seats are who plays each seat and played it before; Talk is the
+	// game's table talk, once it is over. The game's own page only.
+	Seats []seatPage
+	Talk  []talkRecord
 }
 
 // sidePage is a side as the public sees it: whether its orders are in,
