@@ -43,7 +43,7 @@ type Game struct {
 	// Reminded is, by reminder (its time before the deadline), the
 	// deadline it was last sent for: one reminder per deadline and kind.
 	Reminded map[string]time.Time `json:"reminded,omitempty"`
-	Paused        bool      `json:"paused,omitempty"`
+	Paused   bool                 `json:"paused,omitempty"`
 	// TimeZone is the IANA zone the game's mails show times in, for players
 	// who chose none; "" for UTC.
 	TimeZone string `json:"time_zone,omitempty"`
