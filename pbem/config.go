@@ -88,6 +88,8 @@ type Config struct {
 	// BotAccount, not from a file, is Options.BotAccount: the embedded
 	// mode's.
 	BotAccount func(game, side string) (address string, err error)
+	// ClubAccount, not from a file, is Options.ClubAccount.
+	ClubAccount func(name string) (settings string, err error)
 	// InHand, not from a file, is Options.InHand: a test's hook.
 	InHand func(msg *mail.Inbound) error
 

@@ -12,6 +12,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -39,6 +40,7 @@ const (
 	opGames   = "games"   // every game: Games
 	opGame    = "game"    // one game: Game
 	opLadder  = "ladder"  // the club ladder: Ladder
+	opAccount = "account" // a club mail account: ClubAccount
 	opCommand = "command" // a GM command: Command and Args
 	opBackup  = "backup"  // the database, after the response line
 )
@@ -56,6 +58,8 @@ type controlResponse struct {
 	Game   *GameInfo    `json:"game,omitempty"`
 	Answer *AdminAnswer `json:"answer,omitempty"`
 	Ladder []LadderRow  `json:"ladder,omitempty"`
+	// Settings are a club account\'s, created or not.
+	Settings string `json:"settings,omitempty"`
 	// Size is the length of the backup that follows the response line.
 	Size int64 `json:"size,omitempty"`
 }
@@ -173,6 +177,8 @@ func (c *control) handle(conn net.Conn) {
 		resp.Game, err = c.d.store.Game(c.d.svc.opts.Systems, req.Game)
 	case opLadder:
 		resp.Ladder, err = c.d.store.Ladder()
+	case opAccount:
+		resp.Settings, err = c.d.svc.clubAccount(req.Game)
 	case opCommand:
 		resp.Answer, err = c.d.svc.Admin(context.Background(), req.Command, req.Args...)
 	case opBackup:
@@ -361,6 +367,19 @@ func (a *AdminConn) Ladder(ctx context.Context) ([]LadderRow, error) {
 	return resp.Ladder, nil
 }
 
+// ClubAccount creates an account on the running embedded judge's club
+// mail server, and returns what a mail program needs to use it.
+func (a *AdminConn) ClubAccount(ctx context.Context, name string) (string, error) {
+	if !a.live {
+		return "", errors.New("the judge is not running: club accounts are made by the running embedded judge (fieldpost serve without --config)")
+	}
+	resp, err := a.call(ctx, &controlRequest{Op: opAccount, Game: name}, nil)
+	if err != nil {
+		return "", err
+	}
+	return resp.Settings, nil
+}
+
 // Command runs a GM command (see Service.Admin).
 func (a *AdminConn) Command(ctx context.Context, command string, args ...string) (*AdminAnswer, error) {
 	if !a.live {
@@ -500,4 +519,17 @@ func exchange(conn net.Conn, req *controlRequest, body func(r io.Reader, size in
 		}
 	}
 	return &resp, nil
+}
+
+// clubAccount creates a club mail account (Options.ClubAccount), refusing
+// one that exists.
+func (s *Service) clubAccount(name string) (string, error) {
+	if s.opts.ClubAccount == nil {
+		return "", errors.New("this judge has no club mail server of its own: only the embedded judge (fieldpost serve without --config) makes accounts")
+	}
+	settings, err := s.opts.ClubAccount(name)
+	if err == nil && settings == "" {
+		err = fmt.Errorf("the club has an account %q already", strings.ToLower(name))
+	}
+	return settings, err
 }

@@ -196,7 +196,7 @@ func (t *txn) newGame(req *request) error {
 	}
 	g := &Game{ID: id, System: sys.Name(), Scenario: sc.Name, Ruleset: sc.Ruleset, Title: pos.Title(), Seed: seed,
 		Nonce: randomHex(8), Turn: pos.Turn(), Period: period, Thread: mail.NewMessageID(t.s.domain), Created: t.now, Policy: policy}
-	var sides []string
+	var sides, newAccounts []string
 	for _, sd := range pos.Sides() {
 		sides = append(sides, sd.Name)
 		val, ok := addresses[strings.ToLower(sd.Name)]
@@ -221,6 +221,16 @@ func (t *txn) newGame(req *request) error {
 		addr, err := netmail.ParseAddress(val)
 		if err != nil || !sendable(addr.Address) {
 			return refuse("%s=%s is not a mail address.", sd.Name, val)
+		}
+		if local, domain, _ := strings.Cut(addr.Address, "@"); t.s.opts.ClubAccount != nil && strings.EqualFold(domain, t.s.domain) {
+			settings, err := t.s.opts.ClubAccount(local)
+			if err != nil {
+				return refuse("%s=%s: no club account for it: %v.", sd.Name, val, err)
+			}
+			if settings != "" {
+				t.log.Info("a club account created for a player", "game", id, "side", sd.Name, "address", addr.Address)
+				newAccounts = append(newAccounts, settings)
+			}
 		}
 		g.Players = append(g.Players, Player{Side: sd.Name, Address: addr.Address})
 	}
@@ -273,7 +283,16 @@ func (t *txn) newGame(req *request) error {
 	}
 	return t.answerGM(kindGM, g, "Game created",
 		fmt.Sprintf("Game %s is created: %s (%s), %s.\n\nPlayers, each mailed a welcome with its secret (you are told at once\nif one of them cannot be reached):\n%s\n\nPolicy: %s.\n",
-			g.ID, g.Title, g.Scenario, deadline, strings.Join(who, "\n"), g.Policy.describe()))
+			g.ID, g.Title, g.Scenario, deadline, strings.Join(who, "\n"), g.Policy.describe())+newAccountsText(newAccounts))
+}
+
+// newAccountsText tells the GM of the club accounts a NEWGAME created,
+// with what their players need to use them.
+func newAccountsText(settings []string) string {
+	if len(settings) == 0 {
+		return ""
+	}
+	return "\nNew club mail accounts, for their players:\n\n" + strings.Join(settings, "\n")
 }
 
 // randomSeed draws a game's dice seed.

@@ -47,6 +47,7 @@ func serviceOptions(cfg *Config, games Games, logger *slog.Logger, clock Clock, 
 		StrangerAnswers: cfg.StrangerAnswers, RefusalNotices: cfg.RefusalNotices,
 		TalkLimit: cfg.TalkLimit, AbsenceDays: cfg.AbsenceDays,
 		Clock: clock, Logger: logger, BaseURL: cfg.pagesURL(), InHand: cfg.InHand, BotAccount: cfg.BotAccount,
+		ClubAccount: cfg.ClubAccount,
 	}, nil
 }
 

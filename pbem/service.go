@@ -89,6 +89,12 @@ type Options struct {
 	// that address (the embedded club server's accounts). Without it,
 	// SIDE=bot is refused: the GM gives the bot's own address.
 	BotAccount func(game, side string) (address string, err error)
+	// ClubAccount, when set, makes sure the club mail server has an account
+	// for a local address (its local part), creating it when missing, and
+	// returns what a mail program needs to use it ("" when it existed):
+	// `fieldpost club add`, and a NEWGAME naming a new address of the
+	// judge's domain (the embedded club server).
+	ClubAccount func(name string) (settings string, err error)
 	// InHand, when set, is called with each mail recorded in hand, in the
 	// transaction that handles it, before it is read: a test's way to kill
 	// the judge there, or to fail the handling with its error (the

@@ -15,6 +15,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"text/tabwriter"
 	"time"
 
 	"fieldpost/mail"
@@ -188,6 +189,7 @@ func serveEmbedded(ctx context.Context, e *env, opt embeddedOptions) error {
 	cfg.CheckCopy = checkCopyInChild
 	bots := &clubBots{srv: srv, cf: cf, path: clubPath}
 	cfg.BotAccount = bots.account
+	cfg.ClubAccount = bots.clubAccount
 	if opt.httpAddr != "" {
 		ln, err := net.Listen("tcp", opt.httpAddr)
 		if err != nil {
@@ -418,29 +420,38 @@ func printPages(w io.Writer, cfg *pbem.Config) {
 }
 
 // printWelcome tells a newcomer how to play: one mail account per side.
+// The game's line comes first, and the accounts are a table, so that both
+// stay on the first screen of a terminal of 24 lines.
 func printWelcome(w io.Writer, srv *club.Server, opt embeddedOptions) {
 	_, sc, _ := scenarioInfo(demoScenario)
 	fmt.Fprintf(w, "Fieldpost is running, with its own small mail server on %s.\n", hostOf(srv.IMAPAddr()))
 	fmt.Fprintf(w, "A game of %q (game id demo) has been created, one player a side.\n", sc.Title)
 	fmt.Fprintln(w, "Set up a mail program (Thunderbird, mutt, ...) with a player's account below; its")
 	fmt.Fprintln(w, "INBOX holds the judge's welcome with your order form. Reply to it with your orders.")
-	fmt.Fprintln(w, "The order language: docs/orders.md. Commands (STATUS, MAP, HELP...): docs/commands.md.")
 	printAccounts(w, srv)
-	fmt.Fprintf(w, "\nThe game master's account is %q (password in %s); GM commands need the\n", gmAccount, filepath.Join(opt.dataDir, "club.json"))
-	fmt.Fprintln(w, "GM secret from that file on a PASSWORD line (docs/commands.md).")
+	fmt.Fprintln(w, "The order language: docs/orders.md; commands: docs/commands.md. GM commands need the")
+	fmt.Fprintf(w, "GM secret in %s; fieldpost club add NAME makes another account.\n", filepath.Join(opt.dataDir, "club.json"))
 	fmt.Fprintf(w, "Games are kept in %s, mail in %s. Stop with Ctrl-C.\n", embeddedDatabase(opt.dataDir), embeddedMailFile(opt.dataDir))
 }
 
-// printAccounts prints the mail account of each player of the demo game.
+// printAccounts lists the club's mail accounts but the judge's, one line
+// each, after the settings they share; the game master's is named so.
 func printAccounts(w io.Writer, srv *club.Server) {
-	_, sc, _ := scenarioInfo(demoScenario)
-	for _, sd := range sc.Sides {
-		text, err := srv.ConnectionInstructions(sd.Name)
-		if err != nil {
+	fmt.Fprintf(w, "\nMail accounts: IMAP %s, SMTP %s (no SSL/TLS, normal password;\nthe user name is the account's name):\n",
+		srv.IMAPAddr(), srv.SMTPAddr())
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, a := range srv.Accounts() {
+		if a.Name == judgeAccount {
 			continue
 		}
-		fmt.Fprintf(w, "\n==== Player %s ====\n%s", sd.Name, text)
+		role := ""
+		if a.Name == gmAccount {
+			role = "\tthe game master"
+		}
+		fmt.Fprintf(tw, "  %s\t%s\tpassword %s%s\n", a.Name, srv.Address(a.Name), a.Password, role)
 	}
+	tw.Flush()
+	fmt.Fprintln(w)
 }
 
 func hostOf(addr string) string {
