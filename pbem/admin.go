@@ -388,7 +388,7 @@ func WriteGame(w io.Writer, g *GameInfo, now time.Time) error {
 		}
 		fmt.Fprintln(w)
 		for _, past := range s.Past {
-			fmt.Fprintf(w, "    before: %s, rounds %d-%d, %s; %s\n", past.Address, past.From, past.To, past.Left,
+			fmt.Fprintf(w, "    before: %s, %s, %s; %s\n", past.Address, past.rounds(), past.Left,
 				Reliability{OnTime: past.OnTime, Missed: past.Missed})
 		}
 	}

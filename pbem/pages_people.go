@@ -38,11 +38,7 @@ func readSeats(g *Game, judge string) []seatPage {
 		s := seatPage{Name: p.seatName(), Player: playerName(p.Address), Since: max(p.Since, 1),
 			Reliability: p.reliability().String(), Abandoned: p.Abandoned}
 		for _, past := range p.Past {
-			rounds := fmt.Sprintf("rounds %d-%d", past.From, past.To)
-			if past.To < past.From {
-				rounds = "no round"
-			}
-			s.Past = append(s.Past, fmt.Sprintf("%s: %s, %s (%s)", playerName(past.Address), rounds, past.Left,
+			s.Past = append(s.Past, fmt.Sprintf("%s: %s, %s (%s)", playerName(past.Address), past.rounds(), past.Left,
 				Reliability{OnTime: past.OnTime, Missed: past.Missed}))
 		}
 		if p.isOpen() && !g.Ended && judge != "" {

@@ -46,6 +46,18 @@ type Tenure struct {
 	Left string `json:"left"`
 }
 
+// rounds says which rounds a tenure played: "rounds 1-3", "round 2", or
+// "no round" for a seat given away before its first.
+func (tn Tenure) rounds() string {
+	switch {
+	case tn.To < tn.From:
+		return "no round"
+	case tn.To == tn.From:
+		return fmt.Sprintf("round %d", tn.From)
+	}
+	return fmt.Sprintf("rounds %d-%d", tn.From, tn.To)
+}
+
 // Policy is what the GM chose for a game's people side (POLICY, or the
 // same keys in NEWGAME).
 type Policy struct {

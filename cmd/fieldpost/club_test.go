@@ -71,3 +71,37 @@ func field(t *testing.T, text, name string) string {
 	t.Fatalf("no %s in:\n%s", name, text)
 	return ""
 }
+
+// The people commands by fieldpost game, with the judge running: policy,
+// replace, open, approve after a JOIN by mail, broadcast; game show gives
+// the seats' history and reliability, and club ladder prints the players.
+func TestGamePeopleCommands(t *testing.T) {
+	j := newJudge(t)
+	j.start()
+	conf := []string{"--config", j.conf}
+	game := func(args ...string) string { return mustRun(t, append(append([]string{"game"}, args...), conf...)...) }
+	game("new", "--scenario", "tutorial", "--id", "c1", "--player", "us="+alice, "--player", "german="+bob)
+	j.mails(3)
+
+	contains(t, game("policy", "c1", "caretaker=bot", "abandon=3", "approval=yes", "rated=yes"),
+		"caretaker=bot, seats abandoned after 3 missed deadlines in a row", "JOIN needs approval: yes", "rated: yes")
+	wantMails(t, j.mails(1), "gm "+gm)
+	mustFail(t, 1, `"colour" is no policy key`, append([]string{"game", "policy", "c1", "colour=red"}, conf...)...)
+
+	const carol = "carol@example.net"
+	contains(t, game("replace", "c1", "german", carol), "Seat german of game c1 is played by "+carol+" from round 1", "new secret")
+	wantMails(t, j.mails(4), "gm "+gm, "seat "+alice, "seat "+bob, "welcome "+carol)
+	mustFail(t, 1, "has one seat", append([]string{"game", "replace", "c1", "german.2", "dave@example.org"}, conf...)...)
+
+	contains(t, game("open", "c1", "us"), "Seat us of game c1 is open")
+	wantMails(t, j.mails(3), "gm "+gm, "seat "+alice, "seat "+carol)
+	mustFail(t, 1, "Nobody asked to join seat us", append([]string{"game", "approve", "c1", "us"}, conf...)...)
+
+	contains(t, game("broadcast", "c1", "No", "round", "over", "Christmas."), "Your message went to 1 player and 0 observers")
+	wantMails(t, j.mails(2), "gm "+gm, "talk "+carol)
+
+	out := game("show", "c1")
+	contains(t, out, "Policy: caretaker=bot", "us: open: the caretaker plays it", "german: "+carol+" from round 1",
+		"before: "+bob+", no round, replaced", "club no rounds yet")
+	contains(t, mustRun(t, "club", "ladder", "--config", j.conf), "PLAYER", carol, "unrated")
+}
