@@ -16,11 +16,7 @@ import (
 // rules.View for that side.
 func Situation(rs *rules.Ruleset, view *rules.State, side string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s: turn %d, clock %s (the game ends at %s)\n", view.Title, view.Turn+1, rules.ClockText(view.Clock), rules.ClockText(view.End))
-	fmt.Fprintf(&b, "Initiative: %s (11.1)\n", view.Initiative)
-	if night, twilight := view.Night(rs); night || twilight {
-		fmt.Fprintf(&b, "Light: %s (FP-13)\n", map[bool]string{true: "night", false: "twilight"}[night])
-	}
+	writeClock(&b, rs, view)
 	for _, bn := range view.Battalions {
 		if side == "" || bn.Side == side {
 			fmt.Fprintf(&b, "Radio %s (%s): %s\n", bn.Name, bn.Side, inOut(bn.Radio))
@@ -28,13 +24,25 @@ func Situation(rs *rules.Ruleset, view *rules.State, side string) string {
 	}
 	b.WriteString("\n")
 	b.WriteString(Roster(rs, view, side))
+	writeObjectivesAndMap(&b, rs, view, side)
+	return b.String()
+}
+
+func writeClock(b *strings.Builder, rs *rules.Ruleset, view *rules.State) {
+	fmt.Fprintf(b, "%s: turn %d, clock %s (the game ends at %s)\n", view.Title, view.Turn+1, rules.ClockText(view.Clock), rules.ClockText(view.End))
+	fmt.Fprintf(b, "Initiative: %s (11.1)\n", view.Initiative)
+	if night, twilight := view.Night(rs); night || twilight {
+		fmt.Fprintf(b, "Light: %s (FP-13)\n", map[bool]string{true: "night", false: "twilight"}[night])
+	}
+}
+
+func writeObjectivesAndMap(b *strings.Builder, rs *rules.Ruleset, view *rules.State, side string) {
 	b.WriteString("\nOBJECTIVES\n")
 	for _, o := range Objectives(view) {
-		fmt.Fprintf(&b, "  %s\n", o)
+		fmt.Fprintf(b, "  %s\n", o)
 	}
 	b.WriteString("\nMAP\n")
 	b.WriteString(ASCII(rs, view, side))
-	return b.String()
 }
 
 func inOut(in bool) string {
@@ -152,7 +160,7 @@ type Round struct {
 	Defaulted []string
 }
 
-// Text is the turn's report for side ("" an observer's): every event the
+// Text is the turn's report for side ("" the umpire's): every event the
 // side may read, each roll with what it was checked against, then the
 // position after as the side sees it.
 func Text(r Round, side string) string {
@@ -182,6 +190,31 @@ func Text(r Round, side string) string {
 		fmt.Fprintf(&b, "GAME OVER: %s. Winner: %s.\n\n", r.After.Result, r.After.Winner)
 	}
 	b.WriteString(Situation(r.Ruleset, view, side))
+	return b.String()
+}
+
+// PublicText is the turn's report for the public while the game is
+// played [14]: that the turn was played, its clock and dice seed, who sent
+// no orders, and the public situation (view is the public's, without
+// platoons). What happened is told once the game is over.
+func PublicText(r Round, view *rules.State) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s, game %s: TURN %d played\n", r.After.Title, r.Game, r.After.Turn)
+	fmt.Fprintf(&b, "Clock %s -> %s. Dice seed for this turn: %d\n", rules.ClockText(r.Before.Clock), rules.ClockText(r.After.Clock), r.Seed)
+	for _, d := range r.Defaulted {
+		fmt.Fprintf(&b, "%s sent no orders.\n", d)
+	}
+	b.WriteString("\nHidden movement [14]: what each side did and saw is told to that side only, and to everybody\nonce the game is over.\n\n")
+	b.WriteString(PublicSituation(r.Ruleset, view))
+	return b.String()
+}
+
+// PublicSituation is the game between turns as the public may know it:
+// the clock, the initiative, the objectives and the map without platoons.
+func PublicSituation(rs *rules.Ruleset, view *rules.State) string {
+	var b strings.Builder
+	writeClock(&b, rs, view)
+	writeObjectivesAndMap(&b, rs, view, "")
 	return b.String()
 }
 
