@@ -374,9 +374,21 @@ func (r *Round) Report(side string, meta engine.RoundMeta) (string, error) {
 	return report.Text(rd, umpireAsAll(side)), nil
 }
 
-// Map implements engine.Round.
+// Map implements engine.Round: the events drawn are those the side saw,
+// as it saw them.
 func (r *Round) Map(w io.Writer, side string, f engine.MapFormat) error {
-	return drawMap(w, r.after.sys.rs, r.after.st, r.events, side, f)
+	rs := r.after.sys.rs
+	events := r.events
+	if side != engine.Public && side != engine.Umpire {
+		sight := report.NewSight(rs, r.before.st, r.after.st, side)
+		events = nil
+		for _, e := range r.events {
+			if e, ok := sight.Observe(e); ok {
+				events = append(events, e)
+			}
+		}
+	}
+	return drawMap(w, rs, r.after.st, events, side, f)
 }
 
 func sides(st *rules.State) []engine.Side {
