@@ -188,7 +188,7 @@ func (w *webPages) roundPage(rw http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			return err
 		}
-		if v.Report, err = p.report(""); err != nil {
+		if v.Report, err = p.report(publicView(g)); err != nil {
 			return err
 		}
 		v.Prev, v.RoundsPlayed = turn, g.Turn
@@ -274,7 +274,7 @@ func (w *webPages) gameMap(rw http.ResponseWriter, r *http.Request, f engine.Map
 		if err != nil {
 			return "", nil, "", err
 		}
-		return mapKey(g, g.Turn, "", "now"), pos.Map, "", nil
+		return mapKey(g, g.Turn, publicView(g), "now"), pos.Map, publicView(g), nil
 	})
 }
 
@@ -293,7 +293,7 @@ func (w *webPages) roundMap(rw http.ResponseWriter, r *http.Request, f engine.Ma
 		if err != nil {
 			return "", nil, "", err
 		}
-		return mapKey(g, turn, "", "round"), p.round.Map, "", nil
+		return mapKey(g, turn, publicView(g), "round"), p.round.Map, publicView(g), nil
 	})
 }
 
