@@ -306,12 +306,17 @@ func TestBrowserPagesOfEveryGameSystem(t *testing.T) {
 	srv := httptest.NewServer(mux)
 	defer srv.Close()
 	for _, id := range games {
+		// These games hide information: they show the public no unit (the
+		// screenshots show what they show instead).
+		hidden := unitNames(t, umpireView(t, j, gameRecord(t, j.store, id)))
 		for _, width := range []int{412, 1280} {
 			game := look(t, exe, out, srv.URL+"/g/"+id, id+"-game", width)
 			if !strings.Contains(game, `/g/`+id+`/map.svg"`) {
 				t.Errorf("%s at %d px: the game page shows no SVG map", id, width)
 			}
-			look(t, exe, out, srv.URL+"/g/"+id+"/round/1", id+"-round-1", width)
+			checkNames(t, id+" game page", game, hidden)
+			round := look(t, exe, out, srv.URL+"/g/"+id+"/round/1", id+"-round-1", width)
+			checkNames(t, id+" round page", round, hidden)
 			for key, secret := range secrets {
 				if side, ok := strings.CutPrefix(key, id+"/"); ok {
 					player := look(t, exe, out, srv.URL+"/p/"+secret, id+"-player-"+side, width)

@@ -380,7 +380,7 @@ func (r *Round) Report(side string, meta engine.RoundMeta) (string, error) {
 	}
 	switch side {
 	case engine.Public:
-		b.WriteString("Fog of war (VIII.1) and hidden units: what each side did and saw is told to that side only,\nand to everybody once the game is over.\n")
+		b.WriteString("Fog of war (VIII.1) and hidden units: what each side did and saw is told to that side only, and to everybody once the game is over.\n")
 	case engine.Umpire:
 		b.WriteString(report.Text(r.events, fog.Umpire))
 	default:

@@ -208,7 +208,7 @@ func PublicText(r Round, view *rules.State) string {
 	for _, d := range r.Defaulted {
 		fmt.Fprintf(&b, "%s sent no orders.\n", d)
 	}
-	b.WriteString("\nHidden movement [14]: what each side did and saw is told to that side only, and to everybody\nonce the game is over.\n\n")
+	b.WriteString("\nHidden movement [14]: what each side did and saw is told to that side only, and to everybody once the game is over.\n\n")
 	b.WriteString(PublicSituation(r.Ruleset, view))
 	return b.String()
 }
