@@ -327,6 +327,15 @@ func TestBrowserPagesOfEveryGameSystem(t *testing.T) {
 					if !strings.Contains(player, `class="form"`) {
 						t.Errorf("%s %s at %d px: the player's page has no form", id, side, width)
 					}
+					// The first round as the side saw it, linked from its page.
+					round := "/p/" + secret + "/round/1"
+					if !strings.Contains(player, `href="`+round+`"`) {
+						t.Errorf("%s %s at %d px: the player's page does not link its rounds", id, side, width)
+					}
+					page := look(t, exe, out, srv.URL+round, id+"-player-"+side+"-round-1", width)
+					if !strings.Contains(page, round+`/map.svg"`) || !strings.Contains(page, "REPORT for "+side) && !strings.Contains(page, "SITUATION") {
+						t.Errorf("%s %s at %d px: the side's round page shows not its report and map", id, side, width)
+					}
 				}
 			}
 		}

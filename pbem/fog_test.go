@@ -95,6 +95,12 @@ func playHiddenGame(t *testing.T, system, scenario string) {
 				shown[side] = unitNames(t, view)
 			}
 			checkNames(t, side+"'s mail "+m.Header.Get("Subject"), mailTexts(t, m), secret)
+			if m.Kind() == kindReport {
+				// The side's own pages: the round just played and now.
+				base := "/p/" + m.Token()
+				round := fmt.Sprintf("%s/round/%d", base, g.Turn)
+				checkReaderPages(t, h, side, secret, round, round+"/map.svg", base, base+"/map.svg")
+			}
 			if m.Form() == "" {
 				continue
 			}
@@ -158,6 +164,21 @@ func checkPublicPages(t *testing.T, h http.Handler, g *Game, units []string) {
 	}
 	if code, _, _ := get(t, h, "/g/g1/game.json"); code != http.StatusNotFound {
 		t.Errorf("game.json is downloadable while the game is played: %d", code)
+	}
+}
+
+// checkReaderPages fetches a reader's pages and maps: none names one of names.
+func checkReaderPages(t *testing.T, h http.Handler, reader string, names []string, paths ...string) {
+	t.Helper()
+	for _, path := range paths {
+		code, _, body := get(t, h, path)
+		if code != http.StatusOK {
+			t.Fatalf("GET %s: %d", path, code)
+		}
+		if strings.HasSuffix(path, ".svg") {
+			body = strings.Join(hexdrawtest.CheckSVG(t, []byte(body)), "\n")
+		}
+		checkNames(t, reader+"'s "+path, body, names)
 	}
 }
 
