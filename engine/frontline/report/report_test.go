@@ -67,3 +67,23 @@ UNIT US RS-1 0303`, "MOVE\n RS-1 0304\n")
 		t.Errorf("fog: US:\n%s\nGE:\n%s", Text(ev, us), Text(ev, ge))
 	}
 }
+
+// Without fog of war the waiting side sees the active side's moves, but
+// not those of a hidden unit it has not found; a shot from a unit it does
+// not see keeps its target and result and loses its firer.
+func TestReportHidesUnseenUnits(t *testing.T) {
+	us, ge, ev := play(t, `SIZE 6 6
+FILL .
+SIDES US GE
+UNIT US FHQ-1 0101
+UNIT GE FHQ-1 0606
+UNIT US JEEP-1 0303
+UNIT US RS-1 0305`, "MOVE\n JEEP-1 0304\n RS-1 0405\n")
+	mine, theirs := Text(ev, us), Text(ev, ge)
+	if !strings.Contains(mine, "JEEP-1 moves 0303 -> 0304") || !strings.Contains(theirs, "RS-1 moves 0305 -> 0405") {
+		t.Errorf("the moves seen are missing:\nUS:\n%s\nGE:\n%s", mine, theirs)
+	}
+	if strings.Contains(theirs, "JEEP-1") || strings.Contains(theirs, "0304") {
+		t.Errorf("GE reads of the hidden jeep:\n%s", theirs)
+	}
+}
