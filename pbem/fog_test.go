@@ -22,8 +22,9 @@ import (
 // every public page, map and download, and every part of the observer's
 // mails, names no unit of either side; each side's mails (text, HTML,
 // situation.json) name no enemy unit its situation does not show, before
-// the round or after it; the observer's map is the public one. Once the
-// game is over the public pages and game.json show everything.
+// the round or after it, nor do its own pages and its answers to STATUS,
+// MAP, HISTORY and RESEND. Once the game is over the public pages and
+// game.json show everything.
 func TestHiddenGamesShowThePublicNoUnit(t *testing.T) {
 	for _, game := range []struct{ system, scenario string }{
 		// Foggia Plain is played by the engine's tests: a long game.
@@ -100,6 +101,19 @@ func playHiddenGame(t *testing.T, system, scenario string) {
 				base := "/p/" + m.Token()
 				round := fmt.Sprintf("%s/round/%d", base, g.Turn)
 				checkReaderPages(t, h, side, secret, round, round+"/map.svg", base, base+"/map.svg")
+				if g.Turn == 2 {
+					// What a player may ask for, answered as it stands now.
+					for _, cmd := range []string{"STATUS", "MAP", "HISTORY 1", "HISTORY", "RESEND"} {
+						j.handle(m.reply(players[side], cmd))
+						answers := j.take()
+						if len(answers) == 0 || answers[0].Side() != side || answers[0].Kind() == kindError {
+							t.Fatalf("%s is not answered to %s:\n%s", cmd, side, describe(answers))
+						}
+						for _, a := range answers {
+							checkNames(t, side+"'s answer to "+cmd, mailTexts(t, a), secret)
+						}
+					}
+				}
 			}
 			if m.Form() == "" {
 				continue
