@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"slices"
+	"strconv"
 	"testing"
 
 	"fieldpost/engine"
@@ -23,6 +25,9 @@ func TestNothingHiddenReachesAReader(t *testing.T) {
 	games := 4
 	if testing.Short() {
 		games = 1
+	}
+	if n, err := strconv.Atoi(os.Getenv("FOG_GAMES")); err == nil {
+		games = n // more, once: FOG_GAMES=50 go test -run TestNothingHidden
 	}
 	for g := range games {
 		rng := rand.New(rand.NewPCG(uint64(g), 14))

@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"maps"
 	"math/rand/v2"
+	"os"
 	"slices"
+	"strconv"
 	"testing"
 
 	"fieldpost/engine"
@@ -28,6 +30,9 @@ func TestNothingHiddenReachesAReader(t *testing.T) {
 	games := 2
 	if testing.Short() {
 		games = 1
+	}
+	if n, err := strconv.Atoi(os.Getenv("FOG_GAMES")); err == nil {
+		games = n // more, once: FOG_GAMES=50 go test -run TestNothingHidden
 	}
 	for _, game := range []struct {
 		scenario string
