@@ -205,3 +205,36 @@ func mustMarshal(t *testing.T, r engine.Round) []byte {
 	}
 	return raw
 }
+
+// The waiting side's report of a turn of Foggia Plain with fog of war,
+// and its situation.json: what fog of war costs the judge a mail.
+func BenchmarkReportUnderFog(b *testing.B) {
+	sys, err := New()
+	if err != nil {
+		b.Fatal(err)
+	}
+	pos, err := sys.NewGame("foggia", 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	active := pos.Step().Waiting[0]
+	view, _ := pos.View(active)
+	plan, err := sys.Plan(view, active, "g", 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	next, round, err := pos.Play(map[string]engine.Orders{active: pos.Read(active, plan.Orders, 0).Orders}, engine.NewSeededDice(1))
+	if err != nil {
+		b.Fatal(err)
+	}
+	waiting := next.Step().Waiting[0]
+	b.ResetTimer()
+	for range b.N {
+		if _, err := round.Report(waiting, engine.RoundMeta{Seed: 1}); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := next.View(waiting); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
