@@ -62,14 +62,8 @@ func New(side string, before, after *rules.State, events []rules.Event) Sight {
 				s.sides[u.ID] = append(s.sides[u.ID], u.Side)
 			}
 			k := u.Key()
-			if u.Side == side {
-				continue
-			}
-			seen := inAfter[k] || revealed[k] || inBefore[k] && !onMapAfter[k]
-			if !seen {
+			if u.Side != side && !(inAfter[k] || revealed[k] || inBefore[k] && !onMapAfter[k]) {
 				s.unseen[k] = true
-			} else {
-				delete(s.unseen, k) // seen in the other state
 			}
 		}
 	}
