@@ -82,7 +82,7 @@ func TestParseConfig(t *testing.T) {
 	}
 
 	for text, want := range map[string]string{
-		"address = judge@club.example\n":                          "imap_addr is required",
+		"address = judge@club.example\n":                          "imap_addr (or lmtp_listen alone) is required",
 		base + "frobnicate = 1\n":                                 "line 5: frobnicate: unknown key",
 		base + "grace = 1h\ngrace = 2h\n":                         "grace is set twice",
 		base + "just a line\n":                                    "want key = value",
@@ -94,6 +94,7 @@ func TestParseConfig(t *testing.T) {
 		base + "smtp_sessions = 50\n":                             "at most 20",
 		base + "smtp_password = hunter2\nmax_message_size = 1T\n": "want a size",
 		strings.Replace(base, "judge@", "judge+x@", 1):            "plain address",
+		base + "lmtp_listen = 2424\n":                             "lmtp_listen must be host:port",
 	} {
 		_, err := ParseConfig(strings.NewReader(text), func(string) string { return "" })
 		if err == nil || !strings.Contains(err.Error(), want) {
