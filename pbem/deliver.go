@@ -80,6 +80,7 @@ func (s *Service) setAside(raw []byte, size int64, msg *mail.Inbound, why error)
 	if msg != nil {
 		rec.From, rec.Subject = msg.From.Email, msg.Subject
 	}
+	var again bool
 	err := s.store.db.Update(func(tx *bbolt.Tx) error {
 		b, err := tx.CreateBucketIfNotExists(bucketSetAside)
 		if err != nil {
@@ -89,8 +90,8 @@ func (s *Service) setAside(raw []byte, size int64, msg *mail.Inbound, why error)
 		if err != nil {
 			return err
 		}
-		if b.Get([]byte(rec.ID)) != nil {
-			return nil // delivered again: kept already
+		if again = b.Get([]byte(rec.ID)) != nil; again {
+			return nil
 		}
 		if err := putJSON(b, []byte(rec.ID), &rec); err != nil {
 			return err
@@ -100,7 +101,11 @@ func (s *Service) setAside(raw []byte, size int64, msg *mail.Inbound, why error)
 	if err != nil {
 		return fmt.Errorf("keeping an unreadable mail aside: %w", err)
 	}
-	s.log.Error("delivered mail set aside", "set_aside_id", rec.ID, "from", rec.From, "size", size, "err", why)
+	if again {
+		s.log.Info("delivered mail set aside before; delivered again", "set_aside_id", rec.ID)
+		return nil
+	}
+	s.log.Error("delivered mail set aside (fieldpost unreadable lists it)", "set_aside_id", rec.ID, "from", rec.From, "size", size, "err", why)
 	return nil
 }
 
