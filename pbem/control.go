@@ -184,10 +184,13 @@ func (c *control) handle(conn net.Conn) {
 		resp.Answer, err = c.d.svc.Admin(context.Background(), req.Command, req.Args...)
 	case opDeliver:
 		// The request line was read through a buffer that may hold the
-		// mail's first bytes.
-		body := io.LimitReader(io.MultiReader(dec.Buffered(), conn), req.Length)
+		// mail's first bytes, after the line's end.
+		rest := bufio.NewReader(io.MultiReader(dec.Buffered(), conn))
+		if b, err := rest.Peek(1); err == nil && b[0] == '\n' {
+			rest.Discard(1)
+		}
 		var raw []byte
-		if raw, err = io.ReadAll(body); err == nil && int64(len(raw)) != req.Length {
+		if raw, err = io.ReadAll(io.LimitReader(rest, req.Length)); err == nil && int64(len(raw)) != req.Length {
 			err = fmt.Errorf("the mail ended after %d of %d bytes", len(raw), req.Length)
 		}
 		if err == nil {
