@@ -120,6 +120,14 @@ send_retry_min = 1s
 		time.Sleep(time.Duration(rng.Int64N(int64(300 * time.Millisecond))))
 	}
 	judge := startJudge()
+	// Up (its signal handler set) before it is asked to stop.
+	waitFor(t, "the judge to listen", time.Minute, func() bool {
+		conn, err := net.Dial("tcp", lmtpAddr)
+		if err == nil {
+			conn.Close()
+		}
+		return err == nil
+	})
 	done := make(chan struct{})
 	go func() { acked.Wait(); close(done) }()
 	select {
