@@ -36,6 +36,7 @@
 #   hold-delivery    the MTA keeps accepting mail but queues it instead of
 #                    delivering it, until the next start-mta
 #   flush            the MTA tries every deferred mail again now
+#   queue            list the mails in the MTA's queue (nothing when empty)
 #   wait-delivered   until the MTA's queue is empty: every mail it took is
 #                    delivered (2 min)
 #
@@ -45,7 +46,7 @@
 # $FIELDPOST_INTEROP_PORT_BASE (default 24000) plus 993 (IMAPS), 143 (IMAP
 # with STARTTLS), 465 (submission with implicit TLS) and 587 (submission
 # with STARTTLS) for Postfix, 25 (SMTP relay) for OpenSMTPD, 24 (Dovecot's
-# LMTP) and 2424 (the judge's LMTP, with OpenSMTPD). servers.env in the
+# LMTP) and 2424 (the judge's LMTP; with Postfix, lmtpjudge@'s). servers.env in the
 # folder tells a client the stack, the addresses, the accounts' passwords
 # and the certificate. The accounts: judge, gm, us and german @club.test;
 # mail to judge+ANYTHING@club.test is the judge's.
@@ -75,6 +76,9 @@ opensmtpd) PORTS="$IMAPS_PORT $IMAP_PORT $RELAY_PORT $LMTP_PORT" ;;
 esac
 DOMAIN=club.test # also in smtpd.conf's regex below
 USERS="judge gm us german"
+# With Postfix, a second judge's address, delivered by LMTP to that judge
+# (at JUDGE_LMTP_ADDR) rather than to Dovecot: the latency test's.
+LMTP_JUDGE=lmtpjudge
 # Mail is stored as nobody: a user that exists on every Debian machine and
 # owns nothing else worth protecting.
 MAIL_USER=nobody
@@ -219,6 +223,8 @@ make_folder() {
 
 	: >"$DIR/dovecot/users"
 	: >"$PF_ETC/mailboxes"
+	echo "$LMTP_JUDGE@$DOMAIN lmtp" >>"$PF_ETC/mailboxes"
+	echo "$LMTP_JUDGE@$DOMAIN lmtp:inet:127.0.0.1:$JUDGE_LMTP_PORT" >"$PF_ETC/transport"
 	{
 		echo "# Written by test/interop/servers.sh start: the test servers and their accounts."
 		echo "MTA=$MTA"
@@ -230,6 +236,8 @@ make_folder() {
 			echo "RELAY_ADDR=127.0.0.1:$RELAY_PORT"
 			echo "JUDGE_LMTP_ADDR=127.0.0.1:$JUDGE_LMTP_PORT"
 		else
+			echo "LMTP_JUDGE_ADDRESS=$LMTP_JUDGE@$DOMAIN"
+			echo "JUDGE_LMTP_ADDR=127.0.0.1:$JUDGE_LMTP_PORT"
 			echo "SUBMISSIONS_ADDR=127.0.0.1:$SUBMISSIONS_PORT"
 			echo "SUBMISSION_STARTTLS_ADDR=127.0.0.1:$SUBMISSION_PORT"
 		fi
@@ -319,6 +327,8 @@ alias_database =
 virtual_mailbox_domains = $DOMAIN
 virtual_mailbox_maps = texthash:$PF_ETC/mailboxes
 virtual_transport = lmtp:inet:127.0.0.1:$LMTP_PORT
+# But for a judge that takes its mail by LMTP itself (the latency test's).
+transport_maps = texthash:$PF_ETC/transport
 recipient_delimiter = +
 # Submission only: TLS, then AUTH against Dovecot, for every mail.
 smtpd_tls_cert_file = $DIR/tls/cert.pem
@@ -476,9 +486,10 @@ start-mta) start_mta ;;
 stop-mta) stop_mta ;;
 hold-delivery) hold_delivery ;;
 flush) flush ;;
+queue) queue ;;
 wait-delivered) wait_delivered ;;
 *)
-	echo "usage: $0 install|start|stop|start-imap|stop-imap|start-mta|stop-mta|hold-delivery|flush|wait-delivered" >&2
+	echo "usage: $0 install|start|stop|start-imap|stop-imap|start-mta|stop-mta|hold-delivery|flush|queue|wait-delivered" >&2
 	exit 2
 	;;
 esac
