@@ -212,3 +212,45 @@ func freeAddr(t *testing.T) string {
 	defer ln.Close()
 	return ln.Addr().String()
 }
+
+// fieldpost deliver without a judge takes the mail into the database; a
+// mail it cannot read is kept aside there (exit 0: the mail server forgets
+// it), once, and fieldpost unreadable lists it and writes it out; a mail
+// that cannot be taken now (no database yet) exits 75 and is kept by the
+// mail server.
+func TestDeliverWithoutJudgeAndUnreadable(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "judge.db")
+	conf := write(t, filepath.Join(dir, "judge.conf"), fmt.Sprintf("address = judge@club.test\ndatabase = %s\nlmtp_listen = 127.0.0.1:1\nsmtp_addr = 127.0.0.1:1\nsmtp_tls = none\n", db))
+	fieldpost := func(stdin string, args ...string) (int, string, string) {
+		var stdout, stderr strings.Builder
+		code := run(&env{stdin: strings.NewReader(stdin), stdout: &stdout, stderr: &stderr}, args)
+		return code, stdout.String(), stderr.String()
+	}
+	help := "From: dave@example.net\r\nTo: judge@club.test\r\nSubject: help\r\nMessage-ID: <help-1@example.net>\r\n\r\nHELP\r\n"
+	if code, _, stderr := fieldpost(help, "deliver", "--config", conf); code != 75 || !strings.Contains(stderr, "there is no database") {
+		t.Fatalf("deliver before the judge ever ran: exit %d, %q; want 75 saying why", code, stderr)
+	}
+	store, err := pbem.OpenStore(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	store.Close()
+	if _, err := pbem.LoadServerKey(db + ".key"); err != nil {
+		t.Fatal(err)
+	}
+	broken := "From: erin@example.net\r\nSubject: broken\r\nthis line is no header field\r\n"
+	for _, raw := range []string{help, help, broken, broken} {
+		if code, _, stderr := fieldpost(raw, "deliver", "--config", conf); code != 0 {
+			t.Fatalf("deliver: exit %d: %s", code, stderr)
+		}
+	}
+	code, list, stderr := fieldpost("", "unreadable", "--config", conf)
+	if code != 0 || strings.Count(list, "\n") != 2 || !strings.Contains(list, "malformed MIME header line") {
+		t.Fatalf("unreadable: exit %d, %q %s; want a heading and the broken mail once", code, list, stderr)
+	}
+	id := strings.Fields(strings.Split(list, "\n")[1])[0]
+	if code, raw, stderr := fieldpost("", "unreadable", "--config", conf, id); code != 0 || raw != broken {
+		t.Errorf("unreadable %s: exit %d, %q %s; want the mail as delivered", id, code, raw, stderr)
+	}
+}
