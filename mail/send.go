@@ -120,8 +120,10 @@ func IsPermanent(err error) bool {
 // recipients to. It sends exactly once: all recipients are accepted or the
 // message is not sent. The error wraps the server's *smtp.SMTPError when
 // there was one. When a kept session fails the message before the server
-// could have taken it (any failure before RCPT, or a 500 to 504 reply), the
-// session is closed and the message tried once more on a fresh session.
+// could have taken it, in a way that may be the session's (any failure at
+// MAIL FROM, a 500 to 504 reply, or a broken connection before the end of
+// DATA), the session is closed and the message tried once more on a fresh
+// session.
 func (s *Sender) Send(ctx context.Context, envelopeFrom string, to []string, msg []byte) error {
 	if len(to) == 0 {
 		return &permanentError{errors.New("mail: send: no recipients")}
