@@ -114,3 +114,20 @@ func TestLMTPSetsAsideUnreadableMail(t *testing.T) {
 		}
 	}
 }
+
+// A mail over the size limit taken over LMTP is answered as over IMAP: its
+// sender is told it was too large, once, and the mail is acknowledged.
+func TestLMTPOversizedMail(t *testing.T) {
+	j := newJudge(t, &Options{MaxMessageSize: 4096})
+	addr := lmtpJudge(t, j, j.svc.Deliver)
+	raw := clientMail{From: "dave@example.net", To: testJudge, Subject: "help", Body: "HELP\n" + strings.Repeat("padding line\n", 1000)}.raw()
+	for range 2 {
+		if err := mailtest.SendLMTP(addr, "dave@example.net", []string{testJudge}, raw); err != nil {
+			t.Fatal(err)
+		}
+	}
+	j.flush()
+	if got := j.takeN(1); !strings.Contains(got[0].Subject, "too large") {
+		t.Errorf("the answer: %q", got[0].Subject)
+	}
+}
