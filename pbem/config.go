@@ -335,7 +335,9 @@ func (c *Config) Validate() error {
 	need(c.Address, "address")
 	need(c.Database, "database")
 	if c.LMTPListen == "" || c.IMAPAddr != "" {
-		need(c.IMAPAddr, "imap_addr (or lmtp_listen alone)")
+		if c.IMAPAddr == "" {
+			problems = append(problems, "imap_addr is required (unless lmtp_listen takes the judge's mail)")
+		}
 		need(c.IMAPUsername, "imap_username")
 	}
 	need(c.SMTPAddr, "smtp_addr")

@@ -82,7 +82,7 @@ func TestParseConfig(t *testing.T) {
 	}
 
 	for text, want := range map[string]string{
-		"address = judge@club.example\n":                          "imap_addr (or lmtp_listen alone) is required",
+		"address = judge@club.example\n":                          "imap_addr is required",
 		base + "frobnicate = 1\n":                                 "line 5: frobnicate: unknown key",
 		base + "grace = 1h\ngrace = 2h\n":                         "grace is set twice",
 		base + "just a line\n":                                    "want key = value",

@@ -554,8 +554,10 @@ func exchange(conn net.Conn, req *controlRequest, sent []byte, body func(r io.Re
 	if err := writeJSONLine(conn, req); err != nil {
 		return nil, fmt.Errorf("asking the judge: %w", err)
 	}
-	if _, err := conn.Write(sent); err != nil {
-		return nil, fmt.Errorf("asking the judge: %w", err)
+	if len(sent) > 0 {
+		if _, err := conn.Write(sent); err != nil {
+			return nil, fmt.Errorf("asking the judge: %w", err)
+		}
 	}
 	r := bufio.NewReader(conn)
 	line, err := r.ReadBytes('\n')

@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -39,6 +41,9 @@ func cmdDeliver(e *env, args []string) error {
 		return exitTempFail
 	}
 	rest, err := fl.parse(args)
+	if errors.Is(err, flag.ErrHelp) {
+		return err
+	}
 	if err != nil {
 		return fail(err)
 	}
