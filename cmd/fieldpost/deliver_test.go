@@ -99,6 +99,7 @@ send_retry_min = 1s
 	defer cancel()
 	go func() {
 		defer acked.Done()
+		rng := mathrand.New(mathrand.NewPCG(seed, 2)) // the kill loop's is its own
 		for i := range mails {
 			ids[i] = fmt.Sprintf("kill-%d-%d@club.test", seed, i)
 			raw := []byte(fmt.Sprintf("From: %s\r\nTo: %s\r\nSubject: help %d\r\nMessage-ID: <%s>\r\nDate: %s\r\n\r\nHELP\r\n",
