@@ -175,7 +175,9 @@ func (d *daemon) startLMTP() (*mail.LMTPServer, error) {
 	network := "tcp"
 	if strings.HasPrefix(addr, "/") {
 		network = "unix"
-		os.Remove(addr) // a socket left by a judge that was killed
+		if fi, err := os.Lstat(addr); err == nil && fi.Mode().Type() == fs.ModeSocket {
+			os.Remove(addr) // left by a judge that was killed
+		}
 	}
 	ln, err := net.Listen(network, addr)
 	if err != nil {
