@@ -43,8 +43,11 @@ func (t *txn) caretakerOrders(g *Game, pos engine.Position, side string, seed ui
 			t.log.Error("the caretaker bot's orders do not read; the side holds", "side", side, "errors", reading.Errors)
 			return nil, "", nil
 		}
-		return reading.Orders, fmt.Sprintf("the caretaker, the %s bot, planned %s's orders from %s's own view (%s)",
-			sys.Name(), side, side, plan.Summary), nil
+		// The plan's summary is logged only: the report goes to the other
+		// side too, and must not tell it what the side has.
+		t.log.Info("the caretaker bot planned a side's orders", "side", side, "plan", plan.Summary)
+		return reading.Orders, fmt.Sprintf("the caretaker, the %s bot, planned %s's orders from %s's own view",
+			sys.Name(), side, side), nil
 	case caretakerStanding:
 		return t.standingCaretaker(g, pos, side)
 	}
