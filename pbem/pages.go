@@ -47,6 +47,8 @@ type gamePage struct {
 	// game's table talk, once it is over. The game's own page only.
 	Seats []seatPage
 	Talk  []talkRecord
+	// OpenSeats name the seats anyone may JOIN, for the list of games.
+	OpenSeats []string
 }
 
 // sidePage is a side as the public sees it: whether its orders are in,
@@ -92,6 +94,11 @@ func readGamePage(systems engine.Systems, t storeTx, g *Game) (*gamePage, error)
 			s.Sent = sub != nil
 		}
 		p.Sides = append(p.Sides, s)
+	}
+	for _, pl := range g.Players {
+		if pl.isOpen() && !g.Ended {
+			p.OpenSeats = append(p.OpenSeats, pl.seatName())
+		}
 	}
 	for turn := range g.Turn {
 		r, err := readRoundSummary(systems, t, g, turn)

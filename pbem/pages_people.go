@@ -42,8 +42,9 @@ func readSeats(g *Game, judge string) []seatPage {
 				Reliability{OnTime: past.OnTime, Missed: past.Missed}))
 		}
 		if p.isOpen() && !g.Ended && judge != "" {
-			s.Join = (&url.URL{Scheme: "mailto", Opaque: judge, RawQuery: url.Values{
-				"subject": {"JOIN " + g.ID + " " + p.seatName()}, "body": {"JOIN " + g.ID + " " + p.seatName() + "\n"}}.Encode()}).String()
+			// RFC 6068 writes a space %20, never "+".
+			query := url.Values{"subject": {"JOIN " + g.ID + " " + p.seatName()}, "body": {"JOIN " + g.ID + " " + p.seatName() + "\n"}}.Encode()
+			s.Join = "mailto:" + judge + "?" + strings.ReplaceAll(query, "+", "%20")
 		}
 		out = append(out, s)
 	}
