@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"strings"
 
@@ -14,8 +15,14 @@ func init() {
 }
 
 func cmdClub(e *env, args []string) error {
-	if len(args) == 0 {
-		return errUsage
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		fmt.Fprintf(e.stderr, "usage: fieldpost %s\n\n%s\n\n", commands["club"].usage, commands["club"].summary)
+		fmt.Fprintln(e.stderr, "  add NAME   make a mail account on the running embedded judge's club server, print its settings")
+		fmt.Fprintln(e.stderr, "  ladder     print the club ladder: ratings from rated games, every player's reliability")
+		if len(args) == 0 {
+			return errUsage
+		}
+		return flag.ErrHelp
 	}
 	sub, args := args[0], args[1:]
 	fl := newAdminFlags(e, "club "+sub, commands["club"].summary)
