@@ -89,10 +89,10 @@ func TestWholeGameWithReplacementAbsenceAndCaretaker(t *testing.T) {
 	}
 	us, german := g.Player("us"), g.Player("german")
 	if us.Missed != 0 || us.OnTime != g.Turn-1 {
-		t.Errorf("alice's record after %d rounds: %+v", g.Turn, us.Seat)
+		t.Errorf("alice's record after %d rounds: %+v", g.Turn, us.SeatState)
 	}
 	if len(german.Past) != 1 || german.Past[0] != (Tenure{Address: bob, From: 1, To: 1, OnTime: 1, Left: "replaced"}) || german.OnTime != g.Turn-1 {
-		t.Errorf("the German seat: %+v", german.Seat)
+		t.Errorf("the German seat: %+v", german.SeatState)
 	}
 	rows, err := j.store.Ladder()
 	if err != nil {

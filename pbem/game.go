@@ -70,8 +70,8 @@ type Player struct {
 	TimeZone string `json:"time_zone,omitempty"`
 	// Unreachable is set when a mail to the player bounced.
 	Unreachable *Unreachable `json:"unreachable,omitempty"`
-	// Seat is who holds the seat and how it has been kept (seats.go).
-	Seat
+	// SeatState is who holds the seat and how it has been kept (seats.go).
+	SeatState
 }
 
 // Unreachable says that mail to a player's address bounced: when, and why

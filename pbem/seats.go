@@ -8,11 +8,11 @@ import (
 	"strings"
 )
 
-// Seat is who holds a side's seat and how it has been kept: the address
+// SeatState is who holds a side's seat and how it has been kept: the address
 // plays from round Since, under secret generation Generation; Past lists
 // who held it before. Missed and OnTime count the current holder's rounds
 // (reliability), InARow its deadlines missed one after another.
-type Seat struct {
+type SeatState struct {
 	// Generation goes into the seat's secret: a seat given to another
 	// address gets a new secret and the old one stops working.
 	Generation int `json:"generation,omitempty"`

@@ -167,10 +167,10 @@ func TestAbandonedSeat(t *testing.T) {
 	}
 	g := gameRecord(t, j.store, "tutorial-1")
 	if p := g.Player("german"); !p.isOpen() || !p.Abandoned || len(p.Past) != 1 || p.Past[0].Missed != 2 {
-		t.Fatalf("the abandoned seat: %+v", p.Seat)
+		t.Fatalf("the abandoned seat: %+v", p.SeatState)
 	}
 	if p := g.Player("us"); p.OnTime != 2 || p.Missed != 0 {
-		t.Errorf("alice's record: %+v", p.Seat)
+		t.Errorf("alice's record: %+v", p.SeatState)
 	}
 	var rel Reliability
 	storeView(t, j.store, func(st storeTx) error {
@@ -198,7 +198,7 @@ func TestAbandonedSeat(t *testing.T) {
 	mails := j.take()
 	byKind(t, mails, kindWelcome, carol)
 	if p := gameRecord(t, j.store, "tutorial-1").Player("german"); p.Address != carol || p.Abandoned || p.Since != 4 {
-		t.Errorf("the seat after JOIN: %s %+v", p.Address, p.Seat)
+		t.Errorf("the seat after JOIN: %s %+v", p.Address, p.SeatState)
 	}
 }
 
@@ -262,7 +262,7 @@ func TestStandingCaretaker(t *testing.T) {
 		t.Errorf("bob's notice:\n%s", m.Text)
 	}
 	if g := gameRecord(t, j.store, "tutorial-1"); g.Player("german").Missed != 1 {
-		t.Errorf("german's missed deadline not counted: %+v", g.Player("german").Seat)
+		t.Errorf("german's missed deadline not counted: %+v", g.Player("german").SeatState)
 	}
 }
 
@@ -311,7 +311,7 @@ func TestAbsence(t *testing.T) {
 	j2.deadlines()
 	byKind(t, j2.take(), kindDefaulted, bob)
 	if p := gameRecord(t, j2.store, "t2").Player("german"); p.Missed != 0 || p.InARow != 0 {
-		t.Errorf("an absent round counted missed: %+v", p.Seat)
+		t.Errorf("an absent round counted missed: %+v", p.SeatState)
 	}
 }
 
@@ -457,5 +457,27 @@ func TestRatedGameUpdatesTheLadder(t *testing.T) {
 	if len(rows) != 2 || rows[0].Address != alice || rows[0].Wins != 1 || rows[1].Losses != 1 ||
 		fmt.Sprintf("%.2f %.2f", rows[0].Rating, rows[1].Rating) != "1662.31 1337.69" {
 		t.Errorf("the ladder: %+v", rows)
+	}
+}
+
+// A seat whose mail failed for good is given another address by REPLACE:
+// the unreachable mark goes with the old address.
+func TestReplaceUnreachableSeat(t *testing.T) {
+	j := newJudge(t, nil)
+	j.newGame("t1", "deadline=none")
+	err := j.svc.update(nil, j.svc.log, func(tx *txn) error {
+		return tx.seatUnreachable("t1", "german", bob, kindWelcome, "bounced", "550 no such user")
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	j.flush()
+	if m := byKind(t, j.take(), kindGM, testGM); !strings.Contains(m.Text, "REPLACE t1 german ADDRESS") {
+		t.Errorf("the GM is not told the way out:\n%s", m.Text)
+	}
+	j.handle(gmMail("REPLACE t1 german " + carol))
+	byKind(t, j.take(), kindWelcome, carol)
+	if p := gameRecord(t, j.store, "t1").Player("german"); p.Unreachable != nil || p.Address != carol {
+		t.Errorf("the seat after REPLACE: %s, unreachable %v", p.Address, p.Unreachable)
 	}
 }
