@@ -12,14 +12,16 @@ import (
 // address.
 var bucketPending = []byte("pending")
 
-// pendingAddress is a player's move to a new address, waiting for a reply
-// from it.
+// pendingAddress is a player's move to a new address, or a JOIN, waiting
+// for a reply from the address.
 type pendingAddress struct {
 	Game       string    `json:"game"`
 	Side       string    `json:"side"`
 	Generation int       `json:"generation"`
 	Address    string    `json:"address"`
 	Expires    time.Time `json:"expires"`
+	// Join: the address asked to JOIN the open seat, not to move it.
+	Join bool `json:"join,omitempty"`
 }
 
 // confirmPrefix starts the judge's address token that confirms an
@@ -43,20 +45,11 @@ func (t *txn) moveAddress(id *identity, req *request) error {
 	if strings.EqualFold(a.Address, p.Address) {
 		return t.mailPlayer(g, id.side, kindError, "ADDRESS: the same address", "Your seat is at "+p.Address+" already.", false)
 	}
-	code := strings.ToLower(randomHex(10))
-	if err := putJSON(t.tx.Bucket(bucketPending), []byte(hashSecret(code)), &pendingAddress{Game: g.ID, Side: id.side,
-		Generation: p.Generation, Address: a.Address, Expires: t.now.Add(confirmWithin)}); err != nil {
-		return err
-	}
-	text, err := t.s.render(kindConfirm, &mailData{Body: fmt.Sprintf(
+	err = t.askConfirmation(g, p, a.Address, pendingAddress{}, fmt.Sprintf(
 		"The player of seat %s of game %s asks to get the game's mail at this address from now on.\n"+
-			"If that is you: reply to this mail (nothing to write), by %s.\nIf it is not, ignore this mail: nothing changes.",
-		p.seatName(), g.ID, formatTime(t.now.Add(confirmWithin)))})
+			"If that is you: reply to this mail (nothing to write). If it is not, ignore this mail: nothing changes.",
+		p.seatName(), g.ID), "")
 	if err != nil {
-		return err
-	}
-	if err := t.queue(&letter{kind: kindConfirm, game: g, to: a.Address, subject: fmt.Sprintf("[%s] Confirm your address for seat %s", g.ID, p.seatName()),
-		text: text, replyTo: t.s.tokenAddress(confirmPrefix + code)}); err != nil {
 		return err
 	}
 	t.log.Info("address change asked; waiting for the new address", "seat", p.seatName())
@@ -65,9 +58,30 @@ func (t *txn) moveAddress(id *identity, req *request) error {
 			"until then nothing changes.", a.Address), false)
 }
 
-// confirmAddress moves a seat when the mail in hand answers an address
-// change's confirmation from the new address; done reports whether it was
-// one (answered, or ignored when it comes from another address).
+// askConfirmation mails an address a request to reply from it, whose
+// reply address carries a one-time code; pa says what the reply does
+// (its game, seat, address and expiry are filled in here).
+func (t *txn) askConfirmation(g *Game, p *Player, addr string, pa pendingAddress, body, note string) error {
+	code := strings.ToLower(randomHex(10))
+	pa.Game, pa.Side, pa.Generation, pa.Address, pa.Expires = g.ID, p.Side, p.Generation, addr, t.now.Add(confirmWithin)
+	if err := putJSON(t.tx.Bucket(bucketPending), []byte(hashSecret(code)), &pa); err != nil {
+		return err
+	}
+	text, err := t.s.render(kindConfirm, &mailData{Body: joinNote(body+fmt.Sprintf("\nThis request lapses on %s.", formatTime(pa.Expires)), note)})
+	if err != nil {
+		return err
+	}
+	subject := fmt.Sprintf("[%s] Confirm your address for seat %s", g.ID, p.seatName())
+	if pa.Join {
+		subject = fmt.Sprintf("[%s] Confirm: JOIN seat %s", g.ID, p.seatName())
+	}
+	return t.queue(&letter{kind: kindConfirm, game: g, to: addr, subject: subject, text: text,
+		replyTo: t.s.tokenAddress(confirmPrefix + code)})
+}
+
+// confirmAddress moves a seat, or seats a JOIN, when the mail in hand
+// answers a confirmation from the address asked; done reports whether it
+// was one (answered, or ignored when it comes from another address).
 func (t *txn) confirmAddress() (done bool, err error) {
 	for _, token := range plusTokens(t.msg, t.s.opts.Address) {
 		code, ok := strings.CutPrefix(strings.ToLower(token), confirmPrefix)
@@ -94,7 +108,10 @@ func (t *txn) confirmAddress() (done bool, err error) {
 		p := g.Player(pa.Side)
 		if p == nil || p.Generation != pa.Generation || t.now.After(pa.Expires) || g.Ended {
 			t.log.Info("a stale address confirmation ignored", "game", pa.Game, "side", pa.Side)
-			return true, t.answerSender(kindError, "Address not changed", "This confirmation came too late, or the seat changed hands meanwhile: nothing changed.")
+			return true, t.answerSender(kindError, "Nothing changed", "This confirmation came too late, or the seat changed hands meanwhile: nothing changed.")
+		}
+		if pa.Join {
+			return true, t.seatJoined(g, p, pa.Address)
 		}
 		old := p.Address
 		if err := t.handOver(g, p, pa.Address, "", true); err != nil {

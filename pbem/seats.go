@@ -453,17 +453,45 @@ func (t *txn) join(req *request) error {
 				g.ID, g.MinReliability, rel))
 		}
 	}
+	// The address asking may be forged: it confirms by replying from it.
+	ok, note, err := t.allow(limitStranger, addr, t.s.opts.StrangerAnswers)
+	if !ok || err != nil {
+		return err
+	}
+	return t.askConfirmation(g, p, addr, pendingAddress{Join: true}, fmt.Sprintf(
+		"You asked to play seat %s of game %s (%s). To take it: reply to this mail (nothing to write);\n"+
+			"the first JOIN confirmed gets the seat. If you did not ask, ignore this mail: nothing happens.", p.seatName(), g.ID, g.Title), note)
+}
+
+// seatJoined gives an open seat to an address that confirmed its JOIN,
+// if it is still open and the address may have it: at once, or after
+// the GM's APPROVE when the game asks for it.
+func (t *txn) seatJoined(g *Game, p *Player, addr string) error {
+	tell := func(subject, body string) error {
+		text, err := t.s.render(kindSeat, &mailData{Game: g.ID, Title: g.Title, Body: body})
+		if err != nil {
+			return err
+		}
+		return t.queue(&letter{kind: kindSeat, game: g, to: addr, subject: "[" + g.ID + "] " + subject, text: text})
+	}
+	switch {
+	case !p.isOpen() || p.Joining != "":
+		return tell("JOIN "+p.seatName()+": taken", fmt.Sprintf("Someone took seat %s of game %s first.", p.seatName(), g.ID))
+	case slices.ContainsFunc(g.Players, func(o Player) bool { return strings.EqualFold(o.Address, addr) }):
+		return tell("JOIN "+p.seatName()+" refused", fmt.Sprintf("You play a seat of game %s already.", g.ID))
+	}
 	if g.Approval {
 		p.Joining = addr
 		if err := t.putGame(g); err != nil {
 			return err
 		}
 		if err := t.answerGM(kindGM, g, "JOIN "+p.seatName()+" waits for you", fmt.Sprintf(
-			"%s asks to play seat %s of game %s. To let it: APPROVE %s %s; to give the seat to someone else: REPLACE %s %s ADDRESS.",
+			"%s asks to play seat %s of game %s (confirmed from that address). To let it: APPROVE %s %s;\n"+
+				"to give the seat to someone else: REPLACE %s %s ADDRESS.",
 			addr, p.seatName(), g.ID, g.ID, p.seatName(), g.ID, p.seatName())); err != nil {
 			return err
 		}
-		return t.answerSender(kindSeat, "JOIN "+g.ID+" "+p.seatName()+": waiting for the game master",
+		return tell("JOIN "+p.seatName()+": waiting for the game master",
 			"The game master approves who joins this game; you will get the welcome once it has.")
 	}
 	if err := t.handOver(g, p, addr, "", false); err != nil {

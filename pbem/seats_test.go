@@ -106,7 +106,16 @@ func TestOpenSeatAndJoin(t *testing.T) {
 		t.Errorf("the report does not say the caretaker played:\n%s", r.Text)
 	}
 
+	// JOIN is confirmed by a reply from the address: a forged From takes
+	// nothing.
 	j.handle(clientMail{From: carol, To: testJudge, Subject: "join", Body: "JOIN tutorial-1 german\n"})
+	confirm := j.takeN(1)[0]
+	if confirm.Kind() != kindConfirm || confirm.To() != carol || !strings.Contains(confirm.ReplyAddress(), "+confirm-") {
+		t.Fatalf("the JOIN's confirmation: %s", confirm)
+	}
+	j.handle(confirm.reply("mallory@example.org", ""))
+	j.takeN(0)
+	j.handle(confirm.reply(carol, ""))
 	mails = j.take()
 	byKind(t, mails, kindSeat, carol)
 	if m := byKind(t, mails, kindGM, testGM); !strings.Contains(m.Text, "APPROVE tutorial-1 german") {
@@ -195,6 +204,7 @@ func TestAbandonedSeat(t *testing.T) {
 	j.handle(gmMail("POLICY tutorial-1 reliability=0"))
 	j.takeN(1)
 	j.handle(clientMail{From: carol, To: testJudge, Subject: "join", Body: "JOIN tutorial-1 german\n"})
+	j.handle(byKind(t, j.take(), kindConfirm, carol).reply(carol, ""))
 	mails := j.take()
 	byKind(t, mails, kindWelcome, carol)
 	if p := gameRecord(t, j.store, "tutorial-1").Player("german"); p.Address != carol || p.Abandoned || p.Since != 4 {
