@@ -171,8 +171,9 @@ type sendResult struct {
 
 // recordSends records a pass's attempts in one commit: a mail sent leaves
 // the outbox, one that failed has its retry scheduled (the earliest is
-// returned) or is given up on, a player's then marked unreachable. A kill before the commit sends the pass's
-// mails again at the next start, under the same Message-ID.
+// returned) or is given up on, its player then marked unreachable. A kill
+// before the commit sends the pass's mails again at the next start, under
+// the same Message-ID.
 func (s *Service) recordSends(sent []sendResult) (retry time.Time, err error) {
 	if len(sent) == 0 {
 		return time.Time{}, nil

@@ -143,3 +143,49 @@ func TestBotPlaysWithAnAccountOfItsOwn(t *testing.T) {
 		t.Errorf("game new with german=bot, the judge stopped: exit %d\n%s%s", code, out2, errOut)
 	}
 }
+
+// Issue 19's seat that bounces at once, through the embedded judge: a game
+// made with an address the club server does not have; the welcome is
+// refused (550), the GM is mailed once with the reason and the way out, and
+// game show names the seat unreachable.
+func TestEmbeddedGameWithAnAddressNobodyHas(t *testing.T) {
+	dir := t.TempDir()
+	out, _ := startEmbedded(t, dir)
+	us := printedAccount(t, out.String(), "us")
+	cf, _, err := loadClubFile(filepath.Join(dir, "club.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	gm := account{address: "gm@fieldpost.local", password: cf.password(gmAccount), imap: us.imap, smtp: us.smtp}
+	mustRun(t, "game", "new", "--database", embeddedDatabase(dir), "--scenario", "tutorial", "--id", "robo",
+		"--player", "us="+us.address, "--player", "german=robot@fieldpost.local")
+	notices := func() []*mail.Inbound {
+		var found []*mail.Inbound
+		for _, m := range inbox(t, gm) {
+			if strings.Contains(m.Subject, "german player cannot be reached") {
+				found = append(found, m)
+			}
+		}
+		return found
+	}
+	waitFor(t, "the GM's notice", 30*time.Second, func() bool { return len(notices()) > 0 })
+	if text := notices()[0].Text; !strings.Contains(text, "550") || !strings.Contains(text, "no such account") || !strings.Contains(text, "END robo") {
+		t.Errorf("the notice:\n%s", text)
+	}
+	mustRun(t, "game", "remail", "robo", "--database", embeddedDatabase(dir)) // refused again: not told again
+	// Once the outbox holds nothing more to send about the game, a second
+	// notice would have been delivered.
+	var show string
+	waitFor(t, "the REMAIL sent", 30*time.Second, func() bool {
+		show = mustRun(t, "game", "show", "robo", "--database", embeddedDatabase(dir))
+		return strings.Contains(show, "Outbox: 0 mails about this game waiting to be sent, 2 given up on")
+	})
+	for _, want := range []string{"UNREACHABLE: german (robot@fieldpost.local)", "550", "END robo"} {
+		if !strings.Contains(show, want) {
+			t.Errorf("game show lacks %q:\n%s", want, show)
+		}
+	}
+	if n := len(notices()); n != 1 {
+		t.Errorf("the GM was told %d times", n)
+	}
+}
