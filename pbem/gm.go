@@ -58,8 +58,12 @@ func (t *txn) runGM(req *request) error {
 		if err := t.playRound(g, forcedNotice); err != nil {
 			return err
 		}
+		without := "sides without orders played the default orders"
+		if g.Caretaker == caretakerBot || g.Caretaker == caretakerStanding {
+			without = "the caretaker (" + g.Caretaker + ") played the sides without orders"
+		}
 		return t.answerGM(kindGM, g, fmt.Sprintf("Round %d played", round),
-			fmt.Sprintf("Round %d of game %s was played now; sides without orders played the default orders.", round, g.ID))
+			fmt.Sprintf("Round %d of game %s was played now; %s.", round, g.ID, without))
 	case cmdRollback:
 		return t.rollback(g)
 	case cmdEnd:
