@@ -143,6 +143,9 @@ func (t *txn) deadlineActions(g *Game) error {
 		return err
 	}
 	for _, side := range missing {
+		if p := g.Player(side); p != nil && p.absentAt(g.Deadline) {
+			continue // away, and said so: the caretaker plays
+		}
 		t.log.Info("reminder", "side", side, "round", g.Round())
 		// The absolute time, in the player's zone: a reminder read late
 		// still says when.
