@@ -95,7 +95,9 @@ func (t *txn) standingCaretaker(g *Game, pos engine.Position, side string) (engi
 // countRound counts a round played in each seat's reliability: a side
 // with orders kept its deadline; one without missed it, when the deadline
 // played the round (deadline) and its player was not away under the
-// caretaker policy. It returns the seats that missed AbandonAfter in a row.
+// caretaker policy. The round's record keeps what was counted, for a
+// ROLLBACK to take back. It returns the seats that missed AbandonAfter in
+// a row.
 func (t *txn) countRound(g *Game, waiting []string, rec *roundRecord, deadline bool) []string {
 	var abandoned []string
 	for _, side := range waiting {
@@ -108,9 +110,11 @@ func (t *txn) countRound(g *Game, waiting []string, rec *roundRecord, deadline b
 		case sent:
 			p.OnTime++
 			p.InARow = 0
+			rec.OnTime = append(rec.OnTime, side)
 		case deadline && !p.absentAt(t.now):
 			p.Missed++
 			p.InARow++
+			rec.Missed = append(rec.Missed, side)
 			if g.AbandonAfter > 0 && p.InARow >= g.AbandonAfter {
 				abandoned = append(abandoned, side)
 			}
@@ -150,4 +154,19 @@ func (p *played) caretakerNote() string {
 		fmt.Fprintf(&b, "%s sent no orders: %s.\n", side, p.caretaker[side])
 	}
 	return b.String() + "\n"
+}
+
+// uncountRound takes back what countRound counted for a round undone by
+// ROLLBACK, in the seats still held by the player who played it.
+func uncountRound(g *Game, rec *roundRecord, round int) {
+	for _, side := range rec.OnTime {
+		if p := g.Player(side); p != nil && !p.isOpen() && max(p.Since, 1) <= round {
+			p.OnTime = max(p.OnTime-1, 0)
+		}
+	}
+	for _, side := range rec.Missed {
+		if p := g.Player(side); p != nil && !p.isOpen() && max(p.Since, 1) <= round {
+			p.Missed, p.InARow = max(p.Missed-1, 0), max(p.InARow-1, 0)
+		}
+	}
 }

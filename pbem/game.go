@@ -118,8 +118,12 @@ type roundRecord struct {
 	// Caretaker says, by side, how the caretaker gave the orders of a side
 	// that sent none (not defaulted then).
 	Caretaker map[string]string `json:"caretaker,omitempty"`
-	Events    json.RawMessage   `json:"events"`
-	Played    time.Time         `json:"played"`
+	// OnTime and Missed name the seats whose reliability the round counted
+	// (kept their deadline, missed it), for a ROLLBACK to take back.
+	OnTime []string        `json:"on_time,omitempty"`
+	Missed []string        `json:"missed,omitempty"`
+	Events json.RawMessage `json:"events"`
+	Played time.Time       `json:"played"`
 }
 
 // submission is a side's latest valid orders for the current round.

@@ -419,6 +419,11 @@ func (t *txn) rollback(g *Game) error {
 		return t.refuseGM(g, cmdRollback, fmt.Sprintf("No round of game %s has been played.", g.ID))
 	}
 	undone := g.Turn // the round played from turn Turn-1
+	rec, err := t.round(g.ID, g.Turn-1)
+	if err != nil {
+		return err
+	}
+	uncountRound(g, rec, undone)
 	for _, err := range []error{
 		t.deleteSubmissions(g.ID, g.Turn),
 		t.dropPosition(g, g.Turn),

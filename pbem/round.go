@@ -69,13 +69,13 @@ func (t *txn) playRound(g *Game, notice string) error {
 	if rec.Events, err = round.Marshal(); err != nil {
 		return fmt.Errorf("game %s: storing round %d: %w", g.ID, turn+1, err)
 	}
+	abandoned := t.countRound(g, pos.Step().Waiting, rec, notice == deadlineNotice)
 	if err := t.putPosition(g, next); err != nil {
 		return err
 	}
 	if err := t.putRound(g.ID, turn, rec); err != nil {
 		return err
 	}
-	abandoned := t.countRound(g, pos.Step().Waiting, rec, notice == deadlineNotice)
 	g.Turn = next.Turn()
 	step := next.Step()
 	if step.Over {

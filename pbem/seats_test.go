@@ -491,3 +491,23 @@ func TestReplaceUnreachableSeat(t *testing.T) {
 		t.Errorf("the seat after REPLACE: %s, unreachable %v", p.Address, p.Unreachable)
 	}
 }
+
+// ROLLBACK takes back what the undone round counted in the seats'
+// reliability.
+func TestRollbackUncountsReliability(t *testing.T) {
+	j := newJudge(t, &Options{Deadline: 24 * time.Hour, Grace: time.Hour})
+	w := j.newGame("t1", "")
+	j.handle(w["us"].reply(alice, w["us"].Form()))
+	j.take()
+	j.clock.Advance(26 * time.Hour)
+	j.deadlines()
+	j.take()
+	if g := gameRecord(t, j.store, "t1"); g.Player("us").OnTime != 1 || g.Player("german").Missed != 1 || g.Player("german").InARow != 1 {
+		t.Fatalf("counted: us %+v, german %+v", g.Player("us").SeatState, g.Player("german").SeatState)
+	}
+	j.handle(gmMail("ROLLBACK t1"))
+	j.take()
+	if g := gameRecord(t, j.store, "t1"); g.Player("us").OnTime != 0 || g.Player("german").Missed != 0 || g.Player("german").InARow != 0 {
+		t.Errorf("after ROLLBACK: us %+v, german %+v", g.Player("us").SeatState, g.Player("german").SeatState)
+	}
+}
