@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	frontlinedata "fieldpost/data/frontline"
 	"fieldpost/engine"
+	"fieldpost/engine/frontline/data"
 	"fieldpost/engine/frontline/rules"
 )
 
@@ -73,7 +73,7 @@ func placeName(st *rules.State, h rules.Hex) string {
 // scenarioDescription is the DESCRIPTION lines of a bundled scenario's
 // file, a line with no text starting a paragraph; "" when it has none.
 func scenarioDescription(name string) string {
-	raw, err := frontlinedata.Files.ReadFile("scenarios/" + name + ".txt")
+	raw, err := data.Files.ReadFile("scenarios/" + name + ".txt")
 	if err != nil {
 		return ""
 	}

@@ -11,7 +11,6 @@ import (
 	"io"
 	"io/fs"
 
-	"fieldpost/data"
 	"fieldpost/engine"
 	"fieldpost/engine/stargeneral/bot"
 	"fieldpost/engine/stargeneral/mapview"
@@ -54,8 +53,8 @@ func (s *System) Title() string { return "Two Star General / Three Star General"
 // Scenarios implements engine.System: the bundled scenarios.
 func (s *System) Scenarios() []engine.ScenarioInfo {
 	var out []engine.ScenarioInfo
-	for _, name := range data.ScenarioNames() {
-		sc, err := data.Scenario(name)
+	for _, name := range rules.BundledScenarioNames() {
+		sc, err := rules.BundledScenario(name)
 		if err != nil {
 			continue // data's own tests load every bundled scenario
 		}
@@ -70,7 +69,7 @@ func (s *System) Scenarios() []engine.ScenarioInfo {
 
 // NewGame implements engine.System; Star General's setup draws nothing.
 func (s *System) NewGame(scenario string, _ uint64) (engine.Position, error) {
-	sc, err := data.Scenario(scenario)
+	sc, err := rules.BundledScenario(scenario)
 	if err != nil {
 		return nil, err
 	}
@@ -88,7 +87,7 @@ func (s *System) Load(stored []byte) (engine.Position, error) {
 
 // Wrap makes a position of a state, with the bundled ruleset it names.
 func (s *System) Wrap(st *rules.State) (*Position, error) {
-	rs, err := data.Ruleset(st.Ruleset)
+	rs, err := rules.BundledRuleset(st.Ruleset)
 	if err != nil {
 		return nil, err
 	}
@@ -104,7 +103,7 @@ func (s *System) Plan(view []byte, side, game string, seed uint64) (engine.Plan,
 	if sit.State == nil || sit.State.Map == nil {
 		return engine.Plan{}, errors.New("the situation holds no position")
 	}
-	rs, err := data.Ruleset(sit.Ruleset)
+	rs, err := rules.BundledRuleset(sit.Ruleset)
 	if err != nil {
 		return engine.Plan{}, err
 	}

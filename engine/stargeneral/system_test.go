@@ -10,8 +10,8 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"fieldpost/data"
 	"fieldpost/engine"
+	"fieldpost/engine/stargeneral/rules"
 	"fieldpost/templates"
 )
 
@@ -32,8 +32,8 @@ func TestScenariosAreTheBundledOnes(t *testing.T) {
 			t.Errorf("scenario %s: %+v", sc.Name, sc)
 		}
 	}
-	if !slices.Equal(names, data.ScenarioNames()) {
-		t.Errorf("scenarios %v, bundled %v", names, data.ScenarioNames())
+	if !slices.Equal(names, rules.BundledScenarioNames()) {
+		t.Errorf("scenarios %v, bundled %v", names, rules.BundledScenarioNames())
 	}
 	if info := newSystem(t).Scenarios()[slices.Index(names, "tutorial")]; info.Map != "13x10" || info.Ruleset != "2sg" {
 		t.Errorf("tutorial: %+v", info)

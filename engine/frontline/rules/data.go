@@ -8,7 +8,7 @@ import (
 	"strings"
 	"sync"
 
-	frontlinedata "fieldpost/data/frontline"
+	"fieldpost/engine/frontline/data"
 )
 
 // Weapon is one row of a unit card (Inset III.1).
@@ -225,7 +225,7 @@ func loadLibrary() (*Library, error) {
 }
 
 func readJSON(name string, v any) error {
-	b, err := frontlinedata.Files.ReadFile(name)
+	b, err := data.Files.ReadFile(name)
 	if err != nil {
 		return fmt.Errorf("frontline data %s: %w", name, err)
 	}

@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"strings"
 
-	frontlinedata "fieldpost/data/frontline"
 	"fieldpost/engine"
+	"fieldpost/engine/frontline/data"
 )
 
 // ScenarioInfo names a bundled scenario.
@@ -19,7 +19,7 @@ type ScenarioInfo struct {
 
 // Scenarios lists the bundled scenarios in name order.
 func Scenarios() ([]ScenarioInfo, error) {
-	entries, err := fs.ReadDir(frontlinedata.Files, "scenarios")
+	entries, err := fs.ReadDir(data.Files, "scenarios")
 	if err != nil {
 		return nil, fmt.Errorf("frontline scenarios: %w", err)
 	}
@@ -39,7 +39,7 @@ func Scenarios() ([]ScenarioInfo, error) {
 // LoadScenario parses a bundled scenario into its opening position, decks
 // not yet shuffled.
 func LoadScenario(name string) (*State, error) {
-	b, err := frontlinedata.Files.ReadFile("scenarios/" + name + ".txt")
+	b, err := data.Files.ReadFile("scenarios/" + name + ".txt")
 	if err != nil {
 		return nil, fmt.Errorf("frontline scenario %q: no such scenario", name)
 	}
