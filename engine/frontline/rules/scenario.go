@@ -68,13 +68,13 @@ func (s *State) shuffleDecks(d Dice) {
 	r := s.lib.Rules
 	s.CommandDeck = s.CommandDeck[:0]
 	if s.Options.Cards {
-		for range r.Int("cards_per_decision") {
+		for range r.CardsPerDecision {
 			s.CommandDeck = append(s.CommandDeck, CardNames...)
 		}
 	}
 	s.EventDeck = s.EventDeck[:0]
 	if s.Options.Events {
-		for range r.Int("event_copies") {
+		for range r.EventCopies {
 			for _, e := range s.lib.Events {
 				s.EventDeck = append(s.EventDeck, e.N)
 			}
@@ -248,7 +248,7 @@ func ParseScenario(text string) (*State, error) {
 			}
 			s.Sides = []string{strings.ToUpper(args[0]), strings.ToUpper(args[1])}
 			for _, side := range s.Sides {
-				s.Players = append(s.Players, &Player{Side: side, Hand: []string{}, Treasury: l.Rules.Int("start_treasury")})
+				s.Players = append(s.Players, &Player{Side: side, Hand: []string{}, Treasury: l.Rules.StartTreasury})
 			}
 			s.Active = s.Sides[0]
 		case "TURNS":
