@@ -15,6 +15,7 @@ import (
 
 	"fieldpost/engine"
 	"fieldpost/engine/frontline/bot"
+	"fieldpost/engine/frontline/fog"
 	"fieldpost/engine/frontline/mapview"
 	"fieldpost/engine/frontline/ordertext"
 	"fieldpost/engine/frontline/report"
@@ -250,13 +251,12 @@ func (p *Position) LoadRound(after engine.Position, stored []byte) (engine.Round
 // Situation implements engine.Position: the scores and the map as the side
 // sees it.
 func (p *Position) Situation(side string) (string, error) {
-	return situation(p.st, p.side(side)), nil
+	return situation(p.st, side), nil
 }
 
-// situation is the scores and the map as side (the game's spelling) sees
-// them.
+// situation is the scores and the map as side sees them.
 func situation(st *rules.State, side string) string {
-	v := st.View(side)
+	v := sideView(st, side)
 	var b strings.Builder
 	for _, pl := range v.Players {
 		fmt.Fprintf(&b, "%s: score %d\n", pl.Side, pl.Score)
@@ -268,12 +268,39 @@ func situation(st *rules.State, side string) string {
 
 // View implements engine.Position: the side's view, as JSON.
 func (p *Position) View(side string) ([]byte, error) {
-	return json.Marshal(p.st.View(p.side(side)))
+	return json.Marshal(sideView(p.st, side))
 }
 
 // Map implements engine.Position.
 func (p *Position) Map(w io.Writer, side string, f engine.MapFormat) error {
-	return drawMap(w, p.st.View(p.side(side)), nil, f)
+	return drawMap(w, sideView(p.st, side), nil, f)
+}
+
+// sideView is st as side may know it: a side's view (its own units, the
+// enemy it sees, the opening of the turn as it observed it); the public's,
+// with no unit of either side (the map, who holds the cities, the scores);
+// the umpire's, everything.
+func sideView(st *rules.State, side string) *rules.State {
+	switch side {
+	case engine.Umpire:
+		return st.Clone()
+	case engine.Public:
+		v := st.View("")
+		v.Units, v.Opening = nil, nil
+		return v
+	}
+	return fog.View(st, side)
+}
+
+// observed are the events as sight observed them.
+func observed(sight fog.Sight, events []rules.Event) []rules.Event {
+	var out []rules.Event
+	for _, e := range events {
+		if e, ok := sight.Observe(e); ok {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // drawMap draws a side's view v, with the turn that led to it (nil for
@@ -334,7 +361,6 @@ type Round struct {
 // Report implements engine.Round: what the side saw of the turn, every die
 // with what it was checked against, then its situation.
 func (r *Round) Report(side string, meta engine.RoundMeta) (string, error) {
-	side = r.After.side(side)
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s\n%s", r.Before.st.Title, r.Before.st.Step())
 	if meta.Game != "" {
@@ -344,7 +370,14 @@ func (r *Round) Report(side string, meta engine.RoundMeta) (string, error) {
 	for _, d := range meta.Defaulted {
 		fmt.Fprintf(&b, "%s sent no orders: nothing was bought or moved (default orders).\n\n", d)
 	}
-	b.WriteString(report.Text(r.Events, side))
+	switch side {
+	case engine.Public:
+		b.WriteString("Fog of war (VIII.1) and hidden units: what each side did and saw is told to that side only, and to everybody once the game is over.\n")
+	case engine.Umpire:
+		b.WriteString(report.Text(r.Events, fog.Umpire))
+	default:
+		b.WriteString(report.Text(r.Events, r.sight(side)))
+	}
 	fmt.Fprintf(&b, "\nDice seed for this turn: %d (its SHA-256 was promised before the orders).\n", meta.Seed)
 	if r.After.st.Over {
 		fmt.Fprintf(&b, "\nTHE GAME IS OVER. %s\n", r.After.st.Result)
@@ -355,11 +388,23 @@ func (r *Round) Report(side string, meta engine.RoundMeta) (string, error) {
 }
 
 // Map implements engine.Round: the position after the turn, as the side
-// sees it, with the moves it saw and the turn's engagements.
+// sees it, with the moves it saw and the engagements; the public's shows
+// neither.
 func (r *Round) Map(w io.Writer, side string, f engine.MapFormat) error {
-	side = r.After.side(side)
-	t := &mapview.Turn{Before: r.Before.st.View(side), Events: r.Events}
-	return drawMap(w, r.After.st.View(side), t, f)
+	var t *mapview.Turn
+	switch side {
+	case engine.Public:
+	case engine.Umpire:
+		t = &mapview.Turn{Before: sideView(r.Before.st, side), Events: r.Events}
+	default:
+		t = &mapview.Turn{Before: sideView(r.Before.st, side), Events: observed(r.sight(side), r.Events)}
+	}
+	return drawMap(w, sideView(r.After.st, side), t, f)
+}
+
+// sight is what side observed of the turn.
+func (r *Round) sight(side string) fog.Sight {
+	return fog.New(side, r.Before.st, r.After.st, r.Events)
 }
 
 // side is the game's spelling of a side named to the seam ("us": "US");
