@@ -319,7 +319,7 @@ func drawMap(w io.Writer, rs *rules.Ruleset, st *rules.State, events []rules.Eve
 		_, err := io.WriteString(w, report.ASCII(rs, v, side))
 		return err
 	}
-	return fmt.Errorf("no %q map in Brigadier General Commands: %w", f, engine.ErrMapFormat)
+	return engine.NoMap(family, f)
 }
 
 // Forces implements engine.Position: battalions with platoons left, the

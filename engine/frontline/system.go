@@ -313,7 +313,7 @@ func drawMap(w io.Writer, v *rules.State, t *mapview.Turn, f engine.MapFormat) e
 		_, err := io.WriteString(w, mapview.ASCII(v))
 		return err
 	}
-	return fmt.Errorf("no %q map in Frontline General: %w", f, engine.ErrMapFormat)
+	return engine.NoMap(family, f)
 }
 
 // Forces implements engine.Position: units in play, on the map, and their

@@ -320,7 +320,7 @@ func drawMap(w io.Writer, rs *rules.Ruleset, st *rules.State, events []rules.Eve
 		_, err := io.WriteString(w, mapview.ASCII(rs, st))
 		return err
 	}
-	return fmt.Errorf("no %q map in Star General: %w", f, engine.ErrMapFormat)
+	return engine.NoMap(family, f)
 }
 
 // Orders are a side's orders for a Star General round.
