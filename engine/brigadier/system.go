@@ -14,7 +14,6 @@ import (
 
 	"fieldpost/engine"
 	"fieldpost/engine/brigadier/bot"
-	"fieldpost/engine/brigadier/data"
 	"fieldpost/engine/brigadier/mapview"
 	"fieldpost/engine/brigadier/ordertext"
 	"fieldpost/engine/brigadier/report"
@@ -34,7 +33,7 @@ type System struct {
 
 // New returns the system with its bundled ruleset.
 func New() (*System, error) {
-	rs, err := rules.LoadRuleset(data.Ruleset())
+	rs, err := rules.BundledRuleset()
 	if err != nil {
 		return nil, err
 	}
@@ -58,7 +57,7 @@ func (s *System) Ruleset() *rules.Ruleset { return s.rs }
 // Scenarios implements engine.System.
 func (s *System) Scenarios() []engine.ScenarioInfo {
 	var out []engine.ScenarioInfo
-	for _, name := range data.ScenarioNames() {
+	for _, name := range rules.BundledScenarioNames() {
 		sc, err := s.scenario(name)
 		if err != nil {
 			continue // the package's tests load every bundled scenario
@@ -72,7 +71,7 @@ func (s *System) Scenarios() []engine.ScenarioInfo {
 }
 
 func (s *System) scenario(name string) (*rules.Scenario, error) {
-	text, err := data.Scenario(name)
+	text, err := rules.BundledScenarioText(name)
 	if err != nil {
 		return nil, err
 	}

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"fieldpost/engine"
-	"fieldpost/engine/brigadier/data"
+	"fieldpost/engine/brigadier/rules"
 	"fieldpost/engine/hexdraw/hexdrawtest"
 )
 
@@ -22,7 +22,7 @@ func newSystem(t testing.TB) *System {
 
 func TestScenarios(t *testing.T) {
 	sys := newSystem(t)
-	for _, name := range data.ScenarioNames() {
+	for _, name := range rules.BundledScenarioNames() {
 		if _, err := sys.scenario(name); err != nil {
 			t.Errorf("bundled scenario %s: %v", name, err)
 		}
@@ -132,7 +132,7 @@ func TestTurnThroughTheSeam(t *testing.T) {
 // A whole game of each scenario, bot against bot, through the seam to its end.
 func TestWholeGameBotAgainstBot(t *testing.T) {
 	sys := newSystem(t)
-	for _, name := range data.ScenarioNames() {
+	for _, name := range rules.BundledScenarioNames() {
 		t.Run(name, func(t *testing.T) { wholeGame(t, sys, name) })
 	}
 }
