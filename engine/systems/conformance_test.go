@@ -118,18 +118,27 @@ func formsAreAccepted(t *testing.T, pos engine.Position) {
 	}
 }
 
-// viewsHide checks lightly what each side is shown: each its own view where
-// information is hidden (what a view must leave out is the fog-of-war
-// properties' to check, family by family), the same for every side where
-// nothing is.
+// viewsHide checks lightly what each side is shown: each its own view, not
+// the public's, where information is hidden (what a view must leave out is
+// the fog-of-war properties' to check, family by family); the same for
+// every side and the public where nothing is.
 func viewsHide(t *testing.T, pos engine.Position) {
 	t.Helper()
 	sides := pos.Sides()
 	first := view(t, pos, sides[0].Name)
 	whole := marshal(t, pos)
+	public := view(t, pos, engine.Public)
+	switch {
+	case pos.HidesInformation() && bytes.Equal(public, first):
+		t.Fatalf("turn %d: the public is shown %s's view, yet the game hides information", pos.Turn(), sides[0].Name)
+	case !pos.HidesInformation() && !bytes.Equal(public, first):
+		t.Fatalf("turn %d: the public and %s are shown different views, yet the game hides nothing", pos.Turn(), sides[0].Name)
+	}
 	for _, sd := range sides[1:] {
 		v := view(t, pos, sd.Name)
 		switch {
+		case pos.HidesInformation() && bytes.Equal(v, public):
+			t.Fatalf("turn %d: %s is shown the public's view, yet the game hides information", pos.Turn(), sd.Name)
 		case pos.HidesInformation() && bytes.Equal(v, first):
 			t.Fatalf("turn %d: %s and %s are shown the same view, yet the game hides information", pos.Turn(), sides[0].Name, sd.Name)
 		case pos.HidesInformation() && bytes.Equal(v, whole):
