@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"fieldpost/engine/systems"
+	"fieldpost/mail"
 	"fieldpost/pbem"
 )
 
@@ -55,6 +56,7 @@ func cmdServe(e *env, args []string) error {
 		cfg.LMTPListen = *lmtpListen
 	}
 	cfg.CheckCopy = checkCopyInChild
+	cfg.InHand = testInHand
 	lock, err := lockDatabase(cfg.Database, "the database "+cfg.Database)
 	if err != nil {
 		return err
@@ -66,6 +68,10 @@ func cmdServe(e *env, args []string) error {
 	defer stop()
 	return pbem.Serve(ctx, cfg, systems.New, newLogger(e.stderr, cfg))
 }
+
+// testInHand is nil but in the tests, whose judge dies with it while a
+// mail is in hand (TestJudgeKilledByAMailSetsItAside).
+var testInHand func(msg *mail.Inbound) error
 
 // newLogger writes the judge's structured logs to w.
 func newLogger(w io.Writer, cfg *pbem.Config) *slog.Logger {
