@@ -15,6 +15,7 @@ import (
 	"sort"
 	"sync"
 
+	"fieldpost/engine/hexdraw"
 	"fieldpost/engine/stargeneral/rules"
 )
 
@@ -42,7 +43,7 @@ func PNG(w io.Writer, rs *rules.Ruleset, st *rules.State, events []rules.Event, 
 	r.draw()
 	r.c.img.Palette = r.c.pal.colours
 	defer pixelBuffers.Put(r.c.img.Pix)
-	return writePNG(w, r.c.img, pngLevel)
+	return hexdraw.WritePNG(w, r.c.img, pngLevel)
 }
 
 // pixelBuffers are the pixels of pictures saved, for the next: a division

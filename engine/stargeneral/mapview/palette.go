@@ -1,15 +1,7 @@
 package mapview
 
 import (
-	"bufio"
-	"bytes"
-	"compress/zlib"
-	"encoding/binary"
-	"hash/crc32"
-	"image"
 	"image/color"
-	"io"
-	"sync"
 
 	"fieldpost/engine/stargeneral/rules"
 )
@@ -137,68 +129,7 @@ func pack(c color.RGBA) uint32 {
 	return uint32(c.R)<<24 | uint32(c.G)<<16 | uint32(c.B)<<8 | uint32(c.A)
 }
 
-// writePNG saves a paletted picture as PNG, as image/png would but at a
-// compression level it does not offer: on the division map level 5 makes
-// a file an eighth smaller than level 4, and is 40% quicker than level 6,
-// image/png's default (docs/performance.md). Rows are stored as they are:
-// the PNG filters, which help photographs, made these flat pictures larger.
-func writePNG(w io.Writer, img *image.Paletted, level int) error {
-	width, height := img.Rect.Dx(), img.Rect.Dy()
-	bw := bufio.NewWriter(w)
-	bw.WriteString("\x89PNG\r\n\x1a\n")
-	var ihdr [13]byte
-	binary.BigEndian.PutUint32(ihdr[0:], uint32(width))
-	binary.BigEndian.PutUint32(ihdr[4:], uint32(height))
-	ihdr[8], ihdr[9] = 8, 3 // 8 bits per pixel, paletted
-	writeChunk(bw, "IHDR", ihdr[:])
-	plte := make([]byte, 0, 3*len(img.Palette))
-	for _, c := range img.Palette {
-		r, g, b, _ := c.RGBA()
-		plte = append(plte, uint8(r>>8), uint8(g>>8), uint8(b>>8))
-	}
-	writeChunk(bw, "PLTE", plte)
-	var data bytes.Buffer
-	// A compressor holds most of a megabyte of tables: one is kept for the
-	// next picture.
-	zw, _ := compressors.Get().(*zlib.Writer)
-	if zw == nil {
-		var err error
-		if zw, err = zlib.NewWriterLevel(&data, level); err != nil {
-			return err
-		}
-	}
-	defer compressors.Put(zw)
-	zw.Reset(&data)
-	row := make([]byte, 1+width) // the row's filter, none, then the row
-	for y := range height {
-		copy(row[1:], img.Pix[y*img.Stride:y*img.Stride+width])
-		if _, err := zw.Write(row); err != nil {
-			return err
-		}
-	}
-	if err := zw.Close(); err != nil {
-		return err
-	}
-	writeChunk(bw, "IDAT", data.Bytes())
-	writeChunk(bw, "IEND", nil)
-	return bw.Flush()
-}
-
-func writeChunk(w *bufio.Writer, kind string, data []byte) {
-	var n [4]byte
-	binary.BigEndian.PutUint32(n[:], uint32(len(data)))
-	w.Write(n[:])
-	crc := crc32.NewIEEE()
-	crc.Write([]byte(kind))
-	crc.Write(data)
-	w.WriteString(kind)
-	w.Write(data)
-	binary.BigEndian.PutUint32(n[:], crc.Sum32())
-	w.Write(n[:])
-}
-
-// pngLevel is the compression level of the PNG (see writePNG).
+// pngLevel is the zlib level of the PNG: on the division map level 5
+// makes a file an eighth smaller than level 4, and is 40% quicker than
+// level 6, image/png's default (docs/performance.md).
 const pngLevel = 5
-
-// compressors are zlib writers at pngLevel, ready for another picture.
-var compressors sync.Pool
