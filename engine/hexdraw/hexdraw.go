@@ -14,8 +14,16 @@ import (
 	"fieldpost/engine/hex"
 )
 
-// Pt is a point in picture pixels.
+// Pt is a point in picture pixels, or a step between two.
 type Pt struct{ X, Y float64 }
+
+func (p Pt) Add(q Pt) Pt         { return Pt{p.X + q.X, p.Y + q.Y} }
+func (p Pt) Sub(q Pt) Pt         { return Pt{p.X - q.X, p.Y - q.Y} }
+func (p Pt) Scale(k float64) Pt  { return Pt{p.X * k, p.Y * k} }
+func (p Pt) Len() float64        { return math.Hypot(p.X, p.Y) }
+func (p Pt) Unit() Pt            { return p.Scale(1 / p.Len()) }
+func (p Pt) Perp() Pt            { return Pt{-p.Y, p.X} } // a quarter turn
+func Lerp(a, b Pt, t float64) Pt { return Pt{a.X + (b.X-a.X)*t, a.Y + (b.Y-a.Y)*t} }
 
 // Layout places flat-topped hexes as printed maps number them: columns
 // left to right, rows top to bottom, even columns half a hex lower.

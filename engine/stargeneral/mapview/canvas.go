@@ -1,6 +1,7 @@
 package mapview
 
 import (
+	"fieldpost/engine/hexdraw"
 	"image"
 	"image/color"
 	"image/draw"
@@ -14,16 +15,8 @@ import (
 	"golang.org/x/image/vector"
 )
 
-// pt is a point in image pixels.
-type pt struct{ x, y float64 }
-
-func (p pt) add(q pt) pt           { return pt{p.x + q.x, p.y + q.y} }
-func (p pt) sub(q pt) pt           { return pt{p.x - q.x, p.y - q.y} }
-func (p pt) scale(k float64) pt    { return pt{p.x * k, p.y * k} }
-func (p pt) length() float64       { return math.Hypot(p.x, p.y) }
-func (p pt) unit() pt              { return p.scale(1 / p.length()) }
-func (p pt) perp() pt              { return pt{-p.y, p.x} }
-func lerpPt(a, b pt, t float64) pt { return pt{a.x + (b.x-a.x)*t, a.y + (b.y-a.y)*t} }
+// pt is a point in picture pixels.
+type pt = hexdraw.Pt
 
 // canvas draws shapes and text either into a paletted picture (img) or
 // as SVG elements (svg). The picture is drawn straight in its palette:
@@ -69,7 +62,7 @@ func (c *canvas) fillRect(x0, y0, x1, y1 int, col color.RGBA) {
 // fillRuns paints the runs of pixels of a hex centred at c, in col.
 func (c *canvas) fillRuns(col color.RGBA, ctr pt, runs []run) {
 	k := c.pal.index(col)
-	cx, cy := int(ctr.x), int(ctr.y)
+	cx, cy := int(ctr.X), int(ctr.Y)
 	b := c.img.Rect
 	for _, r := range runs {
 		y := cy + r.dy
@@ -153,8 +146,8 @@ func (c *canvas) fillPaths(col color.RGBA, polys [][]pt) {
 	maxX, maxY := math.Inf(-1), math.Inf(-1)
 	for _, p := range polys {
 		for _, q := range p {
-			minX, minY = math.Min(minX, q.x), math.Min(minY, q.y)
-			maxX, maxY = math.Max(maxX, q.x), math.Max(maxY, q.y)
+			minX, minY = math.Min(minX, q.X), math.Min(minY, q.Y)
+			maxX, maxY = math.Max(maxX, q.X), math.Max(maxY, q.Y)
 		}
 	}
 	r := image.Rect(int(math.Floor(minX)), int(math.Floor(minY)), int(math.Ceil(maxX)), int(math.Ceil(maxY))).Intersect(c.img.Rect)
@@ -168,9 +161,9 @@ func (c *canvas) fillPaths(col color.RGBA, polys [][]pt) {
 		if len(p) < 3 {
 			continue
 		}
-		c.ras.MoveTo(float32(p[0].x-ox), float32(p[0].y-oy))
+		c.ras.MoveTo(float32(p[0].X-ox), float32(p[0].Y-oy))
 		for _, q := range p[1:] {
-			c.ras.LineTo(float32(q.x-ox), float32(q.y-oy))
+			c.ras.LineTo(float32(q.X-ox), float32(q.Y-oy))
 		}
 		c.ras.ClosePath()
 	}
@@ -241,7 +234,7 @@ func orient(polys [][]pt, sign float64) [][]pt {
 		area := 0.0
 		for i := range p {
 			j := (i + 1) % len(p)
-			area += p[i].x*p[j].y - p[j].x*p[i].y
+			area += p[i].X*p[j].Y - p[j].X*p[i].Y
 		}
 		if area*sign < 0 {
 			rev := make([]pt, len(p))
@@ -278,12 +271,12 @@ func strokePolys(width float64, pts []pt) [][]pt {
 	var polys [][]pt
 	for i := 0; i+1 < len(pts); i++ {
 		a, b := pts[i], pts[i+1]
-		d := b.sub(a)
-		if d.length() == 0 {
+		d := b.Sub(a)
+		if d.Len() == 0 {
 			continue
 		}
-		n := d.unit().perp().scale(hw)
-		polys = append(polys, []pt{a.add(n), b.add(n), b.sub(n), a.sub(n)})
+		n := d.Unit().Perp().Scale(hw)
+		polys = append(polys, []pt{a.Add(n), b.Add(n), b.Sub(n), a.Sub(n)})
 	}
 	if width >= 2 {
 		for _, p := range pts {
@@ -300,14 +293,14 @@ func dashes(pts []pt, on, off float64) [][]pt {
 	drawing, left := true, on
 	for i := 0; i+1 < len(pts); i++ {
 		a, b := pts[i], pts[i+1]
-		seg := b.sub(a).length()
+		seg := b.Sub(a).Len()
 		pos := 0.0
 		if drawing && len(cur) == 0 {
 			cur = append(cur, a)
 		}
 		for seg-pos > left {
 			pos += left
-			p := lerpPt(a, b, pos/seg)
+			p := hexdraw.Lerp(a, b, pos/seg)
 			if drawing {
 				out = append(out, append(cur, p))
 				cur = nil
@@ -335,13 +328,13 @@ func circle(c pt, r float64) []pt {
 	out := make([]pt, n)
 	for i := range out {
 		a := 2 * math.Pi * float64(i) / float64(n)
-		out[i] = pt{c.x + r*math.Cos(a), c.y + r*math.Sin(a)}
+		out[i] = pt{X: c.X + r*math.Cos(a), Y: c.Y + r*math.Sin(a)}
 	}
 	return out
 }
 
 func rect(x0, y0, x1, y1 float64) []pt {
-	return []pt{{x0, y0}, {x1, y0}, {x1, y1}, {x0, y1}}
+	return []pt{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}}
 }
 
 // roundRect is a rectangle with corners rounded by r.
@@ -350,11 +343,11 @@ func roundRect(x0, y0, x1, y1, r float64) []pt {
 	corners := []struct {
 		c     pt
 		start float64
-	}{{pt{x1 - r, y0 + r}, -90}, {pt{x1 - r, y1 - r}, 0}, {pt{x0 + r, y1 - r}, 90}, {pt{x0 + r, y0 + r}, 180}}
+	}{{pt{X: x1 - r, Y: y0 + r}, -90}, {pt{X: x1 - r, Y: y1 - r}, 0}, {pt{X: x0 + r, Y: y1 - r}, 90}, {pt{X: x0 + r, Y: y0 + r}, 180}}
 	for _, k := range corners {
 		for i := 0; i <= 2; i++ {
 			a := (k.start + float64(i)*45) * math.Pi / 180
-			out = append(out, pt{k.c.x + r*math.Cos(a), k.c.y + r*math.Sin(a)})
+			out = append(out, pt{X: k.c.X + r*math.Cos(a), Y: k.c.Y + r*math.Sin(a)})
 		}
 	}
 	return out
@@ -369,7 +362,7 @@ func star(c pt, r float64) []pt {
 			rad = r * 0.42
 		}
 		a := (-90 + float64(i)*36) * math.Pi / 180
-		out[i] = pt{c.x + rad*math.Cos(a), c.y + rad*math.Sin(a)}
+		out[i] = pt{X: c.X + rad*math.Cos(a), Y: c.Y + rad*math.Sin(a)}
 	}
 	return out
 }
@@ -383,7 +376,7 @@ func burst(c pt, r float64, n int) []pt {
 			rad = r * 0.6
 		}
 		a := (-90 + float64(i)*180/float64(n)) * math.Pi / 180
-		out[i] = pt{c.x + rad*math.Cos(a), c.y + rad*math.Sin(a)}
+		out[i] = pt{X: c.X + rad*math.Cos(a), Y: c.Y + rad*math.Sin(a)}
 	}
 	return out
 }

@@ -146,8 +146,8 @@ func counterSize(r float64) (w, h float64) { return math.Round(1.4 * r), math.Ro
 // counterBox is the counter's rectangle when it stands in the hex at ctr.
 func counterBox(ctr pt, r float64) (x0, y0, x1, y1 float64) {
 	w, h := counterSize(r)
-	x0 = math.Round(ctr.x - w/2)
-	y0 = math.Round(ctr.y - h/2)
+	x0 = math.Round(ctr.X - w/2)
+	y0 = math.Round(ctr.Y - h/2)
 	return x0, y0, x0 + w, y0 + h
 }
 
@@ -158,7 +158,7 @@ func counterShape(ctr pt, r float64) []pt {
 	x0, y0, x1, y1 := counterBox(ctr, r)
 	hex := hexagon(ctr, r)
 	for cut := 0.0; ; cut++ {
-		shape := []pt{{x0 + cut, y0}, {x1 - cut, y0}, {x1, y0 + cut}, {x1, y1 - cut}, {x1 - cut, y1}, {x0 + cut, y1}, {x0, y1 - cut}, {x0, y0 + cut}}
+		shape := []pt{{X: x0 + cut, Y: y0}, {X: x1 - cut, Y: y0}, {X: x1, Y: y0 + cut}, {X: x1, Y: y1 - cut}, {X: x1 - cut, Y: y1}, {X: x0 + cut, Y: y1}, {X: x0, Y: y1 - cut}, {X: x0, Y: y0 + cut}}
 		if insideConvex(shape, hex, 1) || cut > (y1-y0)/2 {
 			return shape
 		}
@@ -171,17 +171,17 @@ func insideConvex(p, poly []pt, margin float64) bool {
 	area := 0.0
 	for i := range poly {
 		j := (i + 1) % len(poly)
-		area += poly[i].x*poly[j].y - poly[j].x*poly[i].y
+		area += poly[i].X*poly[j].Y - poly[j].X*poly[i].Y
 	}
 	for i := range poly {
 		a, b := poly[i], poly[(i+1)%len(poly)]
-		n := b.sub(a).perp().unit()
+		n := b.Sub(a).Perp().Unit()
 		if area < 0 {
-			n = n.scale(-1)
+			n = n.Scale(-1)
 		}
 		for _, q := range p {
 			// n points inwards: the distance of q into the polygon.
-			if d := q.sub(a).x*n.x + q.sub(a).y*n.y; d < margin {
+			if d := q.Sub(a).X*n.X + q.Sub(a).Y*n.Y; d < margin {
 				return false
 			}
 		}
@@ -193,13 +193,13 @@ func insideConvex(p, poly []pt, margin float64) bool {
 func inset(p []pt, d float64) []pt {
 	var c pt
 	for _, q := range p {
-		c = c.add(q)
+		c = c.Add(q)
 	}
-	c = c.scale(1 / float64(len(p)))
+	c = c.Scale(1 / float64(len(p)))
 	out := make([]pt, len(p))
 	for i, q := range p {
-		v := c.sub(q)
-		out[i] = q.add(pt{math.Copysign(math.Min(d, math.Abs(v.x)), v.x), math.Copysign(math.Min(d, math.Abs(v.y)), v.y)})
+		v := c.Sub(q)
+		out[i] = q.Add(pt{X: math.Copysign(math.Min(d, math.Abs(v.X)), v.X), Y: math.Copysign(math.Min(d, math.Abs(v.Y)), v.Y)})
 	}
 	return out
 }
@@ -268,7 +268,7 @@ func (r *renderer) drawCounter(ctr pt, k counter) {
 	if k.per > 0 {
 		pr := math.Max(1.5, 0.07*r.r)
 		for i := k.per - 1; i >= 0; i-- {
-			p := pt{right - pr, baseY}
+			p := pt{X: right - pr, Y: baseY}
 			c.fill(ink, circle(p, pr+0.8))
 			if i >= k.shots {
 				c.fill(markBack, circle(p, pr-0.4))
@@ -296,17 +296,17 @@ func drawSymbol(c *canvas, s symbol, x0, y0, x1, y1 float64) {
 	lw := math.Max(1, h/11)
 	c.fill(ink, rect(x0, y0, x1, y1))
 	c.fill(symbolBack, rect(x0+lw, y0+lw, x1-lw, y1-lw))
-	mid := pt{x0 + w/2, y0 + h/2}
+	mid := pt{X: x0 + w/2, Y: y0 + h/2}
 	if s.armoured {
 		oval := roundRect(x0+w*0.2, y0+h*0.24, x1-w*0.2, y1-h*0.24, h*0.26)
 		c.strokeClosed(ink, lw, oval)
 	}
 	switch s.kind {
 	case "infantry":
-		c.stroke(ink, lw, pt{x0, y0}, pt{x1, y1})
-		c.stroke(ink, lw, pt{x0, y1}, pt{x1, y0})
+		c.stroke(ink, lw, pt{X: x0, Y: y0}, pt{X: x1, Y: y1})
+		c.stroke(ink, lw, pt{X: x0, Y: y1}, pt{X: x1, Y: y0})
 	case "recce":
-		c.stroke(ink, lw, pt{x0, y1}, pt{x1, y0})
+		c.stroke(ink, lw, pt{X: x0, Y: y1}, pt{X: x1, Y: y0})
 	case "artillery":
 		c.fill(ink, circle(mid, h*0.17))
 	case "hq":
@@ -315,15 +315,15 @@ func drawSymbol(c *canvas, s symbol, x0, y0, x1, y1 float64) {
 		if s.armoured {
 			px, top, bot, fw = x0+w*0.4, y0+h*0.32, y1-h*0.3, w*0.24
 		}
-		c.stroke(ink, lw, pt{px, bot}, pt{px, top})
+		c.stroke(ink, lw, pt{X: px, Y: bot}, pt{X: px, Y: top})
 		c.fill(ink, rect(px, top, px+fw, top+(bot-top)*0.5))
 	case "other":
 		f := c.face(true, int(math.Round(h*0.75)))
-		c.textCentred(f, s.letter, mid.x, mid.y, ink)
+		c.textCentred(f, s.letter, mid.X, mid.Y, ink)
 	}
 	if s.motorised {
 		for _, fx := range []float64{0.3, 0.7} {
-			c.strokeClosed(ink, lw*0.8, circle(pt{x0 + w*fx, y1 - h*0.2}, h*0.1))
+			c.strokeClosed(ink, lw*0.8, circle(pt{X: x0 + w*fx, Y: y1 - h*0.2}, h*0.1))
 		}
 	}
 }

@@ -199,7 +199,7 @@ func (r *renderer) legendSections() []legendSection {
 			lines = append(lines, "("+sd.Name+")")
 		}
 		forces.items = append(forces.items, legendItem{iconW: cw + 4, icon: func(c *canvas, x, y, h float64) {
-			r.drawCounter(pt{x + cw/2 + 1, y + h/2 + 0.03*r.r}, k)
+			r.drawCounter(pt{X: x + cw/2 + 1, Y: y + h/2 + 0.03*r.r}, k)
 		}, lines: lines})
 	}
 	forces.items = append(forces.items, legendItem{lines: []string{
@@ -237,7 +237,7 @@ func (r *renderer) legendSections() []legendSection {
 		types.items = append(types.items, legendItem{iconW: 0.5 * r.r, icon: func(c *canvas, x, y, h float64) {
 			pr := math.Max(1.5, 0.07*r.r)
 			for i := range 2 {
-				p := pt{x + pr + 1 + float64(i)*(2*pr+2), y + h/2}
+				p := pt{X: x + pr + 1 + float64(i)*(2*pr+2), Y: y + h/2}
 				c.fill(ink, circle(p, pr+0.8))
 				if i == 1 {
 					c.fill(markBack, circle(p, pr-0.4))
@@ -263,7 +263,7 @@ func (r *renderer) legendSections() []legendSection {
 			continue
 		}
 		terrain.items = append(terrain.items, legendItem{iconW: 2 * sw, icon: func(c *canvas, x, y, h float64) {
-			ctr := pt{x + sw, y + h/2}
+			ctr := pt{X: x + sw, Y: y + h/2}
 			var around [6]string
 			if terrainLook(t) == "bridge" {
 				around = [6]string{"", "river", "river", "", "river", "river"}
@@ -278,13 +278,13 @@ func (r *renderer) legendSections() []legendSection {
 	}
 	if len(r.st.Map.Roads) > 0 {
 		terrain.items = append(terrain.items, legendItem{iconW: 2 * sw, icon: func(c *canvas, x, y, h float64) {
-			c.stroke(roadEdge, 0.21*r.r, pt{x + 2, y + h/2}, pt{x + 2*sw - 2, y + h/2})
-			c.stroke(roadFill, 0.13*r.r, pt{x + 2, y + h/2}, pt{x + 2*sw - 2, y + h/2})
+			c.stroke(roadEdge, 0.21*r.r, pt{X: x + 2, Y: y + h/2}, pt{X: x + 2*sw - 2, Y: y + h/2})
+			c.stroke(roadFill, 0.13*r.r, pt{X: x + 2, Y: y + h/2}, pt{X: x + 2*sw - 2, Y: y + h/2})
 		}, lines: []string{"road"}})
 	}
 	if len(r.st.Objectives) > 0 {
 		terrain.items = append(terrain.items, legendItem{iconW: 2 * sw, icon: func(c *canvas, x, y, h float64) {
-			ctr := pt{x + sw, y + h/2}
+			ctr := pt{X: x + sw, Y: y + h/2}
 			s := star(ctr, sw*0.8)
 			c.fill(ink, grow(s, 1.2))
 			c.fill(unheld, s)
@@ -433,7 +433,7 @@ func (r *renderer) markerItems() []legendItem {
 		out = append(out, legendItem{iconW: aw, icon: func(c *canvas, x, y, h float64) {
 			for i := range 2 {
 				yy := y + h/2 + (float64(i)-0.5)*h*0.42
-				drawArrow(c, []pt{{x, yy}, {x + aw, yy}}, r.r*0.7, sideStrong[i], style, arrowShaft|arrowTip)
+				drawArrow(c, []pt{{X: x, Y: yy}, {X: x + aw, Y: yy}}, r.r*0.7, sideStrong[i], style, arrowShaft|arrowTip)
 			}
 		}, lines: []string{text}})
 	}
@@ -443,20 +443,20 @@ func (r *renderer) markerItems() []legendItem {
 	mr := markerRadius(r.r)
 	if has["combat"] {
 		out = append(out, legendItem{iconW: 2.8 * mr, icon: func(c *canvas, x, y, h float64) {
-			drawCombatMarker(c, pt{x + 1.4*mr, y + h/2}, mr, 1, false)
+			drawCombatMarker(c, pt{X: x + 1.4*mr, Y: y + h/2}, mr, 1, false)
 		}, lines: []string{"combat at the target hex, in order fought; dashes lead from the attackers"}})
 	}
 	if has["barrage"] {
 		out = append(out, legendItem{iconW: 3 * mr, icon: func(c *canvas, x, y, h float64) {
-			drawCombatMarker(c, pt{x + 1.5*mr, y + h/2}, mr, 1, true)
+			drawCombatMarker(c, pt{X: x + 1.5*mr, Y: y + h/2}, mr, 1, true)
 		}, lines: []string{"artillery barrage"}})
 	}
 	if has["destroyed"] {
 		out = append(out, legendItem{iconW: 0.9 * r.r, icon: func(c *canvas, x, y, h float64) {
-			ctr := pt{x + 0.45*r.r, y + h/2}
+			ctr := pt{X: x + 0.45*r.r, Y: y + h/2}
 			d := math.Min(0.42*r.r, h*0.4)
-			c.stroke(destroyed, 0.13*r.r, pt{ctr.x - d, ctr.y - d}, pt{ctr.x + d, ctr.y + d})
-			c.stroke(destroyed, 0.13*r.r, pt{ctr.x - d, ctr.y + d}, pt{ctr.x + d, ctr.y - d})
+			c.stroke(destroyed, 0.13*r.r, pt{X: ctr.X - d, Y: ctr.Y - d}, pt{X: ctr.X + d, Y: ctr.Y + d})
+			c.stroke(destroyed, 0.13*r.r, pt{X: ctr.X - d, Y: ctr.Y + d}, pt{X: ctr.X + d, Y: ctr.Y - d})
 		}, lines: []string{"stand destroyed"}})
 	}
 	return out

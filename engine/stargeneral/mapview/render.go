@@ -159,17 +159,17 @@ func newRenderer(rs *rules.Ruleset, st *rules.State, events []rules.Event, radiu
 		mapH += r.hh / 2
 	}
 	r.width = int(math.Ceil(mapW + 2*r.margin))
-	r.origin = pt{r.margin, math.Round(r.titleHeight() + r.margin)}
-	r.mapBot = r.origin.y + mapH
+	r.origin = pt{X: r.margin, Y: math.Round(r.titleHeight() + r.margin)}
+	r.mapBot = r.origin.Y + mapH
 	return r
 }
 
 // centre is the pixel centre of a hex: columns 1.5 radii apart, even columns
 // half a hex lower (engine/hex.go).
 func (r *renderer) centre(h rules.Hex) pt {
-	p := pt{r.origin.x + math.Round(r.r) + float64(h.Col-1)*r.colStep, r.origin.y + r.hh/2 + float64(h.Row-1)*r.hh}
+	p := pt{X: r.origin.X + math.Round(r.r) + float64(h.Col-1)*r.colStep, Y: r.origin.Y + r.hh/2 + float64(h.Row-1)*r.hh}
 	if h.Col%2 == 0 {
-		p.y += r.hh / 2
+		p.Y += r.hh / 2
 	}
 	return p
 }
@@ -177,7 +177,7 @@ func (r *renderer) centre(h rules.Hex) pt {
 // corners are the corners of the map's hex at c, east first, clockwise.
 func (r *renderer) corners(c pt) []pt {
 	w := r.colStep - r.r // half the flat top: the columns interlock
-	return []pt{{c.x + r.r, c.y}, {c.x + w, c.y + r.hh/2}, {c.x - w, c.y + r.hh/2}, {c.x - r.r, c.y}, {c.x - w, c.y - r.hh/2}, {c.x + w, c.y - r.hh/2}}
+	return []pt{{X: c.X + r.r, Y: c.Y}, {X: c.X + w, Y: c.Y + r.hh/2}, {X: c.X - w, Y: c.Y + r.hh/2}, {X: c.X - r.r, Y: c.Y}, {X: c.X - w, Y: c.Y - r.hh/2}, {X: c.X + w, Y: c.Y - r.hh/2}}
 }
 
 // run is a row of pixels of a hex, dy below its centre, from dx0 to dx1
@@ -188,13 +188,13 @@ type run struct{ dy, dx0, dx1 int }
 // other, a tie going to the hex north or east of the other. Hexes of the
 // picture tile it with the same pixels each.
 func hexCell(radius, colStep, hh float64) []run {
-	next := [6]pt{{0, -hh}, {colStep, -hh / 2}, {colStep, hh / 2}, {0, hh}, {-colStep, hh / 2}, {-colStep, -hh / 2}}
+	next := [6]pt{{X: 0, Y: -hh}, {X: colStep, Y: -hh / 2}, {X: colStep, Y: hh / 2}, {X: 0, Y: hh}, {X: -colStep, Y: hh / 2}, {X: -colStep, Y: -hh / 2}}
 	mine := func(x, y int) bool {
-		p := pt{float64(x) + 0.5, float64(y) + 0.5}
-		own := p.x*p.x + p.y*p.y
+		p := pt{X: float64(x) + 0.5, Y: float64(y) + 0.5}
+		own := p.X*p.X + p.Y*p.Y
 		for d, n := range next {
-			q := p.sub(n)
-			other := q.x*q.x + q.y*q.y
+			q := p.Sub(n)
+			other := q.X*q.X + q.Y*q.Y
 			if other < own || (other == own && d < 3) {
 				return false
 			}
@@ -224,7 +224,7 @@ func hexagon(c pt, radius float64) []pt {
 	out := make([]pt, 6)
 	for i := range out {
 		a := float64(i) * math.Pi / 3
-		out[i] = pt{c.x + radius*math.Cos(a), c.y + radius*math.Sin(a)}
+		out[i] = pt{X: c.X + radius*math.Cos(a), Y: c.Y + radius*math.Sin(a)}
 	}
 	return out
 }
@@ -233,7 +233,7 @@ func hexagon(c pt, radius float64) []pt {
 // order of rules.Hex.Neighbours: north first, then clockwise.
 func edgeMid(c pt, hh float64, d int) pt {
 	a := (-90 + 60*float64(d)) * math.Pi / 180
-	return pt{c.x + hh/2*math.Cos(a), c.y + hh/2*math.Sin(a)}
+	return pt{X: c.X + hh/2*math.Cos(a), Y: c.Y + hh/2*math.Sin(a)}
 }
 
 func (r *renderer) draw() {
@@ -380,9 +380,9 @@ func (r *renderer) drawGrid() {
 		// The picture writes them in a pixel font, crisp at their small
 		// size; the SVG, which may be zoomed, as text.
 		if r.vector {
-			r.c.textCentred(numFace, h.String(), c.x, c.y-0.7*r.r, col)
+			r.c.textCentred(numFace, h.String(), c.X, c.Y-0.7*r.r, col)
 		} else {
-			r.c.pixelDigits(h.String(), c.x, c.y-0.7*r.r, max(1, int(r.r/26)), col)
+			r.c.pixelDigits(h.String(), c.X, c.Y-0.7*r.r, max(1, int(r.r/26)), col)
 		}
 	}
 }
@@ -393,7 +393,7 @@ func (r *renderer) drawGrid() {
 func (r *renderer) gridPixels(h rules.Hex, c pt) {
 	nb := h.Neighbours()
 	off := func(d int) bool { return !r.st.Map.OnMap(nb[d]) }
-	cx, cy := int(c.x), int(c.y)
+	cx, cy := int(c.X), int(c.Y)
 	last := len(r.cell) - 1
 	for i, k := range r.cell {
 		y := cy + k.dy
@@ -426,7 +426,7 @@ func (r *renderer) drawObjectives() {
 // starCentre is where an objective's star stands: on its hex's left corner.
 func (r *renderer) starCentre(h rules.Hex) pt {
 	c := r.centre(h)
-	return pt{c.x - 0.86*r.r, c.y}
+	return pt{X: c.X - 0.86*r.r, Y: c.Y}
 }
 
 // features are the marks of the map a name must not cover: each
@@ -436,13 +436,13 @@ func (r *renderer) features() [][]pt {
 	for _, o := range r.st.Objectives {
 		if r.st.Map.OnMap(o.Hex) {
 			c, d := r.starCentre(o.Hex), 0.2*r.r+2
-			out = append(out, rect(c.x-d, c.y-d, c.x+d, c.y+d))
+			out = append(out, rect(c.X-d, c.Y-d, c.X+d, c.Y+d))
 		}
 	}
 	for _, h := range r.allHexes() {
 		if t := r.terrainAt(h); t != nil && t.ID == "bridge" {
 			c, d := r.centre(h), 0.25*r.r
-			out = append(out, rect(c.x-d, c.y-d, c.x+d, c.y+d))
+			out = append(out, rect(c.X-d, c.Y-d, c.X+d, c.Y+d))
 		}
 	}
 	return out
@@ -452,13 +452,13 @@ func (r *renderer) features() [][]pt {
 func grow(p []pt, d float64) []pt {
 	var c pt
 	for _, q := range p {
-		c = c.add(q)
+		c = c.Add(q)
 	}
-	c = c.scale(1 / float64(len(p)))
+	c = c.Scale(1 / float64(len(p)))
 	out := make([]pt, len(p))
 	for i, q := range p {
-		v := q.sub(c)
-		out[i] = q.add(v.unit().scale(d))
+		v := q.Sub(c)
+		out[i] = q.Add(v.Unit().Scale(d))
 	}
 	return out
 }
@@ -530,10 +530,10 @@ func (r *renderer) placeNames() []placeLabel {
 		h := float64(l.face.ascent)
 		box := func(p pt) []pt {
 			// Inside the picture, whatever the hex.
-			p.x = math.Max(4+w/2, math.Min(float64(r.width)-4-w/2, p.x))
-			return rect(p.x-w/2-3, p.y-h*0.5-2, p.x+w/2+3, p.y+h*0.5+3)
+			p.X = math.Max(4+w/2, math.Min(float64(r.width)-4-w/2, p.X))
+			return rect(p.X-w/2-3, p.Y-h*0.5-2, p.X+w/2+3, p.Y+h*0.5+3)
 		}
-		l.box = box(pt{c.x, c.y + 0.74*r.r})
+		l.box = box(pt{X: c.X, Y: c.Y + 0.74*r.r})
 		free := func(b []pt) (int, bool) {
 			for _, q := range placed {
 				if overlap(b, q) {
@@ -544,8 +544,8 @@ func (r *renderer) placeNames() []placeLabel {
 		}
 		if !l.objective {
 			// Near its hex, clear of counters if it can be.
-			for _, d := range []pt{{0, 0.74}, {0, -0.74}, {0, 1.1}, {0, -1.1}} {
-				if b := box(c.add(d.scale(r.r))); r.countersUnder(b) == 0 {
+			for _, d := range []pt{{X: 0, Y: 0.74}, {X: 0, Y: -0.74}, {X: 0, Y: 1.1}, {X: 0, Y: -1.1}} {
+				if b := box(c.Add(d.Scale(r.r))); r.countersUnder(b) == 0 {
 					if _, ok := free(b); ok {
 						l.box = b
 						placed = append(placed, b)
@@ -557,10 +557,10 @@ func (r *renderer) placeNames() []placeLabel {
 			// The first place that covers no counter and no other name,
 			// else the one that covers fewest counters.
 			fewest := math.MaxInt
-			for _, d := range []pt{{0, 0.74}, {0, -0.74}, {0, 1.1}, {0, -1.1}, {-0.9, 0.74}, {0.9, 0.74}, {-0.9, -0.74}, {0.9, -0.74},
-				{0, 1.6}, {0, -1.6}, {-1.5, 0}, {1.5, 0}, {-1.2, 1.3}, {1.2, 1.3}, {-1.2, -1.3}, {1.2, -1.3},
-				{0, 2.2}, {0, -2.2}, {-2.2, 0.5}, {2.2, 0.5}, {-2.2, -0.5}, {2.2, -0.5}, {-1.6, 2}, {1.6, 2}, {-1.6, -2}, {1.6, -2}} {
-				b := box(c.add(d.scale(r.r)))
+			for _, d := range []pt{{X: 0, Y: 0.74}, {X: 0, Y: -0.74}, {X: 0, Y: 1.1}, {X: 0, Y: -1.1}, {X: -0.9, Y: 0.74}, {X: 0.9, Y: 0.74}, {X: -0.9, Y: -0.74}, {X: 0.9, Y: -0.74},
+				{X: 0, Y: 1.6}, {X: 0, Y: -1.6}, {X: -1.5, Y: 0}, {X: 1.5, Y: 0}, {X: -1.2, Y: 1.3}, {X: 1.2, Y: 1.3}, {X: -1.2, Y: -1.3}, {X: 1.2, Y: -1.3},
+				{X: 0, Y: 2.2}, {X: 0, Y: -2.2}, {X: -2.2, Y: 0.5}, {X: 2.2, Y: 0.5}, {X: -2.2, Y: -0.5}, {X: 2.2, Y: -0.5}, {X: -1.6, Y: 2}, {X: 1.6, Y: 2}, {X: -1.6, Y: -2}, {X: 1.6, Y: -2}} {
+				b := box(c.Add(d.Scale(r.r)))
 				if n, ok := free(b); ok && n < fewest {
 					l.box, fewest = b, n
 				}
@@ -570,7 +570,7 @@ func (r *renderer) placeNames() []placeLabel {
 			}
 			placed = append(placed, l.box)
 		}
-		l.centre = pt{(l.box[0].x + l.box[1].x) / 2, (l.box[0].y+l.box[2].y)/2 - 0.5}
+		l.centre = pt{X: (l.box[0].X + l.box[1].X) / 2, Y: (l.box[0].Y+l.box[2].Y)/2 - 0.5}
 	}
 	return labels
 }
@@ -585,12 +585,12 @@ func (r *renderer) drawNames(objectives bool) {
 		if l.objective {
 			bg = objLabelBack
 		}
-		x0, y0, x1, y1 := l.box[0].x, l.box[0].y, l.box[2].x, l.box[2].y
+		x0, y0, x1, y1 := l.box[0].X, l.box[0].Y, l.box[2].X, l.box[2].Y
 		r.c.fill(bg, roundRect(x0, y0, x1, y1, 2))
 		if l.objective {
 			r.c.strokeClosed(counterRim, 1, roundRect(x0, y0, x1, y1, 2))
 		}
-		r.c.textCentred(l.face, l.text, l.centre.x, l.centre.y, ink)
+		r.c.textCentred(l.face, l.text, l.centre.X, l.centre.Y, ink)
 	}
 }
 
@@ -602,8 +602,8 @@ func (r *renderer) drawDestroyed() {
 		}
 		c := r.centre(e.From)
 		d := 0.42 * r.r
-		r.c.stroke(destroyed, 0.13*r.r, pt{c.x - d, c.y - d}, pt{c.x + d, c.y + d})
-		r.c.stroke(destroyed, 0.13*r.r, pt{c.x - d, c.y + d}, pt{c.x + d, c.y - d})
+		r.c.stroke(destroyed, 0.13*r.r, pt{X: c.X - d, Y: c.Y - d}, pt{X: c.X + d, Y: c.Y + d})
+		r.c.stroke(destroyed, 0.13*r.r, pt{X: c.X - d, Y: c.Y + d}, pt{X: c.X + d, Y: c.Y - d})
 	}
 }
 

@@ -102,11 +102,11 @@ func num(v float64) string {
 // pathData writes a polygon in relative moves.
 func pathData(b *bytes.Buffer, p []pt) {
 	r := func(v float64) float64 { return math.Round(v*10) / 10 }
-	x, y := r(p[0].x), r(p[0].y)
+	x, y := r(p[0].X), r(p[0].Y)
 	b.WriteString("M" + num(x) + " " + num(y) + "l")
 	// Numbers are parted by a space, or by the sign of a negative one.
 	for i, q := range p[1:] {
-		nx, ny := r(q.x), r(q.y)
+		nx, ny := r(q.X), r(q.Y)
 		for j, v := range []float64{nx - x, ny - y} {
 			if (i > 0 || j > 0) && v >= 0 {
 				b.WriteByte(' ')
@@ -150,12 +150,12 @@ func (w *svgWriter) use(name string, o pt, draw func(o pt)) {
 		w.endGroup()
 		w.b.WriteString("</g></defs>\n")
 	}
-	w.items = append(w.items, fmt.Sprintf(`<use href="#%s" x="%s" y="%s"/>`, name, num(o.x), num(o.y)))
+	w.items = append(w.items, fmt.Sprintf(`<use href="#%s" x="%s" y="%s"/>`, name, num(o.X), num(o.Y)))
 }
 
 func (w *svgWriter) circle(col color.RGBA, c pt, r float64) {
 	w.setGroup(fillAttrs(col))
-	w.items = append(w.items, fmt.Sprintf(`<circle cx="%s" cy="%s" r="%s"/>`, num(c.x), num(c.y), num(r)))
+	w.items = append(w.items, fmt.Sprintf(`<circle cx="%s" cy="%s" r="%s"/>`, num(c.X), num(c.Y), num(r)))
 }
 
 func (w *svgWriter) rect(x0, y0, x1, y1 float64, col color.RGBA) {

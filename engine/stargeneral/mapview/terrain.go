@@ -1,6 +1,7 @@
 package mapview
 
 import (
+	"fieldpost/engine/hexdraw"
 	"image/color"
 	"math"
 	"strconv"
@@ -122,7 +123,7 @@ func paintTerrain(c *canvas, t *rules.TerrainType, ctr pt, r float64, around [6]
 		hh := math.Sqrt(3) * r
 		for _, d := range dirs {
 			mid := edgeMid(ctr, hh, d)
-			bend := lerpPt(ctr, mid, 0.5).add(mid.sub(ctr).perp().scale(0.12))
+			bend := hexdraw.Lerp(ctr, mid, 0.5).Add(mid.Sub(ctr).Perp().Scale(0.12))
 			c.stroke(streamBlue, r*0.2, ctr, bend, mid)
 		}
 	case "other":
@@ -130,19 +131,19 @@ func paintTerrain(c *canvas, t *rules.TerrainType, ctr pt, r float64, around [6]
 		if t != nil {
 			c.crisp = false
 			f := c.face(true, int(math.Round(0.5*r)))
-			c.textCentred(f, t.Letter, ctr.x, ctr.y+0.35*r, ink)
+			c.textCentred(f, t.Letter, ctr.X, ctr.Y+0.35*r, ink)
 		}
 	case "woods", "town", "rough", "bocage", "works", "river", "lake":
 		// The marks sit on whole pixels, so that every hex's are alike; an
 		// SVG draws them once and places a copy in every hex.
-		c.stamp(look+strconv.Itoa(int(math.Round(10*r))), pt{math.Round(ctr.x), math.Round(ctr.y)}, func(o pt) { terrainMarks(c, look, o, r) })
+		c.stamp(look+strconv.Itoa(int(math.Round(10*r))), pt{X: math.Round(ctr.X), Y: math.Round(ctr.Y)}, func(o pt) { terrainMarks(c, look, o, r) })
 	}
 }
 
 // terrainMarks draws the marks of a terrain look around o: trees, houses,
 // stones, hedges, the works' trace, ripples.
 func terrainMarks(c *canvas, look string, o pt, r float64) {
-	at := func(x, y float64) pt { return pt{o.x + x*r, o.y + y*r} }
+	at := func(x, y float64) pt { return pt{X: o.X + x*r, Y: o.Y + y*r} }
 	switch look {
 	case "woods":
 		for _, p := range [][2]float64{{-0.45, -0.4}, {0.4, -0.3}, {-0.4, 0.3}, {0.45, 0.4}} {
@@ -151,13 +152,13 @@ func terrainMarks(c *canvas, look string, o pt, r float64) {
 	case "town":
 		for _, p := range [][4]float64{{-0.55, -0.45, 0.24, 0.18}, {0.3, -0.5, 0.26, 0.18}, {0.45, 0.2, 0.22, 0.2}, {-0.6, 0.25, 0.26, 0.18}} {
 			q := at(p[0], p[1])
-			c.fill(townHouse, rect(q.x, q.y, q.x+math.Round(p[2]*r), q.y+math.Round(p[3]*r)))
+			c.fill(townHouse, rect(q.X, q.Y, q.X+math.Round(p[2]*r), q.Y+math.Round(p[3]*r)))
 		}
 	case "rough":
 		s := math.Max(2, math.Round(0.08*r))
 		for _, p := range [][2]float64{{-0.5, -0.45}, {0.4, -0.45}, {0.65, 0.15}, {-0.65, 0.15}, {0.4, 0.5}, {-0.35, 0.5}} {
 			q := at(p[0], p[1])
-			c.fill(roughSpeck, []pt{{q.x - s, q.y + s}, {q.x, q.y - s}, {q.x + s, q.y + s}})
+			c.fill(roughSpeck, []pt{{X: q.X - s, Y: q.Y + s}, {X: q.X, Y: q.Y - s}, {X: q.X + s, Y: q.Y + s}})
 		}
 	case "bocage":
 		// Small fields behind hedgerows.
@@ -173,11 +174,11 @@ func terrainMarks(c *canvas, look string, o pt, r float64) {
 		c.strokeClosed(worksLine, math.Max(1.5, r*0.07), ring)
 		for i := range 6 {
 			a, b := ring[i], ring[(i+1)%6]
-			out := b.sub(a).perp().unit().scale(-r * 0.13)
+			out := b.Sub(a).Perp().Unit().Scale(-r * 0.13)
 			for k := 1; k <= 3; k++ {
-				m0 := lerpPt(a, b, float64(2*k-1)/7)
-				m1 := lerpPt(a, b, float64(2*k)/7)
-				c.fill(worksLine, []pt{m0, m1, lerpPt(m0, m1, 0.5).add(out)})
+				m0 := hexdraw.Lerp(a, b, float64(2*k-1)/7)
+				m1 := hexdraw.Lerp(a, b, float64(2*k)/7)
+				c.fill(worksLine, []pt{m0, m1, hexdraw.Lerp(m0, m1, 0.5).Add(out)})
 			}
 		}
 	case "river":
@@ -221,12 +222,12 @@ func drawBridgeDeck(c *canvas, ctr pt, r float64, dirs []int) {
 
 // waves draws three short ripple marks on water.
 func waves(c *canvas, ctr pt, r float64, col color.RGBA) {
-	for _, o := range []pt{{-0.45, -0.35}, {0.3, 0.05}, {-0.3, 0.45}} {
-		p := pt{ctr.x + o.x*r, ctr.y + o.y*r}
+	for _, o := range []pt{{X: -0.45, Y: -0.35}, {X: 0.3, Y: 0.05}, {X: -0.3, Y: 0.45}} {
+		p := pt{X: ctr.X + o.X*r, Y: ctr.Y + o.Y*r}
 		var line []pt
 		for i := 0; i <= 4; i++ {
 			x := float64(i) / 4
-			line = append(line, pt{p.x + x*0.4*r, p.y + math.Sin(x*2*math.Pi)*0.06*r})
+			line = append(line, pt{X: p.X + x*0.4*r, Y: p.Y + math.Sin(x*2*math.Pi)*0.06*r})
 		}
 		c.stroke(col, math.Max(1.5, r*0.06), line...)
 	}
@@ -235,22 +236,22 @@ func waves(c *canvas, ctr pt, r float64, col color.RGBA) {
 // clipToConvex cuts the segment a-b to the part inside a convex polygon.
 func clipToConvex(a, b pt, poly []pt) (pt, pt, bool) {
 	t0, t1 := 0.0, 1.0
-	d := b.sub(a)
+	d := b.Sub(a)
 	// The polygon's winding decides which side of each edge is inside.
 	area := 0.0
 	for i := range poly {
 		j := (i + 1) % len(poly)
-		area += poly[i].x*poly[j].y - poly[j].x*poly[i].y
+		area += poly[i].X*poly[j].Y - poly[j].X*poly[i].Y
 	}
 	for i := range poly {
 		e0, e1 := poly[i], poly[(i+1)%len(poly)]
-		n := e1.sub(e0).perp()
+		n := e1.Sub(e0).Perp()
 		if area > 0 {
-			n = n.scale(-1)
+			n = n.Scale(-1)
 		}
 		// Inside where (p - e0)·n <= 0.
-		num := a.sub(e0).x*n.x + a.sub(e0).y*n.y
-		den := d.x*n.x + d.y*n.y
+		num := a.Sub(e0).X*n.X + a.Sub(e0).Y*n.Y
+		den := d.X*n.X + d.Y*n.Y
 		switch {
 		case den == 0:
 			if num > 0 {
@@ -265,5 +266,5 @@ func clipToConvex(a, b pt, poly []pt) (pt, pt, bool) {
 	if t0 >= t1 {
 		return a, b, false
 	}
-	return lerpPt(a, b, t0), lerpPt(a, b, t1), true
+	return hexdraw.Lerp(a, b, t0), hexdraw.Lerp(a, b, t1), true
 }
