@@ -10,8 +10,6 @@ import (
 	"image/color"
 	"math"
 	"slices"
-
-	"fieldpost/engine/hex"
 )
 
 // Pt is a point in picture pixels, or a step between two.
@@ -24,51 +22,6 @@ func (p Pt) Len() float64        { return math.Hypot(p.X, p.Y) }
 func (p Pt) Unit() Pt            { return p.Scale(1 / p.Len()) }
 func (p Pt) Perp() Pt            { return Pt{-p.Y, p.X} } // a quarter turn
 func Lerp(a, b Pt, t float64) Pt { return Pt{a.X + (b.X-a.X)*t, a.Y + (b.Y-a.Y)*t} }
-
-// Layout places flat-topped hexes as printed maps number them: columns
-// left to right, rows top to bottom, even columns half a hex lower.
-type Layout struct {
-	R      float64 // centre to corner, pixels
-	Margin float64 // white border around the map, pixels
-	Top    float64 // room above the map, for a title band (TitleHeight)
-}
-
-// Centre is the middle of h.
-func (l Layout) Centre(h hex.Hex) Pt {
-	x := l.Margin + l.R + 1.5*l.R*float64(h.Col-1)
-	y := l.Top + l.Margin + math.Sqrt(3)*l.R*(float64(h.Row-1)+0.5+0.5*float64((h.Col-1)&1))
-	return Pt{x, y}
-}
-
-// Corners are h's six corners at radius r from its centre (r = Layout.R
-// for the hex itself; less to inset a shape), clockwise from the right.
-func (l Layout) Corners(h hex.Hex, r float64) []Pt {
-	c := l.Centre(h)
-	out := make([]Pt, 6)
-	for i := range out {
-		a := math.Pi / 3 * float64(i)
-		out[i] = Pt{c.X + r*math.Cos(a), c.Y + r*math.Sin(a)}
-	}
-	return out
-}
-
-// Side is the hexside between neighbours a and b, as its two corners.
-func (l Layout) Side(a, b hex.Hex) (Pt, Pt) {
-	ca, cb := l.Centre(a), l.Centre(b)
-	mid := Pt{(ca.X + cb.X) / 2, (ca.Y + cb.Y) / 2}
-	// The side is perpendicular to the line of centres, R long.
-	dx, dy := cb.X-ca.X, cb.Y-ca.Y
-	n := math.Hypot(dx, dy)
-	ux, uy := -dy/n*l.R/2, dx/n*l.R/2
-	return Pt{mid.X + ux, mid.Y + uy}, Pt{mid.X - ux, mid.Y - uy}
-}
-
-// Size is the picture's size for a map of cols x rows hexes.
-func (l Layout) Size(cols, rows int) (w, h int) {
-	w = int(math.Ceil(2*l.Margin + 1.5*l.R*float64(cols) + 0.5*l.R))
-	h = int(math.Ceil(l.Top + 2*l.Margin + math.Sqrt(3)*l.R*(float64(rows)+0.5)))
-	return w, h
-}
 
 // Colour is an index into the picture's palette.
 type Colour uint8
@@ -199,17 +152,6 @@ const (
 	DigitAdvance = 4
 	DigitHeight  = 5
 )
-
-// Circle is a polygon close to a circle of radius r around c.
-func Circle(c Pt, r float64) []Pt {
-	const n = 16
-	out := make([]Pt, n)
-	for i := range out {
-		a := 2 * math.Pi * float64(i) / n
-		out[i] = Pt{c.X + r*math.Cos(a), c.Y + r*math.Sin(a)}
-	}
-	return out
-}
 
 // Toward is a moved d pixels toward b.
 func Toward(a, b Pt, d float64) Pt {

@@ -1,6 +1,7 @@
 package mapview
 
 import (
+	"fieldpost/engine/hexdraw"
 	"image/color"
 	"math"
 	"strconv"
@@ -9,11 +10,11 @@ import (
 )
 
 var (
-	halo       = rgb(0xffffff)
-	combatFill = rgb(0xe8501f)
-	combatRim  = rgb(0x4a1406)
-	barrageBg  = rgb(0x3a2d6b)
-	markerInk  = rgb(0xffffff)
+	halo       = hexdraw.RGB(0xffffff)
+	combatFill = hexdraw.RGB(0xe8501f)
+	combatRim  = hexdraw.RGB(0x4a1406)
+	barrageBg  = hexdraw.RGB(0x3a2d6b)
+	markerInk  = hexdraw.RGB(0xffffff)
 )
 
 // arrow styles for the kinds of movement.
@@ -124,14 +125,14 @@ func arrowTipShapes(pts []pt, r float64, style int) [][]pt {
 	if style == arrowPursuit {
 		out = append(out, grow(arrowHead(end.Sub(dir.Scale(head*0.55)), dir, head), 1.8))
 	}
-	return append(out, strokePolys(lw+3, []pt{base.Sub(dir.Scale(head * 0.6)), base})...)
+	return append(out, hexdraw.StrokeShapes(lw+3, []pt{base.Sub(dir.Scale(head * 0.6)), base})...)
 }
 
 // labelArea is the part of a counter that holds its writing, inside its rim
 // and padding.
 func labelArea(ctr pt, r float64) []pt {
 	x0, y0, x1, y1 := counterBox(ctr, r)
-	return rect(x0+2, y0+2, x1-2, y1-2)
+	return hexdraw.RectShape(x0+2, y0+2, x1-2, y1-2)
 }
 
 // clearOfLabels reports whether the shapes leave every counter's writing
@@ -218,7 +219,7 @@ const (
 
 // drawArrow draws a path with an arrowhead at its end: solid for a move,
 // dashed for a fall back, with a second head for a pursuit.
-func drawArrow(c *canvas, pts []pt, r float64, col color.RGBA, style, parts int) {
+func drawArrow(c *hexdraw.Canvas, pts []pt, r float64, col color.RGBA, style, parts int) {
 	lw := math.Max(2, 0.11*r)
 	head := arrowHeadSize(r)
 	end := pts[len(pts)-1]
@@ -229,7 +230,7 @@ func drawArrow(c *canvas, pts []pt, r float64, col color.RGBA, style, parts int)
 	if parts&arrowShaft != 0 {
 		shaft := append(append([]pt(nil), pts[:len(pts)-1]...), base)
 		if style == arrowFallBack {
-			lines = dashes(shaft, 1.6*lw+4, 1.4*lw)
+			lines = hexdraw.Dashes(shaft, 1.6*lw+4, 1.4*lw)
 		} else {
 			lines = [][]pt{shaft}
 		}
@@ -243,16 +244,16 @@ func drawArrow(c *canvas, pts []pt, r float64, col color.RGBA, style, parts int)
 		lines = append(lines, []pt{base.Sub(dir.Scale(head * 0.6)), base})
 	}
 	for _, l := range lines {
-		c.stroke(halo, lw+3, l...)
+		c.Stroke(halo, lw+3, l...)
 	}
 	for _, h := range heads {
-		c.fill(halo, grow(h, 1.8))
+		c.Fill(halo, grow(h, 1.8))
 	}
 	for _, l := range lines {
-		c.stroke(col, lw, l...)
+		c.Stroke(col, lw, l...)
 	}
 	for _, h := range heads {
-		c.fill(col, h)
+		c.Fill(col, h)
 	}
 }
 
@@ -283,8 +284,8 @@ func (r *renderer) combatLines() {
 			if h == e.Combat.Target || !r.st.Map.OnMap(h) {
 				continue
 			}
-			for _, d := range dashes([]pt{r.centre(h), p}, 3*lw, 1.5*lw) {
-				r.c.stroke(col, lw, d...)
+			for _, d := range hexdraw.Dashes([]pt{r.centre(h), p}, 3*lw, 1.5*lw) {
+				r.c.Stroke(col, lw, d...)
 			}
 		}
 	}
@@ -379,7 +380,7 @@ func (r *renderer) markerPlace(h rules.Hex, n int, objective bool) pt {
 	c := r.centre(h)
 	for _, s := range slots {
 		p := c.Add(s.Scale(r.r))
-		disc := circle(p, rad)
+		disc := hexdraw.Circle(p, rad)
 		if !r.clearOfLabels(disc) {
 			continue
 		}
@@ -398,22 +399,22 @@ func markerRadius(r float64) float64 { return math.Max(6, 0.27*r) }
 
 // drawCombatMarker draws a burst for a combat or a gun-sight for a barrage,
 // with the combat's number in it.
-func drawCombatMarker(c *canvas, p pt, rad float64, number int, barrage bool) {
+func drawCombatMarker(c *hexdraw.Canvas, p pt, rad float64, number int, barrage bool) {
 	if barrage {
-		c.fill(halo, circle(p, rad+2))
-		c.fill(barrageBg, circle(p, rad))
+		c.Fill(halo, hexdraw.Circle(p, rad+2))
+		c.Fill(barrageBg, hexdraw.Circle(p, rad))
 		for _, d := range []pt{{X: 1, Y: 0}, {X: -1, Y: 0}, {X: 0, Y: 1}, {X: 0, Y: -1}} {
-			c.stroke(barrageBg, math.Max(1.5, rad*0.18), p.Add(d.Scale(rad*0.9)), p.Add(d.Scale(rad*1.45)))
+			c.Stroke(barrageBg, math.Max(1.5, rad*0.18), p.Add(d.Scale(rad*0.9)), p.Add(d.Scale(rad*1.45)))
 		}
 	} else {
-		b := burst(p, rad*1.3, 9)
-		c.fill(combatRim, grow(b, 1.5))
-		c.fill(combatFill, b)
+		b := hexdraw.Burst(p, rad*1.3, 9)
+		c.Fill(combatRim, grow(b, 1.5))
+		c.Fill(combatFill, b)
 	}
 	label := ""
 	if number > 0 {
 		label = strconv.Itoa(number)
 	}
-	f := c.fit(true, int(math.Round(rad*1.05)), 6, label, rad*1.7)
-	c.textCentred(f, label, p.X, p.Y, markerInk)
+	f := c.Fit(true, int(math.Round(rad*1.05)), 6, label, rad*1.7)
+	c.TextCentred(f, label, p.X, p.Y, markerInk)
 }

@@ -45,7 +45,7 @@ func midGame(t testing.TB, rounds int) (*rules.Ruleset, *rules.State, []rules.Ev
 func TestCountersInsideTheirHex(t *testing.T) {
 	for r := 12; r <= 60; r++ {
 		ctr := pt{X: 100, Y: 100}
-		if !insideConvex(counterShape(ctr, float64(r)), hexagon(ctr, float64(r)), 1) {
+		if !insideConvex(counterShape(ctr, float64(r)), hexdraw.Hexagon(ctr, float64(r)), 1) {
 			t.Errorf("radius %d: the counter pokes out of its hex", r)
 		}
 	}
@@ -67,13 +67,13 @@ func TestCountersInsideTheirHex(t *testing.T) {
 	for h := range r.counters {
 		c := r.centre(h)
 		for _, k := range r.cell {
-			for x := k.dx0; x < k.dx1; x++ {
-				inCounterHex[image.Pt(int(c.X)+x, int(c.Y)+k.dy)] = true
+			for x := k.DX0; x < k.DX1; x++ {
+				inCounterHex[image.Pt(int(c.X)+x, int(c.Y)+k.DY)] = true
 			}
 		}
 	}
 	outside := 0
-	for y := int(r.origin.Y); y < int(r.mapBot); y++ {
+	for y := int(r.layout.Top + r.layout.Margin); y < int(r.mapBot); y++ {
 		for x := range r.width {
 			if with.At(x, y) != without.At(x, y) && !inCounterHex[image.Pt(x, y)] {
 				outside++

@@ -41,9 +41,9 @@ func PNG(w io.Writer, rs *rules.Ruleset, st *rules.State, events []rules.Event, 
 	}
 	r.reuse = true
 	r.draw()
-	r.c.img.Palette = r.c.pal.colours
-	defer pixelBuffers.Put(r.c.img.Pix)
-	return hexdraw.WritePNG(w, r.c.img, pngLevel)
+	r.c.Img.Palette = r.c.Pal.Colours
+	defer pixelBuffers.Put(r.c.Img.Pix)
+	return hexdraw.WritePNG(w, r.c.Img, pngLevel)
 }
 
 // pixelBuffers are the pixels of pictures saved, for the next: a division
@@ -59,7 +59,7 @@ func SVG(w io.Writer, rs *rules.Ruleset, st *rules.State, events []rules.Event, 
 	}
 	r.vector = true
 	r.draw()
-	_, err = w.Write(r.c.svg.bytes())
+	_, err = w.Write(r.c.SVG.Bytes())
 	return err
 }
 
@@ -71,8 +71,8 @@ func Render(rs *rules.Ruleset, st *rules.State, events []rules.Event, opt Option
 		return nil, err
 	}
 	r.draw()
-	r.c.img.Palette = r.c.pal.colours
-	return r.c.img, nil
+	r.c.Img.Palette = r.c.Pal.Colours
+	return r.c.Img, nil
 }
 
 func newRendererFor(rs *rules.Ruleset, st *rules.State, events []rules.Event, opt Options) (*renderer, error) {
@@ -102,21 +102,23 @@ func checkMap(st *rules.State) error {
 	return nil
 }
 
+// pt is a point in picture pixels.
+type pt = hexdraw.Pt
+
 // renderer holds one drawing: the layout and what the legend must explain.
 type renderer struct {
 	rs     *rules.Ruleset
 	st     *rules.State
 	events []rules.Event
-	c      *canvas
+	c      *hexdraw.Canvas
 
-	r       float64 // hex radius
-	hh      float64 // hex height, flat side to flat side: whole and even
-	colStep float64 // from one column's centres to the next: whole
-	cell    []run   // the pixels of a hex, from its centre
-	margin  float64
-	origin  pt // top-left corner of the map's bounding box
-	width   int
-	mapBot  float64
+	layout hexdraw.Layout // snapped: hex centres on whole pixels
+	r      float64        // hex radius
+	hh     float64        // hex height, flat side to flat side: whole and even
+	cell   []hexdraw.Run  // the pixels of a hex, from its centre
+	margin float64
+	width  int
+	mapBot float64
 
 	sideOf   map[string]int // side name -> 0 or 1
 	counters map[rules.Hex]bool
@@ -128,12 +130,8 @@ type renderer struct {
 }
 
 func newRenderer(rs *rules.Ruleset, st *rules.State, events []rules.Event, radius float64) *renderer {
-	// Hex centres fall on whole pixels, so that every hex has the same
-	// pixels: a picture of many alike hexes compresses well.
-	hh := 2 * math.Round(math.Sqrt(3)*radius/2)
-	r := &renderer{rs: rs, st: st, events: events, r: radius, hh: hh, colStep: math.Round(1.5 * radius),
-		c: newCanvas(), sideOf: map[string]int{}, counters: map[rules.Hex]bool{}}
-	r.cell = hexCell(radius, r.colStep, hh)
+	r := &renderer{rs: rs, st: st, events: events, r: radius,
+		c: hexdraw.NewCanvas(), sideOf: map[string]int{}, counters: map[rules.Hex]bool{}}
 	for i, sd := range st.Sides {
 		if i < 2 {
 			r.sideOf[sd.Name] = i
@@ -153,81 +151,18 @@ func newRenderer(rs *rules.Ruleset, st *rules.State, events []rules.Event, radiu
 	}
 	m := st.Map
 	r.margin = math.Round(math.Max(10, 0.5*radius))
-	mapW := r.colStep*float64(m.Cols-1) + 2*radius
-	mapH := r.hh * float64(m.Rows)
-	if m.Cols > 1 {
-		mapH += r.hh / 2
-	}
-	r.width = int(math.Ceil(mapW + 2*r.margin))
-	r.origin = pt{X: r.margin, Y: math.Round(r.titleHeight() + r.margin)}
-	r.mapBot = r.origin.Y + mapH
+	// Hex centres fall on whole pixels, so that every hex has the same
+	// pixels: a picture of many alike hexes compresses well.
+	r.layout = hexdraw.Layout{R: radius, Margin: r.margin, Top: math.Round(r.titleHeight()+r.margin) - r.margin, Snap: true}
+	r.hh = r.layout.HexHeight()
+	r.cell = r.layout.Cell()
+	r.width, _ = r.layout.Size(m.Cols, m.Rows)
+	r.mapBot = r.layout.Bottom(m.Cols, m.Rows)
 	return r
 }
 
-// centre is the pixel centre of a hex: columns 1.5 radii apart, even columns
-// half a hex lower (engine/hex.go).
-func (r *renderer) centre(h rules.Hex) pt {
-	p := pt{X: r.origin.X + math.Round(r.r) + float64(h.Col-1)*r.colStep, Y: r.origin.Y + r.hh/2 + float64(h.Row-1)*r.hh}
-	if h.Col%2 == 0 {
-		p.Y += r.hh / 2
-	}
-	return p
-}
-
-// corners are the corners of the map's hex at c, east first, clockwise.
-func (r *renderer) corners(c pt) []pt {
-	w := r.colStep - r.r // half the flat top: the columns interlock
-	return []pt{{X: c.X + r.r, Y: c.Y}, {X: c.X + w, Y: c.Y + r.hh/2}, {X: c.X - w, Y: c.Y + r.hh/2}, {X: c.X - r.r, Y: c.Y}, {X: c.X - w, Y: c.Y - r.hh/2}, {X: c.X + w, Y: c.Y - r.hh/2}}
-}
-
-// run is a row of pixels of a hex, dy below its centre, from dx0 to dx1
-// (exclusive), as offsets of the pixels from the centre.
-type run struct{ dy, dx0, dx1 int }
-
-// hexCell lists the pixels of a hex: those nearer its centre than any
-// other, a tie going to the hex north or east of the other. Hexes of the
-// picture tile it with the same pixels each.
-func hexCell(radius, colStep, hh float64) []run {
-	next := [6]pt{{X: 0, Y: -hh}, {X: colStep, Y: -hh / 2}, {X: colStep, Y: hh / 2}, {X: 0, Y: hh}, {X: -colStep, Y: hh / 2}, {X: -colStep, Y: -hh / 2}}
-	mine := func(x, y int) bool {
-		p := pt{X: float64(x) + 0.5, Y: float64(y) + 0.5}
-		own := p.X*p.X + p.Y*p.Y
-		for d, n := range next {
-			q := p.Sub(n)
-			other := q.X*q.X + q.Y*q.Y
-			if other < own || (other == own && d < 3) {
-				return false
-			}
-		}
-		return true
-	}
-	var out []run
-	reach := int(radius) + 2
-	for dy := -reach; dy <= reach; dy++ {
-		x0 := -reach
-		for x0 <= reach && !mine(x0, dy) {
-			x0++
-		}
-		x1 := x0
-		for x1 <= reach && mine(x1, dy) {
-			x1++
-		}
-		if x1 > x0 {
-			out = append(out, run{dy, x0, x1})
-		}
-	}
-	return out
-}
-
-// hexagon returns the corners of a flat-topped hexagon.
-func hexagon(c pt, radius float64) []pt {
-	out := make([]pt, 6)
-	for i := range out {
-		a := float64(i) * math.Pi / 3
-		out[i] = pt{X: c.X + radius*math.Cos(a), Y: c.Y + radius*math.Sin(a)}
-	}
-	return out
-}
+// centre is the pixel centre of a hex.
+func (r *renderer) centre(h rules.Hex) pt { return r.layout.Centre(h) }
 
 // edgeMid is the middle of the hex side facing neighbour direction d, in the
 // order of rules.Hex.Neighbours: north first, then clockwise.
@@ -285,9 +220,9 @@ func (r *renderer) drawTerrain() {
 		around = append(around, a)
 		ctr := r.centre(h)
 		if r.vector {
-			r.c.fill(terrainGround(r.terrainAt(h), a), r.corners(ctr))
+			r.c.Fill(terrainGround(r.terrainAt(h), a), r.layout.CornersAt(ctr, r.r))
 		} else {
-			r.c.fillRuns(terrainGround(r.terrainAt(h), a), ctr, r.cell)
+			r.c.FillRuns(terrainGround(r.terrainAt(h), a), ctr, r.cell)
 		}
 	}
 	for i, h := range r.allHexes() {
@@ -317,14 +252,14 @@ func (r *renderer) drawRoads() {
 		lines = append(lines, line)
 	}
 	// Crisp roads: their blended edges would cost a tenth of the file.
-	r.c.crisp = true
+	r.c.Crisp = true
 	for _, l := range lines {
-		r.c.stroke(roadEdge, 0.21*r.r, l...)
+		r.c.Stroke(roadEdge, 0.21*r.r, l...)
 	}
 	for _, l := range lines {
-		r.c.stroke(roadFill, 0.13*r.r, l...)
+		r.c.Stroke(roadFill, 0.13*r.r, l...)
 	}
-	r.c.crisp = false
+	r.c.Crisp = false
 }
 
 // roadDirections lists the sides of h that a road crosses.
@@ -362,15 +297,15 @@ func (r *renderer) drawGrid() {
 		}
 		// Each side is drawn once: the north and the two east sides, and
 		// the others at the map's edge.
-		k := r.corners(c)
-		r.c.stroke(gridLine, 1, k[4], k[5], k[0], k[1])
+		k := r.layout.CornersAt(c, r.r)
+		r.c.Stroke(gridLine, 1, k[4], k[5], k[0], k[1])
 		for d, n := range h.Neighbours() {
 			if d >= 3 && !r.st.Map.OnMap(n) {
-				r.c.stroke(gridLine, 1, k[(4+d)%6], k[(5+d)%6])
+				r.c.Stroke(gridLine, 1, k[(4+d)%6], k[(5+d)%6])
 			}
 		}
 	}
-	numFace := r.c.face(false, int(math.Round(0.23*r.r)))
+	numFace := r.c.Face(false, int(math.Round(0.23*r.r)))
 	for _, h := range r.allHexes() {
 		c := r.centre(h)
 		col := numberDark
@@ -380,9 +315,9 @@ func (r *renderer) drawGrid() {
 		// The picture writes them in a pixel font, crisp at their small
 		// size; the SVG, which may be zoomed, as text.
 		if r.vector {
-			r.c.textCentred(numFace, h.String(), c.X, c.Y-0.7*r.r, col)
+			r.c.TextCentred(numFace, h.String(), c.X, c.Y-0.7*r.r, col)
 		} else {
-			r.c.pixelDigits(h.String(), c.X, c.Y-0.7*r.r, max(1, int(r.r/26)), col)
+			r.c.PixelDigits(h.String(), c.X, c.Y-0.7*r.r, max(1, int(r.r/26)), col)
 		}
 	}
 }
@@ -396,14 +331,14 @@ func (r *renderer) gridPixels(h rules.Hex, c pt) {
 	cx, cy := int(c.X), int(c.Y)
 	last := len(r.cell) - 1
 	for i, k := range r.cell {
-		y := cy + k.dy
+		y := cy + k.DY
 		switch {
 		case i == 0 || (i == last && off(3)):
-			r.c.blendSpan(gridLine, cx+k.dx0, cx+k.dx1, y)
+			r.c.BlendSpan(gridLine, cx+k.DX0, cx+k.DX1, y)
 		default:
-			r.c.blendSpan(gridLine, cx+k.dx0, cx+k.dx0+1, y)
-			if (k.dy < 0 && off(1)) || (k.dy >= 0 && off(2)) {
-				r.c.blendSpan(gridLine, cx+k.dx1-1, cx+k.dx1, y)
+			r.c.BlendSpan(gridLine, cx+k.DX0, cx+k.DX0+1, y)
+			if (k.DY < 0 && off(1)) || (k.DY >= 0 && off(2)) {
+				r.c.BlendSpan(gridLine, cx+k.DX1-1, cx+k.DX1, y)
 			}
 		}
 	}
@@ -416,10 +351,10 @@ func (r *renderer) drawObjectives() {
 		}
 		c := r.centre(o.Hex)
 		col := r.ownerColour(o.Owner)
-		r.c.fillRing(col, hexagon(c, r.r*0.97), hexagon(c, r.r*0.83))
-		s := star(r.starCentre(o.Hex), 0.2*r.r)
-		r.c.fill(ink, grow(s, 1.2))
-		r.c.fill(col, s)
+		r.c.FillRing(col, hexdraw.Hexagon(c, r.r*0.97), hexdraw.Hexagon(c, r.r*0.83))
+		s := hexdraw.Star(r.starCentre(o.Hex), 0.2*r.r)
+		r.c.Fill(ink, grow(s, 1.2))
+		r.c.Fill(col, s)
 	}
 }
 
@@ -436,13 +371,13 @@ func (r *renderer) features() [][]pt {
 	for _, o := range r.st.Objectives {
 		if r.st.Map.OnMap(o.Hex) {
 			c, d := r.starCentre(o.Hex), 0.2*r.r+2
-			out = append(out, rect(c.X-d, c.Y-d, c.X+d, c.Y+d))
+			out = append(out, hexdraw.RectShape(c.X-d, c.Y-d, c.X+d, c.Y+d))
 		}
 	}
 	for _, h := range r.allHexes() {
 		if t := r.terrainAt(h); t != nil && t.ID == "bridge" {
 			c, d := r.centre(h), 0.25*r.r
-			out = append(out, rect(c.X-d, c.Y-d, c.X+d, c.Y+d))
+			out = append(out, hexdraw.RectShape(c.X-d, c.Y-d, c.X+d, c.Y+d))
 		}
 	}
 	return out
@@ -474,7 +409,7 @@ func (r *renderer) ownerColour(owner string) color.RGBA {
 type placeLabel struct {
 	hex       rules.Hex
 	text      string
-	face      *textFace
+	face      *hexdraw.TextFace
 	centre    pt
 	box       []pt
 	objective bool
@@ -524,14 +459,14 @@ func (r *renderer) placeNames() []placeLabel {
 		if l.objective {
 			maxW = float64(r.width) - 8
 		}
-		l.face = r.c.fit(true, int(math.Round(0.26*r.r)), int(math.Round(0.22*r.r)), l.text, math.Min(maxW, 2.9*r.r))
-		l.text = clip(l.face, l.text, maxW)
-		w := float64(l.face.width(l.text))
-		h := float64(l.face.ascent)
+		l.face = r.c.Fit(true, int(math.Round(0.26*r.r)), int(math.Round(0.22*r.r)), l.text, math.Min(maxW, 2.9*r.r))
+		l.text = hexdraw.Clip(l.face, l.text, maxW)
+		w := float64(l.face.Width(l.text))
+		h := float64(l.face.Ascent)
 		box := func(p pt) []pt {
 			// Inside the picture, whatever the hex.
 			p.X = math.Max(4+w/2, math.Min(float64(r.width)-4-w/2, p.X))
-			return rect(p.X-w/2-3, p.Y-h*0.5-2, p.X+w/2+3, p.Y+h*0.5+3)
+			return hexdraw.RectShape(p.X-w/2-3, p.Y-h*0.5-2, p.X+w/2+3, p.Y+h*0.5+3)
 		}
 		l.box = box(pt{X: c.X, Y: c.Y + 0.74*r.r})
 		free := func(b []pt) (int, bool) {
@@ -586,11 +521,11 @@ func (r *renderer) drawNames(objectives bool) {
 			bg = objLabelBack
 		}
 		x0, y0, x1, y1 := l.box[0].X, l.box[0].Y, l.box[2].X, l.box[2].Y
-		r.c.fill(bg, roundRect(x0, y0, x1, y1, 2))
+		r.c.Fill(bg, hexdraw.RoundRect(x0, y0, x1, y1, 2))
 		if l.objective {
-			r.c.strokeClosed(counterRim, 1, roundRect(x0, y0, x1, y1, 2))
+			r.c.StrokeClosed(counterRim, 1, hexdraw.RoundRect(x0, y0, x1, y1, 2))
 		}
-		r.c.textCentred(l.face, l.text, l.centre.X, l.centre.Y, ink)
+		r.c.TextCentred(l.face, l.text, l.centre.X, l.centre.Y, ink)
 	}
 }
 
@@ -602,8 +537,8 @@ func (r *renderer) drawDestroyed() {
 		}
 		c := r.centre(e.From)
 		d := 0.42 * r.r
-		r.c.stroke(destroyed, 0.13*r.r, pt{X: c.X - d, Y: c.Y - d}, pt{X: c.X + d, Y: c.Y + d})
-		r.c.stroke(destroyed, 0.13*r.r, pt{X: c.X - d, Y: c.Y + d}, pt{X: c.X + d, Y: c.Y - d})
+		r.c.Stroke(destroyed, 0.13*r.r, pt{X: c.X - d, Y: c.Y - d}, pt{X: c.X + d, Y: c.Y + d})
+		r.c.Stroke(destroyed, 0.13*r.r, pt{X: c.X - d, Y: c.Y + d}, pt{X: c.X + d, Y: c.Y - d})
 	}
 }
 
@@ -635,7 +570,7 @@ func luminance(c color.RGBA) float64 {
 // is drawn once and kept.
 type base struct {
 	img *image.Paletted
-	pal *palette
+	pal *hexdraw.Palette
 }
 
 var bases = struct {
@@ -651,8 +586,8 @@ const maxBases = 32
 // size was drawn before. An SVG is written whole every time.
 func (r *renderer) drawBase(height int) {
 	if r.vector {
-		r.c.svg = newSVGWriter(r.width, height)
-		r.c.fillRect(0, 0, r.width, height, paperColour)
+		r.c.SVG = hexdraw.NewSVGWriter(r.width, height)
+		r.c.FillRect(0, 0, r.width, height, paperColour)
 		r.drawBaseLayers()
 		return
 	}
@@ -667,16 +602,16 @@ func (r *renderer) drawBase(height int) {
 		if cap(buf) < n {
 			buf = make([]uint8, n)
 		}
-		r.c.img = &image.Paletted{Pix: buf[:n], Stride: r.width, Rect: image.Rect(0, 0, r.width, height)}
+		r.c.Img = &image.Paletted{Pix: buf[:n], Stride: r.width, Rect: image.Rect(0, 0, r.width, height)}
 	} else {
-		r.c.img = image.NewPaletted(image.Rect(0, 0, r.width, height), nil)
+		r.c.Img = image.NewPaletted(image.Rect(0, 0, r.width, height), nil)
 	}
 	if b == nil {
-		r.c.pal = newPalette(nil)
-		r.c.fillRect(0, 0, r.width, rows, paperColour)
+		r.c.Pal = hexdraw.NewPalette(flatColours())
+		r.c.FillRect(0, 0, r.width, rows, paperColour)
 		r.drawBaseLayers()
-		b = &base{img: image.NewPaletted(image.Rect(0, 0, r.width, rows), nil), pal: r.c.pal}
-		copy(b.img.Pix, r.c.img.Pix)
+		b = &base{img: image.NewPaletted(image.Rect(0, 0, r.width, rows), nil), pal: r.c.Pal}
+		copy(b.img.Pix, r.c.Img.Pix)
 		bases.Lock()
 		if len(bases.m) >= maxBases {
 			clear(bases.m)
@@ -685,9 +620,9 @@ func (r *renderer) drawBase(height int) {
 		bases.Unlock()
 	}
 	// The picture adds its colours to a palette of its own.
-	copy(r.c.img.Pix, b.img.Pix)
-	r.c.pal = newPalette(b.pal)
-	r.c.fillRect(0, rows, r.width, height, paperColour)
+	copy(r.c.Img.Pix, b.img.Pix)
+	r.c.Pal = b.pal.Over()
+	r.c.FillRect(0, rows, r.width, height, paperColour)
 }
 
 func (r *renderer) drawBaseLayers() {

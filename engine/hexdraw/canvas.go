@@ -1,7 +1,6 @@
-package mapview
+package hexdraw
 
 import (
-	"fieldpost/engine/hexdraw"
 	"image"
 	"image/color"
 	"image/draw"
@@ -15,133 +14,131 @@ import (
 	"golang.org/x/image/vector"
 )
 
-// pt is a point in picture pixels.
-type pt = hexdraw.Pt
-
-// canvas draws shapes and text either into a paletted picture (img) or
-// as SVG elements (svg). The picture is drawn straight in its palette:
-// shapes in flat colours, with their edges, where smooth (crisp unset),
+// Canvas draws shapes and text either into a paletted picture (Img) or
+// as SVG elements (SVG). The picture is drawn straight in its palette:
+// shapes in flat colours, with their edges, where smooth (Crisp unset),
 // in a few steps of blending with what lies under them. Flat colours and
 // few blends keep the PNG small and need no colour search when saving.
-type canvas struct {
-	img *image.Paletted
-	pal *palette
-	svg *svgWriter
-	// crisp draws shapes without blended edges: the terrain's fills and
+type Canvas struct {
+	Img *image.Paletted
+	Pal *Palette
+	SVG *SVGWriter
+	// Crisp draws shapes without blended edges: a map's terrain fills and
 	// textures, whose edges the grid or a flat neighbour hides anyway.
-	crisp bool
+	Crisp bool
 	ras   vector.Rasterizer
 	mask  image.Alpha // the coverage of the shape being drawn
-	faces map[faceKey]*textFace
+	faces map[faceKey]*TextFace
 }
 
-// newCanvas returns a canvas whose faces can measure text before the
-// picture's size is known; drawBase then gives it its picture.
-func newCanvas() *canvas { return &canvas{faces: map[faceKey]*textFace{}} }
+// NewCanvas returns a Canvas whose faces can measure text before the
+// picture's size is known; the caller then gives it its picture (Img or
+// SVG).
+func NewCanvas() *Canvas { return &Canvas{faces: map[faceKey]*TextFace{}} }
 
-// blendSteps is how many steps an edge or a glyph is blended in: 3 gives
+// BlendSteps is how many steps an edge or a glyph is blended in: 3 gives
 // blends of a third and two thirds, enough for small text to read well.
-const blendSteps = 3
+const BlendSteps = 3
 
-// fillRect fills an axis-aligned rectangle with exact pixel edges.
-func (c *canvas) fillRect(x0, y0, x1, y1 int, col color.RGBA) {
-	if c.svg != nil {
-		c.svg.rect(float64(x0), float64(y0), float64(x1), float64(y1), col)
+// FillRect fills an axis-aligned rectangle with exact pixel edges.
+func (c *Canvas) FillRect(x0, y0, x1, y1 int, col color.RGBA) {
+	if c.SVG != nil {
+		c.SVG.rect(float64(x0), float64(y0), float64(x1), float64(y1), col)
 		return
 	}
-	r := image.Rect(x0, y0, x1, y1).Intersect(c.img.Rect)
-	k := c.pal.index(col)
+	r := image.Rect(x0, y0, x1, y1).Intersect(c.Img.Rect)
+	k := c.Pal.Index(col)
 	for y := r.Min.Y; y < r.Max.Y; y++ {
-		row := c.img.Pix[c.img.PixOffset(r.Min.X, y):c.img.PixOffset(r.Max.X, y)]
+		row := c.Img.Pix[c.Img.PixOffset(r.Min.X, y):c.Img.PixOffset(r.Max.X, y)]
 		for i := range row {
 			row[i] = k
 		}
 	}
 }
 
-// fillRuns paints the runs of pixels of a hex centred at c, in col.
-func (c *canvas) fillRuns(col color.RGBA, ctr pt, runs []run) {
-	k := c.pal.index(col)
+// FillRuns paints the runs of pixels of a hex centred at c, in col.
+func (c *Canvas) FillRuns(col color.RGBA, ctr Pt, runs []Run) {
+	k := c.Pal.Index(col)
 	cx, cy := int(ctr.X), int(ctr.Y)
-	b := c.img.Rect
+	b := c.Img.Rect
 	for _, r := range runs {
-		y := cy + r.dy
+		y := cy + r.DY
 		if y < b.Min.Y || y >= b.Max.Y {
 			continue
 		}
-		x0, x1 := max(cx+r.dx0, b.Min.X), min(cx+r.dx1, b.Max.X)
+		x0, x1 := max(cx+r.DX0, b.Min.X), min(cx+r.DX1, b.Max.X)
 		if x0 >= x1 {
 			continue
 		}
-		row := c.img.Pix[c.img.PixOffset(x0, y):c.img.PixOffset(x1, y)]
+		row := c.Img.Pix[c.Img.PixOffset(x0, y):c.Img.PixOffset(x1, y)]
 		for i := range row {
 			row[i] = k
 		}
 	}
 }
 
-// blendSpan blends col, at its opacity, over the pixels x0 to x1
+// BlendSpan blends col, at its opacity, over the pixels x0 to x1
 // (exclusive) of row y.
-func (c *canvas) blendSpan(col color.RGBA, x0, x1, y int) {
-	if y < c.img.Rect.Min.Y || y >= c.img.Rect.Max.Y {
+func (c *Canvas) BlendSpan(col color.RGBA, x0, x1, y int) {
+	if y < c.Img.Rect.Min.Y || y >= c.Img.Rect.Max.Y {
 		return
 	}
-	x0, x1 = max(x0, c.img.Rect.Min.X), min(x1, c.img.Rect.Max.X)
-	step := max(1, (int(col.A)*blendSteps+127)/255)
+	x0, x1 = max(x0, c.Img.Rect.Min.X), min(x1, c.Img.Rect.Max.X)
+	step := max(1, (int(col.A)*BlendSteps+127)/255)
 	var memo blendMemo
 	for x := x0; x < x1; x++ {
-		i := c.img.PixOffset(x, y)
-		if step == blendSteps {
-			c.img.Pix[i] = c.pal.index(col)
+		i := c.Img.PixOffset(x, y)
+		if step == BlendSteps {
+			c.Img.Pix[i] = c.Pal.Index(col)
 		} else {
-			c.img.Pix[i] = memo.blend(c.pal, c.img.Pix[i], col, step)
+			c.Img.Pix[i] = memo.blend(c.Pal, c.Img.Pix[i], col, step)
 		}
 	}
 }
 
-// fill paints the union of the given polygons. Each polygon is turned to the
+// Fill paints the union of the given polygons. Each polygon is turned to the
 // same winding so that overlapping parts add up instead of cancelling.
-func (c *canvas) fill(col color.RGBA, polys ...[]pt) {
+func (c *Canvas) Fill(col color.RGBA, polys ...[]Pt) {
 	polys = orient(polys, 1)
-	if c.svg != nil {
-		c.svg.fill(col, polys, true)
+	if c.SVG != nil {
+		c.SVG.fill(col, polys, true)
 		return
 	}
 	c.fillPaths(col, polys)
 }
 
-// fillRing paints outer minus inner (a band with a hole).
-func (c *canvas) fillRing(col color.RGBA, outer, inner []pt) {
-	polys := append(orient([][]pt{outer}, 1), orient([][]pt{inner}, -1)...)
-	if c.svg != nil {
-		c.svg.fill(col, polys, false)
+// FillRing paints outer minus inner (a band with a hole).
+func (c *Canvas) FillRing(col color.RGBA, outer, inner []Pt) {
+	polys := append(orient([][]Pt{outer}, 1), orient([][]Pt{inner}, -1)...)
+	if c.SVG != nil {
+		c.SVG.fill(col, polys, false)
 		return
 	}
 	c.fillPaths(col, polys)
 }
 
-// stamp draws the same marks at o for every use of a name (and radius):
+// Stamp draws the same marks at o for every use of a name (and radius):
 // the raster draws them each time, an SVG once, then places copies.
-func (c *canvas) stamp(name string, o pt, draw func(o pt)) {
-	if c.svg == nil {
+func (c *Canvas) Stamp(name string, o Pt, draw func(o Pt)) {
+	if c.SVG == nil {
 		draw(o)
 		return
 	}
-	c.svg.use(name, o, draw)
+	c.SVG.use(name, o, draw)
 }
 
-// fillCircle paints a disc.
-func (c *canvas) fillCircle(col color.RGBA, p pt, r float64) {
-	if c.svg != nil {
-		c.svg.circle(col, p, r)
+// FillCircle paints a disc.
+func (c *Canvas) FillCircle(col color.RGBA, p Pt, r float64) {
+	if c.SVG != nil {
+		c.SVG.circle(col, p, r)
 		return
 	}
-	c.fillPaths(col, [][]pt{circle(p, r)})
+	c.fillPaths(col, [][]Pt{Circle(p, r)})
 }
 
 // fillPaths rasterises the polygons in their bounding box and paints the
 // pixels they cover.
-func (c *canvas) fillPaths(col color.RGBA, polys [][]pt) {
+func (c *Canvas) fillPaths(col color.RGBA, polys [][]Pt) {
 	minX, minY := math.Inf(1), math.Inf(1)
 	maxX, maxY := math.Inf(-1), math.Inf(-1)
 	for _, p := range polys {
@@ -150,7 +147,7 @@ func (c *canvas) fillPaths(col color.RGBA, polys [][]pt) {
 			maxX, maxY = math.Max(maxX, q.X), math.Max(maxY, q.Y)
 		}
 	}
-	r := image.Rect(int(math.Floor(minX)), int(math.Floor(minY)), int(math.Ceil(maxX)), int(math.Ceil(maxY))).Intersect(c.img.Rect)
+	r := image.Rect(int(math.Floor(minX)), int(math.Floor(minY)), int(math.Ceil(maxX)), int(math.Ceil(maxY))).Intersect(c.Img.Rect)
 	if r.Empty() {
 		return
 	}
@@ -173,14 +170,14 @@ func (c *canvas) fillPaths(col color.RGBA, polys [][]pt) {
 	}
 	c.mask.Pix, c.mask.Stride, c.mask.Rect = c.mask.Pix[:n], r.Dx(), image.Rect(0, 0, r.Dx(), r.Dy())
 	c.ras.Draw(&c.mask, c.mask.Rect, image.Opaque, image.Point{})
-	c.paintMask(col, &c.mask, r.Min, !c.crisp)
+	c.paintMask(col, &c.mask, r.Min, !c.Crisp)
 }
 
 // paintMask paints col through an alpha mask whose top-left pixel lands at
 // at. smooth blends partly covered pixels in steps; otherwise a pixel is
 // painted when at least half covered.
-func (c *canvas) paintMask(col color.RGBA, m *image.Alpha, at image.Point, smooth bool) {
-	r := m.Rect.Add(at.Sub(m.Rect.Min)).Intersect(c.img.Rect)
+func (c *Canvas) paintMask(col color.RGBA, m *image.Alpha, at image.Point, smooth bool) {
+	r := m.Rect.Add(at.Sub(m.Rect.Min)).Intersect(c.Img.Rect)
 	if r.Empty() {
 		return
 	}
@@ -188,7 +185,7 @@ func (c *canvas) paintMask(col color.RGBA, m *image.Alpha, at image.Point, smoot
 	var memo blendMemo
 	for y := r.Min.Y; y < r.Max.Y; y++ {
 		src := m.Pix[m.PixOffset(r.Min.X-at.X+m.Rect.Min.X, y-at.Y+m.Rect.Min.Y):]
-		dst := c.img.Pix[c.img.PixOffset(r.Min.X, y):c.img.PixOffset(r.Max.X, y)]
+		dst := c.Img.Pix[c.Img.PixOffset(r.Min.X, y):c.Img.PixOffset(r.Max.X, y)]
 		for i := range dst {
 			cov := int(src[i])
 			if !smooth {
@@ -197,16 +194,16 @@ func (c *canvas) paintMask(col color.RGBA, m *image.Alpha, at image.Point, smoot
 				}
 				cov = 255
 			}
-			step := (cov*int(col.A)/255*blendSteps + 127) / 255
+			step := (cov*int(col.A)/255*BlendSteps + 127) / 255
 			switch {
 			case step == 0:
-			case step == blendSteps:
+			case step == BlendSteps:
 				if full < 0 {
-					full = int(c.pal.index(col))
+					full = int(c.Pal.Index(col))
 				}
 				dst[i] = uint8(full)
 			default:
-				dst[i] = memo.blend(c.pal, dst[i], col, step)
+				dst[i] = memo.blend(c.Pal, dst[i], col, step)
 			}
 		}
 	}
@@ -220,7 +217,7 @@ type blendMemo struct {
 	step       int
 }
 
-func (m *blendMemo) blend(p *palette, under uint8, col color.RGBA, step int) uint8 {
+func (m *blendMemo) blend(p *Palette, under uint8, col color.RGBA, step int) uint8 {
 	if !m.ok || m.under != under || m.step != step {
 		m.ok, m.under, m.step, m.out = true, under, step, p.blend(under, col, step)
 	}
@@ -228,8 +225,8 @@ func (m *blendMemo) blend(p *palette, under uint8, col color.RGBA, step int) uin
 }
 
 // orient returns the polygons all wound in the direction of sign.
-func orient(polys [][]pt, sign float64) [][]pt {
-	out := make([][]pt, 0, len(polys))
+func orient(polys [][]Pt, sign float64) [][]Pt {
+	out := make([][]Pt, 0, len(polys))
 	for _, p := range polys {
 		area := 0.0
 		for i := range p {
@@ -237,7 +234,7 @@ func orient(polys [][]pt, sign float64) [][]pt {
 			area += p[i].X*p[j].Y - p[j].X*p[i].Y
 		}
 		if area*sign < 0 {
-			rev := make([]pt, len(p))
+			rev := make([]Pt, len(p))
 			for i := range p {
 				rev[i] = p[len(p)-1-i]
 			}
@@ -248,27 +245,27 @@ func orient(polys [][]pt, sign float64) [][]pt {
 	return out
 }
 
-// stroke paints a polyline of the given width with round joins and ends.
-func (c *canvas) stroke(col color.RGBA, width float64, pts ...pt) {
-	if c.svg != nil {
-		c.svg.stroke(col, width, pts, false)
+// Stroke paints a polyline of the given width with round joins and ends.
+func (c *Canvas) Stroke(col color.RGBA, width float64, pts ...Pt) {
+	if c.SVG != nil {
+		c.SVG.stroke(col, width, pts, false)
 		return
 	}
-	c.fillPaths(col, orient(strokePolys(width, pts), 1))
+	c.fillPaths(col, orient(StrokeShapes(width, pts), 1))
 }
 
-// strokeClosed paints the outline of a closed polygon.
-func (c *canvas) strokeClosed(col color.RGBA, width float64, pts []pt) {
-	if c.svg != nil {
-		c.svg.stroke(col, width, pts, true)
+// StrokeClosed paints the outline of a closed polygon.
+func (c *Canvas) StrokeClosed(col color.RGBA, width float64, pts []Pt) {
+	if c.SVG != nil {
+		c.SVG.stroke(col, width, pts, true)
 		return
 	}
-	c.stroke(col, width, append(append([]pt(nil), pts...), pts[0])...)
+	c.Stroke(col, width, append(append([]Pt(nil), pts...), pts[0])...)
 }
 
-func strokePolys(width float64, pts []pt) [][]pt {
+func StrokeShapes(width float64, pts []Pt) [][]Pt {
 	hw := width / 2
-	var polys [][]pt
+	var polys [][]Pt
 	for i := 0; i+1 < len(pts); i++ {
 		a, b := pts[i], pts[i+1]
 		d := b.Sub(a)
@@ -276,20 +273,20 @@ func strokePolys(width float64, pts []pt) [][]pt {
 			continue
 		}
 		n := d.Unit().Perp().Scale(hw)
-		polys = append(polys, []pt{a.Add(n), b.Add(n), b.Sub(n), a.Sub(n)})
+		polys = append(polys, []Pt{a.Add(n), b.Add(n), b.Sub(n), a.Sub(n)})
 	}
 	if width >= 2 {
 		for _, p := range pts {
-			polys = append(polys, circle(p, hw))
+			polys = append(polys, Circle(p, hw))
 		}
 	}
 	return polys
 }
 
-// dashes cuts a polyline into dashes of length on separated by gaps of off.
-func dashes(pts []pt, on, off float64) [][]pt {
-	var out [][]pt
-	var cur []pt
+// Dashes cuts a polyline into dashes of length on separated by gaps of off.
+func Dashes(pts []Pt, on, off float64) [][]Pt {
+	var out [][]Pt
+	var cur []Pt
 	drawing, left := true, on
 	for i := 0; i+1 < len(pts); i++ {
 		a, b := pts[i], pts[i+1]
@@ -300,13 +297,13 @@ func dashes(pts []pt, on, off float64) [][]pt {
 		}
 		for seg-pos > left {
 			pos += left
-			p := hexdraw.Lerp(a, b, pos/seg)
+			p := Lerp(a, b, pos/seg)
 			if drawing {
 				out = append(out, append(cur, p))
 				cur = nil
 				left = off
 			} else {
-				cur = []pt{p}
+				cur = []Pt{p}
 				left = on
 			}
 			drawing = !drawing
@@ -322,61 +319,62 @@ func dashes(pts []pt, on, off float64) [][]pt {
 	return out
 }
 
-// circle is a polygon close enough to a circle at map scales.
-func circle(c pt, r float64) []pt {
+// Circle is a polygon close enough to a circle of radius r around c at
+// map scales.
+func Circle(c Pt, r float64) []Pt {
 	n := max(12, int(r*1.2))
-	out := make([]pt, n)
+	out := make([]Pt, n)
 	for i := range out {
 		a := 2 * math.Pi * float64(i) / float64(n)
-		out[i] = pt{X: c.X + r*math.Cos(a), Y: c.Y + r*math.Sin(a)}
+		out[i] = Pt{X: c.X + r*math.Cos(a), Y: c.Y + r*math.Sin(a)}
 	}
 	return out
 }
 
-func rect(x0, y0, x1, y1 float64) []pt {
-	return []pt{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}}
+func RectShape(x0, y0, x1, y1 float64) []Pt {
+	return []Pt{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}}
 }
 
-// roundRect is a rectangle with corners rounded by r.
-func roundRect(x0, y0, x1, y1, r float64) []pt {
-	var out []pt
+// RoundRect is a rectangle with corners rounded by r.
+func RoundRect(x0, y0, x1, y1, r float64) []Pt {
+	var out []Pt
 	corners := []struct {
-		c     pt
+		c     Pt
 		start float64
-	}{{pt{X: x1 - r, Y: y0 + r}, -90}, {pt{X: x1 - r, Y: y1 - r}, 0}, {pt{X: x0 + r, Y: y1 - r}, 90}, {pt{X: x0 + r, Y: y0 + r}, 180}}
+	}{{Pt{X: x1 - r, Y: y0 + r}, -90}, {Pt{X: x1 - r, Y: y1 - r}, 0}, {Pt{X: x0 + r, Y: y1 - r}, 90}, {Pt{X: x0 + r, Y: y0 + r}, 180}}
 	for _, k := range corners {
 		for i := 0; i <= 2; i++ {
 			a := (k.start + float64(i)*45) * math.Pi / 180
-			out = append(out, pt{X: k.c.X + r*math.Cos(a), Y: k.c.Y + r*math.Sin(a)})
+			out = append(out, Pt{X: k.c.X + r*math.Cos(a), Y: k.c.Y + r*math.Sin(a)})
 		}
 	}
 	return out
 }
 
-// star is a five-pointed star, point up.
-func star(c pt, r float64) []pt {
-	out := make([]pt, 10)
+// Star is a five-pointed star, point up.
+func Star(c Pt, r float64) []Pt {
+	out := make([]Pt, 10)
 	for i := range out {
 		rad := r
 		if i%2 == 1 {
 			rad = r * 0.42
 		}
 		a := (-90 + float64(i)*36) * math.Pi / 180
-		out[i] = pt{X: c.X + rad*math.Cos(a), Y: c.Y + rad*math.Sin(a)}
+		out[i] = Pt{X: c.X + rad*math.Cos(a), Y: c.Y + rad*math.Sin(a)}
 	}
 	return out
 }
 
-// burst is a jagged explosion shape with n points.
-func burst(c pt, r float64, n int) []pt {
-	out := make([]pt, 2*n)
+// Burst is a jagged explosion shape with n points.
+func Burst(c Pt, r float64, n int) []Pt {
+	out := make([]Pt, 2*n)
 	for i := range out {
 		rad := r
 		if i%2 == 1 {
 			rad = r * 0.6
 		}
 		a := (-90 + float64(i)*180/float64(n)) * math.Pi / 180
-		out[i] = pt{X: c.X + rad*math.Cos(a), Y: c.Y + rad*math.Sin(a)}
+		out[i] = Pt{X: c.X + rad*math.Cos(a), Y: c.Y + rad*math.Sin(a)}
 	}
 	return out
 }
@@ -390,7 +388,7 @@ var (
 func mustParseFont(ttf []byte) *opentype.Font {
 	f, err := opentype.Parse(ttf)
 	if err != nil {
-		panic("mapview: built-in font: " + err.Error())
+		panic("hexdraw: built-in font: " + err.Error())
 	}
 	return f
 }
@@ -400,14 +398,14 @@ type faceKey struct {
 	size int
 }
 
-// textFace caches rendered glyphs: a map draws the same few characters
+// TextFace caches rendered glyphs: a map draws the same few characters
 // hundreds of times, always at whole-pixel positions.
-type textFace struct {
-	bold   bool
-	size   int
+type TextFace struct {
+	Bold   bool
+	Size   int // pixels
+	Ascent int // pixels above the baseline
+	Height int // ascent and descent
 	face   font.Face
-	ascent int
-	height int
 	glyphs map[rune]glyph
 }
 
@@ -417,8 +415,8 @@ type glyph struct {
 	advance int
 }
 
-// face returns the regular or bold face at a pixel size.
-func (c *canvas) face(bold bool, size int) *textFace {
+// Face returns the regular or bold face at a pixel size.
+func (c *Canvas) Face(bold bool, size int) *TextFace {
 	size = max(size, 6)
 	k := faceKey{bold, size}
 	if f, ok := c.faces[k]; ok {
@@ -431,12 +429,12 @@ func (c *canvas) face(bold bool, size int) *textFace {
 	// A face of a built-in font at a positive size cannot fail.
 	ff, _ := opentype.NewFace(src, &opentype.FaceOptions{Size: float64(size), DPI: 72, Hinting: font.HintingFull})
 	m := ff.Metrics()
-	f := &textFace{bold: bold, size: size, face: ff, ascent: m.Ascent.Ceil(), height: m.Ascent.Ceil() + m.Descent.Ceil(), glyphs: map[rune]glyph{}}
+	f := &TextFace{Bold: bold, Size: size, face: ff, Ascent: m.Ascent.Ceil(), Height: m.Ascent.Ceil() + m.Descent.Ceil(), glyphs: map[rune]glyph{}}
 	c.faces[k] = f
 	return f
 }
 
-func (f *textFace) glyph(r rune) glyph {
+func (f *TextFace) glyph(r rune) glyph {
 	if g, ok := f.glyphs[r]; ok {
 		return g
 	}
@@ -453,8 +451,8 @@ func (f *textFace) glyph(r rune) glyph {
 	return g
 }
 
-// width is the advance of s in pixels.
-func (f *textFace) width(s string) int {
+// Width is the advance of s in pixels.
+func (f *TextFace) Width(s string) int {
 	w := 0
 	for _, r := range s {
 		w += f.glyph(r).advance
@@ -462,10 +460,10 @@ func (f *textFace) width(s string) int {
 	return w
 }
 
-// text draws s with its baseline at y, starting at x.
-func (c *canvas) text(f *textFace, s string, x, y float64, col color.RGBA) {
-	if c.svg != nil {
-		c.svg.text(f, s, x, y, col, false)
+// Text draws s with its baseline at y, starting at x.
+func (c *Canvas) Text(f *TextFace, s string, x, y float64, col color.RGBA) {
+	if c.SVG != nil {
+		c.SVG.text(f, s, x, y, col, false)
 		return
 	}
 	dot := image.Point{int(math.Round(x)), int(math.Round(y))}
@@ -476,13 +474,13 @@ func (c *canvas) text(f *textFace, s string, x, y float64, col color.RGBA) {
 	}
 }
 
-// textCentred draws s centred on x, with its capitals centred on y.
-func (c *canvas) textCentred(f *textFace, s string, x, y float64, col color.RGBA) {
-	if c.svg != nil {
-		c.svg.text(f, s, x, y+capHalf(f), col, true)
+// TextCentred draws s centred on x, with its capitals centred on y.
+func (c *Canvas) TextCentred(f *TextFace, s string, x, y float64, col color.RGBA) {
+	if c.SVG != nil {
+		c.SVG.text(f, s, x, y+CapHalf(f), col, true)
 		return
 	}
-	c.text(f, s, x-float64(f.width(s))/2, y+capHalf(f), col)
+	c.Text(f, s, x-float64(f.Width(s))/2, y+CapHalf(f), col)
 }
 
 // digitRows are the digits 0 to 9 in a 3 by 5 pixel font, row by row from
@@ -493,9 +491,9 @@ var digitRows = [10][5]uint8{
 	{7, 4, 7, 1, 7}, {7, 4, 7, 5, 7}, {7, 1, 1, 2, 2}, {7, 5, 7, 5, 7}, {7, 5, 7, 1, 7},
 }
 
-// pixelDigits writes a number of digits in digitRows, each pixel k by k,
+// PixelDigits writes a number of digits in digitRows, each pixel k by k,
 // centred on x and y, in col at its opacity.
-func (c *canvas) pixelDigits(s string, x, y float64, k int, col color.RGBA) {
+func (c *Canvas) PixelDigits(s string, x, y float64, k int, col color.RGBA) {
 	w := (4*len(s) - 1) * k
 	x0, y0 := int(math.Round(x))-w/2, int(math.Round(y))-5*k/2
 	for i, d := range s {
@@ -509,45 +507,45 @@ func (c *canvas) pixelDigits(s string, x, y float64, k int, col color.RGBA) {
 				}
 				px := x0 + (4*i+b)*k
 				for dy := range k {
-					c.blendSpan(col, px, px+k, y0+row*k+dy)
+					c.BlendSpan(col, px, px+k, y0+row*k+dy)
 				}
 			}
 		}
 	}
 }
 
-// capHalf is half the height of a capital letter, to centre text vertically.
-func capHalf(f *textFace) float64 { return float64(f.ascent) * 0.36 }
+// CapHalf is half the height of a capital letter, to centre text vertically.
+func CapHalf(f *TextFace) float64 { return float64(f.Ascent) * 0.36 }
 
-// fit returns the largest face from size down to smallest in which s fits width.
-func (c *canvas) fit(bold bool, size, smallest int, s string, width float64) *textFace {
+// Fit returns the largest face from size down to smallest in which s fits width.
+func (c *Canvas) Fit(bold bool, size, smallest int, s string, width float64) *TextFace {
 	for ; size > smallest; size-- {
-		if f := c.face(bold, size); float64(f.width(s)) <= width {
+		if f := c.Face(bold, size); float64(f.Width(s)) <= width {
 			return f
 		}
 	}
-	return c.face(bold, smallest)
+	return c.Face(bold, smallest)
 }
 
-// clip shortens s with an ellipsis until it fits width in f.
-func clip(f *textFace, s string, width float64) string {
-	if float64(f.width(s)) <= width {
+// Clip shortens s with an ellipsis until it fits width in f.
+func Clip(f *TextFace, s string, width float64) string {
+	if float64(f.Width(s)) <= width {
 		return s
 	}
 	r := []rune(s)
-	for len(r) > 1 && float64(f.width(string(r)+"…")) > width {
+	for len(r) > 1 && float64(f.Width(string(r)+"…")) > width {
 		r = r[:len(r)-1]
 	}
 	return string(r) + "…"
 }
 
-func rgb(hex uint32) color.RGBA {
+func RGB(hex uint32) color.RGBA {
 	return color.RGBA{uint8(hex >> 16), uint8(hex >> 8), uint8(hex), 0xff}
 }
 
-// withAlpha returns col at opacity a (0-255). Unlike color.RGBA's
+// WithAlpha returns col at opacity a (0-255). Unlike color.RGBA's
 // convention the colour is not premultiplied: the canvas blends it itself.
-func withAlpha(col color.RGBA, a uint8) color.RGBA {
+func WithAlpha(col color.RGBA, a uint8) color.RGBA {
 	col.A = a
 	return col
 }

@@ -1,4 +1,4 @@
-package mapview
+package hexdraw
 
 import (
 	"bytes"
@@ -10,10 +10,10 @@ import (
 	"strings"
 )
 
-// svgWriter writes the drawing as SVG: plain shapes and text with their
+// SVGWriter writes the drawing as SVG: plain shapes and text with their
 // colours as attributes (no style sheet, no script), a run of shapes of
 // one look in one group, and the fills of a group in one path.
-type svgWriter struct {
+type SVGWriter struct {
 	defined map[string]bool // the stamps drawn once, by id
 	b       bytes.Buffer
 	group   string       // the attributes of the open group, "" for none
@@ -26,15 +26,15 @@ type svgWriter struct {
 // stand-in font keeps the layout.
 const svgFonts = "Go, 'DejaVu Sans', Arial, Helvetica, sans-serif"
 
-func newSVGWriter(width, height int) *svgWriter {
-	w := &svgWriter{defined: map[string]bool{}}
+func NewSVGWriter(width, height int) *SVGWriter {
+	w := &SVGWriter{defined: map[string]bool{}}
 	fmt.Fprintf(&w.b, `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %d %d" width="%d" height="%d" font-family="%s">`+"\n",
 		width, height, width, height, svgFonts)
 	return w
 }
 
-// bytes ends the document and returns it.
-func (w *svgWriter) bytes() []byte {
+// Bytes ends the document and returns it.
+func (w *SVGWriter) Bytes() []byte {
 	w.endGroup()
 	w.b.WriteString("</svg>\n")
 	return w.b.Bytes()
@@ -42,7 +42,7 @@ func (w *svgWriter) bytes() []byte {
 
 // setGroup starts a group of elements with attrs, ending the one before
 // unless it has the same.
-func (w *svgWriter) setGroup(attrs string) {
+func (w *SVGWriter) setGroup(attrs string) {
 	if attrs == w.group {
 		return
 	}
@@ -52,7 +52,7 @@ func (w *svgWriter) setGroup(attrs string) {
 
 // endGroup writes the open group: a lone element carries the attributes
 // itself.
-func (w *svgWriter) endGroup() {
+func (w *SVGWriter) endGroup() {
 	if w.path.Len() > 0 {
 		w.items = append(w.items, `<path d="`+w.path.String()+`"/>`)
 		w.path.Reset()
@@ -100,7 +100,7 @@ func num(v float64) string {
 }
 
 // pathData writes a polygon in relative moves.
-func pathData(b *bytes.Buffer, p []pt) {
+func pathData(b *bytes.Buffer, p []Pt) {
 	r := func(v float64) float64 { return math.Round(v*10) / 10 }
 	x, y := r(p[0].X), r(p[0].Y)
 	b.WriteString("M" + num(x) + " " + num(y) + "l")
@@ -118,9 +118,9 @@ func pathData(b *bytes.Buffer, p []pt) {
 	b.WriteByte('z')
 }
 
-// fill adds polygons to the group's path; unless merge, in a path of
+// Fill adds polygons to the group's path; unless merge, in a path of
 // their own (a ring's hole must not cut the shapes around it).
-func (w *svgWriter) fill(col color.RGBA, polys [][]pt, merge bool) {
+func (w *SVGWriter) fill(col color.RGBA, polys [][]Pt, merge bool) {
 	w.setGroup(fillAttrs(col))
 	d := &w.path
 	var own bytes.Buffer
@@ -139,13 +139,13 @@ func (w *svgWriter) fill(col color.RGBA, polys [][]pt, merge bool) {
 
 // use places a copy of the stamp name at o, drawing it (around 0,0) the
 // first time.
-func (w *svgWriter) use(name string, o pt, draw func(o pt)) {
+func (w *SVGWriter) use(name string, o Pt, draw func(o Pt)) {
 	w.setGroup("")
 	if !w.defined[name] {
 		w.defined[name] = true
 		w.endGroup()
 		w.b.WriteString(`<defs><g id="` + name + `">`)
-		draw(pt{})
+		draw(Pt{})
 		w.setGroup("")
 		w.endGroup()
 		w.b.WriteString("</g></defs>\n")
@@ -153,17 +153,17 @@ func (w *svgWriter) use(name string, o pt, draw func(o pt)) {
 	w.items = append(w.items, fmt.Sprintf(`<use href="#%s" x="%s" y="%s"/>`, name, num(o.X), num(o.Y)))
 }
 
-func (w *svgWriter) circle(col color.RGBA, c pt, r float64) {
+func (w *SVGWriter) circle(col color.RGBA, c Pt, r float64) {
 	w.setGroup(fillAttrs(col))
 	w.items = append(w.items, fmt.Sprintf(`<circle cx="%s" cy="%s" r="%s"/>`, num(c.X), num(c.Y), num(r)))
 }
 
-func (w *svgWriter) rect(x0, y0, x1, y1 float64, col color.RGBA) {
+func (w *SVGWriter) rect(x0, y0, x1, y1 float64, col color.RGBA) {
 	w.setGroup(fillAttrs(col))
 	w.items = append(w.items, fmt.Sprintf(`<rect x="%s" y="%s" width="%s" height="%s"/>`, num(x0), num(y0), num(x1-x0), num(y1-y0)))
 }
 
-func (w *svgWriter) stroke(col color.RGBA, width float64, pts []pt, closed bool) {
+func (w *SVGWriter) stroke(col color.RGBA, width float64, pts []Pt, closed bool) {
 	attrs := `fill="none" stroke="` + hexColour(col) + `" stroke-width="` + num(width) + `"`
 	if col.A != 0xff {
 		attrs += ` stroke-opacity="` + num(float64(col.A)/255) + `"`
@@ -178,15 +178,15 @@ func (w *svgWriter) stroke(col color.RGBA, width float64, pts []pt, closed bool)
 	}
 }
 
-// text writes s with its baseline at y, from x or centred on x. Text of
+// Text writes s with its baseline at y, from x or centred on x. Text of
 // more than a few letters gives its width in the Go font, which a browser
 // without it keeps by squeezing or spreading its own.
-func (w *svgWriter) text(f *textFace, s string, x, y float64, col color.RGBA, centred bool) {
+func (w *SVGWriter) text(f *TextFace, s string, x, y float64, col color.RGBA, centred bool) {
 	if s == "" {
 		return
 	}
-	attrs := fillAttrs(col) + ` font-size="` + strconv.Itoa(f.size) + `"`
-	if f.bold {
+	attrs := fillAttrs(col) + ` font-size="` + strconv.Itoa(f.Size) + `"`
+	if f.Bold {
 		attrs += ` font-weight="bold"`
 	}
 	if centred {
@@ -196,7 +196,7 @@ func (w *svgWriter) text(f *textFace, s string, x, y float64, col color.RGBA, ce
 	var b bytes.Buffer
 	fmt.Fprintf(&b, `<text x="%s" y="%s"`, num(x), num(y))
 	if len([]rune(s)) > 4 {
-		fmt.Fprintf(&b, ` textLength="%d" lengthAdjust="spacingAndGlyphs"`, f.width(s))
+		fmt.Fprintf(&b, ` textLength="%d" lengthAdjust="spacingAndGlyphs"`, f.Width(s))
 	}
 	b.WriteByte('>')
 	xml.EscapeText(&b, []byte(s))
