@@ -21,15 +21,17 @@ type SVGWriter struct {
 	items   []string     // the open group's other elements
 }
 
-// svgFonts are the families the text is set in; the Go fonts the PNG is
-// drawn with come first, and every text gives its width, so that a
+// GoFonts sets the text in the families of a Canvas: the Go fonts the
+// PNG is drawn with come first, and every text gives its width, so that a
 // stand-in font keeps the layout.
-const svgFonts = "Go, 'DejaVu Sans', Arial, Helvetica, sans-serif"
+const GoFonts = `font-family="Go, 'DejaVu Sans', Arial, Helvetica, sans-serif"`
 
-func NewSVGWriter(width, height int) *SVGWriter {
+// NewSVGWriter starts an SVG document of width x height pixels; attrs
+// are its root's further attributes (GoFonts, say).
+func NewSVGWriter(width, height int, attrs string) *SVGWriter {
 	w := &SVGWriter{defined: map[string]bool{}}
-	fmt.Fprintf(&w.b, `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %d %d" width="%d" height="%d" font-family="%s">`+"\n",
-		width, height, width, height, svgFonts)
+	fmt.Fprintf(&w.b, `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %d %d" width="%d" height="%d" %s>`+"\n",
+		width, height, width, height, attrs)
 	return w
 }
 
@@ -171,6 +173,11 @@ func (w *SVGWriter) stroke(col color.RGBA, width float64, pts []Pt, closed bool)
 	if width >= 2 {
 		attrs += ` stroke-linecap="round" stroke-linejoin="round"`
 	}
+	w.line(attrs, pts, closed)
+}
+
+// line adds a polyline to the group of attrs.
+func (w *SVGWriter) line(attrs string, pts []Pt, closed bool) {
 	w.setGroup(attrs)
 	pathData(&w.path, pts)
 	if !closed {
@@ -178,9 +185,7 @@ func (w *SVGWriter) stroke(col color.RGBA, width float64, pts []Pt, closed bool)
 	}
 }
 
-// Text writes s with its baseline at y, from x or centred on x. Text of
-// more than a few letters gives its width in the Go font, which a browser
-// without it keeps by squeezing or spreading its own.
+// text writes s in f with its baseline at y, from x or centred on x.
 func (w *SVGWriter) text(f *TextFace, s string, x, y float64, col color.RGBA, centred bool) {
 	if s == "" {
 		return
@@ -192,11 +197,19 @@ func (w *SVGWriter) text(f *TextFace, s string, x, y float64, col color.RGBA, ce
 	if centred {
 		attrs += ` text-anchor="middle"`
 	}
+	w.textIn(attrs, s, x, y, f.Width(s))
+}
+
+// textIn writes s with its baseline at y from x, in the group of attrs:
+// width is its width in the picture's font, given for more than a few
+// letters, which a browser without that font keeps by squeezing or
+// spreading its own.
+func (w *SVGWriter) textIn(attrs, s string, x, y float64, width int) {
 	w.setGroup(attrs)
 	var b bytes.Buffer
 	fmt.Fprintf(&b, `<text x="%s" y="%s"`, num(x), num(y))
 	if len([]rune(s)) > 4 {
-		fmt.Fprintf(&b, ` textLength="%d" lengthAdjust="spacingAndGlyphs"`, f.Width(s))
+		fmt.Fprintf(&b, ` textLength="%d" lengthAdjust="spacingAndGlyphs"`, width)
 	}
 	b.WriteByte('>')
 	xml.EscapeText(&b, []byte(s))

@@ -586,7 +586,7 @@ const maxBases = 32
 // size was drawn before. An SVG is written whole every time.
 func (r *renderer) drawBase(height int) {
 	if r.vector {
-		r.c.SVG = hexdraw.NewSVGWriter(r.width, height)
+		r.c.SVG = hexdraw.NewSVGWriter(r.width, height, hexdraw.GoFonts)
 		r.c.FillRect(0, 0, r.width, height, paperColour)
 		r.drawBaseLayers()
 		return
