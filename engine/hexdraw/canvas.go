@@ -1,12 +1,15 @@
 package hexdraw
 
 import (
+	"cmp"
 	"image"
 	"image/color"
 	"image/draw"
 	"math"
+	"slices"
 
 	"golang.org/x/image/font"
+	"golang.org/x/image/font/basicfont"
 	"golang.org/x/image/font/gofont/gobold"
 	"golang.org/x/image/font/gofont/goregular"
 	"golang.org/x/image/font/opentype"
@@ -28,6 +31,7 @@ type Canvas struct {
 	Crisp bool
 	ras   vector.Rasterizer
 	mask  image.Alpha // the coverage of the shape being drawn
+	xs    []crossing  // a crisp fill's crossings of the row being drawn
 	faces map[faceKey]*TextFace
 }
 
@@ -151,26 +155,77 @@ func (c *Canvas) fillPaths(col color.RGBA, polys [][]Pt) {
 	if r.Empty() {
 		return
 	}
-	c.ras.Reset(r.Dx(), r.Dy())
-	c.ras.DrawOp = draw.Src
-	ox, oy := float64(r.Min.X), float64(r.Min.Y)
-	for _, p := range polys {
-		if len(p) < 3 {
-			continue
-		}
-		c.ras.MoveTo(float32(p[0].X-ox), float32(p[0].Y-oy))
-		for _, q := range p[1:] {
-			c.ras.LineTo(float32(q.X-ox), float32(q.Y-oy))
-		}
-		c.ras.ClosePath()
-	}
 	n := r.Dx() * r.Dy()
 	if cap(c.mask.Pix) < n {
 		c.mask.Pix = make([]uint8, n)
 	}
 	c.mask.Pix, c.mask.Stride, c.mask.Rect = c.mask.Pix[:n], r.Dx(), image.Rect(0, 0, r.Dx(), r.Dy())
-	c.ras.Draw(&c.mask, c.mask.Rect, image.Opaque, image.Point{})
+	if c.Crisp {
+		c.centresInside(polys, r)
+	} else {
+		c.ras.Reset(r.Dx(), r.Dy())
+		c.ras.DrawOp = draw.Src
+		ox, oy := float64(r.Min.X), float64(r.Min.Y)
+		for _, p := range polys {
+			if len(p) < 3 {
+				continue
+			}
+			c.ras.MoveTo(float32(p[0].X-ox), float32(p[0].Y-oy))
+			for _, q := range p[1:] {
+				c.ras.LineTo(float32(q.X-ox), float32(q.Y-oy))
+			}
+			c.ras.ClosePath()
+		}
+		c.ras.Draw(&c.mask, c.mask.Rect, image.Opaque, image.Point{})
+	}
 	c.paintMask(col, &c.mask, r.Min, !c.Crisp)
+}
+
+// centresInside sets the mask (over r) to whole coverage at each pixel
+// whose centre lies inside the polygons (nonzero winding), none elsewhere:
+// crisp edges, the same for every hex of a snapped layout.
+func (c *Canvas) centresInside(polys [][]Pt, r image.Rectangle) {
+	clear(c.mask.Pix)
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		yc := float64(y) + 0.5
+		c.xs = c.xs[:0]
+		for _, p := range polys {
+			if len(p) < 3 {
+				continue
+			}
+			for i := range p {
+				a, e := p[i], p[(i+1)%len(p)]
+				if (a.Y <= yc) != (e.Y <= yc) {
+					wind := 1
+					if e.Y < a.Y {
+						wind = -1
+					}
+					c.xs = append(c.xs, crossing{a.X + (yc-a.Y)/(e.Y-a.Y)*(e.X-a.X), wind})
+				}
+			}
+		}
+		slices.SortFunc(c.xs, func(a, b crossing) int { return cmp.Compare(a.x, b.x) })
+		row := c.mask.Pix[(y-r.Min.Y)*c.mask.Stride:][:c.mask.Stride]
+		wind := 0
+		for i, k := range c.xs {
+			wind += k.wind
+			if wind == 0 || i+1 == len(c.xs) {
+				continue
+			}
+			x0 := max(int(math.Ceil(k.x-0.5)), r.Min.X)
+			x1 := min(int(math.Ceil(c.xs[i+1].x-0.5)), r.Max.X)
+			for x := x0; x < x1; x++ {
+				row[x-r.Min.X] = 0xff
+			}
+		}
+	}
+}
+
+// crossing is where an edge crosses a row of pixel centres, and which
+// way (1 down, -1 up).
+type crossing struct {
+	x    float64
+	wind int
 }
 
 // paintMask paints col through an alpha mask whose top-left pixel lands at
@@ -245,13 +300,14 @@ func orient(polys [][]Pt, sign float64) [][]Pt {
 	return out
 }
 
-// Stroke paints a polyline of the given width with round joins and ends.
+// Stroke paints a polyline of the given width with round joins and ends;
+// Crisp, with square ends (strokeShapes).
 func (c *Canvas) Stroke(col color.RGBA, width float64, pts ...Pt) {
 	if c.SVG != nil {
 		c.SVG.stroke(col, width, pts, false)
 		return
 	}
-	c.fillPaths(col, orient(StrokeShapes(width, pts), 1))
+	c.fillPaths(col, orient(strokeShapes(width, pts, !c.Crisp), 1))
 }
 
 // StrokeClosed paints the outline of a closed polygon.
@@ -263,7 +319,18 @@ func (c *Canvas) StrokeClosed(col color.RGBA, width float64, pts []Pt) {
 	c.Stroke(col, width, append(append([]Pt(nil), pts...), pts[0])...)
 }
 
-func StrokeShapes(width float64, pts []Pt) [][]Pt {
+// StrokeShapes are the shapes of a polyline of the given width with
+// round joins and ends: a band a segment and, from 2 pixels wide, a disc
+// at each point.
+func StrokeShapes(width float64, pts []Pt) [][]Pt { return strokeShapes(width, pts, true) }
+
+// strokeShapes are StrokeShapes, or unless round those of a crisp line:
+// at least a pixel wide, its ends square, its joints filled from 3 pixels
+// wide so that bends have no notch.
+func strokeShapes(width float64, pts []Pt, round bool) [][]Pt {
+	if !round {
+		width = math.Max(width, 1)
+	}
 	hw := width / 2
 	var polys [][]Pt
 	for i := 0; i+1 < len(pts); i++ {
@@ -274,8 +341,11 @@ func StrokeShapes(width float64, pts []Pt) [][]Pt {
 		}
 		n := d.Unit().Perp().Scale(hw)
 		polys = append(polys, []Pt{a.Add(n), b.Add(n), b.Sub(n), a.Sub(n)})
+		if !round && i > 0 && width > 2 {
+			polys = append(polys, Circle(a, hw))
+		}
 	}
-	if width >= 2 {
+	if round && width >= 2 {
 		for _, p := range pts {
 			polys = append(polys, Circle(p, hw))
 		}
@@ -394,8 +464,9 @@ func mustParseFont(ttf []byte) *opentype.Font {
 }
 
 type faceKey struct {
-	bold bool
-	size int
+	bold  bool
+	size  int
+	pixel bool // basicfont's 7x13 letters (PixelFace)
 }
 
 // TextFace caches rendered glyphs: a map draws the same few characters
@@ -418,7 +489,7 @@ type glyph struct {
 // Face returns the regular or bold face at a pixel size.
 func (c *Canvas) Face(bold bool, size int) *TextFace {
 	size = max(size, 6)
-	k := faceKey{bold, size}
+	k := faceKey{bold: bold, size: size}
 	if f, ok := c.faces[k]; ok {
 		return f
 	}
@@ -430,6 +501,18 @@ func (c *Canvas) Face(bold bool, size int) *TextFace {
 	ff, _ := opentype.NewFace(src, &opentype.FaceOptions{Size: float64(size), DPI: 72, Hinting: font.HintingFull})
 	m := ff.Metrics()
 	f := &TextFace{Bold: bold, Size: size, face: ff, Ascent: m.Ascent.Ceil(), Height: m.Ascent.Ceil() + m.Descent.Ceil(), glyphs: map[rune]glyph{}}
+	c.faces[k] = f
+	return f
+}
+
+// PixelFace is basicfont's face of 7x13 letters, drawn whole pixels:
+// TextAdvance wide, textAscent above the baseline.
+func (c *Canvas) PixelFace() *TextFace {
+	k := faceKey{pixel: true}
+	if f, ok := c.faces[k]; ok {
+		return f
+	}
+	f := &TextFace{Size: TextHeight, face: basicfont.Face7x13, Ascent: textAscent, Height: TextHeight, glyphs: map[rune]glyph{}}
 	c.faces[k] = f
 	return f
 }
@@ -487,8 +570,8 @@ func (c *Canvas) TextCentred(f *TextFace, s string, x, y float64, col color.RGBA
 // the top, a bit per pixel from the left: crisp and legible at the size of
 // hex numbers, where a font's smoothed glyphs blur.
 var digitRows = [10][5]uint8{
-	{7, 5, 5, 5, 7}, {2, 6, 2, 2, 7}, {7, 1, 7, 4, 7}, {7, 1, 3, 1, 7}, {5, 5, 7, 1, 1},
-	{7, 4, 7, 1, 7}, {7, 4, 7, 5, 7}, {7, 1, 1, 2, 2}, {7, 5, 7, 5, 7}, {7, 5, 7, 1, 7},
+	{7, 5, 5, 5, 7}, {2, 6, 2, 2, 7}, {7, 1, 7, 4, 7}, {7, 1, 7, 1, 7}, {5, 5, 7, 1, 1},
+	{7, 4, 7, 1, 7}, {7, 4, 7, 5, 7}, {7, 1, 2, 2, 2}, {7, 5, 7, 5, 7}, {7, 5, 7, 1, 7},
 }
 
 // PixelDigits writes a number of digits in digitRows, each pixel k by k,

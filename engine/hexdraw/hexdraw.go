@@ -1,9 +1,14 @@
-// Package hexdraw draws hex maps for the game families that have no
-// drawing of their own (Frontline General, Brigadier General Commands).
-// A family describes its picture once, as a list of flat shapes and text
-// in a small palette; the list is then written as a PNG (flat fills, no
-// anti-aliasing, 4 bits a pixel for 16 colours or fewer: small files,
-// quick to encode) or as an SVG of the same drawing.
+// Package hexdraw is the drawing kernel of every family's map: where the
+// hexes stand (Layout), a Canvas that paints shapes and text straight in
+// a palette, smooth (edges blended) or crisp, or writes them as SVG
+// (SVGWriter), and one PNG encoder (WritePNG). Each family draws its
+// terrain, counters and marks on it.
+//
+// Star General draws on a Canvas itself. Frontline and Brigadier describe
+// their picture once, as a Picture: a list of flat shapes and text in at
+// most 16 colours, with a title band and a legend, painted crisp on a
+// Canvas as a PNG of 4 bits a pixel (small files, quick to encode) or
+// written as an SVG of the same drawing.
 package hexdraw
 
 import (
