@@ -15,6 +15,8 @@ import (
 // one look in one group, and the fills of a group in one path.
 type SVGWriter struct {
 	defined map[string]bool // the stamps drawn once, by id
+	fills   map[color.RGBA]string
+	scratch bytes.Buffer // an element being written
 	b       bytes.Buffer
 	group   string       // the attributes of the open group, "" for none
 	path    bytes.Buffer // the open group's outlines, as one path
@@ -29,7 +31,7 @@ const GoFonts = `font-family="Go, 'DejaVu Sans', Arial, Helvetica, sans-serif"`
 // NewSVGWriter starts an SVG document of width x height pixels; attrs
 // are its root's further attributes (GoFonts, say).
 func NewSVGWriter(width, height int, attrs string) *SVGWriter {
-	w := &SVGWriter{defined: map[string]bool{}}
+	w := &SVGWriter{defined: map[string]bool{}, fills: map[color.RGBA]string{}}
 	fmt.Fprintf(&w.b, `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 %d %d" width="%d" height="%d" %s>`+"\n",
 		width, height, width, height, attrs)
 	return w
@@ -82,7 +84,17 @@ func (w *SVGWriter) endGroup() {
 	w.items = w.items[:0]
 }
 
-func fillAttrs(col color.RGBA) string {
+// fillAttrs are the attributes of a fill in col, made once a colour.
+func (w *SVGWriter) fillAttrs(col color.RGBA) string {
+	if a, ok := w.fills[col]; ok {
+		return a
+	}
+	a := fillAttrsOf(col)
+	w.fills[col] = a
+	return a
+}
+
+func fillAttrsOf(col color.RGBA) string {
 	s := `fill="` + hexColour(col) + `"`
 	if col.A != 0xff {
 		s += ` fill-opacity="` + num(float64(col.A)/255) + `"`
@@ -93,27 +105,35 @@ func fillAttrs(col color.RGBA) string {
 func hexColour(col color.RGBA) string { return fmt.Sprintf("#%02x%02x%02x", col.R, col.G, col.B) }
 
 // num writes a coordinate to a tenth of a pixel, as short as it goes.
-func num(v float64) string {
+func num(v float64) string { return string(appendNum(nil, v)) }
+
+// appendNum appends num(v) to b.
+func appendNum(b []byte, v float64) []byte {
 	v = math.Round(v*100) / 100
 	if math.Abs(v) >= 1 {
 		v = math.Round(v*10) / 10
 	}
-	return strconv.FormatFloat(v, 'f', -1, 64)
+	return strconv.AppendFloat(b, v, 'f', -1, 64)
 }
 
 // pathData writes a polygon in relative moves.
 func pathData(b *bytes.Buffer, p []Pt) {
 	r := func(v float64) float64 { return math.Round(v*10) / 10 }
+	var digits [32]byte
 	x, y := r(p[0].X), r(p[0].Y)
-	b.WriteString("M" + num(x) + " " + num(y) + "l")
+	b.WriteByte('M')
+	b.Write(appendNum(digits[:0], x))
+	b.WriteByte(' ')
+	b.Write(appendNum(digits[:0], y))
+	b.WriteByte('l')
 	// Numbers are parted by a space, or by the sign of a negative one.
 	for i, q := range p[1:] {
 		nx, ny := r(q.X), r(q.Y)
-		for j, v := range []float64{nx - x, ny - y} {
+		for j, v := range [2]float64{nx - x, ny - y} {
 			if (i > 0 || j > 0) && v >= 0 {
 				b.WriteByte(' ')
 			}
-			b.WriteString(num(v))
+			b.Write(appendNum(digits[:0], v))
 		}
 		x, y = nx, ny
 	}
@@ -123,7 +143,7 @@ func pathData(b *bytes.Buffer, p []Pt) {
 // Fill adds polygons to the group's path; unless merge, in a path of
 // their own (a ring's hole must not cut the shapes around it).
 func (w *SVGWriter) fill(col color.RGBA, polys [][]Pt, merge bool) {
-	w.setGroup(fillAttrs(col))
+	w.setGroup(w.fillAttrs(col))
 	d := &w.path
 	var own bytes.Buffer
 	if !merge {
@@ -156,12 +176,12 @@ func (w *SVGWriter) use(name string, o Pt, draw func(o Pt)) {
 }
 
 func (w *SVGWriter) circle(col color.RGBA, c Pt, r float64) {
-	w.setGroup(fillAttrs(col))
+	w.setGroup(w.fillAttrs(col))
 	w.items = append(w.items, fmt.Sprintf(`<circle cx="%s" cy="%s" r="%s"/>`, num(c.X), num(c.Y), num(r)))
 }
 
 func (w *SVGWriter) rect(x0, y0, x1, y1 float64, col color.RGBA) {
-	w.setGroup(fillAttrs(col))
+	w.setGroup(w.fillAttrs(col))
 	w.items = append(w.items, fmt.Sprintf(`<rect x="%s" y="%s" width="%s" height="%s"/>`, num(x0), num(y0), num(x1-x0), num(y1-y0)))
 }
 
@@ -190,7 +210,7 @@ func (w *SVGWriter) text(f *TextFace, s string, x, y float64, col color.RGBA, ce
 	if s == "" {
 		return
 	}
-	attrs := fillAttrs(col) + ` font-size="` + strconv.Itoa(f.Size) + `"`
+	attrs := w.fillAttrs(col) + ` font-size="` + strconv.Itoa(f.Size) + `"`
 	if f.Bold {
 		attrs += ` font-weight="bold"`
 	}
@@ -206,13 +226,20 @@ func (w *SVGWriter) text(f *TextFace, s string, x, y float64, col color.RGBA, ce
 // spreading its own.
 func (w *SVGWriter) textIn(attrs, s string, x, y float64, width int) {
 	w.setGroup(attrs)
-	var b bytes.Buffer
-	fmt.Fprintf(&b, `<text x="%s" y="%s"`, num(x), num(y))
+	b := &w.scratch
+	b.Reset()
+	b.WriteString(`<text x="`)
+	b.Write(appendNum(b.AvailableBuffer(), x))
+	b.WriteString(`" y="`)
+	b.Write(appendNum(b.AvailableBuffer(), y))
+	b.WriteByte('"')
 	if len([]rune(s)) > 4 {
-		fmt.Fprintf(&b, ` textLength="%d" lengthAdjust="spacingAndGlyphs"`, width)
+		b.WriteString(` textLength="`)
+		b.Write(strconv.AppendInt(b.AvailableBuffer(), int64(width), 10))
+		b.WriteString(`" lengthAdjust="spacingAndGlyphs"`)
 	}
 	b.WriteByte('>')
-	xml.EscapeText(&b, []byte(s))
+	xml.EscapeText(b, []byte(s))
 	b.WriteString("</text>")
 	w.items = append(w.items, b.String())
 }
