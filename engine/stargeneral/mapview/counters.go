@@ -1,11 +1,11 @@
 package mapview
 
 import (
-	"fieldpost/engine/hexdraw"
 	"image/color"
 	"math"
 	"strconv"
 
+	"fieldpost/engine/hexdraw"
 	"fieldpost/engine/stargeneral/rules"
 )
 

@@ -1,11 +1,11 @@
 package mapview
 
 import (
-	"fieldpost/engine/hexdraw"
 	"fmt"
 	"math"
 	"strings"
 
+	"fieldpost/engine/hexdraw"
 	"fieldpost/engine/stargeneral/rules"
 )
 

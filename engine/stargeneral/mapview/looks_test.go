@@ -3,7 +3,6 @@ package mapview
 import (
 	"bytes"
 	"encoding/xml"
-	"fieldpost/engine/hexdraw"
 	"fmt"
 	"image"
 	"strings"
@@ -11,6 +10,7 @@ import (
 
 	"fieldpost/data"
 	"fieldpost/engine"
+	"fieldpost/engine/hexdraw"
 	"fieldpost/engine/stargeneral/bot"
 	"fieldpost/engine/stargeneral/rules"
 )

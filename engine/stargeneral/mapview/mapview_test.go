@@ -2,13 +2,13 @@ package mapview
 
 import (
 	"bytes"
-	"fieldpost/engine/hexdraw"
 	"image"
 	"image/color"
 	"image/png"
 	"math"
 	"testing"
 
+	"fieldpost/engine/hexdraw"
 	"fieldpost/engine/stargeneral/rules"
 )
 
