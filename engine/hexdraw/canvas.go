@@ -392,7 +392,7 @@ func Dashes(pts []Pt, on, off float64) [][]Pt {
 // Circle is a polygon close enough to a circle of radius r around c at
 // map scales.
 func Circle(c Pt, r float64) []Pt {
-	n := max(12, int(r*1.2))
+	n := max(16, int(r*1.2))
 	out := make([]Pt, n)
 	for i := range out {
 		a := 2 * math.Pi * float64(i) / float64(n)
