@@ -107,13 +107,36 @@ func hexColour(col color.RGBA) string { return fmt.Sprintf("#%02x%02x%02x", col.
 // num writes a coordinate to a tenth of a pixel, as short as it goes.
 func num(v float64) string { return string(appendNum(nil, v)) }
 
-// appendNum appends num(v) to b.
+// appendNum appends num(v) to b: written from whole tenths or
+// hundredths, which is what strconv's shortest form of them gives, in a
+// fraction of its time.
 func appendNum(b []byte, v float64) []byte {
-	v = math.Round(v*100) / 100
-	if math.Abs(v) >= 1 {
-		v = math.Round(v*10) / 10
+	k, places := math.Round(v*100), 2
+	if math.Abs(k) >= 100 {
+		k, places = math.Round(k/100*10), 1
 	}
-	return strconv.AppendFloat(b, v, 'f', -1, 64)
+	if math.Signbit(k) {
+		b = append(b, '-')
+	}
+	n := int64(math.Abs(k))
+	unit := int64(10)
+	if places == 2 {
+		unit = 100
+	}
+	b = strconv.AppendInt(b, n/unit, 10)
+	frac := n % unit
+	if frac == 0 {
+		return b
+	}
+	b = append(b, '.')
+	if places == 2 {
+		b = append(b, byte('0'+frac/10))
+		frac %= 10
+		if frac == 0 {
+			return b
+		}
+	}
+	return append(b, byte('0'+frac))
 }
 
 // pathData writes a polygon in relative moves.
