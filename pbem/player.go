@@ -359,7 +359,7 @@ func (t *txn) subscribe(req *request) error {
 	d := t.gameData(g, "", pos)
 	d.Body = body
 	if on {
-		if d.Situation, err = pos.Situation(""); err != nil {
+		if d.Situation, err = pos.Situation(publicView(g)); err != nil {
 			return err
 		}
 	}

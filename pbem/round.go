@@ -188,17 +188,23 @@ func (t *txn) reportMails(g *Game, turn int, only *Player) error {
 	if g.Ended {
 		kind, subject = kindGameOver, fmt.Sprintf("[%s] Game over: report of round %d", g.ID, turn+1)
 	}
+	// send mails side's report (an observer's: side "", the public's view)
+	// to an address.
 	send := func(side, to string) error {
+		view := side
+		if side == "" {
+			view = publicView(g)
+		}
 		d := t.gameData(g, side, p.after)
 		var err error
-		if d.Body, err = p.report(side); err != nil {
+		if d.Body, err = p.report(view); err != nil {
 			return err
 		}
-		png, err := p.png(side)
+		png, err := p.png(view)
 		if err != nil {
 			return err
 		}
-		attachment, err := situationPart(p.after, side)
+		attachment, err := situationPart(p.after, view)
 		if err != nil {
 			return err
 		}
