@@ -6,7 +6,6 @@ import (
 	"image/color"
 	"io"
 	"slices"
-	"sync"
 )
 
 // Image paints the picture on a Canvas, crisp: each pixel takes the
@@ -24,11 +23,11 @@ func (p *Picture) Image() *image.Paletted {
 	items := p.items
 	if p.baseKey != "" {
 		key := fmt.Sprintf("%s %dx%d %v", p.baseKey, p.W, p.H, p.Palette)
-		if base, ok := bases.get(key); ok {
-			copy(img.Pix, base)
+		if base, ok := KeptBase(key); ok {
+			copy(img.Pix, base.Pix)
 		} else {
 			p.paint(c, p.items[:p.baseLen])
-			bases.put(key, slices.Clone(img.Pix))
+			KeepBase(key, &Base{Pix: slices.Clone(img.Pix)})
 		}
 		items = p.items[p.baseLen:]
 	}
@@ -61,33 +60,6 @@ func (p *Picture) paint(c *Canvas, items []item) {
 // haloSteps are the eight one-pixel steps around a letter: a text's halo
 // is its letters drawn at each.
 var haloSteps = []Pt{{-1, -1}, {0, -1}, {1, -1}, {-1, 0}, {1, 0}, {-1, 1}, {0, 1}, {1, 1}}
-
-// bases keeps the pixels of the pictures' bases by key: a few maps, each
-// about a megabyte, so it forgets them all when it holds too many.
-var bases = baseCache{pix: map[string][]byte{}}
-
-type baseCache struct {
-	mu  sync.Mutex
-	pix map[string][]byte
-}
-
-const maxBases = 8
-
-func (c *baseCache) get(key string) ([]byte, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	b, ok := c.pix[key]
-	return b, ok
-}
-
-func (c *baseCache) put(key string, pix []byte) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if len(c.pix) >= maxBases {
-		clear(c.pix)
-	}
-	c.pix[key] = pix
-}
 
 // PNG writes the picture as a PNG file (WritePNG, at zlib level 3: a
 // Foggia Plain map is 70 KB in about 10 ms; level 1 makes it 91 KB and is

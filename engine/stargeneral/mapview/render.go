@@ -6,12 +6,14 @@ package mapview
 
 import (
 	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"image"
 	"image/color"
 	"io"
 	"math"
+	"slices"
 	"sort"
 	"sync"
 
@@ -564,23 +566,6 @@ func luminance(c color.RGBA) float64 {
 	return (0.299*float64(c.R) + 0.587*float64(c.G) + 0.114*float64(c.B)) / 255
 }
 
-// The base of a picture is what only the map decides: the terrain, the
-// roads and the grid, above the legend, and the palette they are drawn
-// in. A game's map is drawn every round over the same base, so each base
-// is drawn once and kept.
-type base struct {
-	img *image.Paletted
-	pal *hexdraw.Palette
-}
-
-var bases = struct {
-	sync.Mutex
-	m map[[sha256.Size]byte]*base
-}{m: map[[sha256.Size]byte]*base{}}
-
-// maxBases bounds the bases kept: past it they are drawn afresh.
-const maxBases = 32
-
 // drawBase gives the picture its paper, its terrain, roads and grid, height
 // pixels high, copying them when a picture of the same map at the same
 // size was drawn before. An SVG is written whole every time.
@@ -593,9 +578,7 @@ func (r *renderer) drawBase(height int) {
 	}
 	rows := int(math.Ceil(r.mapBot + r.margin))
 	key := r.baseKey(rows)
-	bases.Lock()
-	b := bases.m[key]
-	bases.Unlock()
+	b, kept := hexdraw.KeptBase(key)
 	if n := r.width * height; r.reuse {
 		// Every pixel is drawn below: a used buffer serves as well.
 		buf, _ := pixelBuffers.Get().([]uint8)
@@ -606,22 +589,18 @@ func (r *renderer) drawBase(height int) {
 	} else {
 		r.c.Img = image.NewPaletted(image.Rect(0, 0, r.width, height), nil)
 	}
-	if b == nil {
+	if !kept {
+		// The base: the terrain, the roads and the grid, above the legend,
+		// and the palette they are drawn in.
 		r.c.Pal = hexdraw.NewPalette(flatColours())
 		r.c.FillRect(0, 0, r.width, rows, paperColour)
 		r.drawBaseLayers()
-		b = &base{img: image.NewPaletted(image.Rect(0, 0, r.width, rows), nil), pal: r.c.Pal}
-		copy(b.img.Pix, r.c.Img.Pix)
-		bases.Lock()
-		if len(bases.m) >= maxBases {
-			clear(bases.m)
-		}
-		bases.m[key] = b
-		bases.Unlock()
+		b = &hexdraw.Base{Pix: slices.Clone(r.c.Img.Pix[:r.width*rows]), Pal: r.c.Pal}
+		hexdraw.KeepBase(key, b)
 	}
 	// The picture adds its colours to a palette of its own.
-	copy(r.c.Img.Pix, b.img.Pix)
-	r.c.Pal = b.pal.Over()
+	copy(r.c.Img.Pix, b.Pix)
+	r.c.Pal = b.Pal.Over()
 	r.c.FillRect(0, rows, r.width, height, paperColour)
 }
 
@@ -632,12 +611,13 @@ func (r *renderer) drawBaseLayers() {
 }
 
 // baseKey names a base by everything that draws it.
-func (r *renderer) baseKey(rows int) [sha256.Size]byte {
+func (r *renderer) baseKey(rows int) string {
 	raw, _ := json.Marshal(struct {
 		Terrain     []rules.TerrainType
 		Map         *rules.Map
 		Radius      float64
 		Width, Rows int
 	}{r.rs.Terrain, r.st.Map, r.r, r.width, rows})
-	return sha256.Sum256(raw)
+	sum := sha256.Sum256(raw)
+	return "stargeneral " + hex.EncodeToString(sum[:])
 }
