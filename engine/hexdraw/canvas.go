@@ -401,6 +401,7 @@ func Circle(c Pt, r float64) []Pt {
 	return out
 }
 
+// RectShape is the rectangle from x0, y0 to x1, y1 as a polygon.
 func RectShape(x0, y0, x1, y1 float64) []Pt {
 	return []Pt{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}}
 }
@@ -622,6 +623,7 @@ func Clip(f *TextFace, s string, width float64) string {
 	return string(r) + "…"
 }
 
+// RGB is the opaque colour 0xRRGGBB.
 func RGB(hex uint32) color.RGBA {
 	return color.RGBA{uint8(hex >> 16), uint8(hex >> 8), uint8(hex), 0xff}
 }

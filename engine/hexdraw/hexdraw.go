@@ -20,6 +20,10 @@ import (
 // Pt is a point in picture pixels, or a step between two.
 type Pt struct{ X, Y float64 }
 
+// The steps of plane geometry: sum, difference, scaling, length, the
+// step of length 1 the same way, a quarter turn, and the point t of the
+// way from a to b.
+
 func (p Pt) Add(q Pt) Pt         { return Pt{p.X + q.X, p.Y + q.Y} }
 func (p Pt) Sub(q Pt) Pt         { return Pt{p.X - q.X, p.Y - q.Y} }
 func (p Pt) Scale(k float64) Pt  { return Pt{p.X * k, p.Y * k} }
