@@ -125,7 +125,7 @@ func (t *txn) refuseGM(g *Game, cmd, why string) error {
 }
 
 // newGameSyntax is the reminder sent with a NEWGAME that could not be read.
-const newGameSyntax = "NEWGAME scenario=NAME id=GAMEID SIDE=address SIDE=address [deadline=48h|none]"
+const newGameSyntax = "NEWGAME scenario=NAME id=GAMEID SIDE=address|bot SIDE=address|bot [deadline=48h|none]"
 
 // newGame creates a game: NEWGAME scenario=NAME id=GAMEID SIDE=address ...
 // [deadline=DURATION|none]. Each player is mailed a welcome with its
@@ -187,6 +187,16 @@ func (t *txn) newGame(req *request) error {
 			continue
 		}
 		delete(addresses, strings.ToLower(sd.Name))
+		if strings.EqualFold(val, "bot") {
+			if t.s.opts.BotAccount == nil {
+				return refuse("%s=bot: only the embedded judge (fieldpost serve without --config), while it runs, "+
+					"gives a bot a mail account of its own; here, give the bot's own mail address.", sd.Name)
+			}
+			if val, err = t.s.opts.BotAccount(id, sd.Name); err != nil {
+				return refuse("%s=bot: no account for the bot: %v.", sd.Name, err)
+			}
+			t.log.Info("a bot's account seated", "game", id, "side", sd.Name, "address", val)
+		}
 		addr, err := netmail.ParseAddress(val)
 		if err != nil || !sendable(addr.Address) {
 			return refuse("%s=%s is not a mail address.", sd.Name, val)
@@ -234,7 +244,7 @@ func (t *txn) newGame(req *request) error {
 		deadline = fmt.Sprintf("%s a round (the first: %s)", formatDuration(period), formatTime(g.Deadline))
 	}
 	return t.answerGM(kindGM, g, "Game created",
-		fmt.Sprintf("Game %s is created: %s (%s), %s.\n\nPlayers, each sent a welcome with its secret:\n%s\n",
+		fmt.Sprintf("Game %s is created: %s (%s), %s.\n\nPlayers, each mailed a welcome with its secret (you are told at once\nif one of them cannot be reached):\n%s\n",
 			g.ID, g.Title, g.Scenario, deadline, strings.Join(who, "\n")))
 }
 
