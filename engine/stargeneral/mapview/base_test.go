@@ -6,6 +6,7 @@ import (
 	"image/png"
 	"testing"
 
+	"fieldpost/engine/hexdraw"
 	"fieldpost/engine/stargeneral/rules"
 )
 
@@ -18,9 +19,7 @@ func TestKeptBaseDrawsTheSamePicture(t *testing.T) {
 			t.Fatal(err)
 		}
 		st := sc.NewGame()
-		bases.Lock()
-		clear(bases.m)
-		bases.Unlock()
+		hexdraw.ForgetBases()
 		fresh, err := Render(sc.Ruleset, st, nil, Options{})
 		if err != nil {
 			t.Fatal(err)
@@ -36,9 +35,7 @@ func TestKeptBaseDrawsTheSamePicture(t *testing.T) {
 		if err := PNG(&a, sc.Ruleset, st, nil, Options{}); err != nil {
 			t.Fatal(err)
 		}
-		bases.Lock()
-		clear(bases.m)
-		bases.Unlock()
+		hexdraw.ForgetBases()
 		if err := PNG(&b, sc.Ruleset, st, nil, Options{}); err != nil {
 			t.Fatal(err)
 		}
