@@ -454,9 +454,18 @@ func (t *txn) join(req *request) error {
 		}
 	}
 	// The address asking may be forged: it confirms by replying from it.
-	ok, note, err := t.allow(limitStranger, addr, t.s.opts.StrangerAnswers)
-	if !ok || err != nil {
+	// Mail to an address the judge does not know is limited, as answers
+	// to strangers are.
+	known, err := t.knownAddress(addr)
+	if err != nil {
 		return err
+	}
+	note := ""
+	if !known {
+		var ok bool
+		if ok, note, err = t.allow(limitStranger, addr, t.s.opts.StrangerAnswers); !ok || err != nil {
+			return err
+		}
 	}
 	return t.askConfirmation(g, p, addr, pendingAddress{Join: true}, fmt.Sprintf(
 		"You asked to play seat %s of game %s (%s). To take it: reply to this mail (nothing to write);\n"+
