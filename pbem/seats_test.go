@@ -511,3 +511,23 @@ func TestRollbackUncountsReliability(t *testing.T) {
 		t.Errorf("after ROLLBACK: us %+v, german %+v", g.Player("us").SeatState, g.Player("german").SeatState)
 	}
 }
+
+// Table talk too long or empty is refused with what was wrong; nothing is
+// passed on.
+func TestTableTalkRefusals(t *testing.T) {
+	j := newJudge(t, nil)
+	w := j.newGame("t1", "")
+	for body, want := range map[string]string{
+		"MESSAGE\n": "MESSAGE needs its text",
+		"MESSAGE " + strings.Repeat("é", 4001) + "\n": "has 4001 characters; the judge passes on at most 4000",
+	} {
+		j.handle(w["us"].reply(alice, body))
+		if m := j.takeN(1)[0]; m.To() != alice || !strings.Contains(m.Text, want) {
+			t.Errorf("%.20q: %s\n%s", body, m, m.Text)
+		}
+	}
+	j.handle(gmMail("BROADCAST t1"))
+	if m := j.takeN(1)[0]; m.To() != testGM || !strings.Contains(m.Text, "BROADCAST needs its text") {
+		t.Errorf("BROADCAST without text: %s", m.Text)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // bucketTalk: game id -> sequence (8 bytes, big-endian) -> talkRecord
@@ -95,9 +96,9 @@ func (t *txn) tableTalk(id *identity, req *request) error {
 	case text == "":
 		return t.mailPlayer(g, id.side, kindError, req.Command+": no text", fmt.Sprintf(
 			"%s needs its text, on its line or the lines after: %s Shall we agree a draw?", req.Command, req.Command), false)
-	case len(text) > maxTalk:
+	case utf8.RuneCountInString(text) > maxTalk:
 		return t.mailPlayer(g, id.side, kindError, req.Command+": too long", fmt.Sprintf(
-			"Your %s has %d characters; the judge passes on at most %d. Nothing was sent.", req.Command, len(text), maxTalk), false)
+			"Your %s has %d characters; the judge passes on at most %d. Nothing was sent.", req.Command, utf8.RuneCountInString(text), maxTalk), false)
 	case g.Ended:
 		return t.mailPlayer(g, id.side, kindError, req.Command+": the game is over", "Game "+g.ID+" is over: table talk ended with it.", false)
 	}
@@ -153,8 +154,8 @@ func (t *txn) broadcast(g *Game, req *request) error {
 	switch {
 	case text == "":
 		return t.refuseGM(g, cmdBroadcast, "BROADCAST needs its text: BROADCAST "+g.ID+" The next round is played on Friday.")
-	case len(text) > maxTalk:
-		return t.refuseGM(g, cmdBroadcast, fmt.Sprintf("The text has %d characters; at most %d.", len(text), maxTalk))
+	case utf8.RuneCountInString(text) > maxTalk:
+		return t.refuseGM(g, cmdBroadcast, fmt.Sprintf("The text has %d characters; at most %d.", utf8.RuneCountInString(text), maxTalk))
 	}
 	if err := t.putTalk(g.ID, &talkRecord{At: t.now, Round: g.Round(), From: "GM", To: talkAll, Text: text}); err != nil {
 		return err
