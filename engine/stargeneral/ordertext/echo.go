@@ -4,44 +4,18 @@ import (
 	"fmt"
 	"strings"
 
+	"fieldpost/engine"
 	"fieldpost/engine/stargeneral/rules"
 )
 
-// ErrorReport writes a refusal: every error with its line, the line
-// quoted, the rule and a hint; past max errors (when max > 0) only a count
-// of the rest, so that one mail of junk cannot make a huge answer.
-func ErrorReport(errs Errors, max int) string {
-	var b strings.Builder
-	n := len(errs)
-	fmt.Fprintf(&b, "These orders were NOT accepted: %s. Nothing has changed; send the corrected orders.\n", countWord(n, "error"))
-	listed := errs
-	if max > 0 && n > max {
-		listed = errs[:max]
+// Problems are the errors as the judge writes them, under their lines of
+// the text read (engine.Refusal, engine.Annotate).
+func Problems(errs Errors) []engine.Problem {
+	out := make([]engine.Problem, len(errs))
+	for i, e := range errs {
+		out[i] = engine.Problem{Line: e.Line, Text: e.Msg, Rule: e.Section, Hint: e.Hint}
 	}
-	for _, e := range listed {
-		b.WriteString("\n")
-		if e.Line > 0 {
-			fmt.Fprintf(&b, "line %d: %s\n", e.Line, strings.TrimSpace(e.Quote))
-		} else {
-			b.WriteString("the orders as a whole:\n")
-		}
-		fmt.Fprintf(&b, "  %s", e.Msg)
-		if e.Section != "" {
-			fmt.Fprintf(&b, " (rule %s)", e.Section)
-		}
-		b.WriteString("\n")
-		if e.Hint != "" {
-			fmt.Fprintf(&b, "  hint: %s\n", e.Hint)
-		}
-	}
-	if rest := n - len(listed); rest > 0 {
-		more := fmt.Sprintf("%d more errors", rest)
-		if rest == 1 {
-			more = "1 more error"
-		}
-		fmt.Fprintf(&b, "\n... and %s, not listed: correct these first.\n", more)
-	}
-	return b.String()
+	return out
 }
 
 func countWord(n int, word string) string {

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"fieldpost/engine"
 	"fieldpost/engine/stargeneral/rules"
 )
 
@@ -23,8 +24,8 @@ func (e Error) Error() string {
 		fmt.Fprintf(&b, "line %d: ", e.Line)
 	}
 	b.WriteString(e.Msg)
-	if e.Section != "" {
-		fmt.Fprintf(&b, " (rule %s)", e.Section)
+	if ref := engine.Reference(e.Section); ref != "" {
+		b.WriteString(" " + ref)
 	}
 	if e.Hint != "" {
 		b.WriteString("; " + e.Hint)
