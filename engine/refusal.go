@@ -89,8 +89,16 @@ const AnnotationMark = "#!! "
 // Annotate writes text with each problem in a comment line under the line
 // it is about, and those about the orders as a whole at the top: the
 // player's own orders handed back as the form to correct and send again.
+// Blank lines around the text are left out.
 func Annotate(text string, problems []Problem) string {
-	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
+	lines := strings.Split(text, "\n")
+	first, last := 0, len(lines)
+	for first < last && strings.TrimSpace(lines[first]) == "" {
+		first++
+	}
+	for last > first && strings.TrimSpace(lines[last-1]) == "" {
+		last--
+	}
 	under := make(map[int][]string)
 	var whole []string
 	for _, p := range problems {
@@ -104,7 +112,8 @@ func Annotate(text string, problems []Problem) string {
 	for _, s := range whole {
 		writeComment(&b, "", "ERROR: "+s)
 	}
-	for i, line := range lines {
+	for i := first; i < last; i++ {
+		line := lines[i]
 		b.WriteString(line + "\n")
 		indent := line[:len(line)-len(strings.TrimLeft(line, " \t"))]
 		for _, s := range under[i+1] {

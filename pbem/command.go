@@ -93,6 +93,9 @@ type request struct {
 	// FromQuotedForm: the orders were read from the order form in the
 	// judge's mail quoted back, which the player edited there.
 	FromQuotedForm bool
+	// Inline: the orders were read from the order form quoted back, with
+	// the lines the player wrote between its quoted lines (see inlineForm).
+	Inline bool
 }
 
 // header is what the GAME, SIDE, ROUND and PASSWORD lines say.
