@@ -34,8 +34,10 @@ func FuzzCommandReader(f *testing.F) {
 			if r.Line >= len(lines) {
 				t.Fatalf("command line %d of %d", r.Line, len(lines))
 			}
+			// The command word is read as commandAt reads it: "status?",
+			// "NEWGAME!" are STATUS and NEWGAME.
 			words := lineWords(lines[r.Line])
-			if commandWords[strings.ToUpper(words[0])] != r.Command || strings.Join(words[1:], " ") != strings.Join(r.Args, " ") {
+			if cmd, _ := commandAt(words); cmd != r.Command || strings.Join(words[1:], " ") != strings.Join(r.Args, " ") {
 				t.Fatalf("command %s %q is not line %d: %q", r.Command, r.Args, r.Line, lines[r.Line])
 			}
 		}
