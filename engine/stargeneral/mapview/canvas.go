@@ -46,9 +46,10 @@ type canvas struct {
 // picture's size is known; drawBase then gives it its picture.
 func newCanvas() *canvas { return &canvas{faces: map[faceKey]*textFace{}} }
 
-// blendSteps is how many steps an edge or a glyph is blended in: 3 gives
-// blends of a third and two thirds, enough for small text to read well.
-const blendSteps = 3
+// blendSteps is how many steps an edge or a glyph is blended in: 2 gives
+// blends of a half, enough for small text to read well; thirds made the
+// division map's PNG 7% larger for edges hardly smoother.
+const blendSteps = 2
 
 // fillRect fills an axis-aligned rectangle with exact pixel edges.
 func (c *canvas) fillRect(x0, y0, x1, y1 int, col color.RGBA) {

@@ -237,6 +237,11 @@ func (r *renderer) drawCounter(ctr pt, k counter) {
 		avail -= sb + 1
 	}
 	tf := c.fit(true, int(math.Round(0.27*r.r)), int(math.Round(0.2*r.r)), k.top, avail)
+	if float64(tf.width(k.top)) > avail {
+		// A long id ("Panther") that bold does not fit at the smallest size
+		// is written in regular, narrower, rather than cut short.
+		tf = c.fit(false, int(math.Round(0.27*r.r)), int(math.Round(0.2*r.r)), k.top, avail)
+	}
 	c.text(tf, clip(tf, k.top, avail), x0+pad, topBase+capHalf(tf), ink)
 
 	// Middle row: symbol frame and stand name.
