@@ -62,7 +62,13 @@ func Echo(rs *rules.Ruleset, st *rules.State, o *rules.Orders) string {
 		moved := map[string]bool{}
 		for _, m := range uo.Moves {
 			moved[m.Stand] = true
-			w("  %s moves %s -> %s (%s)\n", m.Stand, u.Stand(m.Stand).Hex, hexList(m.Path), countWord(len(m.Path), "hex"))
+			s := u.Stand(m.Stand)
+			w("  %s moves %s -> %s (%s)\n", m.Stand, s.Hex, hexList(m.Path), countWord(len(m.Path), "hex"))
+			if normal := rs.Allowance(s).Normal; uo.Status == rules.Move && len(m.Path) > normal {
+				w("    from hex %d on a strategic move %s: only where no enemy is within %d hexes of its\n"+
+					"    start, its path and its end, and %s cannot attack this round\n",
+					normal+1, engine.Reference(rs.Section(rules.SecMovement)), rules.StrategicEnemyGap, m.Stand)
+			}
 		}
 		var still []string
 		for _, s := range u.Stands {
@@ -136,7 +142,7 @@ func Warnings(rs *rules.Ruleset, st *rules.State, o *rules.Orders) []string {
 		hqEnd := end(hq)
 		for _, s := range u.Stands {
 			if d := rules.Distance(hqEnd, end(s)); s != hq && d > rs.CommandRange {
-				out = append(out, fmt.Sprintf("%s %s ends at %s, %d hexes from its HQ at %s: out of command (rule 1.1: %d at most)",
+				out = append(out, fmt.Sprintf("%s %s ends at %s, %d hexes from its HQ at %s: out of command (%d hexes at most [§1.1])",
 					u.ID, s.Name, end(s), d, hqEnd, rs.CommandRange))
 			}
 		}
