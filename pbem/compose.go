@@ -108,6 +108,9 @@ type mailData struct {
 	TextMap string
 	// Waiting lists the sides whose orders the round still waits for.
 	Waiting []string
+	// Due lists the sides whose orders the round is played with: both
+	// for simultaneous rounds, the side to play for alternating turns.
+	Due []string
 	// Description is the scenario's introduction, in the welcome.
 	Description string
 }

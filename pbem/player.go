@@ -67,6 +67,7 @@ func (t *txn) gameData(g *Game, side string, pos engine.Position) *mailData {
 		Paused: g.Paused, Ended: g.Ended, Result: g.Result,
 		Commitment: engine.SeedCommitment(engine.RoundSeed(g.Seed, g.Turn)),
 		SideTitle:  sideTitle(pos, side),
+		Due:        pos.Step().Waiting,
 	}
 	if !g.Deadline.IsZero() {
 		d.Deadline = formatTimeIn(g.Deadline, zoneOf(g, side))

@@ -43,11 +43,10 @@ func replaceLine(t *testing.T, text, line, with string) string {
 // case's side, and returns her welcome.
 func newRefusalGame(t *testing.T, j *judge, c refusalCase) *sent {
 	t.Helper()
-	sys, sc, err := j.svc.opts.Systems.Scenario(c.scenario)
+	_, sc, err := j.svc.opts.Systems.Scenario(c.scenario)
 	if err != nil {
 		t.Fatal(err)
 	}
-	_ = sys
 	args := []string{c.side + "=" + alice}
 	for _, sd := range sc.Sides {
 		if sd.Name != c.side {
@@ -151,5 +150,23 @@ func TestInlineOrdersInTheQuotedForm(t *testing.T) {
 		if !strings.Contains(accepted.Text, want) {
 			t.Errorf("the answer lacks %q:\n%s", want, accepted.Text)
 		}
+	}
+}
+
+// A Frontline turn, played when the side to play sends its orders, is said
+// to be due when that side has sent them, not when both have (issue 25).
+func TestAlternatingTurnIsDueFromTheSideToPlay(t *testing.T) {
+	j := newJudge(t, nil)
+	welcome := newRefusalGame(t, j, refusalCase{scenario: "ofanto", side: "GE"})
+	j.handle(welcome.reply(alice, "STATUS"))
+	status := byKind(t, j.take(), kindStatus, alice)
+	if !strings.Contains(status.Text, "due when US has sent them (no deadline): the turn is played as soon as they arrive") {
+		t.Errorf("the status does not say whose orders the turn waits for:\n%s", status.Text)
+	}
+	j2 := newJudge(t, nil)
+	w := j2.newGame("g1", "deadline=none")
+	j2.handle(w["us"].reply(alice, "STATUS"))
+	if s := byKind(t, j2.take(), kindStatus, alice); !strings.Contains(s.Text, "due when both sides have sent them") {
+		t.Errorf("a simultaneous round is not due from both sides:\n%s", s.Text)
 	}
 }
