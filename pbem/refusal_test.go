@@ -2,6 +2,7 @@ package pbem
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 
@@ -169,4 +170,39 @@ func TestAlternatingTurnIsDueFromTheSideToPlay(t *testing.T) {
 	if s := byKind(t, j2.take(), kindStatus, alice); !strings.Contains(s.Text, "due when both sides have sent them") {
 		t.Errorf("a simultaneous round is not due from both sides:\n%s", s.Text)
 	}
+}
+
+// docs/orders.md shows a refusal as a player receives it: the judge's
+// refusal of those orders says, line for line, what the docs print.
+func TestRefusalInTheDocs(t *testing.T) {
+	doc, err := os.ReadFile("../docs/orders.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, _ := strings.Cut(string(doc), "## Errors, by example")
+	section, _, _ = strings.Cut(section, "\n## ")
+	var blocks []string
+	for _, para := range strings.Split(section, "\n\n") {
+		if strings.HasPrefix(para, "    ") {
+			blocks = append(blocks, para)
+		}
+	}
+	orders, answer := dedent(blocks[0]), dedent(strings.Join(blocks[1:], "\n\n"))
+	j := newJudge(t, nil)
+	w := j.newGame("tutorial-1", "")
+	j.handle(w["us"].reply(alice, orders))
+	refusal := byKind(t, j.take(), kindRejected, alice)
+	text := strings.ReplaceAll(refusal.Text, "\r\n", "\n")
+	if !strings.Contains(text, answer) {
+		t.Errorf("docs/orders.md prints:\n%s\nthe judge answers:\n%s", answer, text)
+	}
+}
+
+// dedent takes four spaces off every line of an indented block.
+func dedent(block string) string {
+	lines := strings.Split(strings.TrimRight(block, "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimPrefix(l, "    ")
+	}
+	return strings.Join(lines, "\n")
 }
