@@ -957,6 +957,11 @@ func (p *parser) artillery(l srcLine, args []string) {
 			if hs[0] == bt.Hex {
 				hs = hs[1:]
 			}
+			if len(hs) == 0 {
+				// Its own hex alone is no move: HOLD says that.
+				p.errorf(l, rules.SecArtilleryPhase, "", "MOVE %s: battery %s is at %s already; write the hexes it moves into, or HOLD", bt.Hex, bt.ID, bt.Hex)
+				return
+			}
 			cur.Move = hs
 			i = j - 1
 		case "KEEP":
