@@ -116,6 +116,9 @@ type mailData struct {
 	Waiting []string
 	// Briefing is the side's briefing (engine.Briefing), in the welcome.
 	Briefing string
+	// Due lists the sides whose orders the round is played with: both
+	// for simultaneous rounds, the side to play for alternating turns.
+	Due []string
 }
 
 // letter is a mail to queue.
@@ -136,12 +139,18 @@ type letter struct {
 	// map above the text.
 	inline      []mail.Part
 	attachments []mail.Part
+	// textMap is the text map the text holds, left out of the HTML part,
+	// whose picture shows the map: a division's takes 12 KB (issue 25).
+	textMap string
 	// calendar: the mail carries the side's deadline as a calendar event.
 	calendar bool
 	// replyTo, when set, is the Reply-To instead of the judge's address or
 	// the player's secret one (an address change's confirmation).
 	replyTo string
 }
+
+// mapInPicture stands in the HTML part for the text map left out.
+const mapInPicture = "(The map is the picture above; the plain-text version of this mail has it in letters.)\n"
 
 // sharedTemplates are the kinds written by another kind's template: a
 // club's own templates folder need not have them.
@@ -325,7 +334,11 @@ func (t *txn) queue(l *letter) error {
 		Attachments: l.attachments,
 	}
 	if len(l.inline) > 0 {
-		html, err := s.htmlWithMap(l.subject, text)
+		htmlText := text
+		if l.textMap != "" {
+			htmlText = strings.Replace(text, l.textMap, mapInPicture, 1)
+		}
+		html, err := s.htmlWithMap(l.subject, htmlText)
 		if err != nil {
 			return err
 		}
