@@ -125,7 +125,7 @@ func (t *txn) refuseGM(g *Game, cmd, why string) error {
 }
 
 // newGameSyntax is the reminder sent with a NEWGAME that could not be read.
-const newGameSyntax = "NEWGAME scenario=NAME id=GAMEID SIDE=address SIDE=address [deadline=48h|none]"
+const newGameSyntax = "NEWGAME scenario=NAME id=GAMEID SIDE=address SIDE=address [SIDE.2=address|empty ...] [SIDE.2.units=a,b] [deadline=48h|none]"
 
 // newGame creates a game: NEWGAME scenario=NAME id=GAMEID SIDE=address ...
 // [deadline=DURATION|none]. Each player is mailed a welcome with its
@@ -141,6 +141,9 @@ func (t *txn) newGame(req *request) error {
 	var scenario, id string
 	period := t.s.opts.Deadline
 	addresses := map[string]string{}
+	// Subordinate seats (team play): SIDE.n=address|empty, SIDE.n.name=,
+	// SIDE.n.units=.
+	seats, seatNames, seatUnits := map[string]string{}, map[string]string{}, map[string]string{}
 	for _, kv := range pairs {
 		switch key, val := kv[0], kv[1]; key {
 		case "scenario":
@@ -156,7 +159,15 @@ func (t *txn) newGame(req *request) error {
 				return refuse("deadline=%s: want a duration such as 48h or 2d, or none.", val)
 			}
 		default:
-			addresses[key] = val
+			if base, attr, ok := strings.Cut(key, ".units"); ok && attr == "" && strings.Contains(base, ".") {
+				seatUnits[base] = val
+			} else if base, attr, ok := strings.Cut(key, ".name"); ok && attr == "" && strings.Contains(base, ".") {
+				seatNames[base] = strings.ReplaceAll(val, "_", " ")
+			} else if strings.Contains(key, ".") {
+				seats[key] = val
+			} else {
+				addresses[key] = val
+			}
 		}
 	}
 	sys, sc, err := t.s.opts.Systems.Scenario(scenario)
@@ -200,6 +211,42 @@ func (t *txn) newGame(req *request) error {
 	if len(g.Players) != len(sides) {
 		return refuse("Every side needs a player's address: %s.", strings.Join(sides, "=..., ")+"=...")
 	}
+	if len(seats) > 0 {
+		seated, ok := pos.(engine.Seated)
+		if !ok {
+			return refuse("%s is played one player a side: it has no seats such as %s.", sys.Title(), slices.Sorted(maps.Keys(seats))[0])
+		}
+		for _, key := range slices.Sorted(maps.Keys(seatNames)) {
+			if _, ok := seats[key]; !ok {
+				return refuse("%s.name names a seat that has no player (%s=address, or %s=empty).", key, key, key)
+			}
+		}
+		for _, key := range slices.Sorted(maps.Keys(seatUnits)) {
+			if _, ok := seats[key]; !ok {
+				return refuse("%s.units gives units to a seat that has no player (%s=address, or %s=empty).", key, key, key)
+			}
+		}
+		setups := seatSetups(seats, seatNames, seatUnits)
+		for i, su := range setups {
+			side, n := engine.SplitSeat(su.ID)
+			j := slices.IndexFunc(sides, func(sd string) bool { return strings.EqualFold(sd, side) })
+			if j < 0 || n < 2 {
+				return refuse("%s is no seat: seats are SIDE.2, SIDE.3... of the sides %s.", su.ID, strings.Join(sides, ", "))
+			}
+			setups[i].ID = engine.SeatID(sides[j], n)
+			if su.Empty {
+				continue
+			}
+			addr, err := netmail.ParseAddress(seats[su.ID])
+			if err != nil || !sendable(addr.Address) {
+				return refuse("%s=%s is not a mail address (or empty).", su.ID, seats[su.ID])
+			}
+			g.Players = append(g.Players, Player{Side: setups[i].ID, Address: addr.Address})
+		}
+		if pos, err = seated.WithSeats(setups); err != nil {
+			return refuse("The seats: %v.", err)
+		}
+	}
 	t.openRound(g)
 	if err := t.putPosition(g, pos); err != nil {
 		return err
@@ -227,7 +274,7 @@ func (t *txn) newGame(req *request) error {
 		if err := t.welcome(g, p.Side, png); err != nil {
 			return err
 		}
-		who = append(who, fmt.Sprintf("  %-10s %s", p.Side, p.Address))
+		who = append(who, fmt.Sprintf("  %-10s %s", seatLine(pos, p.Side), p.Address))
 	}
 	deadline := "no deadline"
 	if period > 0 {

@@ -60,21 +60,26 @@ func (t *txn) playerRequest(req *request) error {
 	return fmt.Errorf("no handler for command %s", req.Command)
 }
 
-// gameData fills what every mail about a game shows.
-func (t *txn) gameData(g *Game, side string, pos engine.Position) *mailData {
+// gameData fills what every mail about a game shows, to a seat's player
+// (side is a seat id) or to an observer ("").
+func (t *txn) gameData(g *Game, seat string, pos engine.Position) *mailData {
+	side := sideOf(seat)
 	d := &mailData{
 		Game: g.ID, Title: g.Title, Side: side, Round: g.Round(), RoundName: pos.Step().Name,
 		Paused: g.Paused, Ended: g.Ended, Result: g.Result,
 		Commitment: engine.SeedCommitment(engine.RoundSeed(g.Seed, g.Turn)),
 		SideTitle:  sideTitle(pos, side),
 	}
+	if seat != side {
+		d.SideTitle += ", seat " + seatLine(pos, seat)
+	}
 	if !g.Deadline.IsZero() {
-		d.Deadline = formatTimeIn(g.Deadline, zoneOf(g, side))
+		d.Deadline = formatTimeIn(g.Deadline, zoneOf(g, seat))
 	}
 	if base := t.s.opts.BaseURL; base != "" {
 		d.GameURL = base + "/g/" + g.ID
-		if side != "" {
-			d.PageURL = base + "/p/" + deriveSecret(t.s.opts.ServerKey, g, side)
+		if seat != "" {
+			d.PageURL = base + "/p/" + deriveSecret(t.s.opts.ServerKey, g, seat)
 		}
 	}
 	return d
@@ -99,11 +104,11 @@ func (t *txn) mailPlayer(g *Game, side, kind, subject, body string, withForm boo
 		if d.Waiting, err = t.missingSides(g); err != nil {
 			return err
 		}
-		if d.Situation, err = pos.Situation(side); err != nil {
+		if d.Situation, err = pos.Situation(sideOf(side)); err != nil {
 			return err
 		}
-		l.form = pos.Form(side, g.ID)
-		attachment, err := situationPart(pos, side)
+		l.form = formOf(pos, side, g.ID)
+		attachment, err := situationPart(pos, sideOf(side))
 		if err != nil {
 			return err
 		}
@@ -142,13 +147,13 @@ func (t *txn) orders(id *identity, req *request, check bool) error {
 	if err != nil {
 		return err
 	}
-	if !slices.Contains(pos.Step().Waiting, side) {
+	if !slices.Contains(pos.Step().Waiting, sideOf(side)) {
 		if standing, ok := pos.(engine.Standing); ok && !check {
 			return t.standingOrders(g, side, standing, req)
 		}
 		return t.mailPlayer(g, side, refused, fmt.Sprintf("Orders for round %d NOT accepted", g.Round()),
 			fmt.Sprintf("Round %d (%s) takes no orders from %s: it waits for %s.", g.Round(), pos.Step().Name,
-				side, strings.Join(pos.Step().Waiting, ", ")), false)
+				sideOf(side), strings.Join(pos.Step().Waiting, ", ")), false)
 	}
 	reading := readOrders(pos, side, g.ID, req, t.msg, check, t.s.opts.Limits.MaxErrors)
 	t.reading = &reading
@@ -174,6 +179,16 @@ func (t *txn) orders(id *identity, req *request, check bool) error {
 			reading.Answer+notes, false)
 	}
 
+	if _, team := teamSide(pos, sideOf(side)); team {
+		// The side's orders are its seats' together: these must go with
+		// those the other seats sent (the family refuses a clash).
+		if _, _, err := t.sideOrders(g, pos, sideOf(side), map[string]engine.Orders{side: reading.Orders}); err != nil {
+			t.log.Info("seat orders clash with the side's", "err", err)
+			return t.mailPlayer(g, side, refused, fmt.Sprintf("Orders for round %d NOT accepted", g.Round()),
+				fmt.Sprintf("Your orders are valid alone, but not with those the other seats of %s have sent:\n  %v\n"+
+					"Nothing has changed. Agree with your team (TEAM message) and send them again.\n", sideOf(side), err), false)
+		}
+	}
 	raw, err := reading.Orders.Marshal()
 	if err != nil {
 		return fmt.Errorf("game %s: storing the orders of %s: %w", g.ID, side, err)
@@ -262,12 +277,12 @@ func (t *txn) mapMail(id *identity) error {
 	if err != nil {
 		return err
 	}
-	png, err := t.s.positionMap(pos, id.side)
+	png, err := t.s.positionMap(pos, sideOf(id.side))
 	if err != nil {
 		return err
 	}
 	d := t.gameData(g, id.side, pos)
-	if d.TextMap, err = textMap(pos, id.side); err != nil {
+	if d.TextMap, err = textMap(pos, sideOf(id.side)); err != nil {
 		return err
 	}
 	l := &letter{kind: kindMap, game: g, side: id.side, to: g.Player(id.side).Address,
@@ -296,10 +311,10 @@ func (t *txn) history(id *identity, n int) error {
 		return err
 	}
 	d := t.gameData(g, id.side, played.after)
-	if d.Body, err = played.report(id.side); err != nil {
+	if d.Body, err = played.report(sideOf(id.side)); err != nil {
 		return err
 	}
-	png, err := played.png(id.side)
+	png, err := played.png(sideOf(id.side))
 	if err != nil {
 		return err
 	}

@@ -66,20 +66,20 @@ func readOrders(pos engine.Position, side, game string, req *request, msg *mail.
 	if check {
 		text = blankLine(text, req.Line)
 	}
-	reading := pos.Read(side, text, maxErrors)
+	reading := readOf(pos, side, text, maxErrors)
 	if reading.Errors > 0 || reading.Found || req.Attachment != "" {
 		return reading
 	}
 	if form := quotedForm(msg.Text); form != "" {
-		edited := pos.Read(side, form, maxErrors)
+		edited := readOf(pos, side, form, maxErrors)
 		forNow := edited.Round == 0 || edited.Round == pos.Turn()+1 // not an old form
-		if edited.Found && forNow && (edited.Errors > 0 || !sameOrders(edited, pos.Read(side, pos.Form(side, game), maxErrors))) {
+		if edited.Found && forNow && (edited.Errors > 0 || !sameOrders(edited, readOf(pos, side, formOf(pos, side, game), maxErrors))) {
 			req.FromQuotedForm = true
 			return edited
 		}
 	}
 	if name, attached := orderAttachment(msg); name != "" {
-		if fromFile := pos.Read(side, attached, maxErrors); fromFile.Found {
+		if fromFile := readOf(pos, side, attached, maxErrors); fromFile.Found {
 			reading, req.Attachment = fromFile, name
 		}
 	}

@@ -75,16 +75,23 @@ func (s *System) NewGame(scenario string, seed uint64) (engine.Position, error) 
 }
 
 // Load implements engine.System.
-func (s *System) Load(stored []byte) (engine.Position, error) {
-	st, err := rules.Load(stored)
+func (s *System) Load(raw []byte) (engine.Position, error) {
+	st, err := rules.Load(raw)
 	if err != nil {
 		return nil, err
 	}
-	return &Position{st: st}, nil
+	teams, err := loadTeams(raw)
+	if err != nil {
+		return nil, err
+	}
+	return &Position{st: st, teams: teams}, nil
 }
 
 // Plan implements engine.Planner: the bot plans from the side's view.
-func (s *System) Plan(view []byte, side, game string, seed uint64) (engine.Plan, error) {
+func (s *System) Plan(view []byte, seat, game string, seed uint64) (engine.Plan, error) {
+	side, n := engine.SplitSeat(seat)
+	side = strings.ToUpper(side)
+	seat = engine.SeatID(side, n)
 	v, err := rules.Load(view)
 	if err != nil {
 		return engine.Plan{}, fmt.Errorf("reading the situation: %w", err)
@@ -100,7 +107,15 @@ func (s *System) Plan(view []byte, side, game string, seed uint64) (engine.Plan,
 		return plan, nil // its standing orders went with its own turn
 	}
 	o := bot.Plan(v, side)
+	teams, err := loadTeams(view)
+	if err != nil {
+		return engine.Plan{}, err
+	}
+	o = seatShare(teams[side], seat, o)
 	plan.Orders = ordertext.Format(v, o, game)
+	if h := engine.SeatHeader(seat); h != "" {
+		plan.Orders = strings.Replace(plan.Orders, "SIDE "+side, "SIDE "+side+h, 1)
+	}
 	plan.Summary = fmt.Sprintf("%d buys, %d moves, %d engagements", len(o.Buys), len(o.Moves), len(o.Engagements))
 	return plan, nil
 }
@@ -108,10 +123,13 @@ func (s *System) Plan(view []byte, side, game string, seed uint64) (engine.Plan,
 // Position is a Frontline General game between two player turns.
 type Position struct {
 	st *rules.State
+	// teams are the sides played by a team (§IV.2), by side; nil for one
+	// player a side.
+	teams map[string]*engine.Team
 }
 
 // Marshal implements engine.Position.
-func (p *Position) Marshal() ([]byte, error) { return json.Marshal(p.st) }
+func (p *Position) Marshal() ([]byte, error) { return json.Marshal(stored{p.st, p.teams}) }
 
 // Scenario implements engine.Position.
 func (p *Position) Scenario() string { return p.st.Scenario }
@@ -145,7 +163,7 @@ func (p *Position) Read(side, text string, maxErrors int) engine.Reading {
 		return r
 	}
 	if r.Found {
-		r.Orders = &Orders{o}
+		r.Orders = &Orders{Orders: o}
 		r.Answer = ordertext.Echo(p.st, o)
 	}
 	return r
@@ -177,6 +195,11 @@ func problemReport(probs []rules.Problem, max int) string {
 // Stand implements engine.Standing: a waiting side's REACT orders replace
 // the standing orders it gave with its own turn.
 func (p *Position) Stand(side, text string, maxErrors int) (engine.Position, engine.Reading) {
+	if side, n := engine.SplitSeat(side); n != 1 {
+		return nil, engine.Reading{Errors: 1, Found: true,
+			Answer: fmt.Sprintf("Standing orders (REACT) are the Frontline General's, %s's: a Commander gives none (§IV.2, Table IV.1).\n", side)}
+	}
+	text, _ = engine.CutSeat(text)
 	o, probs := ordertext.Parse(p.st, side, text)
 	r := engine.Reading{Errors: len(probs), Found: found(o)}
 	switch {
@@ -191,22 +214,22 @@ func (p *Position) Stand(side, text string, maxErrors int) (engine.Position, eng
 		r.Errors, r.Answer = 1, err.Error()
 		return nil, r
 	}
-	r.Orders = &Orders{o}
+	r.Orders = &Orders{Orders: o}
 	r.Answer = fmt.Sprintf("Standing orders of %s accepted: they answer for you during %s's turn.\n\n%s",
 		strings.ToUpper(side), p.st.Active, ordertext.FormatStanding(*o.Standing))
-	return &Position{st: next}, r
+	return &Position{st: next, teams: p.teams}, r
 }
 
 // Default implements engine.Position: nothing bought, nothing moved.
-func (p *Position) Default(side string) engine.Orders { return &Orders{p.st.Default(side)} }
+func (p *Position) Default(side string) engine.Orders { return &Orders{Orders: p.st.Default(side)} }
 
 // LoadOrders implements engine.Position.
 func (p *Position) LoadOrders(side string, stored []byte) (engine.Orders, error) {
-	var o rules.Orders
+	var o Orders
 	if err := json.Unmarshal(stored, &o); err != nil {
 		return nil, fmt.Errorf("reading %s's stored orders: %w", side, err)
 	}
-	return &Orders{o}, nil
+	return &o, nil
 }
 
 // WriteOrders implements engine.Position.
@@ -215,7 +238,15 @@ func (p *Position) WriteOrders(side string, o engine.Orders, game string) (strin
 	if !ok {
 		return "", fmt.Errorf("orders of %s are not Frontline General orders: %T", side, o)
 	}
-	return ordertext.Format(p.st, fo.Orders, game), nil
+	text := ordertext.Format(p.st, fo.Orders, game)
+	if len(fo.Assign) > 0 {
+		var b strings.Builder
+		for _, a := range fo.Assign {
+			fmt.Fprintf(&b, "ASSIGN %s TO %s\n", strings.Join(a.Units, " "), a.Seat)
+		}
+		text = strings.Replace(text, "\nEND\n", "\n"+b.String()+"END\n", 1)
+	}
+	return text, nil
 }
 
 // Play implements engine.Position: the active side's player turn.
@@ -233,7 +264,7 @@ func (p *Position) Play(orders map[string]engine.Orders, dice engine.Dice) (engi
 	if err != nil {
 		return nil, nil, err
 	}
-	after := &Position{st: next}
+	after := &Position{st: next, teams: p.afterTurn(fo, next)}
 	return after, &Round{before: p, after: after, events: events}, nil
 }
 
@@ -269,7 +300,12 @@ func situation(st *rules.State, side string) string {
 
 // View implements engine.Position: the side's view, as JSON.
 func (p *Position) View(side string) ([]byte, error) {
-	return json.Marshal(p.st.View(strings.ToUpper(side)))
+	side = strings.ToUpper(side)
+	v := stored{State: p.st.View(side)}
+	if t := p.teams[side]; t != nil {
+		v.Teams = map[string]*engine.Team{side: t}
+	}
+	return json.Marshal(v)
 }
 
 // Map implements engine.Position.
@@ -323,11 +359,15 @@ func (p *Position) Objectives() []string {
 	return out
 }
 
-// Orders are a side's orders for a player turn.
-type Orders struct{ rules.Orders }
+// Orders are a side's orders for a player turn, or a seat's.
+type Orders struct {
+	rules.Orders
+	// Assign are ASSIGN lines: units passing between seats (§IV.2).
+	Assign []engine.Assignment `json:"assign,omitempty"`
+}
 
 // Marshal implements engine.Orders.
-func (o *Orders) Marshal() ([]byte, error) { return json.Marshal(o.Orders) }
+func (o *Orders) Marshal() ([]byte, error) { return json.Marshal(o) }
 
 // Round is a player turn played.
 type Round struct {
@@ -349,6 +389,9 @@ func (r *Round) Report(side string, meta engine.RoundMeta) (string, error) {
 	b.WriteString("\n\n")
 	for _, d := range meta.Defaulted {
 		fmt.Fprintf(&b, "%s sent no orders: nothing was bought or moved (default orders).\n\n", d)
+	}
+	for _, d := range meta.DefaultedSeats {
+		fmt.Fprintf(&b, "Seat %s sent no orders: its units held (default orders).\n\n", d)
 	}
 	b.WriteString(report.Text(r.events, strings.ToUpper(side)))
 	fmt.Fprintf(&b, "\nDice seed for this turn: %d (its SHA-256 was promised before the orders).\n", meta.Seed)
