@@ -365,3 +365,35 @@ func (t *Team) Apply(side string, assigns []Assignment, known func(unit string) 
 		}
 	}
 }
+
+// WriteSeats writes a side's seats as comment lines of a seat's order
+// form, the seat's own marked: "# -> us.2 Commander 1: A B C".
+func WriteSeats(b *strings.Builder, seats []Seat, seat string) {
+	for _, s := range seats {
+		mark := "  "
+		if s.ID == seat {
+			mark = "->"
+		}
+		empty := ""
+		if s.Empty {
+			empty = " (empty: the commander-in-chief orders its units)"
+		}
+		units := strings.Join(s.Units, " ")
+		if units == "" {
+			units = "no units"
+		}
+		fmt.Fprintf(b, "# %s %s %s%s: %s\n", mark, s.ID, s.Name, empty, units)
+	}
+}
+
+// HasHeader reports whether a mail's text holds an order form's header
+// line (GAME ...): a seat that sends its form with no order in it holds
+// its units this round, which counts as its orders.
+func HasHeader(text string) bool {
+	for line := range strings.Lines(text) {
+		if f := strings.Fields(line); len(f) > 1 && strings.EqualFold(f[0], "GAME") {
+			return true
+		}
+	}
+	return false
+}

@@ -63,7 +63,7 @@ func (p *Position) WithSeats(seats []engine.SeatSetup) (engine.Position, error) 
 	for _, side := range p.st.Sides {
 		var units []*rules.Unit
 		for _, u := range p.st.Units {
-			if u.Side == side && u.OnMap() && !commandUnit(u) {
+			if u.Side == side && u.OnMap() && u.In == "" && !commandUnit(u) {
 				units = append(units, u)
 			}
 		}
@@ -86,7 +86,41 @@ func (p *Position) WithSeats(seats []engine.SeatSetup) (engine.Position, error) 
 	if err != nil {
 		return nil, err
 	}
+	carried(p.st, teams)
 	return &Position{st: p.st, teams: teams}, nil
+}
+
+// topCarrier is the unit that carries a unit, or carries what carries
+// it; the unit itself when nothing does.
+func (p *Position) topCarrier(side, unit string) string {
+	u := p.st.Unit(side, unit)
+	for range len(p.st.Units) { // a chain of carriers, never a loop
+		if u == nil || u.In == "" || p.st.Unit(side, u.In) == nil {
+			break
+		}
+		u = p.st.Unit(side, u.In)
+	}
+	if u == nil {
+		return unit
+	}
+	return u.ID
+}
+
+// carried gives each unit carried, crewing or towed (In) its carrier's
+// seat: a gun's crew and a truck's passengers go where it goes.
+func carried(st *rules.State, teams map[string]*engine.Team) {
+	for _, u := range st.Units {
+		t := teams[u.Side]
+		if t == nil || u.In == "" {
+			continue
+		}
+		carrier := (&Position{st: st}).topCarrier(u.Side, u.ID)
+		if owner := t.OwnerOf(u.Side, carrier); owner == u.Side {
+			delete(t.Owner, u.ID)
+		} else {
+			t.Owner[u.ID] = owner
+		}
+	}
 }
 
 // commandUnit: command posts and the Forward HQ stay the General's (Table
@@ -141,21 +175,7 @@ var sectionWords = map[string]struct{}{"PRODUCE": {}, "MOVE": {}, "COMBAT": {}, 
 // writeSeats writes, as comments, the side's seats and their units, and
 // what this seat orders.
 func (p *Position) writeSeats(b *strings.Builder, side, seat string) {
-	for _, s := range p.Seats(side) {
-		mark := "  "
-		if s.ID == seat {
-			mark = "->"
-		}
-		empty := ""
-		if s.Empty {
-			empty = " (empty: the General orders its units)"
-		}
-		units := strings.Join(s.Units, " ")
-		if units == "" {
-			units = "no units"
-		}
-		fmt.Fprintf(b, "# %s %s %s%s: %s\n", mark, s.ID, s.Name, empty, units)
-	}
+	engine.WriteSeats(b, p.Seats(side), seat)
 	if seat == side {
 		b.WriteString("# You are the Frontline General (§IV.2): PRODUCE, IDLE, RELOCATE, CONVERT, the Command Cards\n" +
 			"# (RUSH, ENCIRCLE, PUSH, SUSPEND, WITHDRAW, CEASEFIRE, SURRENDER, INSPIRE), REACT, and the\n" +
@@ -181,8 +201,13 @@ func (p *Position) SeatRead(seat, text string, maxErrors int) engine.Reading {
 		probs = append(probs, fmt.Sprintf("these orders say SEAT %d, but they come from seat %d (%s)", said, n, seat))
 	}
 	known := func(u string) bool { return p.st.Unit(side, u) != nil }
-	for _, a := range assigns {
+	for i, a := range assigns {
 		probs = append(probs, team.CheckAssign(side, seat, a, known)...)
+		for k, u := range a.Units {
+			if top := p.topCarrier(side, u); top != u {
+				assigns[i].Units[k] = top // a crew or passenger goes with what carries it
+			}
+		}
 	}
 	o, parsed := ordertext.Parse(p.st, side, text)
 	for _, pr := range parsed {
@@ -191,7 +216,7 @@ func (p *Position) SeatRead(seat, text string, maxErrors int) engine.Reading {
 	if len(parsed) == 0 {
 		probs = append(probs, p.seatProblems(seat, o, text)...)
 	}
-	r := engine.Reading{Errors: len(probs), Found: found(o) || len(assigns) > 0}
+	r := engine.Reading{Errors: len(probs), Found: found(o) || len(assigns) > 0 || engine.HasHeader(text)}
 	if len(probs) > 0 {
 		r.Answer = listProblems(probs, maxErrors)
 		return r
@@ -424,6 +449,7 @@ func (p *Position) afterTurn(o *Orders, next *rules.State) map[string]*engine.Te
 	if t := teams[o.Side]; t != nil {
 		t.Apply(o.Side, o.Assign, func(u string) bool { return next.Unit(o.Side, u) != nil })
 	}
+	carried(next, teams)
 	return teams
 }
 

@@ -1,0 +1,199 @@
+package pbem
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"fieldpost/engine"
+)
+
+// teamGame is a team game to play by mail: a scenario and its seats
+// (NEWGAME's SIDE.n keys) beside one player for each side.
+type teamGame struct {
+	system, scenario string
+	seats            []string // subordinate seat ids
+	// missing is the seat that sends nothing in the second round its side
+	// plays, which is then played at the deadline.
+	missing string
+}
+
+// The team games of the proof: a Frontline General and two Commanders a
+// side, a Three Star General corps commander and two regiment players a
+// side, a Brigadier game with two commands on one side.
+var teamGames = []teamGame{
+	{system: "frontline", scenario: "foggia", seats: []string{"US.2", "US.3", "GE.2", "GE.3"}, missing: "US.3"},
+}
+
+// A team game by mail through the judge, in each family: every seat's
+// player answers the mails carrying its form with its seat's bot orders,
+// in an order that changes each round; one seat sends nothing once and the
+// round is played at the deadline, its units doing the default orders;
+// the commander-in-chief reassigns a unit of seat 2 to seat 3 mid-game and
+// the next forms show it; every seat gets every report of its side.
+func TestTeamGamesByMail(t *testing.T) {
+	systems := testSystems(t)
+	for _, tg := range teamGames {
+		t.Run(tg.system+"/"+tg.scenario, func(t *testing.T) {
+			sys, err := systems.Lookup(tg.system)
+			if err != nil {
+				t.Fatal(err)
+			}
+			planner := sys.(engine.Planner)
+			_, sc, err := systems.Scenario(tg.scenario)
+			if err != nil {
+				t.Fatal(err)
+			}
+			j := newJudge(t, nil)
+			address := map[string]string{} // seat -> address
+			var args []string
+			for _, sd := range sc.Sides {
+				address[sd.Name] = strings.ToLower(sd.Name) + "@example.org"
+				args = append(args, sd.Name+"="+address[sd.Name])
+			}
+			for _, seat := range tg.seats {
+				address[seat] = strings.ToLower(seat) + "@example.org"
+				args = append(args, seat+"="+address[seat])
+			}
+			j.handle(gmMail(fmt.Sprintf("NEWGAME scenario=%s id=team deadline=48h %s", sc.Name, strings.Join(args, " "))))
+			inbox := j.take()
+			if n := len(address) + 1; len(inbox) != n {
+				t.Fatalf("want %d mails (a welcome a seat, the GM's answer), got:\n%s", n, describe(inbox))
+			}
+			reports := map[string]int{}
+			played := map[string]int{} // side -> rounds it gave orders in
+			missed, assigned := false, ""
+			assignTo, assignedRound := "", 0
+			for step := 0; ; step++ {
+				if step > 60 {
+					break // enough rounds to show it; the whole game is the one-seat test's
+				}
+				var answers []clientMail
+				over := false
+				forms := map[string]string{}
+				for _, m := range inbox {
+					seat := m.Side()
+					switch m.Kind() {
+					case kindReport:
+						reports[seat]++
+					case kindGameOver:
+						reports[seat]++
+						over = true
+					case kindRejected:
+						t.Fatalf("%s's orders were refused:\n%s", seat, m.Text)
+					}
+					if m.Form() == "" || seat == "" || over {
+						continue
+					}
+					forms[seat] = m.Form()
+					plan, err := planner.Plan(m.part(t, "situation.json"), seat, "team", uint64(step))
+					if err != nil {
+						t.Fatalf("%s: %v", seat, err)
+					}
+					if plan.Orders == "" {
+						continue
+					}
+					side := sideOf(seat)
+					orders := plan.Orders
+					if seat == side && assigned == "" && played[side] == 1 && side == sideOf(tg.seats[0]) {
+						// The commander-in-chief gives a unit of seat 2 to seat 3.
+						assignTo = tg.seats[1]
+						assigned = firstUnit(t, m.Form(), tg.seats[0])
+						assignedRound = gameRecord(t, j.store, "team").Round()
+						orders = strings.Replace(orders, "\nEND", fmt.Sprintf("\nASSIGN %s TO %s\nEND", assigned, assignTo), 1)
+					}
+					if seat == tg.missing && played[side] == 2 && !missed {
+						missed = true
+						continue
+					}
+					answers = append(answers, m.reply(address[seat], orders))
+				}
+				if over {
+					break
+				}
+				for _, a := range answers {
+					if seat := seatOfAddress(address, a.From); seat == sideOf(seat) {
+						played[seat]++
+					}
+				}
+				if assigned != "" && forms[assignTo] != "" && gameRecord(t, j.store, "team").Round() > assignedRound+2 {
+					if !strings.Contains(seatUnitsLine(forms[assignTo], assignTo), " "+assigned) {
+						t.Fatalf("%s was assigned to %s, whose form does not list it:\n%s", assigned, assignTo, forms[assignTo])
+					}
+					assignTo = "" // checked
+				}
+				if step%2 == 1 {
+					slices.Reverse(answers) // seats' orders in any order
+				}
+				g := gameRecord(t, j.store, "team")
+				for _, a := range answers {
+					j.handle(a)
+				}
+				inbox = j.take()
+				if len(answers) == 0 || gameRecord(t, j.store, "team").Turn == g.Turn {
+					// A seat is missing: the round is played at the deadline.
+					j.clock.Advance(72 * time.Hour)
+					j.deadlines()
+					inbox = append(inbox, j.take()...)
+					if byKindMaybe(inbox, kindDefaulted, address[tg.missing]) == nil {
+						t.Fatalf("the missing seat %s was not told its units held:\n%s", tg.missing, describe(inbox))
+					}
+				}
+			}
+			g := gameRecord(t, j.store, "team")
+			if !missed || assigned == "" || assignTo != "" {
+				t.Fatalf("missed %v, assigned %q (checked: %v) in %d rounds", missed, assigned, assignTo == "", g.Turn)
+			}
+			for seat := range address {
+				if reports[seat] != g.Turn {
+					t.Errorf("%s received %d reports of %d rounds", seat, reports[seat], g.Turn)
+				}
+			}
+			t.Logf("%d rounds played by %d seats", g.Turn, len(address))
+		})
+	}
+}
+
+// seatOfAddress is the seat a player's address holds.
+func seatOfAddress(address map[string]string, from string) string {
+	for seat, a := range address {
+		if a == from {
+			return seat
+		}
+	}
+	return ""
+}
+
+// byKindMaybe finds the mail of a kind to an address, nil if none.
+func byKindMaybe(mails []*sent, kind, to string) *sent {
+	for _, m := range mails {
+		if m.Kind() == kind && m.To() == to {
+			return m
+		}
+	}
+	return nil
+}
+
+// seatUnitsLine is the line of a seat's form listing a seat's units.
+func seatUnitsLine(form, seat string) string {
+	for line := range strings.Lines(form) {
+		f := strings.Fields(line)
+		if len(f) > 2 && f[0] == "#" && (f[1] == "->" || len(f) > 3) && slices.Contains(f[:3], seat) {
+			return line
+		}
+	}
+	return ""
+}
+
+// firstUnit is the first unit a form lists for a seat.
+func firstUnit(t *testing.T, form, seat string) string {
+	line := seatUnitsLine(form, seat)
+	_, units, ok := strings.Cut(line, ": ")
+	f := strings.Fields(units)
+	if !ok || len(f) == 0 || f[0] == "no" {
+		t.Fatalf("no units of %s in the form:\n%s", seat, form)
+	}
+	return f[0]
+}
