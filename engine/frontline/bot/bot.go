@@ -165,7 +165,9 @@ func (b *planner) movement() {
 	dists := map[bool]map[rules.Hex]int{}
 	garrison := map[rules.Hex]int{}
 	for _, u := range v.Units {
-		if u.Side != b.side || !u.OnMap() || u.In != "" || u.Idle || u.Aloft || b.busy(u) {
+		// Units idled by the last deficit are supplied again before they
+		// move (§V.3.2): they are planned like the others.
+		if u.Side != b.side || !u.OnMap() || u.In != "" || u.Aloft || b.busy(u) {
 			continue
 		}
 		c := v.Card(u)
@@ -347,7 +349,7 @@ func (b *planner) combat() {
 		}
 	}
 	for _, u := range v.Units {
-		if u.Side != b.side || !u.OnMap() || u.In != "" || u.Idle || reconned[u.ID] || len(v.Card(u).Weapons) == 0 || v.Card(u).Kind == "obstacle" || b.busy(u) {
+		if u.Side != b.side || !u.OnMap() || u.In != "" || reconned[u.ID] || len(v.Card(u).Weapons) == 0 || v.Card(u).Kind == "obstacle" || b.busy(u) {
 			continue
 		}
 		at, ok := b.dest[u.ID]

@@ -10,7 +10,7 @@ func (b *planner) manEquipment() {
 	v := b.v
 	taken := map[string]bool{}
 	for _, c := range v.Units {
-		if c.Side != b.side || !c.OnMap() || c.In != "" || c.Idle || v.Card(c).Crew == "" {
+		if c.Side != b.side || !c.OnMap() || c.In != "" || v.Card(c).Crew == "" {
 			continue
 		}
 		for _, t := range v.Units {

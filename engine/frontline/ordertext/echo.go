@@ -134,6 +134,9 @@ func Echo(s *rules.State, o rules.Orders) string {
 		if e.Inspire {
 			b.WriteString("    Inspire\n")
 		}
+		for _, d := range e.Dismount {
+			fmt.Fprintf(&b, "    %s gets off %s in round 1, %s idle that round; both fight from round 2\n", d.Unit, d.Carrier, d.Carrier)
+		}
 		for _, so := range e.Smoke {
 			when := "as the engagement opens, instead of its round-1 fire"
 			if so.If != nil {

@@ -164,6 +164,9 @@ func formatEngagement(b *strings.Builder, e rules.Engagement) {
 		}
 		fmt.Fprintf(b, "    MISSION %s%s WITH %s%s\n", m.FO, kind, strings.Join(m.Guns, " "), then)
 	}
+	for _, d := range e.Dismount {
+		fmt.Fprintf(b, "    %s UNLOAD %s\n", d.Carrier, d.Unit)
+	}
 	for _, so := range e.Smoke {
 		if so.If == nil {
 			fmt.Fprintf(b, "    %s SMOKE\n", so.Unit)

@@ -83,6 +83,7 @@ func TestFormatRoundTripsEveryOption(t *testing.T) {
 				Suspend: &rules.Condition{Kind: "LOST", N: 2}, Withdraw: &rules.Condition{Kind: "ODDS<", R: 0.5},
 				CeaseFire: &rules.Condition{Kind: "ROUND>=", N: 3}, Surrender: &rules.Condition{Kind: "ENEMY-HAS", What: "tank"},
 				Inspire: true, Exit: 2},
+			{Hex: hex(4, 4), Units: []string{"HT-1", "RS-5"}, Dismount: []rules.DismountOrder{{Carrier: "HT-1", Unit: "RS-5"}}},
 			{Hex: hex(4, 5), Units: []string{"RS-4"}, Withdraw: &rules.Condition{Kind: "ENEMY-COST>", N: 40},
 				Suspend: &rules.Condition{Kind: "ODDS>", R: 2.5}, Mission: &rules.Mission{FO: "FO-1", Guns: []string{"ART-1"}, Blind: true}},
 		},
@@ -155,6 +156,9 @@ func normalised(t *testing.T, o rules.Orders) string {
 		for k := range e.Smoke {
 			e.Smoke[k].Line = 0
 			fillCondition(e.Smoke[k].If)
+		}
+		for k := range e.Dismount {
+			e.Dismount[k].Line = 0
 		}
 		slices.Sort(e.HE)
 		for _, cond := range []*rules.Condition{e.Suspend, e.Withdraw, e.CeaseFire, e.Surrender} {

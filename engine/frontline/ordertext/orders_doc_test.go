@@ -36,7 +36,7 @@ func TestOrdersDocBrief(t *testing.T) {
 		if i == 0 && (len(p.o.Relocate) != 1 || len(p.o.Deploys) != 2 || p.o.Standing == nil || p.o.Standing.Captured != "keep") {
 			t.Errorf("the docs' example read as %+v", p.o)
 		}
-		if i == 1 && (len(p.o.Builds) != 2 || len(p.o.Engagements) != 2 || p.o.Standing == nil || !p.o.Standing.EngineersFight) {
+		if i == 1 && (len(p.o.Builds) != 3 || len(p.o.Engagements) != 3 || len(p.o.Engagements[1].Dismount) != 1 || p.o.Standing == nil || !p.o.Standing.EngineersFight) {
 			t.Errorf("the docs' second example read as %+v", p.o)
 		}
 	}

@@ -330,6 +330,13 @@ func (p *parser) combat(f []string) {
 			m.Guns = append(m.Guns, f[k])
 		}
 		p.eng.Mission = m
+	case len(f) >= 2 && f[1] == "UNLOAD":
+		// carrier UNLOAD unit: disembark in combat (§VI.3.3-3.4)
+		if len(f) != 3 {
+			p.bad("VI.3.3", "want: carrier UNLOAD unit")
+			return
+		}
+		p.eng.Dismount = append(p.eng.Dismount, rules.DismountOrder{Line: p.n, Carrier: f[0], Unit: f[2]})
 	case len(f) >= 2 && f[1] == "SMOKE":
 		// unit SMOKE [IF condition] (Glossary Smoke)
 		so := rules.SmokeOrder{Line: p.n, Unit: f[0]}

@@ -40,13 +40,15 @@ func validStar(s string) bool {
 	return false
 }
 
-func (u *Unit) has(star string) bool {
+// stars counts u's experience stars of one kind (cumulative, §VIII.2.1).
+func (u *Unit) stars(star string) int {
+	n := 0
 	for _, s := range u.Stars {
 		if s == star {
-			return true
+			n++
 		}
 	}
-	return false
+	return n
 }
 
 func (p *Player) holds(card string) bool {

@@ -233,12 +233,18 @@ func checkPost(s *rules.State, line string) error {
 				ok = !u.Aloft
 			case "found":
 				ok = u.Found
+			case "unfound":
+				ok = !u.Found
 			case "away":
 				ok = u.Away > 0
 			case "relocating":
 				ok = u.Relocate > 0
 			case "captured":
 				ok = u.Captured
+			case "spent":
+				ok = u.Spent
+			case "loaded":
+				ok = !u.Spent
 			case "momentum":
 				ok = strconv.Itoa(u.Momentum) == v
 			case "in":

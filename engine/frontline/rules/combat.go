@@ -24,8 +24,8 @@ type battle struct {
 	fighters  map[string][]*fighter // by side
 	defensive bool
 	round     int
-	dmg       map[*Unit]int
-	startDmg  map[*Unit]bool
+	dmg       map[*Unit]int  // net damage taken this round (reading 4)
+	startDmg  map[*Unit]bool // damaged when first hit this round
 	lost      map[string]int
 	first     string   // side that fires first every round
 	mission   *Mission // the attacker's fire mission
@@ -53,6 +53,15 @@ type battle struct {
 	// laid its smoke in instead of firing (Glossary Smoke).
 	screens []smokeScreen
 	layer   map[*Unit]int
+	// diving are the attackers' dive bombers that came with their bombs:
+	// ground units firing back at them get a bonus (Glossary Dive Bomb).
+	diving map[*Unit]bool
+	// noExperience: a Cease Fire or a Conditional Surrender ended it
+	// (§IV.3.1, §VI.1.1).
+	noExperience bool
+	// idleIn is the round a carrier spends idle while its passengers get
+	// off, and they with it (§VI.3.3).
+	idleIn map[*Unit]int
 }
 
 // missionOf returns a side's fire mission in the engagement, its
@@ -62,6 +71,18 @@ func (b *battle) missionOf(side string) (*Mission, *Unit, map[int]bool) {
 		return b.mission, b.fo, b.gunHit
 	}
 	return b.dmission, b.dfo, b.dgunHit
+}
+
+// fights: u is one of the engagement's fighters, on either side.
+func (b *battle) fights(u *Unit) bool {
+	for _, fs := range b.fighters {
+		for _, f := range fs {
+			if f.u == u {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // isSmoked: u lies under smoke this round.
@@ -77,7 +98,7 @@ func (s *State) Defense(u *Unit) int {
 	// A passenger in an open-top carrier is shot at through the carrier's
 	// Defense if it has one (§VI.3); tank riders have only their own.
 	if u.Role == "passenger" {
-		if carrier := s.Unit(u.Side, u.In); carrier != nil && s.Card(carrier).OpenTop {
+		if carrier := s.Unit(u.Side, u.In); carrier != nil && s.openCarrier(s.Card(carrier)) {
 			if cd := s.Defense(carrier); cd > 0 {
 				return cd
 			}
@@ -131,24 +152,61 @@ func (s *State) CanAffect(a *Unit, w Weapon, t *Unit) bool {
 	return true
 }
 
-// exposed: a passenger that can be shot at directly: aboard an open-top
-// carrier, or riding a tank (§VI.3, §VI.3.4).
+// exposed: a unit carried that can be shot at directly: a passenger aboard
+// an open-top carrier or riding a tank (§VI.3, §VI.3.4), or the crew of an
+// aircraft on the ground (§VII.5.4).
 func (s *State) exposed(u *Unit) bool {
-	if u.Role != "passenger" {
-		return false
-	}
 	carrier := s.Unit(u.Side, u.In)
 	if carrier == nil {
 		return false
 	}
+	if u.Role == "crew" {
+		return s.groundCrew(u)
+	}
 	c := s.Card(carrier)
-	return c.OpenTop || c.Riders
+	return u.Role == "passenger" && (s.openCarrier(c) || s.TakesRiders(c))
+}
+
+// groundCrew: "When on the ground, pilots and crews are considered to be
+// separate from their aircraft and are treated as Infantry" (§VII.5.4).
+func (s *State) groundCrew(u *Unit) bool {
+	a := s.Unit(u.Side, u.In)
+	return u.Role == "crew" && a != nil && s.Card(a).Kind == "aircraft" && !a.Aloft
+}
+
+// openCarrier: a transport with Open Top/Back: its passengers are exposed
+// and fight from it (Glossary Open Top/Back, §VI.3).
+func (s *State) openCarrier(c *Card) bool { return c.OpenTop && c.Transport > 0 }
+
+// TakesRiders: "medium or larger Tanks, defined as a Cost of 10 Currency
+// or greater" carry infantry riding on top (§VI.3.4); a transport carries
+// passengers instead.
+func (s *State) TakesRiders(c *Card) bool {
+	return c.Kind == "vehicle" && c.Requires == "tank" && c.Transport == 0 && c.Cost >= s.lib.Rules.Int("riders_min_cost")
+}
+
+// munitionsSpent: a gun that fired for effect, out of munitions until its
+// side's next Supply Phase is completed (Inset VI.6). Aircraft keep Spent
+// for their bombs alone, until they land (§VI.7.4).
+func (s *State) munitionsSpent(u *Unit) bool {
+	return u.Spent && s.Card(u).Kind != "aircraft"
+}
+
+// firesAboard: a passenger of an open-top carrier, a "fighting platform":
+// "Any Units within this Unit may attack enemies while embarked without
+// penalty" (Glossary Open Top/Back). Tank riders are not so (§VI.3.4).
+func (s *State) firesAboard(u *Unit) bool {
+	if u.Role != "passenger" {
+		return false
+	}
+	carrier := s.Unit(u.Side, u.In)
+	return carrier != nil && s.openCarrier(s.Card(carrier))
 }
 
 // carriesRiders: a tank with infantry riding on it cannot use its primary
 // weapon (§VI.3.4).
 func (s *State) carriesRiders(u *Unit) bool {
-	if !s.Card(u).Riders {
+	if !s.TakesRiders(s.Card(u)) {
 		return false
 	}
 	for _, x := range s.cargo(u) {
@@ -221,8 +279,8 @@ func (r *resolver) combat(o Orders) {
 		var att []*Unit
 		for _, id := range e.Units {
 			u := s.Unit(r.side, id)
-			if u == nil || !u.OnMap() || r.engaged[u.Key()] || u.Idle || !s.crewed(u) || u.In != "" {
-				r.emit("combat", "V.5.2", e.Hex, r.side, "%s cannot take part in the engagement at %s (gone, idle, uncrewed, still carried or already engaged)", id, e.Hex)
+			if u == nil || !u.OnMap() || r.engaged[u.Key()] || u.Idle || !s.crewed(u) || (u.In != "" && !s.firesAboard(u) && !e.Dismounts(id)) || s.munitionsSpent(u) {
+				r.emit("combat", "V.5.2", e.Hex, r.side, "%s cannot take part in the engagement at %s (gone, idle, uncrewed, still carried, munitions spent or already engaged)", id, e.Hex)
 				continue
 			}
 			reach := -1
@@ -257,14 +315,21 @@ func (r *resolver) engage(e Engagement, att []*Unit, side string, defensive bool
 }
 
 // engageWith fights an engagement; fixed, when given, are the only enemy
-// units in it (an interception fights the sortie's aircraft alone).
+// units in it (an interception fights the sortie's aircraft alone). The
+// experience it earned is rolled when it ends (Inset VIII.2).
 func (r *resolver) engageWith(e Engagement, att []*Unit, side string, defensive bool, fixed []*Unit) {
+	b := r.fight(e, att, side, defensive, fixed)
+	r.settleExperience(b)
+}
+
+// fight plays an engagement from the reveal to its last round.
+func (r *resolver) fight(e Engagement, att []*Unit, side string, defensive bool, fixed []*Unit) *battle {
 	s := r.s
 	enemy := s.Enemy(side)
 	b := &battle{hex: e.Hex, att: side, def: enemy, defensive: defensive, fighters: map[string][]*fighter{}, fixed: fixed != nil,
 		dmg: map[*Unit]int{}, startDmg: map[*Unit]bool{}, lost: map[string]int{}, gunHit: map[int]bool{},
 		onTarget: map[string]int{}, policy: map[string]string{}, apNever: map[string]bool{}, withdrawn: map[string]bool{}, mission: e.Mission,
-		stack: map[*Unit]bool{}, pinned: map[*Unit]bool{}, smoked: map[*Unit]int{}, dgunHit: map[int]bool{}}
+		stack: map[*Unit]bool{}, pinned: map[*Unit]bool{}, smoked: map[*Unit]int{}, dgunHit: map[int]bool{}, diving: map[*Unit]bool{}}
 	b.policy[side] = s.Player(side).Standing.targetPolicy()
 	b.policy[enemy] = s.Player(enemy).Standing.targetPolicy()
 	b.apNever[enemy] = s.Player(enemy).Standing.AP == "never"
@@ -282,6 +347,7 @@ func (r *resolver) engageWith(e Engagement, att []*Unit, side string, defensive 
 		b.fighters[side] = append(b.fighters[side], f)
 		r.engaged[u.Key()] = true
 		u.Hidden, u.Revealed = false, true
+		b.diving[u] = s.divesIn(u)
 	}
 	if e.Mission != nil {
 		b.fo = s.Unit(side, e.Mission.FO)
@@ -293,6 +359,10 @@ func (r *resolver) engageWith(e Engagement, att []*Unit, side string, defensive 
 	// retaliation chosen (reading 12).
 	st := s.Player(enemy).Standing
 	var names []string
+	targeted := map[string]bool{}
+	for _, t := range e.Targets {
+		targeted[t] = true
+	}
 	for _, u := range fixed {
 		names = append(names, u.ID)
 		b.fighters[enemy] = append(b.fighters[enemy], &fighter{u: u, jam: map[int]int{}})
@@ -304,7 +374,19 @@ func (r *resolver) engageWith(e Engagement, att []*Unit, side string, defensive 
 		}
 		if u.Side == enemy && s.exposed(u) {
 			b.stack[u] = true
-			names = append(names, u.ID+" (riding "+u.In+")")
+			names = append(names, u.ID+" (with "+u.In+")")
+			if (s.firesAboard(u) || s.groundCrew(u)) && !r.engaged[u.Key()] && r.retaliates(u, st) {
+				b.fighters[enemy] = append(b.fighters[enemy], &fighter{u: u, jam: map[int]int{}, he: b.apNever[enemy]})
+				r.engaged[u.Key()] = true
+			}
+			continue
+		}
+		// An obstacle "stays active ... until it is attacked and destroyed as
+		// a normal Unit" (§VI.5.1): it is in the fight only when an attacker
+		// is ordered AT it, so that no shot is spent on it unasked.
+		if u.Side == enemy && s.Card(u).Kind == "obstacle" && targeted[u.Key()] {
+			b.stack[u] = true
+			names = append(names, u.ID)
 			continue
 		}
 		if u.Side != enemy || u.In != "" || s.Card(u).Kind == "obstacle" || (u.Hidden && !u.Found) {
@@ -320,7 +402,7 @@ func (r *resolver) engageWith(e Engagement, att []*Unit, side string, defensive 
 		r.engaged[u.Key()] = true
 	}
 	for _, u := range s.Units {
-		if fixed != nil || u.Side != enemy || !u.OnMap() || u.In != "" || u.Hex == e.Hex || r.engaged[u.Key()] || (u.Hidden && !u.Found) || !r.retaliates(u, st) {
+		if fixed != nil || u.Side != enemy || !u.OnMap() || (u.In != "" && !s.firesAboard(u)) || u.Hex == e.Hex || r.engaged[u.Key()] || (u.Hidden && !u.Found) || !r.retaliates(u, st) {
 			continue
 		}
 		if r.reachesAny(u, b.fighters[side]) {
@@ -348,12 +430,12 @@ func (r *resolver) engageWith(e Engagement, att []*Unit, side string, defensive 
 	r.bridgeFire(b, e)
 	r.portFire(b)
 	if len(b.fighters[enemy]) == 0 && len(b.stack) == 0 {
-		return // only a bridge or a port was shot at
+		return b // only a bridge or a port was shot at
 	}
 	r.smokeAtOpen(b, e)
 	if e.Suspend != nil && r.condition(b, side, e.Suspend) && s.Player(side).holds("Suspend") && r.cardsAllowed(side, b.fighters[side]) {
 		if r.suspend(b) {
-			return
+			return b
 		}
 	}
 	switch {
@@ -365,21 +447,19 @@ func (r *resolver) engageWith(e Engagement, att []*Unit, side string, defensive 
 		r.initiative(b, e)
 	}
 	if b.over {
-		return
+		return b
 	}
 	if r.hitAndRunStrike(b) {
-		return
+		return b
 	}
 	// Inspire: once per Combat Phase per side (§IV.3.4).
 	r.tryInspire(b, side, e.Inspire)
 	r.tryInspire(b, enemy, r.standingInspire(enemy, e.Hex))
 	maxRounds := r.r.Int("max_rounds")
 	for b.round = 1; b.round <= maxRounds && !b.over; b.round++ {
-		b.dmg = map[*Unit]int{}
-		for _, sd := range []string{side, enemy} {
-			for _, f := range b.fighters[sd] {
-				b.startDmg[f.u] = f.u.Damaged
-			}
+		r.sweep(b)
+		if b.round == 1 {
+			r.dismount(b, e)
 		}
 		r.smokeAtRound(b, e)
 		if r.withdrawals(b, e) {
@@ -403,10 +483,11 @@ func (r *resolver) engageWith(e Engagement, att []*Unit, side string, defensive 
 			break
 		}
 		if b.round == maxRounds {
-			r.emit("combat", "reading 11", b.hex, "", "%d rounds fought: the engagement ends", maxRounds)
+			r.emit("combat", "V.5.4", b.hex, "", "%d rounds fought: the engagement is broken off (a safety net far beyond any real fight, rules.json max_rounds)", maxRounds)
 		}
 	}
 	r.afterBattle(b)
+	return b
 }
 
 func onMap(us []*Unit) []*Unit {
@@ -432,7 +513,7 @@ func terrainName(t byte) string {
 }
 
 func (r *resolver) retaliates(u *Unit, st Standing) bool {
-	if u.Idle || holdsFire(u, st) || u.Staged != 0 || !r.s.crewed(u) || len(r.s.Card(u).Weapons) == 0 || r.s.Card(u).Kind == "obstacle" {
+	if u.Idle || r.s.munitionsSpent(u) || holdsFire(u, st) || u.Staged != 0 || !r.s.crewed(u) || len(r.s.Card(u).Weapons) == 0 || r.s.Card(u).Kind == "obstacle" {
 		return false
 	}
 	switch st.Retaliate {
@@ -480,7 +561,7 @@ func (r *resolver) pool(b *battle, side string) []*Unit {
 	var out []*Unit
 	seen := map[*Unit]bool{}
 	for _, f := range b.fighters[enemy] {
-		if f.u.OnMap() && f.u.Side == enemy && !b.withdrawn[enemy] && !f.left {
+		if f.u.OnMap() && f.u.Side == enemy && !b.withdrawn[enemy] && !f.left && (f.u.In == "" || s.exposed(f.u)) {
 			out = append(out, f.u)
 			seen[f.u] = true
 		}
@@ -512,8 +593,8 @@ func (r *resolver) anyTargets(b *battle) bool {
 
 // initiative rolls once for the engagement (Inset V.6 step 3).
 func (r *resolver) initiative(b *battle, e Engagement) {
-	am, aw := r.initMods(b, b.att, true, e)
-	dm, dw := r.initMods(b, b.def, false, e)
+	am, aw := r.initMods(b, b.att, e)
+	dm, dw := r.initMods(b, b.def, e)
 	var text []string
 	for {
 		a := r.roll(10, b.att+" initiative", "")
@@ -532,7 +613,15 @@ func (r *resolver) initiative(b *battle, e Engagement) {
 
 // initMods sums one side's initiative modifiers, each kind counted once
 // (reading 7), and says them in words.
-func (r *resolver) initMods(b *battle, side string, attacker bool, e Engagement) (int, string) {
+//
+// "The Active Player or Team is always considered the Attacker and the
+// Passive Player or Team is always considered the Defender" (§V.5.5;
+// Glossary Defender; §VI.7.1 for scrambles): in Defensive Combat, which
+// the passive side starts, the attacker's modifiers and Stealthy still go
+// to the active side (its +2 negated), and the defender's (Vigilant, the
+// city, the command penalty) to the passive side.
+func (r *resolver) initMods(b *battle, side string, e Engagement) (int, string) {
+	attacker := side == r.side
 	s := r.s
 	mod := 0
 	var words []string
@@ -541,22 +630,25 @@ func (r *resolver) initMods(b *battle, side string, attacker bool, e Engagement)
 		words = append(words, fmt.Sprintf("%+d %s", n, why))
 	}
 	fs := b.fighters[side]
-	outside, vehicleIntoCity, stealthy, vigilant, veteran := false, false, false, false, false
+	outside, vehicleIntoCity := false, false
+	// Stars of one kind are cumulative on a unit (§VIII.2.1); each kind
+	// counts once for the engagement, from the unit that has most of it
+	// (reading 7).
+	stealthy, vigilant, veteran := 0, 0, 0
 	for _, f := range fs {
 		if !s.commanded(f.u) {
 			outside = true
 		}
-		if s.Card(f.u).Kind == "vehicle" && s.Map.City(b.hex) {
+		// "If a vehicle enters a Key City with intent to attack" (Inset
+		// VII.1, VII.2): one that stood in the city before its Movement
+		// Phase, or fires into it from outside, enters nothing.
+		if s.Card(f.u).Kind == "vehicle" && s.Map.City(b.hex) && f.u.Hex == b.hex && r.entered(f.u) {
 			vehicleIntoCity = true
 		}
-		stealthy = stealthy || f.u.has("stealthy")
-		vigilant = vigilant || f.u.has("vigilant")
-		veteran = veteran || f.u.has("veteran")
-		if c := s.crewOf(f.u); c != nil {
-			stealthy = stealthy || c.has("stealthy")
-			vigilant = vigilant || c.has("vigilant")
-			veteran = veteran || c.has("veteran")
-		}
+		x := s.experienceHolder(f.u)
+		stealthy = max(stealthy, x.stars("stealthy"))
+		vigilant = max(vigilant, x.stars("vigilant"))
+		veteran = max(veteran, x.stars("veteran"))
 	}
 	if attacker {
 		switch {
@@ -564,14 +656,14 @@ func (r *resolver) initMods(b *battle, side string, attacker bool, e Engagement)
 		case outside:
 			words = append(words, "no attack bonus: outside the command network")
 		case vehicleIntoCity:
-			words = append(words, "no attack bonus: vehicles attacking into a city")
+			words = append(words, "no attack bonus: a vehicle entering a city to attack")
 		default:
 			add(r.r.Int("attack_initiative"), "attack")
 		}
-		if r.recon[b.hex] && side == r.side {
+		if r.recon[b.hex] {
 			add(r.r.Int("recon_initiative"), "recon")
 		}
-		if _, ok := r.encircled[b.hex]; ok && side == r.side {
+		if _, ok := r.encircled[b.hex]; ok {
 			add(r.r.Int("encircle_initiative"), "encircle")
 		}
 		for _, f := range fs {
@@ -580,8 +672,8 @@ func (r *resolver) initMods(b *battle, side string, attacker bool, e Engagement)
 				break
 			}
 		}
-		if stealthy {
-			add(1, "stealthy")
+		if stealthy > 0 {
+			add(stealthy, "stealthy")
 		}
 	} else {
 		if s.Map.City(b.hex) {
@@ -590,12 +682,12 @@ func (r *resolver) initMods(b *battle, side string, attacker bool, e Engagement)
 		if outside {
 			add(-r.r.Int("outside_command_initiative"), "outside command")
 		}
-		if vigilant {
-			add(1, "vigilant")
+		if vigilant > 0 {
+			add(vigilant, "vigilant")
 		}
 	}
-	if veteran {
-		add(1, "combat veteran")
+	if veteran > 0 {
+		add(veteran, "combat veteran")
 	}
 	if s.modifier("bold-leadership", side) {
 		add(1, "Bold Leadership")
@@ -611,6 +703,36 @@ func (r *resolver) initMods(b *battle, side string, attacker bool, e Engagement)
 	return mod, " " + strings.Join(words, " ")
 }
 
+// dismount plays the engagement's `carrier UNLOAD unit` lines at the start
+// of round 1: "Soldiers, Teams, or Squads riding tanks (expedient) or
+// carried in transporting vehicles may disembark ... at any time during
+// the Combat Phase, as long as the transporting Unit spends one Idle
+// Combat Round while the disembarkation takes place" (§VI.3.3; §VI.3.4:
+// then the tank fires its main gun again). The passengers fight from the
+// next round.
+func (r *resolver) dismount(b *battle, e Engagement) {
+	s := r.s
+	for _, d := range e.Dismount {
+		c, u := s.Unit(b.att, d.Carrier), s.Unit(b.att, d.Unit)
+		if c == nil || u == nil || !c.OnMap() || u.In != c.ID || u.Role != "passenger" {
+			continue
+		}
+		u.In, u.Role = "", ""
+		u.Hex = c.Hex
+		if b.idleIn == nil {
+			b.idleIn = map[*Unit]int{}
+		}
+		b.idleIn[c], b.idleIn[u] = b.round, b.round
+		r.emit("combat", "VI.3.3", b.hex, "", "%s gets off %s at %s: %s spends round %d idle, and %s fights from the next", u.ID, c.ID, c.Hex, c.ID, b.round, u.ID)
+	}
+}
+
+// entered: u moved into the hex it stands in during this Movement Phase.
+func (r *resolver) entered(u *Unit) bool {
+	p, ok := r.prevHex[u.Key()]
+	return ok && p != u.Hex
+}
+
 // volley: every living fighter of side fires once, one at a time
 // (Inset V.6 step 4); a bonus round is a volley with no reply.
 func (r *resolver) volley(b *battle, side string) {
@@ -622,6 +744,12 @@ func (r *resolver) volley(b *battle, side string) {
 		}
 		if laid, ok := b.layer[f.u]; ok && laid == b.round {
 			continue // it lays smoke this round instead of firing
+		}
+		if idle, ok := b.idleIn[f.u]; ok && idle == b.round {
+			continue // a carrier unloading in combat, and its passengers
+		}
+		if f.u.In != "" && !s.firesAboard(f.u) {
+			continue // still aboard a closed carrier or riding a tank
 		}
 		if b.pinned[f.u] {
 			delete(b.pinned, f.u)
@@ -730,12 +858,16 @@ func (s *State) Need(a *Unit, w Weapon, bonus int) int {
 	if a.Damaged {
 		need += s.lib.Rules.Int("damaged_attack_penalty")
 	}
-	holder := a
-	if c := s.crewOf(a); c != nil {
-		holder = c
-	}
-	if (w.Slot == "P" && holder.has("marksman-primary")) || (w.Slot == "S" && holder.has("marksman-secondary")) {
-		need--
+	// Marksman stars (Inset VIII.3), cumulative (§VIII.2.1): "If no
+	// secondary weapon exists, apply this bonus to primary weapon."
+	holder := s.experienceHolder(a)
+	switch {
+	case w.Slot == "S":
+		need -= holder.stars("marksman-secondary")
+	case s.hasSecondary(a):
+		need -= holder.stars("marksman-primary")
+	default:
+		need -= holder.stars("marksman-primary") + holder.stars("marksman-secondary")
 	}
 	if s.Card(a).Kind == "aircraft" && s.modifier("air-superiority", a.Side) {
 		need--
@@ -746,11 +878,21 @@ func (s *State) Need(a *Unit, w Weapon, bonus int) int {
 	return need - bonus
 }
 
+// hasSecondary: u's card lists a secondary weapon.
+func (s *State) hasSecondary(u *Unit) bool {
+	for _, w := range s.Card(u).Weapons {
+		if w.Slot == "S" {
+			return true
+		}
+	}
+	return false
+}
+
 // odds is the chance this weapon damages or destroys t this round, from
 // the card numbers (design 3.4 best-odds).
 func (r *resolver) odds(f *fighter, w Weapon, t *Unit, b *battle) float64 {
 	s := r.s
-	need := s.Need(f.u, w, r.missionBonus(b, f, t)) + r.smokePenalty(b, t)
+	need := s.Need(f.u, w, r.missionBonus(b, f, t)+r.diveBonus(b, f.u, t)) + r.smokePenalty(b, t)
 	hit := float64(21-min(max(need, 2), 20)) / 20
 	c := s.Card(t)
 	base := c.Endurance
@@ -794,11 +936,34 @@ func (r *resolver) missionBonus(b *battle, f *fighter, t *Unit) int {
 	return min(r.r.Int("destroy_bonus")+n, r.r.Int("destroy_bonus_max"))
 }
 
+// divesIn: a dive bomber aloft with a bomb not yet dropped dives on its
+// target (Glossary Dive Bomb).
+func (s *State) divesIn(u *Unit) bool {
+	if !s.Card(u).DiveBomb || !u.Aloft || u.Spent {
+		return false
+	}
+	for _, w := range s.Card(u).Weapons {
+		if w.Bomb {
+			return true
+		}
+	}
+	return false
+}
+
+// diveBonus: "Enemy ground Units retaliating against this Aircraft receive
+// a Bonus of 1 to retaliate against the diving Aircraft" (Glossary Dive Bomb).
+func (r *resolver) diveBonus(b *battle, a, t *Unit) int {
+	if !b.diving[t] || a.Side == t.Side || !r.s.Card(a).Land() {
+		return 0
+	}
+	return r.r.Int("dive_retaliation_bonus")
+}
+
 // fire rolls one weapon's shots at t (Inset V.6 steps 5-7).
 func (r *resolver) fire(b *battle, f *fighter, wi int, w Weapon, t *Unit, side string) {
 	s := r.s
 	bonus := r.missionBonus(b, f, t)
-	need := s.Need(f.u, w, bonus)
+	need := s.Need(f.u, w, bonus+r.diveBonus(b, f.u, t))
 	if b.isSmoked(f.u) {
 		need += r.r.Int("smoke_attack_penalty")
 	}
@@ -897,15 +1062,11 @@ func (r *resolver) hit(b *battle, f *fighter, w Weapon, t *Unit, label string, v
 func (r *resolver) damage(b *battle, f *fighter, w Weapon, t *Unit, label, head string, double, pierced bool, def int) {
 	s := r.s
 	in := r.roll(10, "intensity", "")
-	holder := f.u
-	if c := s.crewOf(f.u); c != nil {
-		holder = c
-	}
 	intensity := in
 	words := fmt.Sprintf("intensity d10=%d", in)
-	if holder.has("exploit-weakness") {
-		intensity++
-		words += " +1 exploit weakness"
+	if n := s.experienceHolder(f.u).stars("exploit-weakness"); n > 0 {
+		intensity += n
+		words += fmt.Sprintf(" +%d exploit weakness", n)
 	}
 	if double {
 		intensity *= 2
@@ -985,22 +1146,34 @@ func (r *resolver) flushPending(b *battle, by *Unit) {
 	}
 }
 
-// sweep ends the round: endurance resets to the state value (reading 4).
-func (r *resolver) sweep(b *battle) { b.dmg = map[*Unit]int{} }
+// sweep ends the round: net damage resets and each unit is measured again
+// against the Endurance of the side it shows, full or half (reading 4,
+// Glossary Net Damage), whether it fires back or not.
+func (r *resolver) sweep(b *battle) {
+	b.dmg = map[*Unit]int{}
+	b.startDmg = map[*Unit]bool{}
+}
 
-// afterBattle settles momentum (§VIII.3, Inset VIII.4): a side whose
-// engaged enemies are all gone while some of its own remain wins the
-// battle; its groups and the loser's count it (momentum.go).
+// afterBattle settles momentum (§VIII.3, Inset VIII.4): the battle's
+// winner and the loser's groups count it (momentum.go).
 func (r *resolver) afterBattle(b *battle) {
-	s := r.s
-	if !s.Options.Momentum {
+	if !r.s.Options.Momentum {
 		return
 	}
+	if w := r.battleWinner(b); w != "" {
+		r.settleMomentum(b, w)
+	}
+}
+
+// battleWinner is the side whose engaged enemies are all gone while some
+// of its own remain; "" when neither.
+func (r *resolver) battleWinner(b *battle) string {
 	a, d := len(r.alive(b, b.att)), len(r.pool(b, b.att))
 	switch {
 	case a > 0 && d == 0:
-		r.settleMomentum(b, b.att)
+		return b.att
 	case d > 0 && a == 0:
-		r.settleMomentum(b, b.def)
+		return b.def
 	}
+	return ""
 }

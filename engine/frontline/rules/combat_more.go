@@ -20,6 +20,12 @@ func (r *resolver) destroy(u *Unit, by *Unit) {
 		if r.lostAtSea(u, c, by) {
 			continue
 		}
+		if s.groundCrew(c) {
+			c.In, c.Role = "", ""
+			c.Hex = h
+			r.emit("survival", "VII.5.4", h, "", "%s was on the ground apart from %s: unhurt, placed in %s", c.ID, u.ID, h)
+			continue
+		}
 		table := "crew_survival"
 		section := "Table VI.3"
 		if c.Role == "passenger" {
@@ -60,14 +66,75 @@ func (r *resolver) destroy(u *Unit, by *Unit) {
 		}
 	}
 	if by != nil && by.Side != u.Side {
-		s.Player(by.Side).Score += s.Card(u).Cost
+		s.Player(by.Side).Score += r.destroyScore(u)
 		if s.Options.Experience && s.Card(by).Kind != "obstacle" {
-			holder := by
-			if c := s.crewOf(by); c != nil {
-				holder = c
-			}
-			r.emit("experience", "VIII.2", h, "", "%s rolls for experience: %s", holder.ID, r.experience(holder))
+			r.earn(s.experienceHolder(by), "rolls for experience")
 		}
+	}
+}
+
+// destroyScore is what destroying (or capturing at cost) u scores (Table
+// II.1): its cost, 50 for a command post or Forward HQ, and 5 for each of
+// its experience stars.
+func (r *resolver) destroyScore(u *Unit) int {
+	c := r.s.Card(u)
+	score := c.Cost
+	if c.Kind == "structure" && c.Radius > 0 {
+		score = r.r.Int("score_command_post")
+	}
+	return score + len(u.Stars)*r.r.Int("score_star")
+}
+
+// experienceHolder: experience goes to the crew or infantry operating a
+// unit, "not to the actual artillery piece, vehicle, tank, or aircraft"
+// (§VIII.2); a unit with no crew card keeps its own.
+func (s *State) experienceHolder(u *Unit) *Unit {
+	if c := s.crewOf(u); c != nil {
+		return c
+	}
+	return u
+}
+
+// earn gives a unit one chance to roll for experience at the end of the
+// engagement (Inset VIII.2); a unit earns one roll an engagement.
+func (r *resolver) earn(u *Unit, why string) {
+	for _, e := range r.earned {
+		if e.u == u {
+			return
+		}
+	}
+	r.earned = append(r.earned, earning{u: u, why: why})
+}
+
+// settleExperience rolls the experience earned in an engagement at its end
+// (Inset VIII.2), one roll a unit. Example VI.3 gives each crew of the side
+// that won (its enemies in the fight all gone, some destroyed) one roll,
+// the crew that only damaged the Panzer as well as the one that destroyed
+// it: they roll first, in the order they fought, then any other earner. A
+// Cease Fire or a Conditional Surrender leaves no experience (§IV.3.1,
+// §VI.1.1). b is nil for units destroyed outside an engagement.
+func (r *resolver) settleExperience(b *battle) {
+	s := r.s
+	earned := r.earned
+	r.earned = nil
+	if !s.Options.Experience || (b != nil && b.noExperience) {
+		return
+	}
+	var order []earning
+	if b != nil {
+		if w := r.battleWinner(b); w != "" && b.lost[s.Enemy(w)] > 0 {
+			for _, f := range r.alive(b, w) {
+				order = append(order, earning{u: s.experienceHolder(f.u), why: "rolls for experience"})
+			}
+		}
+	}
+	rolled := map[*Unit]bool{}
+	for _, e := range append(order, earned...) {
+		if rolled[e.u] || e.u.Staged != 0 || e.u.Hex.IsZero() {
+			continue // one roll a unit; none for one lost before the end
+		}
+		rolled[e.u] = true
+		r.emit("experience", "Inset VIII.2", e.u.Hex, "", "%s %s: %s", e.u.ID, e.why, r.experience(e.u))
 	}
 }
 
@@ -215,7 +282,9 @@ func (r *resolver) interdict(b *battle) bool {
 		var guns []*Unit
 		for _, id := range o.Guns {
 			g := s.Unit(b.def, id)
-			if g == nil || !g.OnMap() || g.Idle || g.In != "" || r.engaged[g.Key()] || !s.crewed(g) || s.modifier("ammo-shortage", b.def) {
+			// A gun already firing back in this engagement still interdicts
+			// first (Example VI.4); one busy in another engagement does not.
+			if g == nil || !g.OnMap() || g.Idle || g.In != "" || (r.engaged[g.Key()] && !b.fights(g)) || !s.crewed(g) || s.munitionsSpent(g) || s.modifier("ammo-shortage", b.def) {
 				continue
 			}
 			if Distance(g.Hex, b.hex) <= s.Card(g).Weapons[0].Range {
@@ -244,8 +313,10 @@ func (r *resolver) interdict(b *battle) bool {
 				}
 			}
 			r.emit("interdict", "VI.7.6.2", b.hex, "", "%s calls Interdict through %s: %s %s +%d area: d20=%d vs %d -> %s", b.def, fo.ID, g.ID, w.Name, bonus, v, need, res)
-			r.engaged[g.Key()] = true
-			b.fighters[b.def] = append(b.fighters[b.def], &fighter{u: g, jam: map[int]int{}})
+			if !b.fights(g) {
+				r.engaged[g.Key()] = true
+				b.fighters[b.def] = append(b.fighters[b.def], &fighter{u: g, jam: map[int]int{}})
+			}
 		}
 		for _, g := range damaging {
 			att := r.alive(b, b.att)
@@ -255,10 +326,19 @@ func (r *resolver) interdict(b *battle) bool {
 			t := att[r.roll(len(att), "random attacker", "")-1].u
 			w := s.Card(g).Weapons[0]
 			in := r.roll(10, "intensity", "")
+			words := fmt.Sprintf("intensity d10=%d", in)
+			// Exploit Weakness: "Bonus 1 Intensity during all combat" (Inset VIII.3).
+			if n := s.experienceHolder(g).stars("exploit-weakness"); n > 0 {
+				in += n
+				words += fmt.Sprintf(" +%d exploit weakness", n)
+			}
 			def := s.Defense(t)
 			net := max(in+w.DI-def, 0)
-			res := r.applyDamageNow(t, net)
-			r.emit("interdict", "VI.7.6.2", b.hex, "", "%s's shell falls on %s:%s (d%d): intensity d10=%d +DI %d -Def %d = %d -> %s", g.ID, t.Side, t.ID, len(att), in, w.DI, def, net, res)
+			res := r.applyDamageNow(t, net, g)
+			if !t.OnMap() {
+				b.lost[t.Side]++
+			}
+			r.emit("interdict", "VI.7.6.2", b.hex, "", "%s's shell falls on %s:%s (d%d): %s +DI %d -Def %d = %d -> %s", g.ID, t.Side, t.ID, len(att), words, w.DI, def, net, res)
 		}
 		if success {
 			b.first = b.def
@@ -295,7 +375,7 @@ func (r *resolver) tryInspire(b *battle, side string, want bool) {
 	}
 	r.emit("card", "IV.3.4", b.hex, "", "%s plays Inspire: %s -> a bonus round with no reply", side, text)
 	b.round = 0
-	b.dmg = map[*Unit]int{}
+	r.sweep(b)
 	r.volley(b, side)
 }
 
@@ -320,7 +400,14 @@ func (r *resolver) withdrawals(b *battle, e Engagement) bool {
 	}
 	for _, w := range wants {
 		p := s.Player(w.side)
-		movers := r.alive(b, w.side)
+		// "Certain Command Decisions including Surrender and Withdraw do
+		// not apply to aircraft in flight" (§VI.2.3).
+		var movers []*fighter
+		for _, f := range r.alive(b, w.side) {
+			if !f.u.Aloft {
+				movers = append(movers, f)
+			}
+		}
 		if !p.holds("Withdraw") || len(movers) == 0 || !r.cardsAllowed(w.side, movers) {
 			continue
 		}
@@ -333,8 +420,12 @@ func (r *resolver) withdrawals(b *battle, e Engagement) bool {
 			r.volley(b, s.Enemy(w.side))
 			r.sweep(b)
 		}
-		left := 0
+		left, gone := 0, 0
 		for _, f := range r.alive(b, w.side) {
+			if f.u.Aloft {
+				left++
+				continue
+			}
 			if b.pinned[f.u] {
 				r.emit("card", "VI.7.6.2", f.u.Hex, "", "%s is pinned and cannot withdraw this round", f.u.ID)
 				left++
@@ -351,21 +442,27 @@ func (r *resolver) withdrawals(b *battle, e Engagement) bool {
 				left++
 				continue
 			}
+			// "If a terrain check fails, the Unit failing the check may not
+			// withdraw ... (they may however continue to fight)" (§IV.3.8).
 			from := f.u.Hex
-			if r.enterCheck(f.u, from, to) {
-				r.place(f.u, to)
-				f.u.DugIn = false
-				r.emit("move", "IV.3.8", to, "", "%s withdraws %s -> %s", f.u.ID, from, to)
+			if !r.enterCheck(f.u, from, to) {
+				r.emit("card", "IV.3.8", from, "", "%s cannot withdraw and fights on", f.u.ID)
+				left++
+				continue
 			}
+			r.place(f.u, to)
+			f.u.DugIn = false
+			r.emit("move", "IV.3.8", to, "", "%s withdraws %s -> %s", f.u.ID, from, to)
 			f.done = true
+			gone++
+		}
+		if gone > 0 && s.Options.Experience {
+			for _, f := range r.alive(b, s.Enemy(w.side)) {
+				r.earn(s.experienceHolder(f.u), "forced a withdrawal")
+			}
 		}
 		if left == 0 {
 			b.withdrawn[w.side] = true
-			if s.Options.Experience {
-				for _, f := range r.alive(b, s.Enemy(w.side)) {
-					r.emit("experience", "IV.3.8", b.hex, "", "%s forced a withdrawal: %s", f.u.ID, r.experience(f.u))
-				}
-			}
 			return true
 		}
 	}
@@ -443,8 +540,12 @@ func (r *resolver) fireForEffect(b *battle, side string) {
 	hit := v != 1 && (v >= need || v == 20)
 	r.emit("fire", "VI.7.6.2", b.hex, "", "%s calls Fire for Effect through %s with %d gun(s): d20=%d vs %d (rating %d -%d) -> %s",
 		side, fo.ID, len(guns), v, need, w0.Attack, r.r.Int("ffe_bonus"), map[bool]string{true: "every gun hits, intensity doubled", false: "miss"}[hit])
+	// "any Unit engaged in a Fire for Effect mission may not continue to
+	// attack for the remainder of the Engagement"; its munitions come back
+	// when its side's next Supply Phase is completed (Inset VI.6).
 	for _, f := range guns {
 		f.done = true
+		f.u.Spent = true
 		if !hit {
 			continue
 		}

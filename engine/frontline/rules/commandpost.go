@@ -13,6 +13,16 @@ type Relocate struct {
 	By   string `json:"by"`
 }
 
+// PostCost is what a command post or a new Forward HQ staged for h costs:
+// a post as CommandPostCost says, a Forward HQ its card's price (the
+// half price is the book's for posts, §IV.1.3).
+func (s *State) PostCost(side, code string, h Hex) (cost int, half bool) {
+	if code == "CP" {
+		return s.CommandPostCost(side, h)
+	}
+	return s.lib.Cards[code].Cost, false
+}
+
 // CommandPostCost is what a command post staged for h costs the side: half
 // its card's price, rounded up, in a Key City the side controls or within
 // an emplacement of its own standing there (a pillbox, a captured one
@@ -96,7 +106,7 @@ func (v *validator) relocations() {
 			}
 		}
 		for _, b := range o.Builds {
-			if b.Code == "CP" && Distance(b.Hex, rl.To) < 10 {
+			if isPost(s.lib.Cards[b.Code]) && Distance(b.Hex, rl.To) < 10 {
 				v.add(rl.Line, "Inset IV.3", "RELOCATE %s TO %s: the post built at %s is %d hexes away", cp.ID, rl.To, b.Hex, Distance(b.Hex, rl.To))
 			}
 		}

@@ -25,6 +25,7 @@ type Weapon struct {
 	OneShot  bool   `json:"one_shot,omitempty"` // bombs: spent until the aircraft lands
 	Indirect bool   `json:"indirect,omitempty"` // fires missions through an observer
 	Heavy    bool   `json:"heavy,omitempty"`    // >=155 mm shell or >=500 lb bomb (§VII.3-5)
+	BombLb   int    `json:"bomb_lb,omitempty"`  // a bomb's weight in pounds (§VII.4: existing bridges need more than 500 lb)
 	Bomb     bool   `json:"bomb,omitempty"`     // Dive Bomb applies
 }
 
@@ -67,7 +68,6 @@ type Card struct {
 	Crew          string `json:"crew"`     // crew ability this unit has
 	Transport     int    `json:"transport"`
 	TeamsOnly     bool   `json:"teams_only"`
-	Riders        bool   `json:"riders"`
 	Tow           string `json:"tow"`
 	Towed         string `json:"towed"`
 	Towers        int    `json:"towers"`

@@ -142,6 +142,7 @@ func (r *resolver) offers(b *battle, e Engagement) bool {
 				continue
 			}
 			r.emit("card", "IV.3.1", b.hex, "", "%s offers a Cease Fire at the start of round %d: %s accepts; the engagement ends, no experience for either side", of.side, b.round, other)
+			b.noExperience = true
 			return true
 		case "Surrender":
 			if st.AcceptSurrender == "no" {
@@ -150,9 +151,12 @@ func (r *resolver) offers(b *battle, e Engagement) bool {
 			}
 			r.emit("card", "IV.3.2", b.hex, "", "%s offers Conditional Surrender at the start of round %d: %s accepts", of.side, b.round, other)
 			for _, f := range r.alive(b, of.side) {
-				r.capture(f.u, other, 1, "IV.3.2")
+				if !f.u.Aloft { // aircraft in flight do not surrender (§VI.2.3)
+					r.capture(f.u, other, 1, "IV.3.2")
+				}
 			}
 			r.captureWorks(b.hex, of.side, other, 1, "IV.3.2")
+			b.noExperience = true
 			s.Player(of.side).Score += r.r.Int("score_command")
 			r.afterBattle(b)
 			return true
@@ -180,7 +184,7 @@ func (r *resolver) capture(u *Unit, captor string, factor int, section string) {
 		}
 		r.capture(c, captor, factor, section)
 	}
-	score := factor * s.Card(u).Cost
+	score := factor*s.Card(u).Cost + len(u.Stars)*r.r.Int("score_star")
 	s.Player(captor).Score += score
 	r.emit("captured", section, u.Hex, "", "%s:%s is captured by %s (+%d score)", u.Side, u.ID, captor, score)
 	if s.Card(u).Kind == "infantry" {
@@ -241,7 +245,8 @@ func (r *resolver) surrender() {
 		if s.Options.Experience {
 			for _, e := range s.Units {
 				if e.Side == r.side && e.OnMap() && e.In == "" && s.Card(e).Land() && Distance(e.Hex, h) == 1 {
-					r.emit("experience", "VI.1.2", e.Hex, "", "%s took part in a surrender: %s", e.ID, r.experience(e))
+					x := s.experienceHolder(e)
+					r.emit("experience", "VI.1.2", e.Hex, "", "%s took part in a surrender: %s", x.ID, r.experience(x))
 				}
 			}
 		}
@@ -283,7 +288,7 @@ func (r *resolver) cover() {
 		var ids []string
 		for _, id := range o.Guns {
 			g := s.Unit(r.enemy, id)
-			if g == nil || !g.OnMap() || g.Idle || g.In != "" || r.engaged[g.Key()] || !s.crewed(g) || s.modifier("ammo-shortage", r.enemy) {
+			if g == nil || !g.OnMap() || g.Idle || g.In != "" || r.engaged[g.Key()] || !s.crewed(g) || s.munitionsSpent(g) || s.modifier("ammo-shortage", r.enemy) {
 				continue
 			}
 			if w := s.Card(g).Weapons; len(w) > 0 && w[0].Indirect && Distance(g.Hex, o.Hex) <= w[0].Range {
@@ -377,7 +382,7 @@ func (r *resolver) bridgeFire(b *battle, e Engagement) {
 			continue
 		}
 		for _, w := range s.Card(f.u).Weapons {
-			if !w.Heavy || Distance(f.u.Hex, b.hex) > w.Range || (w.OneShot && f.u.Spent) {
+			if !s.BreaksBridges(w) || Distance(f.u.Hex, b.hex) > w.Range || (w.OneShot && f.u.Spent) {
 				continue
 			}
 			bonus := 0
@@ -398,6 +403,13 @@ func (r *resolver) bridgeFire(b *battle, e Engagement) {
 			break
 		}
 	}
+}
+
+// BreaksBridges: "Existing Bridges may also be destroyed by artillery
+// equal to or larger than 155mm and bombs larger than 500 lb" (§VII.4),
+// where ports and airfields take bombs "equal to or larger than 500 lb".
+func (s *State) BreaksBridges(w Weapon) bool {
+	return w.Heavy && (w.BombLb == 0 || w.BombLb > s.lib.Rules.Int("bridge_bomb_over_lb"))
 }
 
 // bridgeTarget reads a target written BRIDGE:CCRR-CCRR.
@@ -439,18 +451,17 @@ func (r *resolver) startRepair(u *Unit) {
 // repairPost names the post (or airfield) that can repair u now.
 func (r *resolver) repairPost(u *Unit) string {
 	s := r.s
+	// "Only ONE Unit may be repaired during a single Operational Turn at
+	// each Command Post or Forward HQ" (§VI.4); the book sets no such limit
+	// for an airfield.
+	if s.Card(u).Kind == "aircraft" {
+		if af := s.repairField(u); af != nil {
+			return af.Key()
+		}
+		return ""
+	}
 	for _, c := range s.UnitsAt(u.Hex) {
-		if c.Side != u.Side || r.repairsAt[c.Key()] {
-			continue
-		}
-		cc := s.Card(c)
-		if s.Card(u).Kind == "aircraft" {
-			if cc.Structure == "airfield" && s.Control[u.Hex] == u.Side {
-				return c.Key()
-			}
-			continue
-		}
-		if cc.Radius > 0 {
+		if c.Side == u.Side && !r.repairsAt[c.Key()] && s.Card(c).Radius > 0 {
 			return c.Key()
 		}
 	}
@@ -543,7 +554,8 @@ func (r *resolver) scramble(e Engagement, att []*Unit) {
 	for _, u := range up {
 		if u.OnMap() {
 			r.place(u, home[u])
-			u.Aloft, u.TOF, u.Spent = false, 0, false
+			u.Aloft, u.TOF = false, 0
+			r.rearm(u)
 			r.emit("air", "VI.7.1", home[u], "", "%s returns to %s", u.ID, home[u])
 		}
 	}

@@ -94,7 +94,7 @@ func (r *resolver) movement(o Orders) {
 			}
 			r.emit("card", "IV.3.5", u.Hex, "", "%s plays Push for %s", r.side, u.ID)
 		}
-		if r.s.Card(u).Kind == "aircraft" {
+		if r.s.Card(u).Kind == "aircraft" && !groundRepair(m, u) {
 			r.sortie(u, m)
 			continue
 		}
@@ -110,11 +110,18 @@ func (r *resolver) movement(o Orders) {
 }
 
 // moveUnit walks one ground unit's steps. A failed entry check or an
-// enemy hex ends the move (reading 9, 10).
+// enemy hex ends the move (reading 9, 10). An obstacle or an enemy hex
+// stops the unit where it is, but an engineer still clears or detonates
+// there: the book's engineer "moves ... into a hex containing a Minefield"
+// and clears it "this Movement Phase" (§VI.5.4).
 func (r *resolver) moveUnit(u *Unit, m Move) {
 	s := r.s
 	left := s.Movement(u, m.Push)
+	stopped := false
 	for _, st := range m.Steps {
+		if stopped && st.Act != ActClear && st.Act != ActDetonate {
+			continue
+		}
 		switch st.Act {
 		case ActEnter:
 			if left <= 0 {
@@ -136,11 +143,15 @@ func (r *resolver) moveUnit(u *Unit, m Move) {
 			u.Hidden = s.Card(u).Hidden
 			r.emit("move", "V.4", st.Hex, r.visibility(), "%s moves %s -> %s", u.ID, from, st.Hex)
 			if r.obstacles(u) {
-				return
+				if !u.OnMap() {
+					return
+				}
+				stopped = true
+				continue
 			}
 			if s.enemyLand(u.Side, st.Hex) {
 				r.emit("move", "reading 9", st.Hex, r.visibility(), "%s enters a hex held by the enemy and stops", u.ID)
-				return
+				stopped = true
 			}
 		case ActLoad:
 			p := s.Unit(r.side, st.Unit)
@@ -320,7 +331,7 @@ func (r *resolver) obstacles(u *Unit) bool {
 		def := s.Defense(u)
 		net := max(in+w.DI-def, 0)
 		h := u.Hex
-		res := r.applyDamageNow(u, net)
+		res := r.applyDamageNow(u, net, o)
 		r.emit("obstacle", "VI.5", h, "", "%s:%s attacks %s entering %s: d20=%d vs %d HIT; intensity d10=%d +DI %d -Def %d = %d: %s", o.Side, o.ID, u.ID, h, v, need, in, w.DI, def, net, res)
 		if !u.OnMap() {
 			return true
@@ -334,7 +345,7 @@ func (r *resolver) obstacles(u *Unit) bool {
 
 // applyDamageNow applies damage outside an engagement (one hit is its own
 // round, reading 4) and says what became of the unit.
-func (r *resolver) applyDamageNow(u *Unit, net int) string {
+func (r *resolver) applyDamageNow(u *Unit, net int, by *Unit) string {
 	c := r.s.Card(u)
 	base := c.Endurance
 	if u.Damaged {
@@ -343,7 +354,7 @@ func (r *resolver) applyDamageNow(u *Unit, net int) string {
 	left := base - net
 	switch {
 	case left <= 0:
-		r.destroy(u, nil)
+		r.destroy(u, by)
 		return "destroyed"
 	case !u.Damaged && left <= c.Breakpoint:
 		u.Damaged = true
@@ -395,6 +406,10 @@ func (r *resolver) reconnoitre(u *Unit, h Hex) {
 func (r *resolver) detonate(u *Unit, h Hex) {
 	s := r.s
 	if h == u.Hex {
+		if af := s.airfieldAt(h); af != nil && (!s.Map.Port(h) || s.Ports[h] == portDestroyed) {
+			r.detonateAirfield(u, af)
+			return
+		}
 		r.detonatePort(u)
 		return
 	}
@@ -408,6 +423,15 @@ func (r *resolver) detonate(u *Unit, h Hex) {
 	r.engineerTry(u, key, table, h, func() {
 		s.Bridges[side] = "collapsed"
 	}, "blows the bridge "+side.String())
+}
+
+// detonateAirfield: engineers blow an airfield in their hex (§VII.5.3,
+// Table VI.2); the grounded aircraft on it are lost with it (§VII.5.4).
+// Blowing one is no combat: nobody scores for it.
+func (r *resolver) detonateAirfield(u *Unit, af *Unit) {
+	r.engineerTry(u, "airfield "+af.Key(), r.r.Ints("detonate_airfield"), af.Hex, func() {
+		r.destroy(af, nil)
+	}, "blows the airfield "+af.ID)
 }
 
 // clear: an engineer removes an obstacle in its hex (Table VI.2).
@@ -443,17 +467,19 @@ func (r *resolver) engineerTry(u *Unit, key string, table []int, h Hex, done fun
 	if need > 0 && r.recon[h] {
 		need = max(need-r.r.Int("recon_engineer_bonus"), 1)
 	}
+	// The try is told before what it brings down (aircraft lost with an
+	// airfield, crews rolling for survival).
 	if need == 0 {
-		done()
-		delete(s.Tries, key)
 		r.emit("engineer", "VI.5.2", h, "", "%s %s: try %d is automatic -> done", u.ID, what, try+1)
+		delete(s.Tries, key)
+		done()
 		return
 	}
 	v := r.roll(10, u.ID+" "+what, fmt.Sprintf("%d+", need))
 	if v >= need {
-		done()
-		delete(s.Tries, key)
 		r.emit("engineer", "VI.5.2", h, "", "%s %s: try %d, d10=%d vs %d+ -> done", u.ID, what, try+1, v, need)
+		delete(s.Tries, key)
+		done()
 		return
 	}
 	s.Tries[key] = try + 1
@@ -482,6 +508,15 @@ func (r *resolver) sortie(u *Unit, m Move) {
 	r.emit("air", "VI.2.2", u.Hex, r.visibility(), "%s flies to %s", u.ID, u.Hex)
 }
 
+// rearm: "Once an aircraft lands at a controlled airfield, remove any
+// Munitions Depleted counters" (§VI.7.4); a field nobody holds rearms
+// nothing.
+func (r *resolver) rearm(u *Unit) {
+	if r.s.Control[u.Hex] == u.Side {
+		u.Spent = false
+	}
+}
+
 // landAircraft ends sorties after the Combat Phase; an aircraft out of
 // turns of flight and not landing crashes (§VI.2.3).
 func (r *resolver) landAircraft() {
@@ -498,7 +533,8 @@ func (r *resolver) landAircraft() {
 			}
 			if s.airfieldAt(h) != nil {
 				r.place(u, h)
-				u.Aloft, u.TOF, u.Spent = false, 0, false
+				u.Aloft, u.TOF = false, 0
+				r.rearm(u)
 				r.emit("air", "VI.2.2", h, r.visibility(), "%s lands at %s", u.ID, h)
 				continue
 			}

@@ -110,6 +110,26 @@ type Engagement struct {
 	// Smoke): when the engagement opens, or at the start of the first
 	// round their condition holds.
 	Smoke []SmokeOrder `json:"smoke,omitempty"`
+	// Dismount are `carrier UNLOAD unit` lines: the passengers get off in
+	// round 1 while the carrier spends it idle (§VI.3.3-3.4).
+	Dismount []DismountOrder `json:"dismount,omitempty"`
+}
+
+// Dismounts: the engagement orders unit off its carrier (§VI.3.3).
+func (e Engagement) Dismounts(unit string) bool {
+	for _, d := range e.Dismount {
+		if d.Unit == unit {
+			return true
+		}
+	}
+	return false
+}
+
+// DismountOrder is `carrier UNLOAD unit` under an ENGAGE.
+type DismountOrder struct {
+	Line    int    `json:"line,omitempty"`
+	Carrier string `json:"carrier"`
+	Unit    string `json:"unit"`
 }
 
 // SmokeOrder is `unit SMOKE [IF cond]` under an ENGAGE; If nil = at once.

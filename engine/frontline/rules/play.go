@@ -30,13 +30,21 @@ type resolver struct {
 	repairsAt   map[string]bool // CP/FHQ keys that repaired a unit this turn
 	coverFirst  bool            // the engagement being opened is a Cover mission
 	foughtIdle  map[string]bool // building or repairing units that fought this phase
+	earned      []earning       // experience rolls earned in the engagement being fought
+	cityScored  map[string]int  // "SIDE hex" -> points for taking a city this turn
+}
+
+// earning is one experience roll earned, and why (Inset VIII.2).
+type earning struct {
+	u   *Unit
+	why string
 }
 
 func newResolver(s *State, d Dice) *resolver {
 	return &resolver{s: s, d: d, r: s.lib.Rules, side: s.Active, enemy: s.Enemy(s.Active), own: s.Player(s.Active).OwnTurn,
 		moved: map[string]bool{}, prevHex: map[string]Hex{}, recon: map[Hex]bool{}, noFight: map[string]bool{},
 		engaged: map[string]bool{}, inspired: map[string]bool{}, landing: map[string]Hex{},
-		encircled: map[Hex]Hex{}, hitAndRun: map[string]bool{}, repairsAt: map[string]bool{}, foughtIdle: map[string]bool{}}
+		encircled: map[Hex]Hex{}, hitAndRun: map[string]bool{}, repairsAt: map[string]bool{}, foughtIdle: map[string]bool{}, cityScored: map[string]int{}}
 }
 
 // roll throws one die and remembers it for the next event.
@@ -99,8 +107,10 @@ func (s *State) Play(o Orders, d Dice) (*State, []Event, error) {
 	r.takeDown(o)
 	r.supply(o)
 	r.movement(o)
+	r.settleExperience(nil)
 	r.breakMomentum()
 	r.combat(o)
+	r.settleExperience(nil)
 	r.deployment(o)
 	r.setUpMoved()
 	r.shipArrivals()
@@ -235,8 +245,8 @@ func (r *resolver) production(o Orders) {
 		c := r.s.lib.Cards[b.Code]
 		eng := r.s.Unit(r.side, b.By)
 		cost, half := c.Cost, false
-		if c.Code == "CP" {
-			cost, half = r.s.CommandPostCost(r.side, b.Hex)
+		if isPost(c) {
+			cost, half = r.s.PostCost(r.side, b.Code, b.Hex)
 		}
 		p.Treasury -= cost
 		u := &Unit{ID: r.s.nextID(r.side, b.Code), Side: r.side, Code: b.Code, Staged: r.own, Hex: b.Hex, Across: b.Across}
@@ -324,9 +334,6 @@ func (r *resolver) experience(u *Unit) string {
 		return fmt.Sprintf("d10=%d %s (no room)", v, star)
 	}
 	u.Stars = append(u.Stars, star)
-	if p := r.s.Player(u.Side); p != nil {
-		p.Score += r.r.Int("score_star")
-	}
 	return fmt.Sprintf("d10=%d %s", v, star)
 }
 
@@ -353,7 +360,31 @@ func (s *State) supplied(u *Unit) bool {
 // idleEligible: units a deficit may idle (§V.3.2): supplied, deployed, not
 // idle in the last turn, not aloft.
 func (r *resolver) idleEligible(u *Unit) bool {
-	return u.Side == r.side && u.OnMap() && r.s.supplied(u) && !u.Aloft && (u.IdleTurn == 0 || u.IdleTurn != r.own-1)
+	return u.Side == r.side && u.OnMap() && r.s.supplied(u) && !r.s.inFlight(u) && (u.IdleTurn == 0 || u.IdleTurn != r.own-1) && !r.s.atWork(u)
+}
+
+// inFlight: an aircraft aloft, or the crew aboard one (Inset V.5).
+func (s *State) inFlight(u *Unit) bool {
+	if u.Aloft {
+		return true
+	}
+	v := s.Unit(u.Side, u.In)
+	return u.Role == "crew" && v != nil && v.Aloft
+}
+
+// atWork: a unit spending idle turns on a function, building or being
+// repaired or merged, with the crew aboard such a unit. Supply deficits
+// may not be applied to it (Inset V.5).
+func (s *State) atWork(u *Unit) bool {
+	if u.Building != "" || u.Repairing != 0 {
+		return true
+	}
+	if u.Role == "crew" {
+		if v := s.Unit(u.Side, u.In); v != nil {
+			return s.atWork(v)
+		}
+	}
+	return false
 }
 
 // supply plays the Supply Phase (§V.3): pay what the treasury allows; a
@@ -371,6 +402,13 @@ func (r *resolver) supply(o Orders) {
 	paid := min(due, p.Treasury)
 	p.Treasury -= paid
 	r.emit("supply", "V.3", Hex{}, r.side, "%s supply: %d due (%d less %d port(s)); paid %d, treasury %d", r.side, due, gross, ports, paid, p.Treasury)
+	// Guns that fired for effect have their munitions again (Inset VI.6);
+	// those a deficit idles stay silent anyway.
+	for _, u := range s.Units {
+		if u.Side == r.side && s.munitionsSpent(u) {
+			u.Spent = false
+		}
+	}
 	deficit := due - paid
 	if deficit == 0 {
 		return
@@ -569,6 +607,7 @@ func (r *resolver) endTurn(o Orders) {
 	}
 	r.surrender()
 	s.updateControl(r)
+	r.objectives()
 	for _, v := range s.Victory {
 		if v.Side != r.side {
 			continue
@@ -629,14 +668,16 @@ func hexList(hs []Hex) string {
 }
 
 // Holds: a city, port or airfield under the side's control, or any other
-// hex with its land units and no enemy land units (reading 22).
+// hex with its land units and no enemy land units (reading 22). "Hidden
+// Units may not hold objectives or cities" (Glossary Hidden), as in
+// updateControl.
 func (s *State) Holds(side string, h Hex) bool {
 	if _, ok := s.Control[h]; ok || s.Map.City(h) {
 		return s.Control[h] == side
 	}
 	own, enemy := false, false
 	for _, u := range s.UnitsAt(h) {
-		if !s.Card(u).Land() || u.In != "" {
+		if !s.Card(u).Land() || u.In != "" || u.Hidden {
 			continue
 		}
 		if u.Side == side {
@@ -698,13 +739,16 @@ func (s *State) updateControl(r *resolver) {
 			if need && !enemy && s.Control[h] != side {
 				old := s.Control[h]
 				s.Control[h] = side
+				points := 0
 				switch s.Map.Terrain(h) {
 				case KeyCity:
-					s.Player(side).Score += s.lib.Rules.Int("score_key_city")
+					points = s.lib.Rules.Int("score_key_city")
 				case RuinedCity, PortCity:
-					s.Player(side).Score += s.lib.Rules.Int("score_ruined_city")
+					points = s.lib.Rules.Int("score_ruined_city")
 				}
+				s.Player(side).Score += points
 				if r != nil {
+					r.cityScored[side+" "+h.String()] = points
 					name := s.Map.Names[h]
 					if name == "" {
 						name = h.String()
@@ -714,6 +758,29 @@ func (s *State) updateControl(r *resolver) {
 				}
 			}
 		}
+	}
+}
+
+// objectives scores each side's objectives it holds for the first time
+// (Table II.1: primary 100, secondary 75). "Points are not cumulative. I.e.
+// if a Key City is also an Objective, the highest score value prevails":
+// a city taken this turn as an objective scores the objective's points
+// instead of the city's.
+func (r *resolver) objectives() {
+	s := r.s
+	for i := range s.Objectives {
+		o := &s.Objectives[i]
+		if o.Achieved || !s.Holds(o.Side, o.Hex) {
+			continue
+		}
+		o.Achieved = true
+		kind, points := "secondary", r.r.Int("score_secondary_objective")
+		if o.Primary {
+			kind, points = "primary", r.r.Int("score_primary_objective")
+		}
+		city := r.cityScored[o.Side+" "+o.Hex.String()]
+		s.Player(o.Side).Score += max(points, city) - city
+		r.emit("objective", "Table II.1", o.Hex, "", "%s achieves its %s objective %s: %d points", o.Side, kind, o.Hex, max(points, city))
 	}
 }
 

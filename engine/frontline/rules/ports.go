@@ -171,13 +171,17 @@ func (v *validator) portTargetCheck(e Engagement, id string, u *Unit, h Hex) {
 	v.add(line, "VII.3.4", "%s AT PORT:%s: only a 155 mm class shell or a 500 lb bomb in range hurts a port", id, h)
 }
 
-// portDetonateCheck: DETONATE on the engineer's own hex blows a port
-// there (Table VI.2).
+// portDetonateCheck: DETONATE on the engineer's own hex blows a port or
+// an airfield standing there (Table VI.2; §VII.5.3 "Combat Engineers may
+// detonate Airfields"); where both stand, the port goes first.
 func (v *validator) portDetonateCheck(line int, u *Unit, at, h Hex) {
+	s := v.s
 	switch {
-	case at != h || !v.s.Map.Port(h):
-		v.add(line, "VI.5.4", "DETONATE %s: an engineer blows a port standing on it (a bridge: DETONATE the hex across it)", h)
-	case v.s.Ports[h] == portDestroyed:
+	case at == h && s.Map.Port(h) && s.Ports[h] != portDestroyed:
+	case at == h && s.airfieldAt(h) != nil:
+	case at == h && s.Map.Port(h):
 		v.add(line, "VI.5.4", "DETONATE %s: the port is already destroyed", h)
+	default:
+		v.add(line, "VI.5.4", "DETONATE %s: an engineer blows a port or an airfield standing in its own hex (a bridge: DETONATE the hex across it)", h)
 	}
 }

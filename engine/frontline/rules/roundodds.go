@@ -42,14 +42,7 @@ func (s *State) ExactRoundOdds(shots []Shot, t *Unit) RoundOdds {
 	def := s.Defense(t)
 	for _, sh := range shots {
 		need := s.Need(sh.By, sh.W, 0)
-		holder := sh.By
-		if cr := s.crewOf(sh.By); cr != nil {
-			holder = cr
-		}
-		exploit := 0
-		if holder.has("exploit-weakness") {
-			exploit = 1
-		}
+		exploit := s.experienceHolder(sh.By).stars("exploit-weakness")
 		pierce := 0.0
 		if sh.W.AP > 0 && def > 0 && !sh.HE {
 			pierce = float64(min(sh.W.AP, 10)) / 10

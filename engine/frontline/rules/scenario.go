@@ -384,6 +384,15 @@ func ParseScenario(text string) (*State, error) {
 				continue
 			}
 			s.Victory = append(s.Victory, VictoryRule{Side: strings.ToUpper(args[0]), Hold: hexes(n, args[2:])})
+		case "OBJECTIVE":
+			// OBJECTIVE side primary|secondary hex [achieved] (§III.5).
+			if len(args) < 3 || len(args) > 4 || (!strings.EqualFold(args[1], "primary") && !strings.EqualFold(args[1], "secondary")) || (len(args) == 4 && !strings.EqualFold(args[3], "achieved")) {
+				fail(n, "OBJECTIVE takes a side, primary or secondary, a hex and optionally achieved")
+				continue
+			}
+			for _, h := range hexes(n, args[2:3]) {
+				s.Objectives = append(s.Objectives, Objective{Side: strings.ToUpper(args[0]), Primary: strings.EqualFold(args[1], "primary"), Hex: h, Achieved: len(args) == 4})
+			}
 		case "LIMIT":
 			s.Limit = strings.ToUpper(firstOr(args, ""))
 		default:

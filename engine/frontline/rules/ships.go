@@ -71,8 +71,6 @@ func (v *validator) shipLoad(m Move, ship, q *Unit, at Hex, aboard int) {
 		v.add(m.Line, "VI.3", "LOAD %s: it is not free in %s", q.ID, at)
 	case v.mover[q.ID]:
 		v.add(m.Line, "VI.3", "LOAD %s: it moved itself this phase", q.ID)
-	case q.Idle:
-		v.add(m.Line, "V.3.2", "LOAD %s: it is idle", q.ID)
 	}
 }
 

@@ -177,6 +177,16 @@ type VictoryRule struct {
 	Hold []Hex  `json:"hold"`
 }
 
+// Objective is one of a side's Primary or Secondary Objectives (§II.2.1,
+// §III.5), scored once, when the side first holds it at the end of a turn
+// (Table II.1).
+type Objective struct {
+	Side     string `json:"side"`
+	Primary  bool   `json:"primary,omitempty"`
+	Hex      Hex    `json:"hex"`
+	Achieved bool   `json:"achieved,omitempty"`
+}
+
 // State is a whole game position between two player turns.
 type State struct {
 	Scenario string  `json:"scenario"`
@@ -196,7 +206,9 @@ type State struct {
 	Bridges map[Side2]string `json:"bridges"`         // intact or collapsed
 	Tries   map[string]int   `json:"tries,omitempty"` // engineer tries per item (Table VI.2)
 	Victory []VictoryRule    `json:"victory"`
-	Limit   string           `json:"limit"` // side that wins at the turn limit
+	// Objectives are the sides' scored objectives (Table II.1).
+	Objectives []Objective `json:"objectives,omitempty"`
+	Limit      string      `json:"limit"` // side that wins at the turn limit
 	// The decks are secret; a side's view keeps only their sizes.
 	CommandDeck    []string   `json:"command_deck,omitempty"`
 	CommandDiscard []string   `json:"command_discard"`
@@ -307,6 +319,7 @@ func (s *State) Clone() *State {
 	c.Ports = cloneMap(s.Ports)
 	c.Sides = slices.Clone(s.Sides)
 	c.Victory = slices.Clone(s.Victory)
+	c.Objectives = slices.Clone(s.Objectives)
 	c.CommandDeck = slices.Clone(s.CommandDeck)
 	c.CommandDiscard = slices.Clone(s.CommandDiscard)
 	c.EventDeck = slices.Clone(s.EventDeck)

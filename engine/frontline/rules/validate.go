@@ -40,8 +40,10 @@ type validator struct {
 	mover map[string]bool
 	recon map[string]bool
 
-	// unloaded are the passengers put down in the Movement Phase, where.
+	// unloaded are the passengers put down in the Movement Phase, where;
+	// boarded, those taken aboard and still carried, by carrier.
 	unloaded map[string]Hex
+	boarded  map[string]string
 }
 
 func (v *validator) add(line int, section, format string, a ...any) {
@@ -78,8 +80,10 @@ func (v *validator) buys() {
 		if c.Country != o.Side && c.Country != "both" && c.Country != "neutral" {
 			v.add(b.Line, "III.1.2", "%s is a %s unit: %s may not buy it", b.Code, c.Country, o.Side)
 		}
-		if c.Kind == "structure" || c.Kind == "obstacle" {
-			v.add(b.Line, "VI.5", "%s is built by engineers, not bought (not played by Fieldpost yet)", b.Code)
+		if isPost(c) {
+			v.add(b.Line, "IV.1.3", "%s is staged where a land unit of yours stands: BUILD %s AT hex BY unit", b.Code, b.Code)
+		} else if c.Kind == "structure" || c.Kind == "obstacle" {
+			v.add(b.Line, "VI.5", "%s is built by engineers, not bought: BUILD %s AT hex BY engineer", b.Code, b.Code)
 		}
 		if b.Count < 1 {
 			v.add(b.Line, "V.2", "BUY %s: count must be at least 1", b.Code)
@@ -131,13 +135,13 @@ func (v *validator) builds() {
 	for _, b := range o.Builds {
 		c := s.lib.Cards[b.Code]
 		switch {
-		case c != nil && c.Code == "CP":
-			cost, _ := s.CommandPostCost(o.Side, b.Hex)
+		case c != nil && isPost(c):
+			cost, _ := s.PostCost(o.Side, b.Code, b.Hex)
 			total += cost
 			v.commandPost(b)
 			continue
 		case c == nil || (c.Kind != "obstacle" && c.Structure != "airfield" && c.Structure != "bridge" && c.Structure != "emplacement"):
-			v.add(b.Line, "VI.5.3", "BUILD %s: engineers build obstacles (MINES WIRE), airfields (AF), engineered bridges (EBR) and emplacements (PILLBOX); any land unit stages a command post (CP)", b.Code)
+			v.add(b.Line, "VI.5.3", "BUILD %s: engineers build obstacles (MINES WIRE), airfields (AF), engineered bridges (EBR) and emplacements (PILLBOX); any land unit stages a command post (CP) or a new Forward HQ (FHQ)", b.Code)
 			continue
 		case c.Structure == "airfield" && s.Map.Terrain(b.Hex) != Plains:
 			v.add(b.Line, "III.3.1", "BUILD AF at %s: airfields only on plains", b.Hex)
@@ -177,38 +181,75 @@ func (v *validator) builds() {
 	}
 }
 
-// commandPost checks BUILD CP AT hex BY unit (§IV.1.3-1.5): a friendly
-// land unit in the hex, at least 10 hexes from every other command post
-// or FHQ of the side (staged ones included), at most the card's limit.
+// commandPost checks BUILD CP|FHQ AT hex BY unit (§IV.1.3-1.5): a
+// friendly land unit in the hex, at least 10 hexes from every other
+// command post or FHQ of the side (staged ones included), at most the
+// card's limit. A new Forward HQ follows "the rules for establishing a new
+// Command Post" (Inset IV.4), one per side: none while the side has one,
+// staged, converting or standing (§IV.1.4).
 func (v *validator) commandPost(b Build) {
 	s, o := v.s, v.o
-	c := s.lib.Cards["CP"]
-	u := v.own(b.Line, b.By, "BUILD CP")
+	c := s.lib.Cards[b.Code]
+	u := v.own(b.Line, b.By, "BUILD "+b.Code)
 	if u != nil && (!u.OnMap() || u.In != "" || u.Hex != b.Hex || !s.Card(u).Land()) {
 		v.add(b.Line, "IV.1.3", "%s must be a land unit standing in %s", u.ID, b.Hex)
 	}
-	posts := 0
+	if why := s.postSite(b.Hex); why != "" {
+		v.add(b.Line, "IV.1.3", "BUILD %s AT %s: a command post cannot stand in %s (any passable, non-water, non-marsh space)", b.Code, b.Hex, why)
+	}
+	same := 0
 	for _, x := range s.Units {
 		xc := s.Card(x)
 		if x.Side != o.Side || xc.Radius == 0 || xc.Kind == "ship" || x.Hex.IsZero() {
 			continue
 		}
-		if x.Code == "CP" {
-			posts++
+		if x.Code == b.Code {
+			same++
 		}
 		if d := Distance(x.Hex, b.Hex); d < 10 {
-			v.add(b.Line, "IV.1.4", "BUILD CP at %s: %s is %d hexes away; command posts stand at least 10 from every other post and the FHQ", b.Hex, x.ID, d)
+			v.add(b.Line, "IV.1.4", "BUILD %s at %s: %s is %d hexes away; command posts stand at least 10 from every other post and the FHQ", b.Code, b.Hex, x.ID, d)
 		}
 	}
 	for _, other := range o.Builds {
-		if other.Code == "CP" {
-			posts++
+		if other.Code == b.Code {
+			same++
 		}
 	}
-	if c.Limit > 0 && posts > c.Limit {
+	if b.Code == "FHQ" && o.Convert != "" {
+		same++
+	}
+	switch {
+	case b.Code == "FHQ" && same > 1:
+		v.add(b.Line, "IV.1.4", "BUILD FHQ: there may be only one Forward HQ per country (yours stands, is staged or converting)")
+	case c.Limit > 0 && same > c.Limit:
 		v.add(b.Line, "IV.1.3", "at most %d command posts", c.Limit)
 	}
 }
+
+// dismountOrders checks `carrier UNLOAD unit` under an ENGAGE (§VI.3.3):
+// both engaged, the unit a passenger of the carrier (aboard when the turn
+// began, or taken aboard in this Movement Phase).
+func (v *validator) dismountOrders(e Engagement) {
+	s := v.s
+	for _, d := range e.Dismount {
+		carrier, pass := false, false
+		for _, id := range e.Units {
+			carrier = carrier || id == d.Carrier
+			pass = pass || id == d.Unit
+		}
+		u := s.Unit(v.o.Side, d.Unit)
+		aboard := u != nil && ((u.In == d.Carrier && u.Role == "passenger") || v.boarded[d.Unit] == d.Carrier)
+		switch {
+		case !carrier || !pass:
+			v.add(d.Line, "VI.3.3", "%s UNLOAD %s: both must be among the engagement's units", d.Carrier, d.Unit)
+		case !aboard:
+			v.add(d.Line, "VI.3.3", "%s UNLOAD %s: %s is not a passenger of %s", d.Carrier, d.Unit, d.Unit, d.Carrier)
+		}
+	}
+}
+
+// isPost: a command post or Forward HQ card, staged by any land unit.
+func isPost(c *Card) bool { return c != nil && c.Kind == "structure" && c.Radius > 0 }
 
 func (v *validator) idle() {
 	s, o := v.s, v.o
@@ -220,12 +261,25 @@ func (v *validator) idle() {
 		if u.IdleTurn != 0 && u.IdleTurn == s.Player(o.Side).OwnTurn-1 {
 			v.add(0, "V.3.2", "IDLE %s: it was idle last turn; never the same units two turns running", id)
 		}
-		if !s.supplied(u) || !u.OnMap() || u.Aloft {
-			v.add(0, "V.3.2", "IDLE %s: only deployed supplied units on the ground may be idled", id)
+		if !s.supplied(u) || !u.OnMap() || s.inFlight(u) {
+			v.add(0, "V.3.2", "IDLE %s: only deployed supplied units on the ground may be idled (not aircraft in flight or their crews, Inset V.5)", id)
+		}
+		building := false
+		for _, b := range o.Builds {
+			building = building || (b.By == id && !isPost(s.lib.Cards[b.Code]))
+		}
+		if s.atWork(u) || building {
+			v.add(0, "Inset V.5", "IDLE %s: it is at work (building, repairing or merging): supply deficits are not applied to units spending idle turns on a function", id)
 		}
 	}
 }
 
+// moves checks the Movement Phase. Units idled by the last turn's supply
+// deficit are not refused: the Supply Phase before it supplies them again,
+// since "the same Units MAY NOT be selected for the Supply Deficit two
+// Operational Turns in a row" (§V.3.2, Example V.1: idle "until they are
+// re-supplied, which must occur the following Operational Turn"); units
+// this turn's deficit idles lose their orders when played.
 func (v *validator) moves() {
 	s, o := v.s, v.o
 	p := s.Player(o.Side)
@@ -247,9 +301,6 @@ func (v *validator) moves() {
 		case !u.OnMap():
 			v.add(m.Line, "V.6", "%s is not deployed", u.ID)
 			continue
-		case u.Idle:
-			v.add(m.Line, "V.3.2", "%s is idle for lack of supply: no move", u.ID)
-			continue
 		case u.In != "" && loaded[u.ID] == "":
 			v.add(m.Line, "VI.3", "%s is carried by %s and cannot move itself", u.ID, u.In)
 			continue
@@ -270,22 +321,28 @@ func (v *validator) moves() {
 			switch {
 			case !s.Options.Cards || countCard(p.Hand, "Push") < pushed:
 				v.add(m.Line, "IV.3.5", "PUSH: no Push card left in your hand")
-			case c.Kind == "vehicle" && u.Damaged:
-				v.add(m.Line, "IV.3.5", "PUSH: never for a damaged mechanised unit")
+			case c.Kind != "infantry" && u.Damaged:
+				v.add(m.Line, "IV.3.5", "PUSH: never for a damaged mechanised unit (vehicles, tanks, aircraft, ships)")
 			case u.PushTurn != 0 && p.OwnTurn-u.PushTurn < s.lib.Rules.Int("push_interval"):
 				v.add(m.Line, "IV.3.5", "PUSH: %s was pushed in your turn %d; once per %d Movement Phases", u.ID, u.PushTurn, s.lib.Rules.Int("push_interval"))
 			case !s.hasFHQ(o.Side) || !s.commanded(u) || s.modifier("signals-breakdown", o.Side):
 				v.add(m.Line, "IV.3", "PUSH: %s is outside the command network (or no FHQ, or Signals Breakdown)", u.ID)
 			}
 		}
-		if c.Kind == "aircraft" {
+		if c.Kind == "aircraft" && !groundRepair(m, u) {
 			v.sortie(m, u)
 			continue
 		}
 		at := u.Hex
-		steps := 0
+		steps, clearing := 0, 0
 		allowance := s.Movement(u, m.Push)
 		for _, st := range m.Steps {
+			if st.Act == ActClear || st.Act == ActDetonate {
+				clearing++
+				if clearing == 2 {
+					v.add(m.Line, "VI.5.4", "%s: a single Combat Engineer Squad clears or detonates a single obstacle in a Movement Phase", u.ID)
+				}
+			}
 			switch st.Act {
 			case ActEnter:
 				if c.Move == 0 && u.In == "" {
@@ -351,7 +408,7 @@ func (v *validator) moves() {
 				switch {
 				case c.Kind == "ship":
 					v.shipLoad(m, u, q, at, n)
-				case c.Transport == 0 && !(c.Riders && qc.Kind == "infantry"):
+				case c.Transport == 0 && !(s.TakesRiders(c) && qc.Kind == "infantry"):
 					v.add(m.Line, "VI.3", "%s carries no passengers", u.ID)
 				case qc.Kind != "infantry" || (c.TeamsOnly && !qc.Team):
 					v.add(m.Line, "VI.3", "%s cannot carry %s", u.ID, q.ID)
@@ -361,8 +418,6 @@ func (v *validator) moves() {
 					v.add(m.Line, "VI.3", "LOAD %s: it is not free in %s", q.ID, at)
 				case v.mover[q.ID]:
 					v.add(m.Line, "VI.3", "LOAD %s: it moved itself this phase", q.ID)
-				case q.Idle:
-					v.add(m.Line, "V.3.2", "LOAD %s: it is idle", q.ID)
 				}
 				loaded[q.ID] = u.ID
 				v.mover[q.ID] = true
@@ -466,25 +521,38 @@ func (v *validator) moves() {
 			v.dest[q] = h
 		}
 	}
+	v.boarded = loaded
 }
 
 // repairable: a CP or FHQ of the side in the unit's hex, or for an
 // aircraft a friendly airfield.
 func (v *validator) repairable(u *Unit) bool {
 	s := v.s
+	if s.Card(u).Kind == "aircraft" {
+		return s.repairField(u) != nil
+	}
 	for _, c := range s.UnitsAt(u.Hex) {
-		if c.Side != u.Side {
-			continue
-		}
-		cc := s.Card(c)
-		if s.Card(u).Kind == "aircraft" && cc.Structure == "airfield" && s.Control[u.Hex] == u.Side {
-			return true
-		}
-		if s.Card(u).Kind != "aircraft" && cc.Radius > 0 && !v.relocated(c) {
+		if c.Side == u.Side && s.Card(c).Radius > 0 && !v.relocated(c) {
 			return true
 		}
 	}
 	return false
+}
+
+// groundRepair: a grounded aircraft's move that is only REPAIR stays on
+// its airfield: no sortie (§VI.4.1).
+func groundRepair(m Move, u *Unit) bool {
+	return !u.Aloft && len(m.Steps) == 1 && m.Steps[0].Act == ActRepair
+}
+
+// repairField is the airfield a grounded aircraft is repaired at: "any
+// controlled Airfield" (§VI.4.1), whoever built it (airfields are neutral
+// structures, §VII.5).
+func (s *State) repairField(u *Unit) *Unit {
+	if u.Aloft || s.Control[u.Hex] != u.Side {
+		return nil
+	}
+	return s.airfieldAt(u.Hex)
 }
 
 // relocated: a post this turn's RELOCATE takes down before the Movement
@@ -557,11 +625,11 @@ func (v *validator) bridgeTargetCheck(e Engagement, id string, u *Unit, hs Side2
 		at = d
 	}
 	for _, w := range s.Card(u).Weapons {
-		if w.Heavy && Distance(at, e.Hex) <= w.Range {
+		if s.BreaksBridges(w) && Distance(at, e.Hex) <= w.Range {
 			return
 		}
 	}
-	v.add(line, "VII.4.4", "%s AT BRIDGE:%s: only a 155 mm class shell or a 500 lb bomb in range brings a bridge down", id, hs)
+	v.add(line, "VII.4", "%s AT BRIDGE:%s: only a 155 mm class shell or a bomb larger than 500 lb in range brings an existing bridge down", id, hs)
 }
 
 func countCard(hand []string, card string) int {
@@ -642,8 +710,6 @@ func (v *validator) engagements() {
 			switch {
 			case !u.OnMap():
 				v.add(e.Line, "V.6", "%s is not deployed", id)
-			case u.Idle:
-				v.add(e.Line, "V.3.2", "%s is idle for lack of supply: no combat", id)
 			case v.recon[id]:
 				v.add(e.Line, "VI.6", "%s reconnoitred this turn and may not fight", id)
 			case u.Building != "":
@@ -652,7 +718,7 @@ func (v *validator) engagements() {
 				v.add(e.Line, "reading 23", "%s is still being repaired (put back by fighting) and stays idle", id)
 			case (u.In != "" && u.Role == "towed"):
 				v.add(e.Line, "VI.3.5", "%s is hitched for towing and cannot fire", id)
-			case u.In != "" && !v.wasUnloaded(id):
+			case u.In != "" && !v.wasUnloaded(id) && !s.firesAboard(u) && !e.Dismounts(id):
 				v.add(e.Line, "VI.3", "%s is carried by %s: unload it first", id, u.In)
 			default:
 				reach := -1
@@ -725,8 +791,20 @@ func (v *validator) engagements() {
 			}
 		}
 		v.smokeOrders(e)
+		v.dismountOrders(e)
 		if e.Exit != 0 && (e.Exit < 2 || e.Exit%2 != 0) {
 			v.add(e.Line, "VI.2.3", "EXIT %d: aircraft leave after an even number of rounds", e.Exit)
+		}
+		if e.Withdraw != nil || e.Surrender != nil {
+			grounded := false
+			for _, id := range e.Units {
+				if u := s.Unit(o.Side, id); u != nil && s.Card(u).Kind != "aircraft" {
+					grounded = true
+				}
+			}
+			if !grounded {
+				v.add(e.Line, "VI.2.3", "WITHDRAW and SURRENDER do not apply to aircraft in flight: the engagement has no other unit")
+			}
 		}
 		for _, card := range []string{"Suspend", "Withdraw", "Inspire", "CeaseFire", "Surrender"} {
 			want := map[string]bool{"Suspend": e.Suspend != nil, "Withdraw": e.Withdraw != nil, "Inspire": e.Inspire, "CeaseFire": e.CeaseFire != nil, "Surrender": e.Surrender != nil}[card]
