@@ -312,11 +312,7 @@ func CutAssign(text, side string) (rest string, assigns []Assignment, problems [
 			problems = append(problems, fmt.Sprintf("line %d: %v", i+1, err))
 			continue
 		}
-		units := make([]string, to-1)
-		for k, u := range f[1:to] {
-			units[k] = strings.ToUpper(u)
-		}
-		assigns = append(assigns, Assignment{Line: i + 1, Units: units, Seat: seat})
+		assigns = append(assigns, Assignment{Line: i + 1, Units: slices.Clone(f[1:to]), Seat: seat})
 	}
 	return strings.Join(lines, "\n"), assigns, problems
 }

@@ -202,6 +202,9 @@ func (p *Position) SeatRead(seat, text string, maxErrors int) engine.Reading {
 	}
 	known := func(u string) bool { return p.st.Unit(side, u) != nil }
 	for i, a := range assigns {
+		for k, u := range a.Units {
+			a.Units[k] = strings.ToUpper(u)
+		}
 		probs = append(probs, team.CheckAssign(side, seat, a, known)...)
 		for k, u := range a.Units {
 			if top := p.topCarrier(side, u); top != u {

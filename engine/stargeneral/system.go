@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"slices"
+	"strings"
 
 	"fieldpost/data"
 	"fieldpost/engine"
@@ -83,7 +85,14 @@ func (s *System) Load(stored []byte) (engine.Position, error) {
 	if err := json.Unmarshal(stored, &st); err != nil {
 		return nil, fmt.Errorf("reading a Star General position: %w", err)
 	}
-	return s.Wrap(&st)
+	p, err := s.Wrap(&st)
+	if err != nil {
+		return nil, err
+	}
+	if p.teams, err = loadTeams(stored); err != nil {
+		return nil, err
+	}
+	return p, nil
 }
 
 // Wrap makes a position of a state, with the bundled ruleset it names.
@@ -96,7 +105,8 @@ func (s *System) Wrap(st *rules.State) (*Position, error) {
 }
 
 // Plan implements engine.Planner with the bot, from situation.json.
-func (s *System) Plan(view []byte, side, game string, seed uint64) (engine.Plan, error) {
+func (s *System) Plan(view []byte, seat, game string, seed uint64) (engine.Plan, error) {
+	side, _ := engine.SplitSeat(seat)
 	var sit situation
 	if err := json.Unmarshal(view, &sit); err != nil {
 		return engine.Plan{}, fmt.Errorf("reading the situation: %w", err)
@@ -117,8 +127,15 @@ func (s *System) Plan(view []byte, side, game string, seed uint64) (engine.Plan,
 		return engine.Plan{}, fmt.Errorf("the game has no side %q", side)
 	}
 	o := bot.Plan(rs, st, side, bot.Options{Seed: seed})
+	if team := sit.Teams[side]; team != nil {
+		o = seatShare(team, seat, o)
+	}
 	plan.Orders = ordertext.Format(rs, st, o, game)
-	if _, errs := ordertext.Parse(rs, st, side, plan.Orders); errs != nil {
+	if h := engine.SeatHeader(seat); h != "" {
+		plan.Orders = subordinateText(strings.Replace(plan.Orders, "  ROUND", "  "+strings.TrimSpace(h)+"  ROUND", 1))
+		plan.Summary = "seat " + seat + ": "
+	}
+	if _, errs := ordertext.Parse(rs, st, side, plan.Orders); errs != nil && engine.SeatHeader(seat) == "" {
 		// The bot's plans always validate; should the text still not read
 		// back, the form surely does.
 		plan.Orders = ordertext.Form(rs, st, side, game)
@@ -131,7 +148,7 @@ func (s *System) Plan(view []byte, side, game string, seed uint64) (engine.Plan,
 			attacks++
 		}
 	}
-	plan.Summary = fmt.Sprintf("%s, %s", plural(len(o.Units), "unit"), plural(attacks, "attack"))
+	plan.Summary += fmt.Sprintf("%s, %s", plural(len(o.Units), "unit"), plural(attacks, "attack"))
 	return plan, nil
 }
 
@@ -139,6 +156,8 @@ func (s *System) Plan(view []byte, side, game string, seed uint64) (engine.Plan,
 type situation struct {
 	Ruleset string       `json:"ruleset"`
 	State   *rules.State `json:"state"`
+	// Teams are the side's seats in a team game (the reader's side's).
+	Teams map[string]*engine.Team `json:"teams,omitempty"`
 }
 
 // Position is a Star General game between rounds. Star General hides
@@ -147,6 +166,9 @@ type Position struct {
 	sys *System
 	rs  *rules.Ruleset
 	st  *rules.State
+	// teams are the sides played by a team, by side; nil for one player a
+	// side.
+	teams map[string]*engine.Team
 }
 
 // State is the rules' position; callers must not change it.
@@ -156,7 +178,7 @@ func (p *Position) State() *rules.State { return p.st }
 func (p *Position) Ruleset() *rules.Ruleset { return p.rs }
 
 // Marshal implements engine.Position.
-func (p *Position) Marshal() ([]byte, error) { return json.Marshal(p.st) }
+func (p *Position) Marshal() ([]byte, error) { return json.Marshal(stored{p.st, p.teams}) }
 
 // Scenario implements engine.Position.
 func (p *Position) Scenario() string { return p.st.Scenario }
@@ -222,7 +244,7 @@ func (p *Position) Read(side, text string, maxErrors int) engine.Reading {
 	case errs != nil:
 		r.Answer = ordertext.ErrorReport(errs, maxErrors)
 	case r.Found:
-		r.Orders = &Orders{sub.Orders}
+		r.Orders = &Orders{Orders: sub.Orders}
 		r.Answer = ordertext.Echo(p.rs, p.st, sub.Orders)
 	}
 	return r
@@ -230,16 +252,16 @@ func (p *Position) Read(side, text string, maxErrors int) engine.Reading {
 
 // Default implements engine.Position: everything holds.
 func (p *Position) Default(side string) engine.Orders {
-	return &Orders{rules.DefaultOrders(p.rs, p.st, side)}
+	return &Orders{Orders: rules.DefaultOrders(p.rs, p.st, side)}
 }
 
 // LoadOrders implements engine.Position.
 func (p *Position) LoadOrders(side string, stored []byte) (engine.Orders, error) {
-	var o rules.Orders
+	o := Orders{Orders: &rules.Orders{}}
 	if err := json.Unmarshal(stored, &o); err != nil {
 		return nil, fmt.Errorf("reading %s's stored orders: %w", side, err)
 	}
-	return &Orders{&o}, nil
+	return &o, nil
 }
 
 // WriteOrders implements engine.Position.
@@ -250,7 +272,11 @@ func (p *Position) WriteOrders(side string, o engine.Orders, game string) (strin
 	}
 	for _, so := range list {
 		if so.Side == side {
-			return ordertext.Format(p.rs, p.st, so, game), nil
+			text := ordertext.Format(p.rs, p.st, so.Orders, game)
+			for _, a := range so.Assign {
+				text = strings.Replace(text, "\nEND\n", fmt.Sprintf("\nASSIGN %s TO %s\nEND\n", strings.Join(a.Units, " "), a.Seat), 1)
+			}
+			return text, nil
 		}
 	}
 	return "", fmt.Errorf("no side %q", side)
@@ -262,29 +288,33 @@ func (p *Position) Play(orders map[string]engine.Orders, dice engine.Dice) (engi
 	if err != nil {
 		return nil, nil, err
 	}
-	next, events, err := rules.Resolve(p.rs, p.st, list, sixSided{dice})
+	plain := make([]*rules.Orders, len(list))
+	for i, o := range list {
+		plain[i] = o.Orders
+	}
+	next, events, err := rules.Resolve(p.rs, p.st, plain, sixSided{dice})
 	if err != nil {
 		return nil, nil, err
 	}
-	after := &Position{sys: p.sys, rs: p.rs, st: next}
+	after := &Position{sys: p.sys, rs: p.rs, st: next, teams: p.afterRound(list, next)}
 	return after, &Round{before: p, after: after, events: events}, nil
 }
 
 // orderList puts orders in the order of the sides, a side without any
 // playing the default orders.
-func (p *Position) orderList(orders map[string]engine.Orders) ([]*rules.Orders, error) {
-	var list []*rules.Orders
+func (p *Position) orderList(orders map[string]engine.Orders) ([]*Orders, error) {
+	var list []*Orders
 	for _, sd := range p.st.Sides {
 		o, given := orders[sd.Name]
 		if !given || o == nil {
-			list = append(list, rules.DefaultOrders(p.rs, p.st, sd.Name))
+			list = append(list, &Orders{Orders: rules.DefaultOrders(p.rs, p.st, sd.Name)})
 			continue
 		}
 		so, ok := o.(*Orders)
 		if !ok {
 			return nil, fmt.Errorf("orders of %s are not Star General orders: %T", sd.Name, o)
 		}
-		list = append(list, so.Orders)
+		list = append(list, so)
 	}
 	return list, nil
 }
@@ -310,7 +340,11 @@ func (p *Position) Situation(side string) (string, error) {
 // View implements engine.Position: situation.json, the whole position (it
 // is what `fieldpost resolve --state` replays from).
 func (p *Position) View(side string) ([]byte, error) {
-	return json.Marshal(situation{p.st.Ruleset, p.st})
+	sit := situation{Ruleset: p.st.Ruleset, State: p.st}
+	if t := p.teams[side]; t != nil {
+		sit.Teams = map[string]*engine.Team{side: t}
+	}
+	return json.Marshal(sit)
 }
 
 // Map implements engine.Position.
@@ -331,11 +365,15 @@ func drawMap(w io.Writer, rs *rules.Ruleset, st *rules.State, events []rules.Eve
 	return fmt.Errorf("no %q map in Star General: %w", f, engine.ErrMapFormat)
 }
 
-// Orders are a side's orders for a Star General round.
-type Orders struct{ *rules.Orders }
+// Orders are a side's orders for a Star General round, or a seat's.
+type Orders struct {
+	*rules.Orders
+	// Assign are ASSIGN lines: units passing between seats.
+	Assign []engine.Assignment `json:"assign,omitempty"`
+}
 
 // Marshal implements engine.Orders.
-func (o *Orders) Marshal() ([]byte, error) { return json.Marshal(o.Orders) }
+func (o *Orders) Marshal() ([]byte, error) { return json.Marshal(o) }
 
 // Round is a Star General round played.
 type Round struct {
@@ -352,12 +390,16 @@ func (r *Round) Marshal() ([]byte, error) { return json.Marshal(r.events) }
 // Report implements engine.Round: the report without an order form (the
 // judge adds the reader's).
 func (r *Round) Report(side string, meta engine.RoundMeta) (string, error) {
-	orders, err := r.before.orderList(meta.Orders)
+	list, err := r.before.orderList(meta.Orders)
 	if err != nil {
 		return "", err
 	}
+	orders := make([]*rules.Orders, len(list))
+	for i, o := range list {
+		orders[i] = o.Orders
+	}
 	return report.Text(r.before.sys.templates, report.Round{Ruleset: r.after.rs, Before: r.before.st, After: r.after.st,
-		Events: r.events, Seed: meta.Seed, Game: meta.Game, Defaulted: meta.Defaulted, Orders: orders})
+		Events: r.events, Seed: meta.Seed, Game: meta.Game, Defaulted: append(slices.Clone(meta.Defaulted), meta.DefaultedSeats...), Orders: orders})
 }
 
 // Map implements engine.Round.
