@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 
 	"fieldpost/engine"
 	"fieldpost/engine/brigadier/bot"
@@ -94,7 +95,11 @@ func (s *System) Load(stored []byte) (engine.Position, error) {
 	if st.Map == nil || len(st.Sides) != 2 {
 		return nil, errors.New("reading a Brigadier General Commands position: no map or not two sides")
 	}
-	return &Position{sys: s, st: &st}, nil
+	teams, err := loadTeams(stored)
+	if err != nil {
+		return nil, err
+	}
+	return &Position{sys: s, st: &st, teams: teams}, nil
 }
 
 // view is what View writes: the side's picture of the game.
@@ -102,10 +107,13 @@ type view struct {
 	Ruleset string       `json:"ruleset"`
 	Side    string       `json:"side"`
 	State   *rules.State `json:"state"`
+	// Team is the side's seats in a team game.
+	Team *engine.Team `json:"team,omitempty"`
 }
 
 // Plan implements engine.Planner with the bot, from a side's view.
-func (s *System) Plan(raw []byte, side, game string, seed uint64) (engine.Plan, error) {
+func (s *System) Plan(raw []byte, seat, game string, seed uint64) (engine.Plan, error) {
+	side, n := engine.SplitSeat(seat)
 	var v view
 	if err := json.Unmarshal(raw, &v); err != nil {
 		return engine.Plan{}, fmt.Errorf("reading the view: %w", err)
@@ -121,10 +129,16 @@ func (s *System) Plan(raw []byte, side, game string, seed uint64) (engine.Plan, 
 	case st.Side(side) == nil:
 		return engine.Plan{}, fmt.Errorf("the game has no side %q", side)
 	}
-	o := bot.Plan(s.rs, st, side, seed)
+	o := seatShare(v.Team, seat, bot.Plan(s.rs, st, side, seed))
 	plan.Orders = ordertext.Format(s.rs, st, o, game)
-	if _, errs := ordertext.Parse(s.rs, st, side, plan.Orders); errs != nil {
+	if n > 1 {
+		plan.Orders = commandText(strings.Replace(plan.Orders, "SIDE "+side, "SIDE "+side+engine.SeatHeader(seat), 1))
+	}
+	if _, errs := ordertext.Parse(s.rs, st, side, plan.Orders); errs != nil && n == 1 {
 		plan.Orders = ordertext.Form(s.rs, st, side, game)
+		if v.Team != nil {
+			plan.Orders = (&Position{sys: s, st: st, teams: map[string]*engine.Team{side: v.Team}}).SeatForm(seat, game)
+		}
 		plan.Summary = fmt.Sprintf("the order form unchanged: the bot's orders did not read back: %v", errs[0])
 		return plan, nil
 	}
@@ -145,13 +159,16 @@ func (s *System) Plan(raw []byte, side, game string, seed uint64) (engine.Plan, 
 type Position struct {
 	sys *System
 	st  *rules.State
+	// teams are the sides played by a team, by side; nil for one player a
+	// side.
+	teams map[string]*engine.Team
 }
 
 // State is the whole position; callers must not change it.
 func (p *Position) State() *rules.State { return p.st }
 
 // Marshal implements engine.Position.
-func (p *Position) Marshal() ([]byte, error) { return json.Marshal(p.st) }
+func (p *Position) Marshal() ([]byte, error) { return json.Marshal(stored{p.st, p.teams}) }
 
 // Scenario implements engine.Position.
 func (p *Position) Scenario() string { return p.st.Scenario }
@@ -196,7 +213,7 @@ func (p *Position) Read(side, text string, maxErrors int) engine.Reading {
 	case errs != nil:
 		r.Answer = ordertext.ErrorReport(errs, maxErrors)
 	case r.Found:
-		r.Orders = &Orders{sub.Orders}
+		r.Orders = &Orders{Orders: sub.Orders}
 		r.Answer = ordertext.Echo(p.sys.rs, p.st, sub.Orders)
 	}
 	return r
@@ -204,16 +221,16 @@ func (p *Position) Read(side, text string, maxErrors int) engine.Reading {
 
 // Default implements engine.Position: the solo-play advice (brief §3).
 func (p *Position) Default(side string) engine.Orders {
-	return &Orders{rules.DefaultOrders(p.sys.rs, p.st, side)}
+	return &Orders{Orders: rules.DefaultOrders(p.sys.rs, p.st, side)}
 }
 
 // LoadOrders implements engine.Position.
 func (p *Position) LoadOrders(side string, stored []byte) (engine.Orders, error) {
-	var o rules.Orders
+	o := Orders{Orders: &rules.Orders{}}
 	if err := json.Unmarshal(stored, &o); err != nil {
 		return nil, fmt.Errorf("reading %s's stored orders: %w", side, err)
 	}
-	return &Orders{&o}, nil
+	return &o, nil
 }
 
 // WriteOrders implements engine.Position.
@@ -222,15 +239,20 @@ func (p *Position) WriteOrders(side string, o engine.Orders, game string) (strin
 	if !ok {
 		return "", fmt.Errorf("orders of %s are not Brigadier General Commands orders: %T", side, o)
 	}
-	return ordertext.Format(p.sys.rs, p.st, bo.Orders, game), nil
+	text := ordertext.Format(p.sys.rs, p.st, bo.Orders, game)
+	for _, a := range bo.Assign {
+		text = strings.Replace(text, "\nEND\n", fmt.Sprintf("\nASSIGN %s TO %s\nEND\n", strings.Join(a.Units, " "), a.Seat), 1)
+	}
+	return text, nil
 }
 
 // Play implements engine.Position.
 func (p *Position) Play(orders map[string]engine.Orders, dice engine.Dice) (engine.Position, engine.Round, error) {
 	var list []*rules.Orders
+	var given []*Orders
 	for _, sd := range p.st.Sides {
-		o, given := orders[sd.Name]
-		if !given || o == nil {
+		o, found := orders[sd.Name]
+		if !found || o == nil {
 			continue // the rules play the default orders
 		}
 		bo, ok := o.(*Orders)
@@ -238,12 +260,13 @@ func (p *Position) Play(orders map[string]engine.Orders, dice engine.Dice) (engi
 			return nil, nil, fmt.Errorf("orders of %s are not Brigadier General Commands orders: %T", sd.Name, o)
 		}
 		list = append(list, bo.Orders)
+		given = append(given, bo)
 	}
 	next, events, err := rules.Resolve(p.sys.rs, p.st, list, dice)
 	if err != nil {
 		return nil, nil, err
 	}
-	after := &Position{sys: p.sys, st: next}
+	after := &Position{sys: p.sys, st: next, teams: p.afterTurn(given, next)}
 	return after, &Round{before: p, after: after, events: events}, nil
 }
 
@@ -268,7 +291,7 @@ func (p *Position) Situation(side string) (string, error) {
 // View implements engine.Position: the side's own platoons and the enemy
 // it sees, as JSON.
 func (p *Position) View(side string) ([]byte, error) {
-	return json.Marshal(view{Ruleset: p.sys.rs.Name, Side: side, State: rules.View(p.sys.rs, p.st, side)})
+	return json.Marshal(view{Ruleset: p.sys.rs.Name, Side: side, State: rules.View(p.sys.rs, p.st, side), Team: p.teams[side]})
 }
 
 // Map implements engine.Position.
@@ -308,10 +331,14 @@ func (p *Position) Forces(side string) engine.Forces {
 func (p *Position) Objectives() []string { return report.Objectives(p.st) }
 
 // Orders are a side's orders for a turn.
-type Orders struct{ *rules.Orders }
+type Orders struct {
+	*rules.Orders
+	// Assign are ASSIGN lines: platoons passing between seats.
+	Assign []engine.Assignment `json:"assign,omitempty"`
+}
 
 // Marshal implements engine.Orders.
-func (o *Orders) Marshal() ([]byte, error) { return json.Marshal(o.Orders) }
+func (o *Orders) Marshal() ([]byte, error) { return json.Marshal(o) }
 
 // Round is a turn played.
 type Round struct {
@@ -325,7 +352,7 @@ func (r *Round) Marshal() ([]byte, error) { return json.Marshal(r.events) }
 // Report implements engine.Round: what side may read of the turn.
 func (r *Round) Report(side string, meta engine.RoundMeta) (string, error) {
 	return report.Text(report.Round{Ruleset: r.after.sys.rs, Before: r.before.st, After: r.after.st, Events: r.events,
-		Game: meta.Game, Seed: meta.Seed, Defaulted: meta.Defaulted}, side), nil
+		Game: meta.Game, Seed: meta.Seed, Defaulted: append(slices.Clone(meta.Defaulted), meta.DefaultedSeats...)}, side), nil
 }
 
 // Map implements engine.Round.

@@ -139,6 +139,9 @@ func (s *System) Plan(view []byte, seat, game string, seed uint64) (engine.Plan,
 		// The bot's plans always validate; should the text still not read
 		// back, the form surely does.
 		plan.Orders = ordertext.Form(rs, st, side, game)
+		if sit.Teams[side] != nil {
+			plan.Orders = (&Position{sys: s, rs: rs, st: st, teams: sit.Teams}).SeatForm(seat, game)
+		}
 		plan.Summary = "the order form unchanged: the bot's orders did not read back: " + errs.Error()
 		return plan, nil
 	}
