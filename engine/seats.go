@@ -103,16 +103,16 @@ type TeamSeat struct {
 // deal lists them by side (each side's units in the order the family deals
 // them, such as west to east along the front), shared out in runs among
 // the seats of the side given none, the commander-in-chief included. name
-// names seat n where the setup names none. Units a seat was given that are
-// not in deal's lists are an error.
-func NewTeams(setups []SeatSetup, maxSeats int, deal map[string][]string, name func(n int) string) (map[string]*Team, error) {
+// names seat n where the setup names none. A unit given to a seat that is
+// not known (the side's) is an error.
+func NewTeams(setups []SeatSetup, maxSeats int, deal map[string][]string, known func(side, unit string) bool, name func(n int) string) (map[string]*Team, error) {
 	teams := map[string]*Team{}
 	given := map[string]string{}
 	for _, s := range setups {
 		side, n := SplitSeat(s.ID)
-		units, known := deal[side]
+		_, isSide := deal[side]
 		switch {
-		case !known:
+		case !isSide:
 			return nil, fmt.Errorf("seat %s: there is no side %q", s.ID, side)
 		case n < 2:
 			return nil, fmt.Errorf("seat %s: subordinate seats are SIDE.2 to SIDE.%d", s.ID, maxSeats)
@@ -129,7 +129,7 @@ func NewTeams(setups []SeatSetup, maxSeats int, deal map[string][]string, name f
 		}
 		t.Seats = append(t.Seats, TeamSeat{ID: s.ID, Name: cmp.Or(s.Name, name(n)), Empty: s.Empty})
 		for _, u := range s.Units {
-			if !slices.Contains(units, u) {
+			if !known(side, u) {
 				return nil, fmt.Errorf("seat %s: %s is no unit of %s", s.ID, u, side)
 			}
 			if other, dup := given[u]; dup {

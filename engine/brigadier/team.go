@@ -77,7 +77,7 @@ func (p *Position) WithSeats(seats []engine.SeatSetup) (engine.Position, error) 
 		}
 		seats[i].Units = p.platoonsOf(side, seats[i].Units)
 	}
-	teams, err := engine.NewTeams(seats, maxSeats, deal, seatName)
+	teams, err := engine.NewTeams(seats, maxSeats, deal, func(side, name string) bool { return p.st.Platoon(side, name) != nil }, seatName)
 	if err != nil {
 		return nil, err
 	}

@@ -82,7 +82,7 @@ func (p *Position) WithSeats(seats []engine.SeatSetup) (engine.Position, error) 
 			seats[i].Units[j] = strings.ToUpper(u)
 		}
 	}
-	teams, err := engine.NewTeams(seats, maxSeats, deal, seatName)
+	teams, err := engine.NewTeams(seats, maxSeats, deal, func(side, u string) bool { return p.st.Unit(side, u) != nil }, seatName)
 	if err != nil {
 		return nil, err
 	}
@@ -216,9 +216,7 @@ func (p *Position) SeatRead(seat, text string, maxErrors int) engine.Reading {
 	for _, pr := range parsed {
 		probs = append(probs, pr.Error())
 	}
-	if len(parsed) == 0 {
-		probs = append(probs, p.seatProblems(seat, o, text)...)
-	}
+	probs = append(probs, p.seatProblems(seat, o, text)...)
 	r := engine.Reading{Errors: len(probs), Found: found(o) || len(assigns) > 0 || engine.HasHeader(text)}
 	if len(probs) > 0 {
 		r.Answer = listProblems(probs, maxErrors)

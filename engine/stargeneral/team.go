@@ -58,7 +58,7 @@ func (p *Position) WithSeats(seats []engine.SeatSetup) (engine.Position, error) 
 			deal[sd.Name] = append(deal[sd.Name], u.ID)
 		}
 	}
-	teams, err := engine.NewTeams(seats, maxSeats, deal, seatName)
+	teams, err := engine.NewTeams(seats, maxSeats, deal, func(side, u string) bool { x := p.st.Unit(u); return x != nil && x.Side == side && !x.Removed }, seatName)
 	if err != nil {
 		return nil, err
 	}
