@@ -54,9 +54,21 @@ type Step struct {
 	Result  string // why the game ended as it did
 }
 
+// The views that are not a side's. Every method that takes a side also
+// takes these two.
+const (
+	// Public is the view of the public and the observers: for a system
+	// that hides information, no unit of either side and no report of what
+	// happened, only the map, the objectives and where the game stands.
+	Public = ""
+	// Umpire is the whole truth: the game master's view, and everybody's
+	// once the game is over (the judge then publishes everything).
+	Umpire = "*"
+)
+
 // Position is a game between two plays, with everything the rules need for
 // the next one. Methods that take a side show only what that side may know;
-// side "" is an observer's view.
+// side Public ("") is the public's view, Umpire the whole truth.
 type Position interface {
 	// Marshal is the position as the judge stores it.
 	Marshal() ([]byte, error)
@@ -154,7 +166,11 @@ type IgnoredLine struct {
 type Round interface {
 	// Marshal is the round's event log as the judge stores it.
 	Marshal() ([]byte, error)
-	// Report is the round's report as a side may read it.
+	// Report is the round's report as a side may read it: what the side
+	// could observe, the rest left out or told as the side saw it ("an
+	// unseen unit fired on 1310"). For Public, a system that hides
+	// information reports nothing that happened, only that a round was
+	// played.
 	Report(side string, meta RoundMeta) (string, error)
 	// Map draws the position after the round, with what happened in it,
 	// for a side.

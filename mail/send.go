@@ -39,11 +39,15 @@ type SenderConfig struct {
 }
 
 // Sender submits messages to an SMTP server. It keeps its sessions open
-// for a queue of messages (connect, EHLO and AUTH once; RSET between
-// messages; a new connection when a kept one fails), at most MaxSessions
-// at once, and closes them after IdleTimeout without mail. It does not
-// queue or retry: see [IsPermanent]. Its methods are safe for concurrent
-// use: concurrent sends use sessions of their own, up to MaxSessions.
+// for a queue of messages (connect, EHLO and AUTH once per session: a
+// strict server such as OpenSMTPD refuses a second EHLO; a kept session is
+// checked with NOOP before its next mail; a session whose transaction
+// failed midway is closed rather than reset, as go-smtp's RSET would make
+// the next MAIL say EHLO again), at most MaxSessions at once, and closes
+// them after IdleTimeout without mail. It does not queue or retry a
+// message beyond one fresh session when a kept one fails it: see
+// [IsPermanent]. Its methods are safe for concurrent use: concurrent sends
+// use sessions of their own, up to MaxSessions.
 type Sender struct {
 	cfg SenderConfig
 	// slots holds a token for each session in use, so that at most
@@ -97,12 +101,15 @@ func (e *permanentError) Unwrap() error { return e.err }
 
 // IsPermanent reports whether err, returned by [Sender.Send], means the
 // message will never be accepted, so that the caller should give up on it
-// rather than retry: the server rejected the sender, a recipient or the
-// content with a 5xx reply, or the arguments were invalid.
+// rather than retry: the server refused a recipient (a 5xx reply to RCPT
+// TO) or the message (a 5xx reply to DATA or after its end), or the
+// arguments were invalid.
 //
 // Everything else is temporary: network and TLS failures, timeouts, 4xx
-// replies, and also 5xx replies to the greeting, EHLO or AUTH, since those
-// are about the server or our configuration and not about the message.
+// replies, 5xx replies to the greeting, EHLO, AUTH or MAIL FROM (about the
+// server, our configuration or the session, not the message), and 500 to
+// 504 at any stage: those say a command was unknown, malformed or out of
+// sequence, a mistake of the session and not a refusal of the message.
 func IsPermanent(err error) bool {
 	var p *permanentError
 	return errors.As(err, &p)
@@ -112,7 +119,11 @@ func IsPermanent(err error) bool {
 // SMTP envelope sender envelopeFrom ("" for the null sender) and envelope
 // recipients to. It sends exactly once: all recipients are accepted or the
 // message is not sent. The error wraps the server's *smtp.SMTPError when
-// there was one. A message refused leaves the session usable for the next.
+// there was one. When a kept session fails the message before the server
+// could have taken it, in a way that may be the session's (any failure at
+// MAIL FROM, a 500 to 504 reply, or a broken connection before the end of
+// DATA), the session is closed and the message tried once more on a fresh
+// session.
 func (s *Sender) Send(ctx context.Context, envelopeFrom string, to []string, msg []byte) error {
 	if len(to) == 0 {
 		return &permanentError{errors.New("mail: send: no recipients")}
@@ -132,31 +143,61 @@ func (s *Sender) Send(ctx context.Context, envelopeFrom string, to []string, msg
 	}
 	defer func() { <-s.slots }()
 
-	sess, err := s.session(ctx)
+	sess, reused, err := s.session(ctx)
 	if err != nil {
 		return err
 	}
-	// go-smtp has no context support: closing the connection is what
-	// interrupts a stalled exchange when ctx ends.
-	stop := context.AfterFunc(ctx, func() { sess.conn.Close() })
-	err = s.transact(ctx, sess.c, envelopeFrom, to, msg)
-	interrupted := !stop()
-	var smtpErr *smtp.SMTPError
-	switch {
-	case err == nil && !interrupted, !interrupted && errors.As(err, &smtpErr):
-		// Sent, or refused by a server still talking: the session serves
-		// the next message, after RSET.
-		s.keep(sess)
-	default:
-		sess.c.Close()
+	retry, err := s.sendOn(ctx, sess, envelopeFrom, to, msg)
+	if !retry || !reused {
+		return err
 	}
+	if sess, err = s.open(ctx); err != nil {
+		return err
+	}
+	_, err = s.sendOn(ctx, sess, envelopeFrom, to, msg)
 	return err
 }
 
-// session returns a kept session, checked and reset with RSET, or opens a
-// new one when none is kept or the kept ones no longer answer (a server
-// may close an idle connection at any time).
-func (s *Sender) session(ctx context.Context) (*smtpSession, error) {
+// sendOn makes one transaction on sess. The session is kept for the next
+// message when the transaction ended cleanly (sent, or refused by the
+// server after the end of DATA, which ends the transaction); any other is
+// closed, not reset. retry says whether the message may be tried again at
+// once on a fresh session: the server cannot have taken it, and the
+// failure may be the session's (any failure at MAIL FROM, a 500 to 504
+// reply, or a broken connection before the end of DATA).
+func (s *Sender) sendOn(ctx context.Context, sess *smtpSession, envelopeFrom string, to []string, msg []byte) (retry bool, err error) {
+	// go-smtp has no context support: closing the connection is what
+	// interrupts a stalled exchange when ctx ends.
+	stop := context.AfterFunc(ctx, func() { sess.conn.Close() })
+	stage, err := transact(sess.c, envelopeFrom, to, msg)
+	interrupted := !stop()
+	if err == nil && !interrupted {
+		s.keep(sess)
+		return false, nil
+	}
+	if interrupted || ctx.Err() != nil {
+		sess.c.Close()
+		return false, fmt.Errorf("mail: send via %s: %s: %w (%v)", s.cfg.Addr, stage, ctx.Err(), err)
+	}
+	err = fmt.Errorf("mail: send via %s: %s: %w", s.cfg.Addr, stage, err)
+	var smtpErr *smtp.SMTPError
+	replied := errors.As(err, &smtpErr)
+	sequenceError := replied && smtpErr.Code >= 500 && smtpErr.Code <= 504
+	if replied && !sequenceError && stage == stageEndOfData {
+		s.keep(sess)
+	} else {
+		s.quit(sess)
+	}
+	if replied && smtpErr.Code/100 == 5 && !sequenceError && stage != stageMail {
+		return false, &permanentError{err}
+	}
+	return stage != stageEndOfData && (stage == stageMail || sequenceError || !replied), err
+}
+
+// session returns a kept session that answers NOOP (reused), or opens a
+// new one when none is kept or the kept ones no longer answer (a server may
+// close an idle connection at any time).
+func (s *Sender) session(ctx context.Context) (sess *smtpSession, reused bool, err error) {
 	for {
 		s.mu.Lock()
 		var kept *smtpSession
@@ -165,18 +206,29 @@ func (s *Sender) session(ctx context.Context) (*smtpSession, error) {
 		}
 		s.mu.Unlock()
 		if kept == nil {
-			return s.open(ctx)
+			sess, err := s.open(ctx)
+			return sess, false, err
 		}
+		// NOOP, unlike go-smtp's Reset, leaves the session identified: the
+		// next MAIL does not say EHLO again.
 		stop := context.AfterFunc(ctx, func() { kept.conn.Close() })
-		err := kept.c.Reset()
+		err := kept.c.Noop()
 		stop()
 		if err == nil && ctx.Err() == nil {
-			return kept, nil
+			return kept, true, nil
 		}
 		kept.c.Close()
 		if ctx.Err() != nil {
-			return nil, fmt.Errorf("mail: send via %s: %w", s.cfg.Addr, ctx.Err())
+			return nil, false, fmt.Errorf("mail: send via %s: %w", s.cfg.Addr, ctx.Err())
 		}
+	}
+}
+
+// quit ends a session politely, within a few seconds.
+func (s *Sender) quit(sess *smtpSession) {
+	sess.conn.SetDeadline(time.Now().Add(5 * time.Second))
+	if err := sess.c.Quit(); err != nil {
+		sess.c.Close()
 	}
 }
 
@@ -206,10 +258,7 @@ func (s *Sender) closeIdle() {
 // quitIdle ends the idle sessions politely; s.mu is held.
 func (s *Sender) quitIdle() {
 	for _, sess := range s.idle {
-		sess.conn.SetDeadline(time.Now().Add(5 * time.Second))
-		if err := sess.c.Quit(); err != nil {
-			sess.c.Close()
-		}
+		s.quit(sess)
 	}
 	s.idle = nil
 }
@@ -239,7 +288,7 @@ func (s *Sender) open(ctx context.Context) (*smtpSession, error) {
 		c, err = smtp.NewClientStartTLS(conn, s.cfg.TLSConfig)
 		if err != nil {
 			conn.Close()
-			return nil, s.fail(ctx, "STARTTLS", false, err)
+			return nil, s.fail(ctx, "STARTTLS", err)
 		}
 	} else {
 		c = smtp.NewClient(conn)
@@ -250,58 +299,60 @@ func (s *Sender) open(ctx context.Context) (*smtpSession, error) {
 	c.SubmissionTimeout = s.cfg.Timeout + time.Second
 	if err := c.Hello(s.cfg.HeloName); err != nil {
 		c.Close()
-		return nil, s.fail(ctx, "EHLO", false, err)
+		return nil, s.fail(ctx, "EHLO", err)
 	}
 	if s.cfg.Username != "" {
 		if err := c.Auth(sasl.NewPlainClient("", s.cfg.Username, s.cfg.Password)); err != nil {
 			c.Close()
-			return nil, s.fail(ctx, "AUTH as "+s.cfg.Username, false, err)
+			return nil, s.fail(ctx, "AUTH as "+s.cfg.Username, err)
 		}
 	}
 	return &smtpSession{conn: conn, c: c}, nil
 }
 
+// The stages of a mail transaction, as errors name them.
+const (
+	stageMail      = "MAIL FROM"
+	stageRcpt      = "RCPT TO"
+	stageData      = "DATA"
+	stageEndOfData = "end of DATA"
+)
+
 // transact is one mail transaction: MAIL, RCPT for each recipient, DATA.
-func (s *Sender) transact(ctx context.Context, c *smtp.Client, envelopeFrom string, to []string, msg []byte) error {
+// It returns the stage it reached, with the error that stopped it.
+func transact(c *smtp.Client, envelopeFrom string, to []string, msg []byte) (stage string, err error) {
 	opts := &smtp.MailOptions{Size: int64(len(msg))}
 	if !isASCII(envelopeFrom) || !isASCII(strings.Join(to, "")) {
 		opts.UTF8 = true
 	}
 	if err := c.Mail(envelopeFrom, opts); err != nil {
-		return s.fail(ctx, "MAIL FROM:<"+envelopeFrom+">", true, err)
+		return stageMail, fmt.Errorf("<%s>: %w", envelopeFrom, err)
 	}
 	for _, rcpt := range to {
 		if err := c.Rcpt(rcpt, nil); err != nil {
-			return s.fail(ctx, "RCPT TO:<"+rcpt+">", true, err)
+			return stageRcpt, fmt.Errorf("<%s>: %w", rcpt, err)
 		}
 	}
 	w, err := c.Data()
 	if err != nil {
-		return s.fail(ctx, "DATA", true, err)
+		return stageData, err
 	}
 	if _, err := w.Write(msg); err != nil {
-		return s.fail(ctx, "DATA", true, err)
+		return stageData, err
 	}
 	if err := w.Close(); err != nil {
-		return s.fail(ctx, "end of DATA", true, err)
+		return stageEndOfData, err
 	}
-	return nil
+	return "", nil
 }
 
-// fail wraps an error of the SMTP exchange at stage. A 5xx reply is
-// permanent when messageStage says the stage concerns this message. When
-// ctx ended, its error is reported, as the closed connection is only a
-// consequence.
-func (s *Sender) fail(ctx context.Context, stage string, messageStage bool, err error) error {
+// fail wraps an error of opening a session at stage. When ctx ended, its
+// error is reported, as the closed connection is only a consequence.
+func (s *Sender) fail(ctx context.Context, stage string, err error) error {
 	if ctxErr := ctx.Err(); ctxErr != nil {
 		return fmt.Errorf("mail: send via %s: %s: %w (%v)", s.cfg.Addr, stage, ctxErr, err)
 	}
-	err = fmt.Errorf("mail: send via %s: %s: %w", s.cfg.Addr, stage, err)
-	var smtpErr *smtp.SMTPError
-	if messageStage && errors.As(err, &smtpErr) && smtpErr.Code/100 == 5 {
-		return &permanentError{err}
-	}
-	return err
+	return fmt.Errorf("mail: send via %s: %s: %w", s.cfg.Addr, stage, err)
 }
 
 func isASCII(s string) bool {

@@ -178,7 +178,9 @@ func TestParseTLSMode(t *testing.T) {
 }
 
 // One session carries a queue of mails: one connection, EHLO and AUTH for
-// all of them; a recipient refused for good fails only its own mail.
+// all of them, as a strict server (OpenSMTPD) demands; a recipient refused
+// for good fails only its own mail, and its session, left in the middle of
+// a transaction, is closed rather than reset.
 func TestSenderKeepsOneSession(t *testing.T) {
 	srv := mailtest.NewSMTPServer(t, &mailtest.SMTPOptions{Username: "judge", Password: "s3cret"})
 	sender, err := NewSender(SenderConfig{Addr: srv.Addr, TLS: TLSNone, Username: "judge", Password: "s3cret", Timeout: 5 * time.Second})
@@ -202,8 +204,123 @@ func TestSenderKeepsOneSession(t *testing.T) {
 	if n := len(srv.Messages()); n != 4 {
 		t.Errorf("server accepted %d messages, want 4", n)
 	}
-	if total, _ := srv.Connections(); total != 1 {
-		t.Errorf("%d connections for 5 mails, want 1", total)
+	if total, _ := srv.Connections(); total != 2 {
+		t.Errorf("%d connections for 5 mails, want 2: one until the refusal, one after", total)
+	}
+	if r := srv.Refusals(); len(r) != 0 {
+		t.Errorf("commands refused as out of sequence: %q", r)
+	}
+}
+
+// A kept session is used again without a second EHLO, which OpenSMTPD
+// refuses with a 503: no mail may be given up for that.
+func TestSenderSaysEHLOOncePerSession(t *testing.T) {
+	for _, opts := range []mailtest.SMTPOptions{{}, {Username: "judge", Password: "s3cret", StartTLS: true}} {
+		srv := mailtest.NewSMTPServer(t, &opts)
+		tlsMode := TLSNone
+		if opts.StartTLS {
+			tlsMode = TLSStartTLS
+		}
+		sender, err := NewSender(SenderConfig{Addr: srv.Addr, TLS: tlsMode, TLSConfig: mailtest.ClientTLSConfig(), Username: opts.Username, Password: opts.Password, Timeout: 5 * time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range 3 {
+			if err := sender.Send(context.Background(), "judge@club.example", []string{"hans@example.de"}, composeTestMail(t, "hans@example.de")); err != nil {
+				t.Errorf("starttls %v, mail %d: %v", opts.StartTLS, i, err)
+			}
+		}
+		sender.Close()
+		if r := srv.Refusals(); len(r) != 0 {
+			t.Errorf("starttls %v: commands refused as out of sequence: %q", opts.StartTLS, r)
+		}
+		if n := len(srv.Messages()); n != 3 {
+			t.Errorf("starttls %v: server accepted %d messages, want 3", opts.StartTLS, n)
+		}
+		if total, _ := srv.Connections(); total != 1 {
+			t.Errorf("starttls %v: %d connections, want 1", opts.StartTLS, total)
+		}
+	}
+}
+
+// A failure that may be the session's (any at MAIL FROM, a 500 to 504
+// reply) closes the session; on a kept session the mail is tried again at
+// once on a fresh one, on a fresh session it is a temporary failure. Only
+// a recipient's or the message's refusal with another 5xx is permanent.
+func TestSenderRetriesSessionFailuresOnAFreshSession(t *testing.T) {
+	tests := []struct {
+		name          string
+		command       string // MAIL, RCPT (FailNext) or DATA
+		code          int
+		times         int
+		wantSent      bool // within the same Send, on a fresh session
+		wantPermanent bool
+		wantConns     int // connections in all, the first mail's included
+		wantOpen      int // left open after the Send
+	}{
+		{"503 at MAIL FROM", "MAIL", 503, 1, true, false, 2, 1},
+		{"421 at MAIL FROM", "MAIL", 421, 1, true, false, 2, 1},
+		{"550 at MAIL FROM", "MAIL", 550, 1, true, false, 2, 1},
+		{"503 at MAIL FROM twice", "MAIL", 503, 2, false, false, 2, 0},
+		{"550 at MAIL FROM twice", "MAIL", 550, 2, false, false, 2, 0},
+		{"503 at RCPT TO", "RCPT", 503, 1, true, false, 2, 1},
+		{"501 at RCPT TO twice", "RCPT", 501, 2, false, false, 2, 0},
+		{"550 at RCPT TO", "RCPT", 550, 1, false, true, 1, 0},
+		{"451 at RCPT TO", "RCPT", 451, 1, false, false, 1, 0},
+		{"554 after DATA", "DATA", 554, 1, false, true, 1, 1},
+		{"502 after DATA", "DATA", 502, 1, false, false, 1, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srv := mailtest.NewSMTPServer(t, nil)
+			sender, err := NewSender(SenderConfig{Addr: srv.Addr, TLS: TLSNone, Timeout: 5 * time.Second})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer sender.Close()
+			send := func() error {
+				return sender.Send(context.Background(), "judge@club.example", []string{"hans@example.de"}, composeTestMail(t, "hans@example.de"))
+			}
+			if err := send(); err != nil {
+				t.Fatal(err)
+			}
+			if tt.command == "RCPT" {
+				srv.FailNext(tt.times, tt.code)
+			} else {
+				srv.RefuseNext(tt.command, tt.times, tt.code)
+			}
+			err = send()
+			if tt.wantSent != (err == nil) || IsPermanent(err) != tt.wantPermanent {
+				t.Errorf("Send: err = %v, permanent = %v; want sent %v, permanent %v", err, IsPermanent(err), tt.wantSent, tt.wantPermanent)
+			}
+			var smtpErr *smtp.SMTPError
+			if err != nil && (!errors.As(err, &smtpErr) || smtpErr.Code != tt.code) {
+				t.Errorf("Send: err = %v, want the server's %d", err, tt.code)
+			}
+			wantMessages := 1
+			if tt.wantSent {
+				wantMessages = 2
+			}
+			if n := len(srv.Messages()); n != wantMessages {
+				t.Errorf("server accepted %d messages, want %d", n, wantMessages)
+			}
+			for wait := time.Now().Add(5 * time.Second); ; time.Sleep(time.Millisecond) {
+				total, open := srv.Connections()
+				if total == tt.wantConns && open == tt.wantOpen {
+					break
+				}
+				if time.Now().After(wait) {
+					t.Fatalf("connections: %d in all, %d open; want %d, %d", total, open, tt.wantConns, tt.wantOpen)
+				}
+			}
+			if r := srv.Refusals(); len(r) != 0 {
+				t.Errorf("commands refused as out of sequence: %q", r)
+			}
+			// The Sender goes on: the next mail is sent.
+			if err := send(); err != nil {
+				t.Errorf("the next mail: %v", err)
+			}
+		})
 	}
 }
 

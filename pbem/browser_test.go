@@ -307,12 +307,17 @@ func TestBrowserPagesOfEveryGameSystem(t *testing.T) {
 	srv := httptest.NewServer(mux)
 	defer srv.Close()
 	for _, id := range games {
+		// These games hide information: they show the public no unit (the
+		// screenshots show what they show instead).
+		hidden := unitNames(t, umpireView(t, j, gameRecord(t, j.store, id)))
 		for _, width := range []int{412, 1280} {
 			game := look(t, exe, out, srv.URL+"/g/"+id, id+"-game", width)
 			if !strings.Contains(game, `/g/`+id+`/map.svg"`) {
 				t.Errorf("%s at %d px: the game page shows no SVG map", id, width)
 			}
-			look(t, exe, out, srv.URL+"/g/"+id+"/round/1", id+"-round-1", width)
+			checkNames(t, id+" game page", game, hidden)
+			round := look(t, exe, out, srv.URL+"/g/"+id+"/round/1", id+"-round-1", width)
+			checkNames(t, id+" round page", round, hidden)
 			for key, secret := range secrets {
 				if side, ok := strings.CutPrefix(key, id+"/"); ok {
 					player := look(t, exe, out, srv.URL+"/p/"+secret, id+"-player-"+side, width)
@@ -322,6 +327,15 @@ func TestBrowserPagesOfEveryGameSystem(t *testing.T) {
 					// Both sides have orders to give or to stand by.
 					if !strings.Contains(player, `class="form"`) {
 						t.Errorf("%s %s at %d px: the player's page has no form", id, side, width)
+					}
+					// The first round as the side saw it, linked from its page.
+					round := "/p/" + secret + "/round/1"
+					if !strings.Contains(player, `href="`+round+`"`) {
+						t.Errorf("%s %s at %d px: the player's page does not link its rounds", id, side, width)
+					}
+					page := look(t, exe, out, srv.URL+round, id+"-player-"+side+"-round-1", width)
+					if !strings.Contains(page, round+`/map.svg"`) || !strings.Contains(page, "REPORT for "+side) && !strings.Contains(page, "SITUATION") {
+						t.Errorf("%s %s at %d px: the side's round page shows not its report and map", id, side, width)
 					}
 				}
 			}

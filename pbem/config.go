@@ -29,6 +29,9 @@ type Config struct {
 	// replaces the key file.
 	Database, KeyFile, ServerKey string
 
+	// IMAPAddr is the mailbox the judge reads its mail from; it may be
+	// empty when LMTPListen is set and the mail server hands every mail
+	// over itself.
 	IMAPAddr             string
 	IMAPTLS              mail.TLSMode
 	IMAPUsername         string
@@ -42,6 +45,9 @@ type Config struct {
 	IMAPPollInterval  time.Duration
 	IMAPIdle          bool
 	MaxMessageSize    int64
+	// LMTPListen, when set, is where the judge takes its mail straight
+	// from the mail server over LMTP (host:port, or a unix socket path).
+	LMTPListen string
 	// What one mail may cost (docs/limits.md): the header fields and MIME
 	// parts read, the lines of text read, the errors reported and the size
 	// of an answer's text.
@@ -282,6 +288,8 @@ func (c *Config) set(key, val string) error {
 		c.SendGiveUp, err = positiveDuration(val)
 	case "http_listen":
 		c.HTTPListen = val
+	case "lmtp_listen":
+		c.LMTPListen = val
 	case "base_url":
 		c.BaseURL = strings.TrimRight(val, "/")
 	case "stranger_answers":
@@ -304,7 +312,7 @@ func (c *Config) set(key, val string) error {
 // is better said at start than found in the first failures.
 func (c *Config) MissingSecrets() []string {
 	var missing []string
-	if c.IMAPPassword == "" {
+	if c.IMAPAddr != "" && c.IMAPPassword == "" {
 		missing = append(missing, fmt.Sprintf("%s is unset and imap_password empty: the IMAP login will have no password", EnvIMAPPassword))
 	}
 	if c.SMTPUsername != "" && c.SMTPPassword == "" {
@@ -326,8 +334,12 @@ func (c *Config) Validate() error {
 	}
 	need(c.Address, "address")
 	need(c.Database, "database")
-	need(c.IMAPAddr, "imap_addr")
-	need(c.IMAPUsername, "imap_username")
+	if c.LMTPListen == "" || c.IMAPAddr != "" {
+		if c.IMAPAddr == "" {
+			problems = append(problems, "imap_addr is required (unless lmtp_listen takes the judge's mail)")
+		}
+		need(c.IMAPUsername, "imap_username")
+	}
 	need(c.SMTPAddr, "smtp_addr")
 	if local, domain, ok := strings.Cut(c.Address, "@"); c.Address != "" && (!ok || local == "" || domain == "" || strings.ContainsAny(c.Address, "+ <>")) {
 		problems = append(problems, "address must be a plain address such as judge@club.example")
@@ -349,6 +361,11 @@ func (c *Config) Validate() error {
 	if c.HTTPListen != "" {
 		if _, _, err := net.SplitHostPort(c.HTTPListen); err != nil {
 			problems = append(problems, "http_listen must be host:port, such as 127.0.0.1:8080")
+		}
+	}
+	if c.LMTPListen != "" && !strings.HasPrefix(c.LMTPListen, "/") {
+		if _, _, err := net.SplitHostPort(c.LMTPListen); err != nil {
+			problems = append(problems, "lmtp_listen must be host:port, such as 127.0.0.1:2424, or the path of a unix socket")
 		}
 	}
 	if c.LogFormat != "text" && c.LogFormat != "json" {

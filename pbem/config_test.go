@@ -44,7 +44,7 @@ func TestExampleConfig(t *testing.T) {
 		"imap_password", "imap_mailbox", "imap_processed_mailbox", "imap_set_aside_mailbox", "imap_processed_keep", "imap_poll_interval", "imap_idle",
 		"max_message_size", "max_header_fields", "max_mime_parts", "max_lines", "max_errors", "max_answer_size",
 		"smtp_addr", "smtp_tls", "smtp_username", "smtp_password", "smtp_helo", "smtp_sessions", "gm_secret", "gm_address", "deadline",
-		"reminders", "grace", "templates", "send_retry_min", "send_retry_max", "send_give_up", "stranger_answers", "refusal_notices", "log_level", "log_format", "http_listen", "base_url"} {
+		"reminders", "grace", "templates", "send_retry_min", "send_retry_max", "send_give_up", "stranger_answers", "refusal_notices", "log_level", "log_format", "http_listen", "base_url", "lmtp_listen"} {
 		if !documented[key] {
 			t.Errorf("%s is not in the example", key)
 		}
@@ -94,6 +94,7 @@ func TestParseConfig(t *testing.T) {
 		base + "smtp_sessions = 50\n":                             "at most 20",
 		base + "smtp_password = hunter2\nmax_message_size = 1T\n": "want a size",
 		strings.Replace(base, "judge@", "judge+x@", 1):            "plain address",
+		base + "lmtp_listen = 2424\n":                             "lmtp_listen must be host:port",
 	} {
 		_, err := ParseConfig(strings.NewReader(text), func(string) string { return "" })
 		if err == nil || !strings.Contains(err.Error(), want) {

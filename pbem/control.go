@@ -40,6 +40,12 @@ const (
 	opGame    = "game"    // one game: Game
 	opCommand = "command" // a GM command: Command and Args
 	opBackup  = "backup"  // the database, after the response line
+	// A mail handed over by the mail server (fieldpost deliver): Length
+	// bytes of it follow the request line, Size is its whole size.
+	opDeliver = "deliver"
+	// The delivered mails set aside: SetAside; with Game set to one's id,
+	// that mail, Size bytes after the response line.
+	opSetAside = "set-aside"
 )
 
 type controlRequest struct {
@@ -47,6 +53,8 @@ type controlRequest struct {
 	Game    string   `json:"game,omitempty"`
 	Command string   `json:"command,omitempty"`
 	Args    []string `json:"args,omitempty"`
+	Size    int64    `json:"size,omitempty"`
+	Length  int64    `json:"length,omitempty"`
 }
 
 type controlResponse struct {
@@ -54,6 +62,8 @@ type controlResponse struct {
 	Games  []GameInfo   `json:"games,omitempty"`
 	Game   *GameInfo    `json:"game,omitempty"`
 	Answer *AdminAnswer `json:"answer,omitempty"`
+	// SetAside are the delivered mails set aside.
+	SetAside []SetAsideMail `json:"set_aside,omitempty"`
 	// Size is the length of the backup that follows the response line.
 	Size int64 `json:"size,omitempty"`
 }
@@ -152,7 +162,8 @@ func (c *control) handle(conn net.Conn) {
 	defer conn.Close()
 	conn.SetReadDeadline(time.Now().Add(controlReadTimeout))
 	var req controlRequest
-	err := json.NewDecoder(io.LimitReader(conn, maxControlRequest)).Decode(&req)
+	dec := json.NewDecoder(io.LimitReader(conn, maxControlRequest))
+	err := dec.Decode(&req)
 	if errors.Is(err, io.EOF) {
 		return // OpenAdmin seeing whether the judge runs
 	}
@@ -171,6 +182,35 @@ func (c *control) handle(conn net.Conn) {
 		resp.Game, err = c.d.store.Game(c.d.svc.opts.Systems, req.Game)
 	case opCommand:
 		resp.Answer, err = c.d.svc.Admin(context.Background(), req.Command, req.Args...)
+	case opDeliver:
+		// The request line was read through a buffer that may hold the
+		// mail's first bytes, after the line's end.
+		rest := bufio.NewReader(io.MultiReader(dec.Buffered(), conn))
+		if b, err := rest.Peek(1); err == nil && b[0] == '\n' {
+			rest.Discard(1)
+		}
+		var raw []byte
+		if raw, err = io.ReadAll(io.LimitReader(rest, req.Length)); err == nil && int64(len(raw)) != req.Length {
+			err = fmt.Errorf("the mail ended after %d of %d bytes", len(raw), req.Length)
+		}
+		if err == nil {
+			err = c.d.svc.Deliver(context.Background(), raw, req.Size)
+		}
+	case opSetAside:
+		if req.Game == "" {
+			resp.SetAside, err = c.d.store.SetAside()
+			break
+		}
+		var raw []byte
+		if raw, err = c.d.store.SetAsideRaw(req.Game); err == nil {
+			if err = writeJSONLine(w, &controlResponse{Size: int64(len(raw))}); err == nil {
+				_, err = w.Write(raw)
+			}
+			if err != nil {
+				log.Warn("control socket: answering", "err", err)
+			}
+			return
+		}
 	case opBackup:
 		// The read transaction sees the database as it is at its start,
 		// whatever the judge writes meanwhile.
@@ -360,6 +400,49 @@ func (a *AdminConn) Command(ctx context.Context, command string, args ...string)
 	return resp.Answer, nil
 }
 
+// Deliver hands the judge one mail from the mail server (raw as
+// mail.ReadMessage kept it, size its whole size): nil once its effects are
+// committed (or it is set aside); an error when the judge could not take
+// it, and the mail server should keep it.
+func (a *AdminConn) Deliver(ctx context.Context, raw []byte, size int64) error {
+	if !a.live {
+		if a.svc == nil {
+			return errors.New("the database is open read-only")
+		}
+		return a.svc.Deliver(ctx, raw, size)
+	}
+	_, err := a.callWithBody(ctx, &controlRequest{Op: opDeliver, Size: size, Length: int64(len(raw))}, raw, nil)
+	return err
+}
+
+// SetAside lists the delivered mails the judge could not read.
+func (a *AdminConn) SetAside(ctx context.Context) ([]SetAsideMail, error) {
+	if !a.live {
+		return a.store.SetAside()
+	}
+	resp, err := a.call(ctx, &controlRequest{Op: opSetAside}, nil)
+	if err != nil {
+		return nil, err
+	}
+	return resp.SetAside, nil
+}
+
+// SetAsideRaw returns a delivered mail set aside, as it came.
+func (a *AdminConn) SetAsideRaw(ctx context.Context, id string) ([]byte, error) {
+	if !a.live {
+		return a.store.SetAsideRaw(id)
+	}
+	var raw []byte
+	_, err := a.call(ctx, &controlRequest{Op: opSetAside, Game: id}, func(r io.Reader, size int64) (err error) {
+		raw, err = io.ReadAll(r)
+		if err == nil && int64(len(raw)) != size {
+			err = fmt.Errorf("the judge sent %d of %d bytes", len(raw), size)
+		}
+		return err
+	})
+	return raw, err
+}
+
 // BackupInfo describes a backup made.
 type BackupInfo struct {
 	Path  string // absolute
@@ -447,6 +530,11 @@ func sameFile(a, b string) bool {
 // call sends a request on the control socket and reads the answer; body,
 // when given, reads what follows it.
 func (a *AdminConn) call(ctx context.Context, req *controlRequest, body func(r io.Reader, size int64) error) (*controlResponse, error) {
+	return a.callWithBody(ctx, req, nil, body)
+}
+
+// callWithBody is call with bytes sent after the request line.
+func (a *AdminConn) callWithBody(ctx context.Context, req *controlRequest, sent []byte, body func(r io.Reader, size int64) error) (*controlResponse, error) {
 	var d net.Dialer
 	conn, err := d.DialContext(ctx, "unix", a.socket)
 	if err != nil {
@@ -455,16 +543,21 @@ func (a *AdminConn) call(ctx context.Context, req *controlRequest, body func(r i
 	defer conn.Close()
 	stop := context.AfterFunc(ctx, func() { conn.SetDeadline(time.Now()) })
 	defer stop()
-	resp, err := exchange(conn, req, body)
+	resp, err := exchange(conn, req, sent, body)
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
 	return resp, err
 }
 
-func exchange(conn net.Conn, req *controlRequest, body func(r io.Reader, size int64) error) (*controlResponse, error) {
+func exchange(conn net.Conn, req *controlRequest, sent []byte, body func(r io.Reader, size int64) error) (*controlResponse, error) {
 	if err := writeJSONLine(conn, req); err != nil {
 		return nil, fmt.Errorf("asking the judge: %w", err)
+	}
+	if len(sent) > 0 {
+		if _, err := conn.Write(sent); err != nil {
+			return nil, fmt.Errorf("asking the judge: %w", err)
+		}
 	}
 	r := bufio.NewReader(conn)
 	line, err := r.ReadBytes('\n')

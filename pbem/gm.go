@@ -455,20 +455,24 @@ func (t *txn) endGame(g *Game) error {
 	recipients := append(slices.Clone(g.Players), observersAsPlayers(g)...)
 	var png *mail.Part
 	for _, p := range recipients {
+		view := p.Side
+		if view == "" {
+			view = publicView(g) // the game is over: everything
+		}
 		if png == nil || pos.HidesInformation() {
-			part, err := t.s.positionMap(pos, p.Side)
+			part, err := t.s.positionMap(pos, view)
 			if err != nil {
 				return err
 			}
 			png = &part
 		}
-		attachment, err := situationPart(pos, p.Side)
+		attachment, err := situationPart(pos, view)
 		if err != nil {
 			return err
 		}
 		d := t.gameData(g, p.Side, pos)
 		d.Body = body
-		if d.Situation, err = pos.Situation(p.Side); err != nil {
+		if d.Situation, err = pos.Situation(view); err != nil {
 			return err
 		}
 		l := &letter{kind: kindGameOver, game: g, side: p.Side, to: p.Address, subject: fmt.Sprintf("[%s] Game over", g.ID),

@@ -9,6 +9,7 @@ import (
 	"os"
 
 	"fieldpost/engine"
+	"fieldpost/mail"
 	"fieldpost/templates"
 )
 
@@ -42,8 +43,9 @@ func serviceOptions(cfg *Config, games Games, logger *slog.Logger, clock Clock, 
 	return Options{
 		Systems: systems, Address: cfg.Address, Name: cfg.Name, ServerKey: key, GMSecret: cfg.GMSecret, GMAddress: cfg.GMAddress,
 		Deadline: cfg.Deadline, Reminders: cfg.Reminders, Grace: cfg.Grace, MaxMessageSize: cfg.MaxMessageSize,
-		Limits:    Limits{MaxLines: cfg.MaxLines, MaxErrors: cfg.MaxErrors, MaxAnswerSize: cfg.MaxAnswerSize},
-		Templates: tmpl, RetryMin: cfg.SendRetryMin, RetryMax: cfg.SendRetryMax, GiveUp: cfg.SendGiveUp,
+		Limits:     Limits{MaxLines: cfg.MaxLines, MaxErrors: cfg.MaxErrors, MaxAnswerSize: cfg.MaxAnswerSize},
+		MailLimits: mail.Limits{MaxHeaderFields: cfg.MaxHeaderFields, MaxParts: cfg.MaxMIMEParts},
+		Templates:  tmpl, RetryMin: cfg.SendRetryMin, RetryMax: cfg.SendRetryMax, GiveUp: cfg.SendGiveUp,
 		StrangerAnswers: cfg.StrangerAnswers, RefusalNotices: cfg.RefusalNotices,
 		Clock: clock, Logger: logger, BaseURL: cfg.pagesURL(),
 	}, nil

@@ -257,3 +257,36 @@ func TestRetryWait(t *testing.T) {
 		}
 	}
 }
+
+// The outbox sends a game's mails over one kept session to a server as
+// strict as OpenSMTPD (a second EHLO refused with a 503): the GM's notice
+// and both welcomes of a NEWGAME arrive, none given up; a 503 at MAIL FROM
+// on the kept session has the mail sent on a fresh one.
+func TestOutboxThroughAStrictServer(t *testing.T) {
+	srv := mailtest.NewSMTPServer(t, nil)
+	sender, err := mail.NewSender(mail.SenderConfig{Addr: srv.Addr, TLS: mail.TLSNone, Timeout: 10 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sender.Close()
+	j := newJudge(t, nil)
+	j.svc.sender = sender
+	j.handle(gmMail(fmt.Sprintf("NEWGAME scenario=tutorial id=g1 us=%s german=%s", alice, bob)))
+	if got := srv.Messages(); len(got) != 3 {
+		t.Fatalf("server accepted %d mails, want the GM's notice and 2 welcomes", len(got))
+	}
+	srv.RefuseNext("MAIL", 1, 503)
+	j.handle(clientMail{From: "dave@example.net", To: testJudge, Subject: "help", Body: "HELP"})
+	if got := srv.Messages(); len(got) != 4 {
+		t.Errorf("server accepted %d mails, want 4", len(got))
+	}
+	if o := outboxRecords(t, j.store); len(o) != 0 {
+		t.Errorf("left in the outbox: %+v", o)
+	}
+	if r := srv.Refusals(); len(r) != 0 {
+		t.Errorf("commands refused as out of sequence: %q", r)
+	}
+	if strings.Contains(j.logs.String(), "given up") {
+		t.Errorf("a mail was given up:\n%s", j.logs.String())
+	}
+}

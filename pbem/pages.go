@@ -14,8 +14,19 @@ import (
 
 // The web pages read the store through these: what a game's public page,
 // a round's page, a player's private page and a game's download show.
-// Public pages show the observers' view (side ""): for a system that
-// hides things, only what nobody's secret.
+// Public pages show the public's view (publicView): for a system that
+// hides things, only what is nobody's secret while the game is played,
+// everything once it is over.
+
+// publicView is the side whose view the public and the observers get:
+// engine.Public while the game is played, engine.Umpire (everything) once
+// it is over. A system that hides nothing shows everything either way.
+func publicView(g *Game) string {
+	if g.Ended {
+		return engine.Umpire
+	}
+	return engine.Public
+}
 
 // gamePage is a game as its public page shows it.
 type gamePage struct {

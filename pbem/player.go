@@ -63,7 +63,7 @@ func (t *txn) playerRequest(req *request) error {
 // gameData fills what every mail about a game shows, to a seat's player
 // (side is a seat id) or to an observer ("").
 func (t *txn) gameData(g *Game, seat string, pos engine.Position) *mailData {
-	side := sideOf(seat)
+	side := seatSide(seat)
 	d := &mailData{
 		Game: g.ID, Title: g.Title, Side: side, Round: g.Round(), RoundName: pos.Step().Name,
 		Paused: g.Paused, Ended: g.Ended, Result: g.Result,
@@ -104,11 +104,11 @@ func (t *txn) mailPlayer(g *Game, side, kind, subject, body string, withForm boo
 		if d.Waiting, err = t.missingSides(g); err != nil {
 			return err
 		}
-		if d.Situation, err = pos.Situation(sideOf(side)); err != nil {
+		if d.Situation, err = pos.Situation(seatSide(side)); err != nil {
 			return err
 		}
 		l.form = formOf(pos, side, g.ID)
-		attachment, err := situationPart(pos, sideOf(side))
+		attachment, err := situationPart(pos, seatSide(side))
 		if err != nil {
 			return err
 		}
@@ -147,13 +147,13 @@ func (t *txn) orders(id *identity, req *request, check bool) error {
 	if err != nil {
 		return err
 	}
-	if !slices.Contains(pos.Step().Waiting, sideOf(side)) {
+	if !slices.Contains(pos.Step().Waiting, seatSide(side)) {
 		if standing, ok := pos.(engine.Standing); ok && !check {
 			return t.standingOrders(g, side, standing, req)
 		}
 		return t.mailPlayer(g, side, refused, fmt.Sprintf("Orders for round %d NOT accepted", g.Round()),
 			fmt.Sprintf("Round %d (%s) takes no orders from %s: it waits for %s.", g.Round(), pos.Step().Name,
-				sideOf(side), strings.Join(pos.Step().Waiting, ", ")), false)
+				seatSide(side), strings.Join(pos.Step().Waiting, ", ")), false)
 	}
 	reading := readOrders(pos, side, g.ID, req, t.msg, check, t.s.opts.Limits.MaxErrors)
 	t.reading = &reading
@@ -179,14 +179,14 @@ func (t *txn) orders(id *identity, req *request, check bool) error {
 			reading.Answer+notes, false)
 	}
 
-	if _, team := teamSide(pos, sideOf(side)); team {
+	if _, team := teamSide(pos, seatSide(side)); team {
 		// The side's orders are its seats' together: these must go with
 		// those the other seats sent (the family refuses a clash).
-		if _, _, err := t.sideOrders(g, pos, sideOf(side), map[string]engine.Orders{side: reading.Orders}); err != nil {
+		if _, _, err := t.sideOrders(g, pos, seatSide(side), map[string]engine.Orders{side: reading.Orders}); err != nil {
 			t.log.Info("seat orders clash with the side's", "err", err)
 			return t.mailPlayer(g, side, refused, fmt.Sprintf("Orders for round %d NOT accepted", g.Round()),
 				fmt.Sprintf("Your orders are valid alone, but not with those the other seats of %s have sent:\n  %v\n"+
-					"Nothing has changed. Agree with your team (TEAM message) and send them again.\n", sideOf(side), err), false)
+					"Nothing has changed. Agree with your team (TEAM message) and send them again.\n", seatSide(side), err), false)
 		}
 	}
 	raw, err := reading.Orders.Marshal()
@@ -277,12 +277,12 @@ func (t *txn) mapMail(id *identity) error {
 	if err != nil {
 		return err
 	}
-	png, err := t.s.positionMap(pos, sideOf(id.side))
+	png, err := t.s.positionMap(pos, seatSide(id.side))
 	if err != nil {
 		return err
 	}
 	d := t.gameData(g, id.side, pos)
-	if d.TextMap, err = textMap(pos, sideOf(id.side)); err != nil {
+	if d.TextMap, err = textMap(pos, seatSide(id.side)); err != nil {
 		return err
 	}
 	l := &letter{kind: kindMap, game: g, side: id.side, to: g.Player(id.side).Address,
@@ -311,10 +311,10 @@ func (t *txn) history(id *identity, n int) error {
 		return err
 	}
 	d := t.gameData(g, id.side, played.after)
-	if d.Body, err = played.report(sideOf(id.side)); err != nil {
+	if d.Body, err = played.report(seatSide(id.side)); err != nil {
 		return err
 	}
-	png, err := played.png(sideOf(id.side))
+	png, err := played.png(seatSide(id.side))
 	if err != nil {
 		return err
 	}
@@ -374,7 +374,7 @@ func (t *txn) subscribe(req *request) error {
 	d := t.gameData(g, "", pos)
 	d.Body = body
 	if on {
-		if d.Situation, err = pos.Situation(""); err != nil {
+		if d.Situation, err = pos.Situation(publicView(g)); err != nil {
 			return err
 		}
 	}

@@ -196,18 +196,24 @@ func (t *txn) reportMails(g *Game, turn int, only *Player) error {
 	if g.Ended {
 		kind, subject = kindGameOver, fmt.Sprintf("[%s] Game over: report of round %d", g.ID, turn+1)
 	}
+	// send mails seat's report (its side's; an observer's: seat "", the
+	// public's view) to an address.
 	send := func(seat, to string) error {
-		side := sideOf(seat)
+		side := seatSide(seat)
+		view := side
+		if side == "" {
+			view = publicView(g)
+		}
 		d := t.gameData(g, seat, p.after)
 		var err error
-		if d.Body, err = p.report(side); err != nil {
+		if d.Body, err = p.report(view); err != nil {
 			return err
 		}
-		png, err := p.png(side)
+		png, err := p.png(view)
 		if err != nil {
 			return err
 		}
-		attachment, err := situationPart(p.after, side)
+		attachment, err := situationPart(p.after, view)
 		if err != nil {
 			return err
 		}
@@ -241,7 +247,7 @@ func (t *txn) reportMails(g *Game, turn int, only *Player) error {
 // first order form. png is the opening map, when already drawn for a
 // position that hides nothing.
 func (t *txn) welcome(g *Game, seat string, png *mail.Part) error {
-	side := sideOf(seat)
+	side := seatSide(seat)
 	pos, err := t.position(g)
 	if err != nil {
 		return err

@@ -16,8 +16,8 @@ import (
 // form, its reading and the merge of a side's seat orders are the game
 // system's (engine.Seated).
 
-// sideOf is the side a seat id belongs to.
-func sideOf(seat string) string {
+// seatSide is the side a seat id belongs to.
+func seatSide(seat string) string {
 	side, _ := engine.SplitSeat(seat)
 	return side
 }
@@ -31,7 +31,7 @@ func teamSide(pos engine.Position, side string) (engine.Seated, bool) {
 
 // formOf is the order form of a seat.
 func formOf(pos engine.Position, seat, game string) string {
-	if s, ok := teamSide(pos, sideOf(seat)); ok {
+	if s, ok := teamSide(pos, seatSide(seat)); ok {
 		return s.SeatForm(seat, game)
 	}
 	return pos.Form(seat, game)
@@ -39,7 +39,7 @@ func formOf(pos engine.Position, seat, game string) string {
 
 // readOf reads a seat's mail text for its orders.
 func readOf(pos engine.Position, seat, text string, maxErrors int) engine.Reading {
-	if s, ok := teamSide(pos, sideOf(seat)); ok {
+	if s, ok := teamSide(pos, seatSide(seat)); ok {
 		return s.SeatRead(seat, text, maxErrors)
 	}
 	return pos.Read(seat, text, maxErrors)
@@ -110,8 +110,8 @@ func (t storeTx) sideOrders(g *Game, pos engine.Position, side string, extra map
 
 // seatLine names a seat for people: "us.2 (Commander 1)".
 func seatLine(pos engine.Position, seat string) string {
-	if s, ok := teamSide(pos, sideOf(seat)); ok {
-		for _, st := range s.Seats(sideOf(seat)) {
+	if s, ok := teamSide(pos, seatSide(seat)); ok {
+		for _, st := range s.Seats(seatSide(seat)) {
 			if st.ID == seat {
 				return seat + " (" + st.Name + ")"
 			}

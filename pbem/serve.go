@@ -8,6 +8,8 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
+	"strings"
 	"sync"
 	"time"
 
@@ -45,7 +47,7 @@ type daemon struct {
 	store  *Store
 	svc    *Service
 	sender *mail.Sender
-	intake *mail.Intake
+	intake *mail.Intake // nil when the mail server hands every mail over by LMTP
 	log    *slog.Logger
 }
 
@@ -66,14 +68,17 @@ func newDaemon(cfg *Config, games Games, logger *slog.Logger, clock Clock) (*dae
 	if err != nil {
 		return nil, err
 	}
-	intake, err := mail.NewIntake(mail.IntakeConfig{
-		Addr: cfg.IMAPAddr, TLS: cfg.IMAPTLS, Username: cfg.IMAPUsername, Password: cfg.IMAPPassword,
-		Mailbox: cfg.IMAPMailbox, ProcessedMailbox: cfg.IMAPProcessedMailbox, SetAsideMailbox: cfg.IMAPSetAsideMailbox, ProcessedKeep: cfg.IMAPProcessedKeep,
-		PollInterval: cfg.IMAPPollInterval, DisableIdle: !cfg.IMAPIdle, MaxMessageSize: cfg.MaxMessageSize,
-		Limits: mail.Limits{MaxHeaderFields: cfg.MaxHeaderFields, MaxParts: cfg.MaxMIMEParts}, Logger: logger,
-	})
-	if err != nil {
-		return nil, err
+	var intake *mail.Intake
+	if cfg.IMAPAddr != "" {
+		intake, err = mail.NewIntake(mail.IntakeConfig{
+			Addr: cfg.IMAPAddr, TLS: cfg.IMAPTLS, Username: cfg.IMAPUsername, Password: cfg.IMAPPassword,
+			Mailbox: cfg.IMAPMailbox, ProcessedMailbox: cfg.IMAPProcessedMailbox, SetAsideMailbox: cfg.IMAPSetAsideMailbox, ProcessedKeep: cfg.IMAPProcessedKeep,
+			PollInterval: cfg.IMAPPollInterval, DisableIdle: !cfg.IMAPIdle, MaxMessageSize: cfg.MaxMessageSize,
+			Limits: mail.Limits{MaxHeaderFields: cfg.MaxHeaderFields, MaxParts: cfg.MaxMIMEParts}, Logger: logger,
+		})
+		if err != nil {
+			return nil, err
+		}
 	}
 	store, err := OpenStore(cfg.Database)
 	if err != nil {
@@ -91,7 +96,7 @@ func newDaemon(cfg *Config, games Games, logger *slog.Logger, clock Clock) (*dae
 // intake finishes the mail in hand, the control socket the request in
 // hand, the outbox is flushed, the database closed.
 func (d *daemon) run(ctx context.Context) error {
-	d.log.Info("judge started", "address", d.cfg.Address, "imap", d.cfg.IMAPAddr, "smtp", d.cfg.SMTPAddr, "database", d.cfg.Database)
+	d.log.Info("judge started", "address", d.cfg.Address, "imap", d.cfg.IMAPAddr, "lmtp", d.cfg.LMTPListen, "smtp", d.cfg.SMTPAddr, "database", d.cfg.Database)
 	ctx, stopDamaged := context.WithCancelCause(ctx)
 	defer stopDamaged(nil)
 	go func() {
@@ -130,11 +135,22 @@ func (d *daemon) run(ctx context.Context) error {
 		control.stop()
 		return errors.Join(err, d.store.Close())
 	}
+	lmtp, err := d.startLMTP()
+	if err != nil {
+		control.stop()
+		pages.stop()
+		return errors.Join(err, d.store.Close())
+	}
 	var wg sync.WaitGroup
 	var intakeErr error
-	wg.Go(func() { intakeErr = d.intake.RunBatch(ctx, d.svc.HandleBatch) })
+	if d.intake != nil {
+		wg.Go(func() { intakeErr = d.intake.RunBatch(ctx, d.svc.HandleBatch) })
+	}
 	wg.Go(func() { d.svc.Run(ctx) })
 	wg.Wait()
+	if lmtp != nil {
+		lmtp.Close() // after the mails in hand are committed and answered
+	}
 	control.stop()
 	pages.stop()
 
@@ -147,6 +163,36 @@ func (d *daemon) run(ctx context.Context) error {
 	}
 	d.log.Info("judge stopped")
 	return err
+}
+
+// startLMTP takes mail over LMTP on lmtp_listen (host:port, or a unix
+// socket path); nothing without it.
+func (d *daemon) startLMTP() (*mail.LMTPServer, error) {
+	addr := d.cfg.LMTPListen
+	if addr == "" {
+		return nil, nil
+	}
+	network := "tcp"
+	if strings.HasPrefix(addr, "/") {
+		network = "unix"
+		if fi, err := os.Lstat(addr); err == nil && fi.Mode().Type() == fs.ModeSocket {
+			os.Remove(addr) // left by a judge that was killed
+		}
+	}
+	ln, err := net.Listen(network, addr)
+	if err != nil {
+		return nil, fmt.Errorf("lmtp_listen: %w", err)
+	}
+	if network == "unix" {
+		// The mail server's delivery agent, often another user, connects.
+		if err := os.Chmod(addr, 0o666); err != nil {
+			ln.Close()
+			return nil, fmt.Errorf("lmtp_listen: %w", err)
+		}
+	}
+	d.log.Info("taking mail over lmtp", "listen", ln.Addr().String())
+	return mail.ServeLMTP(ln, mail.LMTPConfig{Address: d.cfg.Address, MaxMessageSize: d.cfg.MaxMessageSize,
+		Logger: d.log.With("part", "lmtp")}, d.svc.Deliver), nil
 }
 
 // overlayFS serves the files of top, falling back to base: a club's

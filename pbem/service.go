@@ -50,6 +50,9 @@ type Options struct {
 	// intake is configured (10 MiB, its default); only used to tell the
 	// sender.
 	MaxMessageSize int64
+	// MailLimits bound the reading of a mail the mail server hands over
+	// itself (Deliver), as the intake's do; mail.DefaultLimits by default.
+	MailLimits mail.Limits
 	// Systems are the game systems the judge hosts; a game names its own.
 	// Required.
 	Systems engine.Systems

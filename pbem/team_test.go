@@ -82,7 +82,7 @@ func playTeamGame(t *testing.T, planner engine.Planner, systems engine.Systems, 
 	reports := map[string]int{}
 	played := map[string]int{} // side -> orders its commander-in-chief sent
 	missed, assigned, assignTo, assignedRound := false, "", "", 0
-	chief := sideOf(tg.seats[0])
+	chief := seatSide(tg.seats[0])
 	for step := 0; !missed || assigned == "" || assignTo != ""; step++ {
 		var answers []clientMail
 		over := false
@@ -109,7 +109,7 @@ func playTeamGame(t *testing.T, planner engine.Planner, systems engine.Systems, 
 			if plan.Orders == "" {
 				continue
 			}
-			side := sideOf(seat)
+			side := seatSide(seat)
 			orders := plan.Orders
 			if seat == chief && assigned == "" && played[side] == 1 {
 				// The commander-in-chief gives a unit of seat 2 to seat 3.
@@ -128,7 +128,7 @@ func playTeamGame(t *testing.T, planner engine.Planner, systems engine.Systems, 
 			return false
 		}
 		for _, a := range answers {
-			if seat := seatOfAddress(address, a.From); seat == sideOf(seat) {
+			if seat := seatOfAddress(address, a.From); seat == seatSide(seat) {
 				played[seat]++
 			}
 		}

@@ -71,10 +71,12 @@ func (w *webPages) handler() http.Handler {
 	mux.HandleFunc("GET /g/{game}/game.json", w.download)
 	mux.HandleFunc("GET /p/{secret}", w.playerPage)
 	mux.HandleFunc("POST /p/{secret}/orders", w.postOrders)
+	mux.HandleFunc("GET /p/{secret}/round/{n}", w.playerRoundPage)
 	for _, f := range []engine.MapFormat{engine.SVG, engine.PNG} {
 		mux.HandleFunc("GET /g/{game}/map."+string(f), func(rw http.ResponseWriter, r *http.Request) { w.gameMap(rw, r, f) })
 		mux.HandleFunc("GET /g/{game}/round/{n}/map."+string(f), func(rw http.ResponseWriter, r *http.Request) { w.roundMap(rw, r, f) })
 		mux.HandleFunc("GET /p/{secret}/map."+string(f), func(rw http.ResponseWriter, r *http.Request) { w.playerMap(rw, r, f) })
+		mux.HandleFunc("GET /p/{secret}/round/{n}/map."+string(f), func(rw http.ResponseWriter, r *http.Request) { w.playerRoundMap(rw, r, f) })
 	}
 	mux.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(w.static)))
 	mux.HandleFunc("/", func(rw http.ResponseWriter, r *http.Request) { w.notFound(rw) })
@@ -163,7 +165,8 @@ func (w *webPages) gamePage(rw http.ResponseWriter, r *http.Request) {
 }
 
 // roundView is a round's page: the round, its report, and the way to the
-// rounds before and after.
+// rounds before and after. The public's is at /g/GAME/round/N; a player's,
+// with its side's report and map, under its private page.
 type roundView struct {
 	Game         *gamePage
 	Round        roundSummary
@@ -171,6 +174,9 @@ type roundView struct {
 	Prev, Next   int // 0 for none
 	LastRound    bool
 	RoundsPlayed int
+	// Base is where the round pages are: "/g/GAME", or "/p/SECRET" for a
+	// player's; Side the player's side, "" on the public's.
+	Base, Side string
 }
 
 func (w *webPages) roundPage(rw http.ResponseWriter, r *http.Request) {
@@ -180,29 +186,51 @@ func (w *webPages) roundPage(rw http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			return err
 		}
-		turn, err := roundOf(g, r)
-		if err != nil {
-			return err
-		}
-		if v.Game, err = readGamePage(w.systems, t, g); err != nil {
-			return err
-		}
-		v.Round = v.Game.Rounds[turn]
-		p, err := readPlayed(w.systems, t, g, turn)
-		if err != nil {
-			return err
-		}
-		if v.Report, err = p.report(""); err != nil {
-			return err
-		}
-		v.Prev, v.RoundsPlayed = turn, g.Turn
-		if turn+2 <= g.Turn {
-			v.Next = turn + 2
-		}
-		v.LastRound = v.Next == 0
-		return nil
+		v.Base = "/g/" + g.ID
+		return readRoundView(w.systems, t, g, r, publicView(g), &v)
 	})
 	w.render(rw, r, "round", err, &v)
+}
+
+// playerRoundPage is a round as a player's side saw it: its report and
+// map, while the game is played as after.
+func (w *webPages) playerRoundPage(rw http.ResponseWriter, r *http.Request) {
+	var v roundView
+	err := w.view(func(t storeTx) error {
+		g, side, err := w.player(t, r)
+		if err != nil {
+			return err
+		}
+		v.Base, v.Side = "/p/"+strings.ToLower(r.PathValue("secret")), side
+		return readRoundView(w.systems, t, g, r, side, &v)
+	})
+	w.render(rw, r, "round", err, &v)
+}
+
+// readRoundView reads the round of a request's {n} with its report as
+// side reads it.
+func readRoundView(systems engine.Systems, t storeTx, g *Game, r *http.Request, side string, v *roundView) error {
+	turn, err := roundOf(g, r)
+	if err != nil {
+		return err
+	}
+	if v.Game, err = readGamePage(systems, t, g); err != nil {
+		return err
+	}
+	v.Round = v.Game.Rounds[turn]
+	p, err := readPlayed(systems, t, g, turn)
+	if err != nil {
+		return err
+	}
+	if v.Report, err = p.report(side); err != nil {
+		return err
+	}
+	v.Prev, v.RoundsPlayed = turn, g.Turn
+	if turn+2 <= g.Turn {
+		v.Next = turn + 2
+	}
+	v.LastRound = v.Next == 0
+	return nil
 }
 
 // roundOf reads a request's {n}: a round played.
@@ -270,7 +298,7 @@ func (w *webPages) gameMap(rw http.ResponseWriter, r *http.Request, f engine.Map
 		if err != nil {
 			return "", nil, "", err
 		}
-		return mapKey(g, g.Turn, "", "now"), pos.Map, "", nil
+		return mapKey(g, g.Turn, publicView(g), "now"), pos.Map, publicView(g), nil
 	})
 }
 
@@ -289,7 +317,7 @@ func (w *webPages) roundMap(rw http.ResponseWriter, r *http.Request, f engine.Ma
 		if err != nil {
 			return "", nil, "", err
 		}
-		return mapKey(g, turn, "", "round"), p.round.Map, "", nil
+		return mapKey(g, turn, publicView(g), "round"), p.round.Map, publicView(g), nil
 	})
 }
 
@@ -308,6 +336,28 @@ func (w *webPages) playerMap(rw http.ResponseWriter, r *http.Request, f engine.M
 			side = ""
 		}
 		return mapKey(g, g.Turn, side, "now"), pos.Map, side, nil
+	})
+}
+
+// playerRoundMap is the position after a round as a player's side saw it.
+func (w *webPages) playerRoundMap(rw http.ResponseWriter, r *http.Request, f engine.MapFormat) {
+	w.picture(rw, r, f, func(t storeTx) (string, mapDrawer, string, error) {
+		g, side, err := w.player(t, r)
+		if err != nil {
+			return "", nil, "", err
+		}
+		turn, err := roundOf(g, r)
+		if err != nil {
+			return "", nil, "", err
+		}
+		p, err := readPlayed(w.systems, t, g, turn)
+		if err != nil {
+			return "", nil, "", err
+		}
+		if !p.after.HidesInformation() {
+			side = ""
+		}
+		return mapKey(g, turn, side, "round"), p.round.Map, side, nil
 	})
 }
 

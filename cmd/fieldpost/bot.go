@@ -50,6 +50,7 @@ func cmdBot(e *env, args []string) error {
 	password := fs.String("password", "", "the password on both servers; better in $FIELDPOST_BOT_PASSWORD")
 	address := fs.String("address", "", "the bot's mail address (default: the user name)")
 	tlsName := fs.String("tls", "implicit", "how connections are secured: none, starttls or implicit")
+	relay := fs.Bool("smtp-relay", false, "send through a relay that takes the club's mail from this host without TLS or login (OpenSMTPD on loopback)")
 	once := fs.Bool("once", false, "handle the mail in the mailbox, then exit (for cron)")
 	seed := fs.Uint64("seed", 0, "varies the bot's plans")
 	dataDir := fs.String("data", defaultDataDir, "without --imap, --smtp and --user: the data folder of the embedded judge")
@@ -98,7 +99,11 @@ func cmdBot(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	sender, err := mail.NewSender(mail.SenderConfig{Addr: *smtpAddr, TLS: mode, Username: *user, Password: pw})
+	senderConfig := mail.SenderConfig{Addr: *smtpAddr, TLS: mode, Username: *user, Password: pw}
+	if *relay {
+		senderConfig = mail.SenderConfig{Addr: *smtpAddr, TLS: mail.TLSNone}
+	}
+	sender, err := mail.NewSender(senderConfig)
 	if err != nil {
 		return err
 	}

@@ -4,7 +4,8 @@ package main
 
 // The interoperability test: the real fieldpost binary, as a judge and as
 // two bot players, plays a whole tutorial game by mail through real mail
-// servers from Debian's packages (Dovecot and Postfix, started by
+// servers from Debian's packages (Dovecot and Postfix, or Dovecot and
+// OpenSMTPD delivering the judge's mail by LMTP, started by
 // test/interop/servers.sh), each of which is restarted mid-game. See the
 // README, "Interoperability test".
 
@@ -16,6 +17,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -115,13 +117,50 @@ func (s *interopServers) do(t *testing.T, command string) {
 	t.Logf("servers.sh %s", command)
 }
 
-func (s *interopServers) postfixLog(t *testing.T) string {
+// opensmtpd reports whether the stack is Dovecot and OpenSMTPD, the
+// judge taking its mail by LMTP; otherwise it is Dovecot and Postfix, the
+// judge reading its mail over IMAP.
+func (s *interopServers) opensmtpd() bool { return s.env["MTA"] == "opensmtpd" }
+
+// mtaLog is the MTA's log.
+func (s *interopServers) mtaLog(t *testing.T) string {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(s.dir, "log", "postfix.log"))
+	name := "postfix.log"
+	if s.opensmtpd() {
+		name = "opensmtpd.log"
+	}
+	b, err := os.ReadFile(filepath.Join(s.dir, "log", name))
 	if err != nil {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// waitDeferred waits until the MTA has deferred n deliveries since its log
+// was before bytes long, because their destination refused the connection:
+// Postfix logs each; OpenSMTPD logs its attempts, and keeps the mails in
+// its queue.
+func (s *interopServers) waitDeferred(t *testing.T, what string, before, n int) {
+	t.Helper()
+	if !s.opensmtpd() {
+		refused := regexp.MustCompile(`status=deferred .*Connection refused`)
+		interopWaitFor(t, what, func() bool {
+			return len(refused.FindAllString(s.mtaLog(t)[before:], -1)) >= n
+		})
+		return
+	}
+	interopWaitFor(t, what, func() bool {
+		if !strings.Contains(s.mtaLog(t)[before:], "Connection refused") {
+			return false
+		}
+		cmd := exec.Command(s.script, "queue")
+		cmd.Env = append(os.Environ(), "FIELDPOST_INTEROP_DIR="+s.dir)
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("servers.sh queue: %v", err)
+		}
+		return strings.Count(string(out), "|judge+") >= n
+	})
 }
 
 // mails returns every message in user's INBOX and Processed folders,
@@ -338,6 +377,10 @@ func (w *interopWorld) startJudge(t *testing.T) {
 	t.Helper()
 	w.starts++
 	w.judge = startProcess(t, "judge", w.bin, w.dir, w.env, "serve", "--config", w.conf)
+	if w.srv.opensmtpd() {
+		// OpenSMTPD, refused, waits minutes before it tries again.
+		w.waitLMTP(t)
+	}
 }
 
 // game shows the game with `fieldpost game show`, through the judge's
@@ -370,9 +413,12 @@ func (w *interopWorld) tryGame() (interopGameInfo, error) {
 // botArgs are `fieldpost bot`'s arguments for a side: IMAP and SMTP with
 // STARTTLS (the judge uses implicit TLS), as a player's mail program.
 func (w *interopWorld) botArgs(t *testing.T, side string, seed int) []string {
-	return []string{"bot", "--side", side, "--user", side, "--address", w.srv.address(t, side),
-		"--imap", w.srv.get(t, "IMAP_STARTTLS_ADDR"), "--smtp", w.srv.get(t, "SUBMISSION_STARTTLS_ADDR"),
-		"--tls", "starttls", "--seed", fmt.Sprint(seed)}
+	args := []string{"bot", "--side", side, "--user", side, "--address", w.srv.address(t, side),
+		"--imap", w.srv.get(t, "IMAP_STARTTLS_ADDR"), "--tls", "starttls", "--seed", fmt.Sprint(seed)}
+	if w.srv.opensmtpd() {
+		return append(args, "--smtp", w.srv.get(t, "RELAY_ADDR"), "--smtp-relay")
+	}
+	return append(args, "--smtp", w.srv.get(t, "SUBMISSION_STARTTLS_ADDR"))
 }
 
 func (w *interopWorld) botEnv(t *testing.T, side string) []string {
@@ -409,15 +455,18 @@ func appendLog(t *testing.T, path string, b []byte) {
 }
 
 // The tutorial, played to its end by two bots through Dovecot and Postfix
-// with the judge running as a service would: every round is played once,
-// both players get every mail of the game once and nothing else, and
-// nothing is lost when each server is restarted mid-game:
+// (or OpenSMTPD) with the judge running as a service would: every round is
+// played once, both players get every mail of the game once and nothing
+// else, and nothing is lost when each server is restarted mid-game:
 //   - round 1: everything up;
-//   - round 2: Dovecot restarts under the judge waiting in IDLE;
-//   - round 3: the orders wait in Postfix's queue through a restart of
-//     Postfix, and Dovecot is down when Postfix delivers them;
+//   - round 2: Dovecot restarts (under the judge waiting in IDLE, with
+//     Postfix);
+//   - round 3: the orders wait in the MTA's queue through a restart of
+//     the MTA, and Dovecot (with OpenSMTPD: the judge, who takes them by
+//     LMTP) is down when it delivers them;
 //   - round 4: the judge restarts, and sends its reports while Postfix is
-//     down;
+//     down; with OpenSMTPD, the orders wait in its queue while the judge
+//     is down, through a restart of OpenSMTPD;
 //   - round 5: the bots run as daemons, as a player's would.
 func TestInteropTutorialByMail(t *testing.T) {
 	srv := startedServers(t)
@@ -439,28 +488,39 @@ func TestInteropTutorialByMail(t *testing.T) {
 		}
 	})
 	gmSecret := "interop-gm-secret"
-	write(t, w.conf, fmt.Sprintf(`address = %s
-database = %s
-imap_addr = %s
+	// With Postfix, the judge reads its mail from Dovecot over IMAP and
+	// submits with TLS and AUTH; with OpenSMTPD, it takes its mail by LMTP
+	// and relays from loopback.
+	var mailLines string
+	var gmSubmission mail.SenderConfig
+	if srv.opensmtpd() {
+		mailLines = fmt.Sprintf("lmtp_listen = %s\nsmtp_addr = %s\nsmtp_tls = none\n", srv.get(t, "JUDGE_LMTP_ADDR"), srv.get(t, "RELAY_ADDR"))
+		gmSubmission = mail.SenderConfig{Addr: srv.get(t, "RELAY_ADDR"), TLS: mail.TLSNone}
+	} else {
+		mailLines = fmt.Sprintf(`imap_addr = %s
 imap_tls = tls
 imap_username = judge
 smtp_addr = %s
 smtp_tls = tls
 smtp_username = judge
-gm_address = %s
+`, srv.get(t, "IMAPS_ADDR"), srv.get(t, "SUBMISSIONS_ADDR"))
+		gmSubmission = mail.SenderConfig{Addr: srv.get(t, "SUBMISSION_STARTTLS_ADDR"), TLS: mail.TLSStartTLS,
+			TLSConfig: &tls.Config{RootCAs: srv.roots}, Username: "gm", Password: srv.password(t, "gm")}
+	}
+	write(t, w.conf, fmt.Sprintf(`address = %s
+database = %s
+%sgm_address = %s
 deadline = none
-# A mail Postfix did not take is tried again within seconds (the test waits).
+# A mail the MTA did not take is tried again within seconds (the test waits).
 send_retry_min = 1s
 send_retry_max = 5s
-`, srv.address(t, "judge"), filepath.Join(dir, "judge.db"), srv.get(t, "IMAPS_ADDR"),
-		srv.get(t, "SUBMISSIONS_ADDR"), srv.address(t, "gm")))
+`, srv.address(t, "judge"), filepath.Join(dir, "judge.db"), mailLines, srv.address(t, "gm")))
 	w.env = append(w.env, "FIELDPOST_IMAP_PASSWORD="+srv.password(t, "judge"),
 		"FIELDPOST_SMTP_PASSWORD="+srv.password(t, "judge"), "FIELDPOST_GM_SECRET="+gmSecret)
 	w.startJudge(t)
 
 	// The game master creates the game by mail, from a mail program.
-	gm, err := mail.NewSender(mail.SenderConfig{Addr: srv.get(t, "SUBMISSION_STARTTLS_ADDR"), TLS: mail.TLSStartTLS,
-		TLSConfig: &tls.Config{RootCAs: srv.roots}, Username: "gm", Password: srv.password(t, "gm")})
+	gm, err := mail.NewSender(gmSubmission)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -487,25 +547,56 @@ send_retry_max = 5s
 	w.botsOnce(t)
 	srv.waitForJudgeMail(t, "report", 2)
 
-	// Round 3: Postfix takes the orders but holds them; it is restarted
-	// with them in its queue while Dovecot is down, so that its first
-	// delivery fails and is deferred; then Dovecot comes back.
+	// Round 3: the MTA takes the orders but holds them; it is restarted
+	// with them in its queue while Dovecot (with OpenSMTPD: the judge, who
+	// takes them) is down, so that its first delivery fails and is
+	// deferred; then Dovecot (and the judge) come back.
 	srv.do(t, "hold-delivery")
 	w.botsOnce(t)
 	srv.do(t, "stop-imap")
+	if srv.opensmtpd() {
+		w.judge.stop(t)
+	}
 	srv.do(t, "stop-mta")
-	before := len(srv.postfixLog(t))
+	before := len(srv.mtaLog(t))
 	srv.do(t, "start-mta")
-	refused := regexp.MustCompile(`status=deferred .*Connection refused`)
-	interopWaitFor(t, "Postfix to defer the held orders while Dovecot is down", func() bool {
-		return len(refused.FindAllString(srv.postfixLog(t)[before:], -1)) >= len(interopSides)
-	})
+	srv.waitDeferred(t, "the MTA to defer the held orders while their destination is down", before, len(interopSides))
 	srv.do(t, "start-imap")
+	if srv.opensmtpd() {
+		w.startJudge(t)
+		srv.do(t, "wait-delivered") // sooner than OpenSMTPD's backoff
+	}
 	srv.waitForJudgeMail(t, "report", 3)
 
-	// Round 4: with the judge stopped, the orders arrive; Postfix goes
-	// down; the judge starts again, plays the round and keeps its reports
-	// in its outbox until Postfix is back.
+	if srv.opensmtpd() {
+		// Round 4: with the judge stopped, the orders wait in OpenSMTPD's
+		// queue, through a restart of OpenSMTPD; the judge starts again and
+		// takes them.
+		w.judge.stop(t)
+		before := len(srv.mtaLog(t))
+		w.botsOnce(t)
+		srv.waitDeferred(t, "OpenSMTPD to defer the orders while the judge is down", before, len(interopSides))
+		srv.do(t, "stop-mta")
+		srv.do(t, "start-mta")
+		w.startJudge(t)
+		srv.do(t, "wait-delivered")
+		srv.waitForJudgeMail(t, "report", 4)
+	} else {
+		w.round4WithPostfixDown(t)
+	}
+
+	// Round 5: the bots run as daemons and wait for the judge's mail in
+	// IDLE, as a player's would; the game ends.
+	w.lastRound(t)
+	checkInteropGame(t, w)
+}
+
+// round4WithPostfixDown: with the judge stopped, the orders arrive in its
+// INBOX; Postfix goes down; the judge starts again, plays the round and
+// keeps its reports in its outbox until Postfix is back.
+func (w *interopWorld) round4WithPostfixDown(t *testing.T) {
+	t.Helper()
+	srv := w.srv
 	w.judge.stop(t)
 	w.botsOnce(t)
 	interopWaitFor(t, "both orders in the judge's INBOX", func() bool {
@@ -521,9 +612,13 @@ send_retry_max = 5s
 	})
 	srv.do(t, "start-mta")
 	srv.waitForJudgeMail(t, "report", 4)
+}
 
-	// Round 5: the bots run as daemons and wait for the judge's mail in
-	// IDLE, as a player's would; the game ends.
+// lastRound: the bots run as daemons until the game ends, and every mail
+// of the game is sent, delivered and handled.
+func (w *interopWorld) lastRound(t *testing.T) {
+	t.Helper()
+	srv, dir := w.srv, w.dir
 	var bots []*process
 	for i, side := range interopSides {
 		bots = append(bots, startProcess(t, "bot-"+side, w.bin, dir, w.botEnv(t, side), w.botArgs(t, side, i+1)...))
@@ -549,8 +644,18 @@ send_retry_max = 5s
 		b.stop(t)
 	}
 	w.judge.stop(t)
+}
 
-	checkInteropGame(t, w)
+// waitLMTP waits until the judge takes mail by LMTP.
+func (w *interopWorld) waitLMTP(t *testing.T) {
+	t.Helper()
+	interopWaitFor(t, "the judge to listen for LMTP", func() bool {
+		conn, err := net.Dial("tcp", w.srv.get(t, "JUDGE_LMTP_ADDR"))
+		if err == nil {
+			conn.Close()
+		}
+		return err == nil
+	})
 }
 
 // checkInteropGame checks the game's end and every mail of it: each round
@@ -620,6 +725,18 @@ func checkInteropGame(t *testing.T, w *interopWorld) {
 	for _, m := range processed {
 		from[m.From.Email]++
 		ids = append(ids, m.MessageID)
+	}
+	if srv.opensmtpd() {
+		// Taken by LMTP, the judge's mail is in no mailbox: its log says
+		// which it handled.
+		if len(processed) > 0 {
+			t.Errorf("the judge's Dovecot mailbox holds %d mails; want none, all taken by LMTP", len(processed))
+		}
+		received := regexp.MustCompile(`(?m)msg="mail received" message_id=(\S+) .*from=(\S+)$`)
+		for _, m := range received.FindAllSubmatch(judgeLog, -1) {
+			from[string(m[2])]++
+			ids = append(ids, string(m[1]))
+		}
 	}
 	want := map[string]int{srv.address(t, "gm"): 1, srv.address(t, "us"): 5, srv.address(t, "german"): 5}
 	if !maps.Equal(from, want) {

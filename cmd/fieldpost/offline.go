@@ -358,7 +358,7 @@ func cmdResolve(e *env, args []string) error {
 		return err
 	}
 	if *reportPath != "" {
-		text, err := round.Report("", engine.RoundMeta{Seed: roundSeed, Defaulted: defaulted, Orders: orders})
+		text, err := round.Report(engine.Umpire, engine.RoundMeta{Seed: roundSeed, Defaulted: defaulted, Orders: orders})
 		if err != nil {
 			return err
 		}
@@ -368,7 +368,7 @@ func cmdResolve(e *env, args []string) error {
 	}
 	if *mapPath != "" {
 		var b bytes.Buffer
-		if err := round.Map(&b, "", engine.PNG); err != nil {
+		if err := round.Map(&b, engine.Umpire, engine.PNG); err != nil {
 			return err
 		}
 		if err := writeFileAtomic(*mapPath, b.Bytes(), 0o644); err != nil {
@@ -402,10 +402,10 @@ func cmdMap(e *env, args []string) error {
 		return err
 	}
 	if *ascii {
-		return gf.pos.Map(e.stdout, "", engine.ASCII)
+		return gf.pos.Map(e.stdout, engine.Umpire, engine.ASCII)
 	}
 	var b bytes.Buffer
-	if err := gf.pos.Map(&b, "", engine.PNG); err != nil {
+	if err := gf.pos.Map(&b, engine.Umpire, engine.PNG); err != nil {
 		return err
 	}
 	return writeFileAtomic(*png, b.Bytes(), 0o644)

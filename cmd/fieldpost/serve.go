@@ -22,6 +22,7 @@ func cmdServe(e *env, args []string) error {
 	fs := newFlags(e, "serve")
 	configPath := fs.String("config", "", "configuration file for a real mail account (see deploy/fieldpost.conf.example)")
 	database := fs.String("database", "", "database file, instead of the configuration's")
+	lmtpListen := fs.String("lmtp-listen", "", "with --config: take mail from the mail server over LMTP on this address (host:port or a unix socket path), as lmtp_listen")
 	var emb embeddedOptions
 	fs.StringVar(&emb.dataDir, "data", defaultDataDir, "without --config: the folder for the games, accounts and log")
 	fs.StringVar(&emb.imapAddr, "imap-listen", "127.0.0.1:1143", "without --config: the club mail server's IMAP address")
@@ -34,7 +35,7 @@ func cmdServe(e *env, args []string) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if fs.NArg() > 0 || *database != "" && *configPath == "" {
+	if fs.NArg() > 0 || (*database != "" || *lmtpListen != "") && *configPath == "" {
 		return errUsage
 	}
 	if *configPath == "" {
@@ -48,6 +49,9 @@ func cmdServe(e *env, args []string) error {
 	}
 	if *database != "" {
 		cfg.Database = *database
+	}
+	if *lmtpListen != "" {
+		cfg.LMTPListen = *lmtpListen
 	}
 	cfg.CheckCopy = checkCopyInChild
 	lock, err := lockDatabase(cfg.Database, "the database "+cfg.Database)

@@ -285,13 +285,17 @@ func (p *Position) LoadRound(after engine.Position, stored []byte) (engine.Round
 
 // Situation implements engine.Position.
 func (p *Position) Situation(side string) (string, error) {
+	if side == engine.Public {
+		return report.PublicSituation(p.sys.rs, publicView(p.st)), nil
+	}
+	side = umpireAsAll(side)
 	return report.Situation(p.sys.rs, rules.View(p.sys.rs, p.st, side), side), nil
 }
 
 // View implements engine.Position: the side's own platoons and the enemy
-// it sees, as JSON.
+// it sees, as JSON; the public's has no platoon, the umpire's has all.
 func (p *Position) View(side string) ([]byte, error) {
-	return json.Marshal(view{Ruleset: p.sys.rs.Name, Side: side, State: rules.View(p.sys.rs, p.st, side), Team: p.teams[side]})
+	return json.Marshal(view{Ruleset: p.sys.rs.Name, Side: side, State: sideView(p.sys.rs, p.st, side), Team: p.teams[side]})
 }
 
 // Map implements engine.Position.
@@ -299,8 +303,45 @@ func (p *Position) Map(w io.Writer, side string, f engine.MapFormat) error {
 	return drawMap(w, p.sys.rs, p.st, nil, side, f)
 }
 
+// sideView is the position as side may know it (engine.Public and
+// engine.Umpire included).
+func sideView(rs *rules.Ruleset, st *rules.State, side string) *rules.State {
+	if side == engine.Public {
+		return publicView(st)
+	}
+	return rules.View(rs, st, umpireAsAll(side))
+}
+
+// umpireAsAll turns engine.Umpire into the side rules and report read as
+// "everything" (""); a player's side stays as it is. Call it only once
+// engine.Public, which is "" too, has been dealt with.
+func umpireAsAll(side string) string {
+	if side == engine.Umpire {
+		return ""
+	}
+	return side
+}
+
+// publicView is what the public may know while the game is played [14]:
+// the map, the objectives, the clock and the initiative; no platoon,
+// battery, flight or radio net, no side's standing choice or losses.
+func publicView(st *rules.State) *rules.State {
+	v := st.Clone()
+	v.Platoons, v.Batteries, v.Flights, v.Battalions = nil, nil, nil, nil
+	for _, sd := range v.Sides {
+		sd.Pursue, sd.BugoutDefault, sd.LostThisTurn = false, 0, 0
+	}
+	return v
+}
+
+// drawMap draws st for side, with the events of the turn that led to it
+// the side may read; the public's map shows neither platoons nor events.
 func drawMap(w io.Writer, rs *rules.Ruleset, st *rules.State, events []rules.Event, side string, f engine.MapFormat) error {
-	v := rules.View(rs, st, side)
+	v := sideView(rs, st, side)
+	if side == engine.Public {
+		events = nil
+	}
+	side = umpireAsAll(side)
 	switch f {
 	case engine.PNG, engine.SVG:
 		return mapview.Write(w, string(f), rs, v, events, side)
@@ -349,15 +390,32 @@ type Round struct {
 // Marshal implements engine.Round.
 func (r *Round) Marshal() ([]byte, error) { return json.Marshal(r.events) }
 
-// Report implements engine.Round: what side may read of the turn.
+// Report implements engine.Round: what side may read of the turn; the
+// public reads that it was played, and the position as it may know it.
 func (r *Round) Report(side string, meta engine.RoundMeta) (string, error) {
-	return report.Text(report.Round{Ruleset: r.after.sys.rs, Before: r.before.st, After: r.after.st, Events: r.events,
-		Game: meta.Game, Seed: meta.Seed, Defaulted: append(slices.Clone(meta.Defaulted), meta.DefaultedSeats...)}, side), nil
+	rd := report.Round{Ruleset: r.after.sys.rs, Before: r.before.st, After: r.after.st, Events: r.events,
+		Game: meta.Game, Seed: meta.Seed, Defaulted: append(slices.Clone(meta.Defaulted), meta.DefaultedSeats...)}
+	if side == engine.Public {
+		return report.PublicText(rd, publicView(r.after.st)), nil
+	}
+	return report.Text(rd, umpireAsAll(side)), nil
 }
 
-// Map implements engine.Round.
+// Map implements engine.Round: the events drawn are those the side saw,
+// as it saw them.
 func (r *Round) Map(w io.Writer, side string, f engine.MapFormat) error {
-	return drawMap(w, r.after.sys.rs, r.after.st, r.events, side, f)
+	rs := r.after.sys.rs
+	events := r.events
+	if side != engine.Public && side != engine.Umpire {
+		sight := report.NewSight(rs, r.before.st, r.after.st, side)
+		events = nil
+		for _, e := range r.events {
+			if e, ok := sight.Observe(e); ok {
+				events = append(events, e)
+			}
+		}
+	}
+	return drawMap(w, rs, r.after.st, events, side, f)
 }
 
 func sides(st *rules.State) []engine.Side {

@@ -15,6 +15,7 @@ import (
 
 	"fieldpost/engine"
 	"fieldpost/engine/frontline/bot"
+	"fieldpost/engine/frontline/fog"
 	"fieldpost/engine/frontline/mapview"
 	"fieldpost/engine/frontline/ordertext"
 	"fieldpost/engine/frontline/report"
@@ -288,7 +289,7 @@ func (p *Position) Situation(side string) (string, error) {
 }
 
 func situation(st *rules.State, side string) string {
-	v := st.View(strings.ToUpper(side))
+	v := sideView(st, side)
 	var b strings.Builder
 	for _, pl := range v.Players {
 		fmt.Fprintf(&b, "%s: score %d\n", pl.Side, pl.Score)
@@ -300,17 +301,43 @@ func situation(st *rules.State, side string) string {
 
 // View implements engine.Position: the side's view, as JSON.
 func (p *Position) View(side string) ([]byte, error) {
-	side = strings.ToUpper(side)
-	v := stored{State: p.st.View(side)}
-	if t := p.teams[side]; t != nil {
-		v.Teams = map[string]*engine.Team{side: t}
+	v := stored{State: sideView(p.st, side)}
+	if t := p.teams[strings.ToUpper(side)]; t != nil {
+		v.Teams = map[string]*engine.Team{strings.ToUpper(side): t}
 	}
 	return json.Marshal(v)
 }
 
 // Map implements engine.Position.
 func (p *Position) Map(w io.Writer, side string, f engine.MapFormat) error {
-	return drawMap(w, p.st.View(strings.ToUpper(side)), nil, f)
+	return drawMap(w, sideView(p.st, side), nil, f)
+}
+
+// sideView is st as side may know it: a side's view (its own units, the
+// enemy it sees, the opening of the turn as it observed it); the public's,
+// with no unit of either side (the map, who holds the cities, the scores);
+// the umpire's, everything.
+func sideView(st *rules.State, side string) *rules.State {
+	switch side {
+	case engine.Umpire:
+		return st.Clone()
+	case engine.Public:
+		v := st.View("")
+		v.Units, v.Opening = nil, nil
+		return v
+	}
+	return fog.View(st, side)
+}
+
+// observed are the events as sight observed them.
+func observed(sight fog.Sight, events []rules.Event) []rules.Event {
+	var out []rules.Event
+	for _, e := range events {
+		if e, ok := sight.Observe(e); ok {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // drawMap draws a side's view v, with the turn that led to it (nil for
@@ -393,7 +420,14 @@ func (r *Round) Report(side string, meta engine.RoundMeta) (string, error) {
 	for _, d := range meta.DefaultedSeats {
 		fmt.Fprintf(&b, "Seat %s sent no orders: its units held (default orders).\n\n", d)
 	}
-	b.WriteString(report.Text(r.events, strings.ToUpper(side)))
+	switch side {
+	case engine.Public:
+		b.WriteString("Fog of war (VIII.1) and hidden units: what each side did and saw is told to that side only, and to everybody once the game is over.\n")
+	case engine.Umpire:
+		b.WriteString(report.Text(r.events, fog.Umpire))
+	default:
+		b.WriteString(report.Text(r.events, r.sight(side)))
+	}
 	fmt.Fprintf(&b, "\nDice seed for this turn: %d (its SHA-256 was promised before the orders).\n", meta.Seed)
 	if r.after.st.Over {
 		fmt.Fprintf(&b, "\nTHE GAME IS OVER. %s\n", r.after.st.Result)
@@ -404,11 +438,23 @@ func (r *Round) Report(side string, meta engine.RoundMeta) (string, error) {
 }
 
 // Map implements engine.Round: the position after the turn, as the side
-// sees it, with the moves it saw and the turn's engagements.
+// sees it, with the moves it saw and the engagements; the public's shows
+// neither.
 func (r *Round) Map(w io.Writer, side string, f engine.MapFormat) error {
-	side = strings.ToUpper(side)
-	t := &mapview.Turn{Before: r.before.st.View(side), Events: r.events}
-	return drawMap(w, r.after.st.View(side), t, f)
+	var t *mapview.Turn
+	switch side {
+	case engine.Public:
+	case engine.Umpire:
+		t = &mapview.Turn{Before: sideView(r.before.st, side), Events: r.events}
+	default:
+		t = &mapview.Turn{Before: sideView(r.before.st, side), Events: observed(r.sight(side), r.events)}
+	}
+	return drawMap(w, sideView(r.after.st, side), t, f)
+}
+
+// sight is what side observed of the turn.
+func (r *Round) sight(side string) fog.Sight {
+	return fog.New(side, r.before.st, r.after.st, r.events)
 }
 
 func sides(st *rules.State) []engine.Side {

@@ -162,3 +162,19 @@ func abs(v int) int {
 	}
 	return v
 }
+
+// Direction is where b lies seen from a, as one of the eight winds
+// ("north", "north-east", ...; north is row 01), for reports that tell a
+// direction without a hex.
+func Direction(a, b Hex) string {
+	centre := func(h Hex) (x, y float64) {
+		q := h.Col - 1
+		return 1.5 * float64(q), math.Sqrt(3) * (float64(h.Row-1) + 0.5*float64(q&1))
+	}
+	ax, ay := centre(a)
+	bx, by := centre(b)
+	// Angle clockwise from north, in eighths of a turn.
+	angle := math.Atan2(bx-ax, ay-by) / (2 * math.Pi) * 8
+	winds := []string{"north", "north-east", "east", "south-east", "south", "south-west", "west", "north-west"}
+	return winds[(int(math.Round(angle))+8)%8]
+}

@@ -118,3 +118,15 @@ func TestBetween(t *testing.T) {
 		t.Errorf("Between(0101, 0301) = %v / %v, want 0200 / 0201", l, r)
 	}
 }
+
+func TestDirection(t *testing.T) {
+	for _, c := range []struct{ a, b, want string }{
+		{"0505", "0504", "north"}, {"0505", "0506", "south"}, {"0505", "0605", "south-east"},
+		{"0505", "0604", "north-east"}, {"0505", "0405", "south-west"}, {"0505", "0404", "north-west"},
+		{"0505", "0905", "east"}, {"0505", "0105", "west"},
+	} {
+		if got := Direction(MustParse(c.a), MustParse(c.b)); got != c.want {
+			t.Errorf("Direction(%s, %s) = %s, want %s", c.a, c.b, got, c.want)
+		}
+	}
+}

@@ -175,3 +175,50 @@ func checkSVG(t *testing.T, what string, doc []byte) {
 		t.Errorf("%s SVG map has only %d elements", what, elements)
 	}
 }
+
+// Star General hides nothing: every side, the public and the umpire read
+// one report, one situation and one view, and see one map.
+func TestEveryReaderSharesOneReport(t *testing.T) {
+	sys := newSystem(t)
+	pos, err := sys.NewGame("tutorial", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pos.HidesInformation() {
+		t.Fatal("Star General hides information")
+	}
+	orders := map[string]engine.Orders{}
+	for _, sd := range pos.Sides() {
+		orders[sd.Name] = pos.Default(sd.Name)
+	}
+	next, round, err := pos.Play(orders, engine.NewSeededDice(5))
+	if err != nil {
+		t.Fatal(err)
+	}
+	readers := []string{engine.Public, engine.Umpire}
+	for _, sd := range pos.Sides() {
+		readers = append(readers, sd.Name)
+	}
+	texts := func(side string) []string {
+		report, err := round.Report(side, engine.RoundMeta{Game: "g", Seed: 5, Orders: orders})
+		if err != nil {
+			t.Fatal(err)
+		}
+		situation, _ := next.Situation(side)
+		view, _ := next.View(side)
+		var svg, ascii bytes.Buffer
+		if err := round.Map(&svg, side, engine.SVG); err != nil {
+			t.Fatal(err)
+		}
+		if err := next.Map(&ascii, side, engine.ASCII); err != nil {
+			t.Fatal(err)
+		}
+		return []string{report, situation, string(view), svg.String(), ascii.String()}
+	}
+	want := texts(engine.Public)
+	for _, side := range readers[1:] {
+		if got := texts(side); !slices.Equal(got, want) {
+			t.Errorf("%q reads otherwise than the public", side)
+		}
+	}
+}

@@ -38,6 +38,11 @@ type Received struct {
 }
 
 // SMTPServer is an in-process SMTP server that records what it accepts.
+// It is as strict about the order of commands as OpenSMTPD: a second EHLO
+// or HELO in a session is refused with "503 5.5.1 Invalid command: Already
+// identified", as are MAIL within a transaction, RCPT or DATA outside one,
+// and a second AUTH or STARTTLS; [SMTPServer.Refusals] lists them. It does
+// not take pipelined commands.
 type SMTPServer struct {
 	// Addr is the server's 127.0.0.1:port.
 	Addr string
@@ -48,6 +53,10 @@ type SMTPServer struct {
 	received  []Received
 	failCode  int // reply code for rejected transactions
 	failCount int // how many more transactions to reject
+	// refuse holds, for "MAIL" and "DATA", how many more of those
+	// commands to refuse and with which code.
+	refuse   map[string]refusal
+	refusals []string
 	// conns are the client connections open now; connections counts every
 	// connection ever greeted.
 	conns       map[*smtp.Conn]bool
@@ -58,7 +67,7 @@ type SMTPServer struct {
 // the test ends. A nil opts is the zero SMTPOptions.
 func NewSMTPServer(t testing.TB, opts *SMTPOptions) *SMTPServer {
 	t.Helper()
-	s := &SMTPServer{conns: map[*smtp.Conn]bool{}}
+	s := &SMTPServer{conns: map[*smtp.Conn]bool{}, refuse: map[string]refusal{}}
 	if opts != nil {
 		s.opts = *opts
 	}
@@ -75,8 +84,11 @@ func NewSMTPServer(t testing.TB, opts *SMTPOptions) *SMTPServer {
 	server.WriteTimeout = 10 * time.Second
 	// Connection errors are expected when clients or tests hang up.
 	server.ErrorLog = log.New(io.Discard, "", 0)
+	var startTLS *tls.Config
 	if s.opts.StartTLS {
-		server.TLSConfig = serverTLSConfig()
+		// go-smtp offers STARTTLS; the strict connection does it.
+		startTLS = serverTLSConfig()
+		server.TLSConfig = startTLS
 	}
 
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
@@ -87,7 +99,7 @@ func NewSMTPServer(t testing.TB, opts *SMTPOptions) *SMTPServer {
 	if s.opts.ImplicitTLS {
 		ln = tls.NewListener(ln, serverTLSConfig())
 	}
-	go server.Serve(ln)
+	go server.Serve(&strictListener{Listener: ln, server: s, tlsConfig: startTLS})
 	t.Cleanup(func() { server.Close() })
 	return s
 }
@@ -99,6 +111,32 @@ func (s *SMTPServer) FailNext(n, code int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.failCount, s.failCode = n, code
+}
+
+// refusal is a command to refuse a number of times, with a reply code.
+type refusal struct{ count, code int }
+
+// RefuseNext makes the server refuse the next n MAIL FROM commands
+// (command "MAIL") or messages at the end of DATA (command "DATA") with
+// the given reply code.
+func (s *SMTPServer) RefuseNext(command string, n, code int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.refuse[command] = refusal{n, code}
+}
+
+// Refusals returns the commands refused so far as out of sequence, each
+// with the reply it got.
+func (s *SMTPServer) Refusals() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.refusals...)
+}
+
+func (s *SMTPServer) refused(command, reply string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.refusals = append(s.refusals, fmt.Sprintf("%q: %s", command, reply))
 }
 
 // Connections returns how many connections clients have opened so far
@@ -135,6 +173,23 @@ func (s *SMTPServer) WaitMessages(t testing.TB, n int) []Received {
 		t.Fatalf("mailtest: waiting for %d SMTP messages: have %d", n, len(got))
 	}
 	return got
+}
+
+// refusalOf returns the error the current command must get, or nil.
+func (s *SMTPServer) refusalOf(command string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	r := s.refuse[command]
+	if r.count == 0 {
+		return nil
+	}
+	r.count--
+	s.refuse[command] = r
+	return &smtp.SMTPError{
+		Code:         r.code,
+		EnhancedCode: smtp.EnhancedCode{r.code / 100, 0, 0},
+		Message:      "mailtest: refused as instructed by RefuseNext",
+	}
 }
 
 // rejectTransaction reports whether the current transaction must fail, and
@@ -202,6 +257,9 @@ func (ss *smtpSession) Mail(from string, _ *smtp.MailOptions) error {
 		return smtp.ErrAuthRequired
 	}
 	ss.Reset()
+	if err := ss.server.refusalOf("MAIL"); err != nil {
+		return err
+	}
 	ss.from = from
 	if code, reject := ss.server.rejectTransaction(); reject {
 		ss.failCode = code
@@ -228,6 +286,9 @@ func (ss *smtpSession) Data(r io.Reader) error {
 	}
 	if len(ss.to) == 0 {
 		return errors.New("mailtest: no accepted recipients")
+	}
+	if err := ss.server.refusalOf("DATA"); err != nil {
+		return err
 	}
 	return ss.server.accept(Received{From: ss.from, To: ss.to, Data: data})
 }

@@ -6,21 +6,19 @@ package report
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 
 	"fieldpost/engine/brigadier/rules"
+	"fieldpost/engine/hex"
 )
 
 // Situation is a side's picture of the game between turns; view is
 // rules.View for that side.
 func Situation(rs *rules.Ruleset, view *rules.State, side string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s: turn %d, clock %s (the game ends at %s)\n", view.Title, view.Turn+1, rules.ClockText(view.Clock), rules.ClockText(view.End))
-	fmt.Fprintf(&b, "Initiative: %s (11.1)\n", view.Initiative)
-	if night, twilight := view.Night(rs); night || twilight {
-		fmt.Fprintf(&b, "Light: %s (FP-13)\n", map[bool]string{true: "night", false: "twilight"}[night])
-	}
+	writeClock(&b, rs, view)
 	for _, bn := range view.Battalions {
 		if side == "" || bn.Side == side {
 			fmt.Fprintf(&b, "Radio %s (%s): %s\n", bn.Name, bn.Side, inOut(bn.Radio))
@@ -28,13 +26,25 @@ func Situation(rs *rules.Ruleset, view *rules.State, side string) string {
 	}
 	b.WriteString("\n")
 	b.WriteString(Roster(rs, view, side))
+	writeObjectivesAndMap(&b, rs, view, side)
+	return b.String()
+}
+
+func writeClock(b *strings.Builder, rs *rules.Ruleset, view *rules.State) {
+	fmt.Fprintf(b, "%s: turn %d, clock %s (the game ends at %s)\n", view.Title, view.Turn+1, rules.ClockText(view.Clock), rules.ClockText(view.End))
+	fmt.Fprintf(b, "Initiative: %s (11.1)\n", view.Initiative)
+	if night, twilight := view.Night(rs); night || twilight {
+		fmt.Fprintf(b, "Light: %s (FP-13)\n", map[bool]string{true: "night", false: "twilight"}[night])
+	}
+}
+
+func writeObjectivesAndMap(b *strings.Builder, rs *rules.Ruleset, view *rules.State, side string) {
 	b.WriteString("\nOBJECTIVES\n")
 	for _, o := range Objectives(view) {
-		fmt.Fprintf(&b, "  %s\n", o)
+		fmt.Fprintf(b, "  %s\n", o)
 	}
 	b.WriteString("\nMAP\n")
 	b.WriteString(ASCII(rs, view, side))
-	return b.String()
 }
 
 func inOut(in bool) string {
@@ -152,7 +162,7 @@ type Round struct {
 	Defaulted []string
 }
 
-// Text is the turn's report for side ("" an observer's): every event the
+// Text is the turn's report for side ("" the umpire's): every event the
 // side may read, each roll with what it was checked against, then the
 // position after as the side sees it.
 func Text(r Round, side string) string {
@@ -163,11 +173,13 @@ func Text(r Round, side string) string {
 		fmt.Fprintf(&b, "%s sent no orders: Move and Double became Aim, and Aim and Defend fire at the nearest enemy (brief §3).\n", d)
 	}
 	phase := ""
+	sight := NewSight(r.Ruleset, r.Before, r.After, side)
 	for _, e := range r.Events {
-		text, ok := Visible(e, side)
+		e, ok := sight.Observe(e)
 		if !ok {
 			continue
 		}
+		text := e.Text
 		if e.Phase != phase {
 			phase = e.Phase
 			fmt.Fprintf(&b, "\n%d %s\n", slices.Index(rules.Phases, phase)+1, strings.ToUpper(phase))
@@ -183,6 +195,115 @@ func Text(r Round, side string) string {
 	}
 	b.WriteString(Situation(r.Ruleset, view, side))
 	return b.String()
+}
+
+// PublicText is the turn's report for the public while the game is
+// played [14]: that the turn was played, its clock and dice seed, who sent
+// no orders, and the public situation (view is the public's, without
+// platoons). What happened is told once the game is over.
+func PublicText(r Round, view *rules.State) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s, game %s: TURN %d played\n", r.After.Title, r.Game, r.After.Turn)
+	fmt.Fprintf(&b, "Clock %s -> %s. Dice seed for this turn: %d\n", rules.ClockText(r.Before.Clock), rules.ClockText(r.After.Clock), r.Seed)
+	for _, d := range r.Defaulted {
+		fmt.Fprintf(&b, "%s sent no orders.\n", d)
+	}
+	b.WriteString("\nHidden movement [14]: what each side did and saw is told to that side only, and to everybody once the game is over.\n\n")
+	b.WriteString(PublicSituation(r.Ruleset, view))
+	return b.String()
+}
+
+// PublicSituation is the game between turns as the public may know it:
+// the clock, the initiative, the objectives and the map without platoons.
+func PublicSituation(rs *rules.Ruleset, view *rules.State) string {
+	var b strings.Builder
+	writeClock(&b, rs, view)
+	writeObjectivesAndMap(&b, rs, view, "")
+	return b.String()
+}
+
+// Sight is what a side saw of the platoons during a turn [14]: the rules
+// tell each event to the sides that see it, in words for each (Text,
+// Other); an event may still name an enemy platoon the side never saw,
+// one that fired from out of its sight. Such a fire is told as observed
+// ("an unseen unit (4 dice) at 2Zug 0905 ..., fired from the east"),
+// anything else it would tell of the platoon is left out.
+type Sight struct {
+	side   string
+	unseen []string // names of the enemy platoons the side did not see
+}
+
+// NewSight is side's sight of the turn played from before to after: it
+// saw the enemy platoons its view showed before the turn or after it.
+// Side "" sees everything.
+func NewSight(rs *rules.Ruleset, before, after *rules.State, side string) Sight {
+	s := Sight{side: side}
+	if side == "" {
+		return s
+	}
+	seen := map[string]bool{}
+	for _, st := range []*rules.State{before, after} {
+		for _, p := range rules.View(rs, st, side).Platoons {
+			seen[p.Name] = true
+		}
+	}
+	for _, p := range after.Platoons {
+		if p.Side != side && !seen[p.Name] {
+			s.unseen = append(s.unseen, p.Name)
+		}
+	}
+	return s
+}
+
+// Observe is an event as the side reads it (Text the words it reads,
+// Other empty, From empty where it may not see where it started), and
+// whether it reads it at all.
+func (s Sight) Observe(e rules.Event) (rules.Event, bool) {
+	text, ok := Visible(e, s.side)
+	if !ok || s.side == "" {
+		return e, ok
+	}
+	if e.Side != "" && e.Side != s.side && e.Other != "" {
+		e.From = rules.Hex{} // the short version: no path, no firer
+	}
+	e.Text, e.Other = text, ""
+	var named []string
+	for _, n := range s.unseen {
+		if platoonName(n).MatchString(e.Text) {
+			named = append(named, n)
+		}
+	}
+	if len(named) == 0 {
+		return e, true
+	}
+	if len(e.Dice) == 0 || e.To.IsZero() {
+		return e, false // it tells where an unseen platoon is or goes
+	}
+	for _, n := range named {
+		e.Text = platoonName(n).ReplaceAllString(e.Text, "${1}an unseen unit$2")
+	}
+	if !e.From.IsZero() && e.From != e.To {
+		first, rest, _ := strings.Cut(e.Text, "\n")
+		e.Text = fmt.Sprintf("%s, fired from the %s\n%s", first, hex.Direction(e.To, e.From), rest)
+	}
+	dice := make([]rules.Die, len(e.Dice))
+	for i, d := range e.Dice {
+		for _, n := range named {
+			if d.By == n {
+				d.By = "an unseen unit"
+			}
+		}
+		dice[i] = d
+	}
+	e.Dice, e.From = dice, rules.Hex{}
+	return e, true
+}
+
+// platoonName matches a platoon's name as a word, with the order and type
+// that follow it in a fire ("60mm (Aim, mortar60)"), which would name it
+// too.
+func platoonName(name string) *regexp.Regexp {
+	return regexp.MustCompile(`(^|[^A-Za-z0-9/.-])` + regexp.QuoteMeta(name) + `(?: \([A-Z][a-z]+, [a-z0-9_+]+\))?($|[^A-Za-z0-9/.-])`)
 }
 
 // Visible is an event's text as side may read it, and whether it may.

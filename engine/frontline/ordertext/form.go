@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"fieldpost/engine/frontline/fog"
 	"fieldpost/engine/frontline/rules"
 )
 
@@ -15,7 +16,7 @@ import (
 // may; the waiting side's holds only its standing orders (REACT).
 func Form(s *rules.State, game, side string) string {
 	side = strings.ToUpper(side)
-	v := s.View(side)
+	v := fog.View(s, side)
 	p := v.Player(side)
 	var b strings.Builder
 	active := s.Active == side

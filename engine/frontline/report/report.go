@@ -1,13 +1,15 @@
 // Package report writes a Frontline General player turn as text for one
 // side: the phases in order, every die with what it was checked against,
-// and only the events that side may see (its own purchases, supply and
-// hand; under fog of war its own moves, not the enemy's).
+// and only the events that side observed, as it observed them (package
+// fog: its own purchases, supply and hand; under fog of war its own moves,
+// not the enemy's; never a unit it did not see).
 package report
 
 import (
 	"fmt"
 	"strings"
 
+	"fieldpost/engine/frontline/fog"
 	"fieldpost/engine/frontline/rules"
 )
 
@@ -16,13 +18,13 @@ var phaseTitle = map[string]string{
 	"movement": "Movement (V.4)", "combat": "Combat (V.5)", "deployment": "Deployment (V.6)", "end": "End of turn",
 }
 
-// Text is the report of a turn's events for side ("" = an observer, who
-// sees only public events).
-func Text(events []rules.Event, side string) string {
+// Text is the report of a turn's events as sight observed them.
+func Text(events []rules.Event, sight fog.Sight) string {
 	var b strings.Builder
 	phase := ""
 	for _, e := range events {
-		if !visible(e, side) {
+		e, ok := sight.Observe(e)
+		if !ok {
 			continue
 		}
 		if e.Phase != phase {
@@ -45,18 +47,11 @@ func Text(events []rules.Event, side string) string {
 	return b.String()
 }
 
-func visible(e rules.Event, side string) bool {
-	if side == "" {
-		return e.Private == ""
-	}
-	return e.Visible(side)
-}
-
-// Dice lists every die a side may check, in rolling order.
-func Dice(events []rules.Event, side string) []rules.Roll {
+// Dice lists every die sight observed, in rolling order.
+func Dice(events []rules.Event, sight fog.Sight) []rules.Roll {
 	var out []rules.Roll
 	for _, e := range events {
-		if visible(e, side) {
+		if e, ok := sight.Observe(e); ok {
 			out = append(out, e.Rolls...)
 		}
 	}

@@ -84,13 +84,15 @@ func (r *resolver) applyEvent(e EventCard) {
 	}
 }
 
-// partisanReveal shows one random enemy stack to the drawer.
+// partisanReveal shows one random enemy stack to the drawer: what fog of
+// war hides of it, not a hidden unit, which only recon finds (Glossary
+// Hidden).
 func (r *resolver) partisanReveal() {
 	s := r.s
 	var stacks []Hex
 	seen := map[Hex]bool{}
 	for _, u := range s.Units {
-		if u.Side == r.enemy && u.OnMap() && !seen[u.Hex] {
+		if u.Side == r.enemy && u.OnMap() && !(u.Hidden && !u.Found) && !seen[u.Hex] {
 			seen[u.Hex] = true
 			stacks = append(stacks, u.Hex)
 		}
@@ -101,7 +103,7 @@ func (r *resolver) partisanReveal() {
 	h := stacks[r.roll(len(stacks), "enemy stack revealed", "")-1]
 	var ids []string
 	for _, u := range s.UnitsAt(h) {
-		if u.Side == r.enemy {
+		if u.Side == r.enemy && !(u.Hidden && !u.Found) {
 			u.Revealed = true
 			ids = append(ids, u.ID)
 		}
