@@ -31,6 +31,7 @@ const (
 	cmdEnd         = "END"
 	cmdRemail      = "REMAIL"
 	cmdTimezone    = "TIMEZONE"
+	cmdTeam        = "TEAM"
 )
 
 var commandWords = map[string]string{
@@ -52,6 +53,7 @@ var commandWords = map[string]string{
 	"END": cmdEnd, "ENDGAME": cmdEnd,
 	"REMAIL":   cmdRemail,
 	"TIMEZONE": cmdTimezone, "TZ": cmdTimezone, "ZONE": cmdTimezone,
+	"TEAM": cmdTeam,
 }
 
 // gmCommands may only be given with the GM's secret.

@@ -53,6 +53,18 @@ type Game struct {
 	// Thread is the root Message-ID every mail of the game refers to.
 	Thread  string    `json:"thread"`
 	Created time.Time `json:"created"`
+	// Team are the TEAM messages between a side's seats, shown publicly
+	// once the game is over.
+	Team []TeamMessage `json:"team,omitempty"`
+}
+
+// TeamMessage is a TEAM message: from a seat to the other seats of its
+// side, through the judge.
+type TeamMessage struct {
+	From  string    `json:"from"` // the seat
+	Round int       `json:"round"`
+	At    time.Time `json:"at"`
+	Text  string    `json:"text"`
 }
 
 // Player is a side's player: where its mail goes. Its secret is in the

@@ -211,20 +211,20 @@ func (t *txn) newGame(req *request) error {
 	if len(g.Players) != len(sides) {
 		return refuse("Every side needs a player's address: %s.", strings.Join(sides, "=..., ")+"=...")
 	}
+	for _, key := range slices.Sorted(maps.Keys(seatNames)) {
+		if _, ok := seats[key]; !ok {
+			return refuse("%s.name names a seat that has no player (%s=address, or %s=empty).", key, key, key)
+		}
+	}
+	for _, key := range slices.Sorted(maps.Keys(seatUnits)) {
+		if _, ok := seats[key]; !ok {
+			return refuse("%s.units gives units to a seat that has no player (%s=address, or %s=empty).", key, key, key)
+		}
+	}
 	if len(seats) > 0 {
 		seated, ok := pos.(engine.Seated)
 		if !ok {
 			return refuse("%s is played one player a side: it has no seats such as %s.", sys.Title(), slices.Sorted(maps.Keys(seats))[0])
-		}
-		for _, key := range slices.Sorted(maps.Keys(seatNames)) {
-			if _, ok := seats[key]; !ok {
-				return refuse("%s.name names a seat that has no player (%s=address, or %s=empty).", key, key, key)
-			}
-		}
-		for _, key := range slices.Sorted(maps.Keys(seatUnits)) {
-			if _, ok := seats[key]; !ok {
-				return refuse("%s.units gives units to a seat that has no player (%s=address, or %s=empty).", key, key, key)
-			}
 		}
 		setups := seatSetups(seats, seatNames, seatUnits)
 		for i, su := range setups {

@@ -15,7 +15,7 @@ import (
 func (t *txn) playerRequest(req *request) error {
 	claimed := req.Header.Game
 	historyRound := 0
-	if req.Command != cmdOrders && req.Command != cmdCheck {
+	if req.Command != cmdOrders && req.Command != cmdCheck && req.Command != cmdTeam {
 		// The arguments: a game id, HISTORY's round number, TIMEZONE's zone
 		// (its last word).
 		args := req.Args
@@ -48,6 +48,8 @@ func (t *txn) playerRequest(req *request) error {
 		return t.history(id, historyRound)
 	case cmdTimezone:
 		return t.playerTimeZone(id, req)
+	case cmdTeam:
+		return t.teamMessage(id, req)
 	case cmdResend:
 		switch {
 		case id.game.Turn > 0:

@@ -135,3 +135,63 @@ func seatSetups(seats, names, units map[string]string) []engine.SeatSetup {
 	}
 	return out
 }
+
+// maxTeamMessage is the longest TEAM message kept, in bytes.
+const maxTeamMessage = 8 << 10
+
+// teamMessage passes a TEAM message from a seat to the other seats of its
+// side, and keeps it in the game's record: the words after TEAM on its
+// line, and the lines below it.
+func (t *txn) teamMessage(id *identity, req *request) error {
+	g, seat := id.game, id.side
+	side := seatSide(seat)
+	lines := strings.Split(req.Text, "\n")
+	var text []string
+	if req.Line >= 0 && req.Line < len(lines) {
+		first := strings.TrimSpace(lines[req.Line])
+		if _, rest, ok := strings.Cut(first, " "); ok {
+			text = append(text, strings.TrimSpace(rest))
+		}
+		text = append(text, lines[req.Line+1:]...)
+	}
+	msg := strings.TrimSpace(strings.Join(text, "\n"))
+	var to []Player
+	for _, p := range g.Players {
+		if seatSide(p.Side) == side && p.Side != seat {
+			to = append(to, p)
+		}
+	}
+	switch {
+	case msg == "":
+		return t.mailPlayer(g, seat, kindError, "TEAM message not sent", "A TEAM message needs its text: after TEAM on its line, or on the lines below.", false)
+	case len(msg) > maxTeamMessage:
+		return t.mailPlayer(g, seat, kindError, "TEAM message not sent",
+			fmt.Sprintf("The TEAM message is %s long; at most %s is passed on. Nothing was sent.", byteSize(int64(len(msg))), byteSize(maxTeamMessage)), false)
+	case len(to) == 0:
+		return t.mailPlayer(g, seat, kindError, "TEAM message not sent", fmt.Sprintf("Nobody else plays %s: there is nobody to send a TEAM message to.", side), false)
+	}
+	g.Team = append(g.Team, TeamMessage{From: seat, Round: g.Round(), At: t.now, Text: msg})
+	if err := t.putGame(g); err != nil {
+		return err
+	}
+	pos, err := t.position(g)
+	if err != nil {
+		return err
+	}
+	t.log.Info("team message passed on", "to", len(to))
+	var names []string
+	for _, p := range to {
+		d := t.gameData(g, p.Side, pos)
+		d.Body = fmt.Sprintf("From %s:\n\n%s\n", seatLine(pos, seat), msg)
+		l := &letter{kind: kindTeam, game: g, side: p.Side, to: p.Address, subject: fmt.Sprintf("[%s] TEAM from %s", g.ID, seatLine(pos, seat))}
+		if l.text, err = t.s.render(kindTeam, d); err != nil {
+			return err
+		}
+		if err := t.queue(l); err != nil {
+			return err
+		}
+		names = append(names, seatLine(pos, p.Side))
+	}
+	return t.mailPlayer(g, seat, kindStatus, "TEAM message sent",
+		fmt.Sprintf("Your TEAM message went to %s. It is kept in the game's record, public once the game is over.", strings.Join(names, ", ")), false)
+}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"fieldpost/engine"
+	"fieldpost/templates"
 )
 
 // teamGame is a team game to play by mail: a scenario and its seats
@@ -197,8 +198,7 @@ func byKindMaybe(mails []*sent, kind, to string) *sent {
 // seatUnitsLine is the line of a seat's form listing a seat's units.
 func seatUnitsLine(form, seat string) string {
 	for line := range strings.Lines(form) {
-		f := strings.Fields(line)
-		if len(f) > 2 && f[0] == "#" && (f[1] == "->" || len(f) > 3) && slices.Contains(f[:3], seat) {
+		if strings.HasPrefix(line, "# -> "+seat+" ") || strings.HasPrefix(line, "#    "+seat+" ") {
 			return line
 		}
 	}
@@ -214,4 +214,104 @@ func firstUnit(t *testing.T, form, seat string) string {
 		t.Fatalf("no units of %s in the form:\n%s", seat, form)
 	}
 	return f[0]
+}
+
+// A team game of Two Star General by mail, seat by seat: each seat has
+// its own secret and form; a seat's orders for another's unit are refused
+// by line; a seat's secret with another seat's SEAT line is a slip told to
+// its player; the pages show each side's seats and who has sent; a TEAM
+// message reaches the side's other seats only and is public once the
+// game is over.
+func TestTeamSeatsByMail(t *testing.T) {
+	const carol = "carol@example.org"
+	j := newJudge(t, &Options{BaseURL: "http://judge.test"})
+	j.handle(gmMail(fmt.Sprintf("NEWGAME scenario=tutorial id=t1 us=%s us.2=%s us.3=empty german=%s", alice, carol, bob)))
+	mails := j.takeN(4)
+	gm := byKind(t, mails, kindGM, testGM)
+	chief, second := byKind(t, mails, kindWelcome, alice), byKind(t, mails, kindWelcome, carol)
+	if !strings.Contains(gm.Text, "us.2 (Subordinate 1)") {
+		t.Errorf("the GM's answer does not name the seat:\n%s", gm.Text)
+	}
+	if second.Side() != "us.2" || chief.Token() == second.Token() {
+		t.Fatalf("seat us.2's welcome: side %q, its own secret: %v", second.Side(), chief.Token() != second.Token())
+	}
+	form := second.Form()
+	if !strings.Contains(form, "GAME t1  SIDE us  SEAT 2  ROUND 1") || strings.Contains(form, "PRIORITY") {
+		t.Errorf("seat us.2's form:\n%s", form)
+	}
+	mine, chiefs := firstUnit(t, form, "us.2"), firstUnit(t, form, "us")
+
+	// Another seat's unit, and the commander's PRIORITY: refused by line.
+	j.handle(second.reply(carol, fmt.Sprintf("BN %s H\nBN %s H\nPRIORITY %s\nEND\n", mine, chiefs, chiefs)))
+	refused := byKind(t, j.takeN(1), kindRejected, carol)
+	for _, want := range []string{"line 2: " + chiefs + " is commanded by seat us, not by you (us.2)", "line 3: PRIORITY is the side's commander's"} {
+		if !strings.Contains(refused.Text, want) {
+			t.Errorf("the refusal lacks %q:\n%s", want, refused.Text)
+		}
+	}
+	// Seat 2's secret, SEAT 3 written: nothing done, carol told.
+	j.handle(second.reply(carol, fmt.Sprintf("GAME t1 SIDE us SEAT 3\nBN %s H\nEND\n", mine)))
+	if slip := byKind(t, j.takeN(1), kindError, carol); !strings.Contains(slip.Text, "side us seat 3") {
+		t.Errorf("the slip:\n%s", slip.Text)
+	}
+	j.handle(second.reply(carol, form))
+	byKind(t, j.takeN(1), kindAccepted, carol)
+
+	pages, err := newWebPages(j.store, j.svc.opts.Systems, templates.FS, j.svc.log)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, body := get(t, pages.handler(), "/g/t1")
+	for _, want := range []string{"us Commander (waiting)", "us.2 Subordinate 1 (orders in)", "us.3 Subordinate 2 (empty)"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the game page lacks %q:\n%s", want, body)
+		}
+	}
+	_, _, body = get(t, pages.handler(), "/p/"+second.Token())
+	if !strings.Contains(body, "seat us.2 (Subordinate 1)") || !strings.Contains(body, "SEAT 2") {
+		t.Errorf("seat us.2's page:\n%s", body)
+	}
+
+	// TEAM: to alice only, not to bob.
+	j.handle(second.reply(carol, "TEAM Shall I push on the left?\nI have fresh troops.\n"))
+	got := j.takeN(2)
+	team := byKind(t, got, kindTeam, alice)
+	byKind(t, got, kindStatus, carol)
+	if !strings.Contains(team.Text, "From us.2 (Subordinate 1):\n\nShall I push on the left?\nI have fresh troops.") {
+		t.Errorf("the TEAM message:\n%s", team.Text)
+	}
+	_, _, body = get(t, pages.handler(), "/g/t1")
+	if strings.Contains(body, "fresh troops") {
+		t.Errorf("a TEAM message is public before the game ends")
+	}
+	j.handle(gmMail("END t1"))
+	j.take()
+	_, _, body = get(t, pages.handler(), "/g/t1")
+	if !strings.Contains(body, "fresh troops") {
+		t.Errorf("the TEAM message is not public once the game is over:\n%s", body)
+	}
+}
+
+// NEWGAME's seats are checked: a seat beyond what the rules allow, units
+// that are not the side's, a seat of no side.
+func TestNewGameRefusesBadSeats(t *testing.T) {
+	j := newJudge(t, nil)
+	for cmd, want := range map[string]string{
+		"us.7=c@example.org":                               "at most 5 seats a side",
+		"us.2=c@example.org us.2.units=NOPE":               "NOPE is no unit of us",
+		"british.2=c@example.org":                          "british.2 is no seat",
+		"us.2=not-an-address":                              "us.2=not-an-address is not a mail address",
+		"us.3.units=743":                                   "gives units to a seat that has no player",
+		"us.2=c@example.org us.3=d@example.org us.3.name=": "has no value",
+	} {
+		j.handle(gmMail(fmt.Sprintf("NEWGAME scenario=tutorial id=x us=%s german=%s %s", alice, bob, cmd)))
+		got := j.take()
+		if len(got) != 1 {
+			t.Fatalf("%s: a game was created:\n%s", cmd, describe(got))
+		}
+		m := byKind(t, got, kindGM, testGM)
+		if !strings.Contains(m.Text, want) {
+			t.Errorf("%s: the refusal lacks %q:\n%s", cmd, want, m.Text)
+		}
+	}
 }
