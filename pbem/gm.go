@@ -455,7 +455,7 @@ func (t *txn) endGame(g *Game) error {
 	recipients := append(slices.Clone(g.Players), observersAsPlayers(g)...)
 	var png *mail.Part
 	for _, p := range recipients {
-		view := p.Side
+		view := seatSide(p.Side)
 		if view == "" {
 			view = publicView(g) // the game is over: everything
 		}
