@@ -119,8 +119,11 @@ func (p *Position) SeatForm(seat, game string) string {
 	for i, line := range lines {
 		f := strings.Fields(line)
 		switch {
-		case len(f) == 0 || strings.HasPrefix(f[0], "#"):
+		case len(f) == 0:
 			keep[i] = true
+		case strings.HasPrefix(f[0], "#"):
+			// The artillery's comments are the senior commander's.
+			keep[i] = n == 1 || !strings.Contains(line, "CALL ") && !strings.Contains(line, "CANCEL ") && !strings.Contains(line, "(11.4.1)")
 		case p.st.Platoon(side, f[0]) != nil:
 			keep[i] = team.Commands(side, seat, f[0])
 			if !keep[i] && i > 0 && strings.HasPrefix(strings.TrimSpace(lines[i-1]), "# ") && strings.Contains(lines[i-1], "Count") {

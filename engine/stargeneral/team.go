@@ -91,14 +91,17 @@ func (p *Position) SeatForm(seat, game string) string {
 	for _, para := range strings.SplitAfter(form, "\n\n") {
 		switch kind, unit := paragraphKind(para); {
 		case kind == "header":
-			first, rest, _ := strings.Cut(para, "\n")
-			b.WriteString(strings.Replace(first, "ROUND", strings.TrimSpace(engine.SeatHeader(seat))+"  ROUND", 1) + "\n")
-			if n == 1 {
-				b.Reset()
-				b.WriteString(first + "\n")
+			for line := range strings.Lines(para) {
+				if f := strings.Fields(line); len(f) > 0 && strings.EqualFold(f[0], "GAME") {
+					if n > 1 {
+						line = strings.Replace(line, "ROUND", strings.TrimSpace(engine.SeatHeader(seat))+"  ROUND", 1)
+					}
+					b.WriteString(line)
+					p.writeSeats(&b, side, seat)
+					continue
+				}
+				b.WriteString(line)
 			}
-			p.writeSeats(&b, side, seat)
-			b.WriteString(rest)
 		case kind == "unit" && !team.Commands(side, seat, unit):
 		case kind == "side" && n > 1:
 			if strings.Contains(para, "\nEND") || strings.HasPrefix(para, "END") {
