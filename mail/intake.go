@@ -38,6 +38,11 @@ type IntakeConfig struct {
 	// answered with ErrSetAside and those whose reading or handling
 	// panicked. "Unreadable" by default; created when first needed.
 	SetAsideMailbox string
+	// LeaveSetAside leaves the messages that would be set aside in Mailbox,
+	// untouched and not handed over again while the intake runs: for a
+	// program that reads a mailbox a person shares (a bot player), which
+	// moves only the mail it deals with.
+	LeaveSetAside bool
 	// PollInterval is the longest time between two checks of Mailbox; one
 	// minute by default. With IDLE, new mail is seen at once and polling is
 	// only a safety net.
@@ -70,7 +75,8 @@ type IntakeConfig struct {
 // Handler handles one inbound mail. Returning nil means the mail is dealt
 // with for good and it is moved to the processed mailbox; returning an
 // error wrapping ErrSetAside means it is dealt with but moved to the
-// set-aside mailbox; any other error leaves it in the watched mailbox to be
+// set-aside mailbox; one wrapping ErrLeave, that it is not the handler's
+// and stays untouched; any other error leaves it in the watched mailbox to be
 // handled again later. A handler is therefore called at least once per
 // message, and may be called again for a message it handled if the move
 // failed and the process restarted: use Inbound.MessageID to recognise
@@ -92,6 +98,13 @@ const fetchBatch = 50
 // again: the intake moves it to the set-aside mailbox for a human to look
 // at. The handler has told the sender, or chosen not to.
 var ErrSetAside = errors.New("mail set aside")
+
+// ErrLeave, returned (wrapped) by a Handler, says that the mail is not the
+// handler's to deal with (a mail of someone else, in a mailbox shared
+// with a person): the intake leaves it in the watched mailbox as it is,
+// neither moved nor flagged, and does not hand it over again while it
+// runs.
+var ErrLeave = errors.New("mail left alone")
 
 // Intake watches an IMAP mailbox and hands each new message to a
 // [Handler].
@@ -568,6 +581,11 @@ func (in *Intake) processBatch(ctx context.Context, c *imapclient.Client, handle
 			continue
 		}
 		msg, err := parseSafely(f.raw, in.cfg.MaxMessageSize, in.cfg.Limits)
+		if errors.Is(err, ErrSetAside) && in.cfg.LeaveSetAside {
+			delete(st.retries, uid)
+			log.Error("message that cannot be read left in the mailbox", "size", f.size, "err", err)
+			continue
+		}
 		if errors.Is(err, ErrSetAside) {
 			log.Error("message set aside", "size", f.size, "moved_to", in.cfg.SetAsideMailbox, "err", err)
 			st.retries[uid] = &retryState{handled: true, moveTo: in.cfg.SetAsideMailbox}
@@ -595,6 +613,11 @@ func (in *Intake) processBatch(ctx context.Context, c *imapclient.Client, handle
 			moveTo := in.cfg.ProcessedMailbox
 			if err != nil {
 				log := in.log.With("uid", uid, "message_id", msg.MessageID, "from", msg.From.Email)
+				if errors.Is(err, ErrLeave) || errors.Is(err, ErrSetAside) && in.cfg.LeaveSetAside {
+					delete(st.retries, uid)
+					log.Info("message left in the mailbox", "reason", err)
+					continue
+				}
 				if !errors.Is(err, ErrSetAside) {
 					r := st.fail(uid, in.cfg.RetryMin, in.cfg.RetryMax)
 					log.Warn("handler failed; message stays in mailbox", "attempt", r.attempts,

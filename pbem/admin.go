@@ -342,10 +342,15 @@ func WriteGame(w io.Writer, g *GameInfo, now time.Time) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	unreachable := false
 	for _, s := range g.Sides {
 		if u := s.Unreachable; u != nil {
-			fmt.Fprintf(w, "\nUNREACHABLE: %s (%s): the judge's mail bounced %s: %s\n", s.Side, s.Address, formatTime(u.Since), u.Reason)
+			fmt.Fprintf(w, "\nUNREACHABLE: %s (%s): the judge's mail failed for good %s: %s\n", s.Side, s.Address, formatTime(u.Since), u.Reason)
+			unreachable = true
 		}
+	}
+	if unreachable && !g.Ended {
+		fmt.Fprintln(w, wayOut(g.ID))
 	}
 	if len(g.Objectives) > 0 {
 		fmt.Fprintf(w, "\nObjectives:\n  %s\n", strings.Join(g.Objectives, "\n  "))

@@ -68,12 +68,15 @@ func (s *Service) handleBounce(msg *mail.Inbound, b *mail.Bounce, log *slog.Logg
 	key := dedupeKey(msg)
 	err := s.update(msg, log, func(t *txn) error {
 		if t.processed(key) {
-			return nil
+			return t.doneInHand(key)
 		}
 		if err := t.bounce(b); err != nil {
 			return err
 		}
-		return t.markProcessed(key, t.now)
+		if err := t.markProcessed(key, t.now); err != nil {
+			return err
+		}
+		return t.doneInHand(key)
 	})
 	if err != nil {
 		return fmt.Errorf("handling bounce %s: %w", msg.MessageID, err)
@@ -97,33 +100,5 @@ func (t *txn) bounce(b *mail.Bounce) error {
 		t.log.Warn("bounce of no mail the judge knows; ignored", "reason", b.Reason(), "quoted_ids", len(b.MessageIDs))
 		return nil
 	}
-	log := t.log.With("kind", returned.Kind, "game", returned.Game, "side", returned.Side, "to", returned.To, "reason", b.Reason())
-	if returned.Game == "" || returned.Side == "" {
-		log.Warn("mail bounced (not to a player); not answered")
-		return nil
-	}
-	g, err := t.game(returned.Game)
-	if err != nil {
-		return err
-	}
-	var p *Player
-	if g != nil {
-		p = g.Player(returned.Side)
-	}
-	if p == nil || p.Address != returned.To {
-		log.Warn("mail to a former player bounced; ignored")
-		return nil
-	}
-	log.Warn("mail to a player bounced: marked unreachable")
-	p.Unreachable = &Unreachable{Since: t.now, Reason: b.Reason()}
-	if err := t.putGame(g); err != nil {
-		return err
-	}
-	if t.s.opts.GMAddress == "" {
-		return nil
-	}
-	return t.answerGM(kindGM, g, fmt.Sprintf("Mail to the %s player bounced", p.Side),
-		fmt.Sprintf("The judge's %s mail to %s, who plays %s in game %s, came back undelivered:\n\n    %s\n\n"+
-			"The player may not be receiving reports and order forms. Check the address with the player;\n"+
-			"`fieldpost game show %s` marks the player unreachable.", returned.Kind, p.Address, p.Side, g.ID, b.Reason(), g.ID))
+	return t.seatUnreachable(returned.Game, returned.Side, returned.To, returned.Kind, "came back undelivered", b.Reason())
 }

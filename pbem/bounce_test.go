@@ -30,7 +30,7 @@ func TestBounceMarksThePlayerUnreachable(t *testing.T) {
 			bounce := bounceOf(t, file, w["german"].MessageID)
 			j.handleRaw(bounce)
 			gm := j.takeN(1)[0]
-			if gm.Kind() != kindGM || gm.To() != testGM || !strings.Contains(gm.Subject, "german player bounced") ||
+			if gm.Kind() != kindGM || gm.To() != testGM || !strings.Contains(gm.Subject, "german player cannot be reached") ||
 				!strings.Contains(gm.Text, bob) || !strings.Contains(gm.Text, "5.") {
 				t.Fatalf("the GM's notice: %s\n%s", gm, gm.Text)
 			}

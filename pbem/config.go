@@ -88,6 +88,11 @@ type Config struct {
 	// for the page check after the start (Store.Check); nil checks it in
 	// the judge's own process.
 	CheckCopy CopyChecker
+	// BotAccount, not from a file, is Options.BotAccount: the embedded
+	// mode's.
+	BotAccount func(game, side string) (address string, err error)
+	// InHand, not from a file, is Options.InHand: a test's hook.
+	InHand func(msg *mail.Inbound) error
 
 	LogLevel  slog.Level
 	LogFormat string // text or json

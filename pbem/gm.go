@@ -125,7 +125,7 @@ func (t *txn) refuseGM(g *Game, cmd, why string) error {
 }
 
 // newGameSyntax is the reminder sent with a NEWGAME that could not be read.
-const newGameSyntax = "NEWGAME scenario=NAME id=GAMEID SIDE=address SIDE=address [SIDE.2=address|empty ...] [SIDE.2.units=a,b] [deadline=48h|none]"
+const newGameSyntax = "NEWGAME scenario=NAME id=GAMEID SIDE=address|bot SIDE=address|bot [SIDE.2=address|bot|empty ...] [SIDE.2.units=a,b] [deadline=48h|none]"
 
 // newGame creates a game: NEWGAME scenario=NAME id=GAMEID SIDE=address ...
 // [deadline=DURATION|none]. Each player is mailed a welcome with its
@@ -198,11 +198,11 @@ func (t *txn) newGame(req *request) error {
 			continue
 		}
 		delete(addresses, strings.ToLower(sd.Name))
-		addr, err := netmail.ParseAddress(val)
-		if err != nil || !sendable(addr.Address) {
-			return refuse("%s=%s is not a mail address.", sd.Name, val)
+		addr, why := t.playerAddress(id, sd.Name, val)
+		if why != "" {
+			return refuse("%s", why)
 		}
-		g.Players = append(g.Players, Player{Side: sd.Name, Address: addr.Address})
+		g.Players = append(g.Players, Player{Side: sd.Name, Address: addr})
 	}
 	if len(addresses) > 0 {
 		keys := slices.Sorted(maps.Keys(addresses))
@@ -237,11 +237,11 @@ func (t *txn) newGame(req *request) error {
 			if su.Empty {
 				continue
 			}
-			addr, err := netmail.ParseAddress(seats[su.ID])
-			if err != nil || !sendable(addr.Address) {
-				return refuse("%s=%s is not a mail address (or empty).", su.ID, seats[su.ID])
+			addr, why := t.playerAddress(id, setups[i].ID, seats[su.ID])
+			if why != "" {
+				return refuse("%s", why)
 			}
-			g.Players = append(g.Players, Player{Side: setups[i].ID, Address: addr.Address})
+			g.Players = append(g.Players, Player{Side: setups[i].ID, Address: addr})
 		}
 		if pos, err = seated.WithSeats(setups); err != nil {
 			return refuse("The seats: %v.", err)
@@ -281,8 +281,30 @@ func (t *txn) newGame(req *request) error {
 		deadline = fmt.Sprintf("%s a round (the first: %s)", formatDuration(period), formatTime(g.Deadline))
 	}
 	return t.answerGM(kindGM, g, "Game created",
-		fmt.Sprintf("Game %s is created: %s (%s), %s.\n\nPlayers, each sent a welcome with its secret:\n%s\n",
+		fmt.Sprintf("Game %s is created: %s (%s), %s.\n\nPlayers, each mailed a welcome with its secret (you are told at once\nif one of them cannot be reached):\n%s\n",
 			g.ID, g.Title, g.Scenario, deadline, strings.Join(who, "\n")))
+}
+
+// playerAddress reads NEWGAME's address of a side's or seat's player: a
+// mail address, or bot for a bot with an account of its own (the embedded
+// judge's). why says what is wrong, "" when nothing is.
+func (t *txn) playerAddress(game, seat, val string) (address, why string) {
+	if strings.EqualFold(val, "bot") {
+		if t.s.opts.BotAccount == nil {
+			return "", fmt.Sprintf("%s=bot: only the embedded judge (fieldpost serve without --config), while it runs, "+
+				"gives a bot a mail account of its own; here, give the bot's own mail address.", seat)
+		}
+		var err error
+		if val, err = t.s.opts.BotAccount(game, seat); err != nil {
+			return "", fmt.Sprintf("%s=bot: no account for the bot: %v.", seat, err)
+		}
+		t.log.Info("a bot's account seated", "game", game, "side", seat, "address", val)
+	}
+	addr, err := netmail.ParseAddress(val)
+	if err != nil || !sendable(addr.Address) {
+		return "", fmt.Sprintf("%s=%s is not a mail address.", seat, val)
+	}
+	return addr.Address, ""
 }
 
 // randomSeed draws a game's dice seed.

@@ -171,8 +171,9 @@ type sendResult struct {
 
 // recordSends records a pass's attempts in one commit: a mail sent leaves
 // the outbox, one that failed has its retry scheduled (the earliest is
-// returned) or is given up on. A kill before the commit sends the pass's
-// mails again at the next start, under the same Message-ID.
+// returned) or is given up on, its player then marked unreachable. A kill
+// before the commit sends the pass's mails again at the next start, under
+// the same Message-ID.
 func (s *Service) recordSends(sent []sendResult) (retry time.Time, err error) {
 	if len(sent) == 0 {
 		return time.Time{}, nil
@@ -185,21 +186,31 @@ func (s *Service) recordSends(sent []sendResult) (retry time.Time, err error) {
 			retry = o.NextTry
 		}
 	}
-	err = s.store.db.Update(func(tx *bbolt.Tx) error {
+	err = s.update(nil, s.log, func(t *txn) error {
 		for i, r := range sent {
 			if r.err == nil {
-				if err := tx.Bucket(bucketOutbox).Delete(r.m.key); err != nil {
+				if err := t.tx.Bucket(bucketOutbox).Delete(r.m.key); err != nil {
 					return err
 				}
-				if err := tx.Bucket(bucketOutboxData).Delete(r.m.key); err != nil {
+				if err := t.tx.Bucket(bucketOutboxData).Delete(r.m.key); err != nil {
 					return err
 				}
 				continue
 			}
 			// A mail given up on keeps its message, for the operator to look
 			// at; sendDue skips it.
-			if err := putJSON(tx.Bucket(bucketOutbox), r.m.key, &updated[i]); err != nil {
+			o := &updated[i]
+			if err := putJSON(t.tx.Bucket(bucketOutbox), r.m.key, o); err != nil {
 				return err
+			}
+			if o.Failed {
+				how := "could not be sent for " + formatDuration(s.opts.GiveUp) + " and was given up"
+				if mail.IsPermanent(r.err) {
+					how = "was refused by the mail server"
+				}
+				if err := t.seatUnreachable(o.Game, o.Side, o.To[0], o.Kind, how, o.LastError); err != nil {
+					return err
+				}
 			}
 		}
 		return nil

@@ -35,6 +35,9 @@ func (t *txn) playerRequest(req *request) error {
 		return err
 	}
 	t.log = t.log.With("game", id.game.ID, "side", id.side)
+	if err := t.seatReachable(id); err != nil {
+		return err
+	}
 	switch req.Command {
 	case cmdOrders:
 		return t.orders(id, req, false)

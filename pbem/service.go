@@ -81,6 +81,16 @@ type Options struct {
 	// reads every game, after Run starts: the mails waiting at a start are
 	// answered first. None by default.
 	DeadlineStartDelay time.Duration
+	// BotAccount, when set, gives a bot a mail account of its own for a
+	// side of a game, and returns its address: a NEWGAME's SIDE=bot seats
+	// that address (the embedded club server's accounts). Without it,
+	// SIDE=bot is refused: the GM gives the bot's own address.
+	BotAccount func(game, side string) (address string, err error)
+	// InHand, when set, is called with each mail recorded in hand, in the
+	// transaction that handles it, before it is read: a test's way to kill
+	// the judge there, or to fail the handling with its error (the
+	// crash-loop guard's tests).
+	InHand func(msg *mail.Inbound) error
 	// Clock is the time; SystemClock by default.
 	Clock Clock
 	// Logger receives the logs; slog.Default() when nil. Secrets are never
@@ -291,12 +301,61 @@ func (s *Service) Handle(ctx context.Context, msg *mail.Inbound) error {
 // them all. Each mail's effects stay all or nothing: when one fails, the
 // transaction is rolled back, and every mail is handled again alone, so
 // that the one that fails fails alone and none is done twice.
+//
+// The mails are recorded in hand first (inhand.go): when the judge died
+// with a mail of the batch in hand, they are handled one at a time, and a
+// mail in hand at two deaths is set aside (mail.ErrSetAside).
 func (s *Service) HandleBatch(ctx context.Context, msgs []*mail.Inbound) []error {
+	errs := make([]error, len(msgs))
+	keys := make([]string, len(msgs))
+	for i, msg := range msgs {
+		keys[i] = dedupeKey(msg)
+	}
+	records, err := s.store.inHandRecords(keys)
+	if err != nil {
+		return fill(errs, err)
+	}
+	if len(msgs) > 1 && slices.ContainsFunc(records, func(r inHand) bool { return r.Deaths > 0 }) {
+		s.log.Warn("the judge died with mails of this batch in hand: each is handled alone", "mails", len(msgs))
+		for i := range msgs {
+			errs[i] = s.HandleBatch(ctx, msgs[i:i+1])[0]
+		}
+		return errs
+	}
+	if len(msgs) == 1 && records[0].Deaths >= deathsBeforeSetAside {
+		return []error{s.setAsideKiller(msgs[0], keys[0], records[0])}
+	}
+	if err := s.store.takeInHand(keys, records); err != nil {
+		return fill(errs, err)
+	}
+	errs = s.handleBatch(ctx, msgs, keys)
+	if slices.ContainsFunc(errs, func(err error) bool { return err != nil }) {
+		// The judge did not die: a mail that failed is as it was before.
+		if err := s.store.putBackInHand(keys, records); err != nil {
+			s.log.Error("the mails that failed stay recorded in hand", "err", err)
+		}
+	}
+	return errs
+}
+
+// fill sets every error to err.
+func fill(errs []error, err error) []error {
+	for i := range errs {
+		errs[i] = err
+	}
+	return errs
+}
+
+// handleBatch is HandleBatch once the mails are recorded in hand (keys are
+// their dedupe keys): the transaction of each mail's effects removes its
+// record.
+func (s *Service) handleBatch(ctx context.Context, msgs []*mail.Inbound, keys []string) []error {
 	errs := make([]error, len(msgs))
 	var steps []step
 	var together []int // the indexes of the mails of steps
 	for i, msg := range msgs {
 		log := s.log.With("message_id", msg.MessageID)
+		key := keys[i]
 		if msg.Unreadable != "" {
 			errs[i] = fmt.Errorf("%w: %s", mail.ErrSetAside, msg.Unreadable)
 		}
@@ -304,21 +363,31 @@ func (s *Service) HandleBatch(ctx context.Context, msgs []*mail.Inbound) []error
 			errs[i] = errors.Join(s.handleBounce(msg, b, log), errs[i])
 			continue
 		}
-		if reason, auto := mail.DetectAutomatic(msg, []string{s.opts.Address}); auto {
-			log.Info("automatic mail ignored", "reason", reason, "from", msg.From.Email)
-			continue
-		}
-		key := dedupeKey(msg)
-		steps = append(steps, step{msg, log, func(t *txn) error {
+		fn := func(t *txn) error {
 			if t.processed(key) {
 				t.log.Info("mail handled before; ignored", "from", t.msg.From.Email)
-				return nil
+				return t.doneInHand(key)
+			}
+			if t.s.opts.InHand != nil {
+				if err := t.s.opts.InHand(t.msg); err != nil {
+					return err
+				}
 			}
 			if err := t.handle(); err != nil {
 				return err
 			}
-			return t.markProcessed(key, t.now)
-		}})
+			if err := t.markProcessed(key, t.now); err != nil {
+				return err
+			}
+			return t.doneInHand(key)
+		}
+		if reason, auto := mail.DetectAutomatic(msg, []string{s.opts.Address}); auto {
+			fn = func(t *txn) error {
+				t.log.Info("automatic mail ignored", "reason", reason, "from", t.msg.From.Email)
+				return t.doneInHand(key)
+			}
+		}
+		steps = append(steps, step{msg, log, fn})
 		together = append(together, i)
 	}
 	if len(steps) == 0 {
@@ -328,7 +397,7 @@ func (s *Service) HandleBatch(ctx context.Context, msgs []*mail.Inbound) []error
 	if err != nil && len(steps) > 1 {
 		s.log.Warn("a mail of a batch failed; each is handled alone", "mails", len(steps), "err", err)
 		for _, i := range together {
-			errs[i] = s.Handle(ctx, msgs[i])
+			errs[i] = s.handleBatch(ctx, msgs[i:i+1], keys[i:i+1])[0]
 		}
 		return errs
 	}

@@ -24,10 +24,11 @@ import (
 
 func init() {
 	commands["bot"] = command{
-		"bot --side SIDE [--imap HOST:PORT --smtp HOST:PORT --user U [--password P] [--address ADDR] [--tls none|starttls|implicit]] [--data DIR] [--once] [--seed N]",
+		"bot --side SIDE [--game ID] [--imap HOST:PORT --smtp HOST:PORT --user U [--password P] [--address ADDR] [--tls none|starttls|implicit]] [--data DIR] [--once] [--seed N]",
 		"Play a side by mail as a player would: answer the judge's order forms with the bot's orders.\n" +
-			"Without --imap, --smtp and --user it plays the side's account of the judge that fieldpost serve runs\n" +
-			"without --config (its accounts are in DIR/club.json).",
+			"Without --imap, --smtp and --user it plays game ID of the judge that fieldpost serve runs without\n" +
+			"--config, with the account of its own the game gave the bot (NEWGAME ... SIDE=bot; in DIR/club.json).\n" +
+			"It only reads the judge's mails of its side (and game): every other mail stays in the INBOX untouched.",
 		cmdBot}
 }
 
@@ -44,6 +45,7 @@ const onceTimeout = 2 * time.Minute
 func cmdBot(e *env, args []string) error {
 	fs := newFlags(e, "bot")
 	side := fs.String("side", "", "the side the bot plays, as the judge's mails name it")
+	game := fs.String("game", "", "the game the bot plays (required with the embedded judge); every game of the account when not given")
 	imapAddr := fs.String("imap", "", "the IMAP server of the bot's mailbox, HOST:PORT")
 	smtpAddr := fs.String("smtp", "", "the SMTP submission server, HOST:PORT")
 	user := fs.String("user", "", "the user name on both servers")
@@ -61,7 +63,7 @@ func cmdBot(e *env, args []string) error {
 		return errUsage
 	}
 	if *imapAddr == "" && *smtpAddr == "" && *user == "" {
-		acct, err := embeddedAccount(*dataDir, *side)
+		acct, err := embeddedBotAccount(*dataDir, *game, *side)
 		if err != nil {
 			return err
 		}
@@ -95,7 +97,7 @@ func cmdBot(e *env, args []string) error {
 		return err
 	}
 	log := slog.New(slog.NewTextHandler(e.stderr, nil))
-	intake, err := mail.NewIntake(mail.IntakeConfig{Addr: *imapAddr, TLS: mode, Username: *user, Password: pw, Logger: log})
+	intake, err := mail.NewIntake(mail.IntakeConfig{Addr: *imapAddr, TLS: mode, Username: *user, Password: pw, LeaveSetAside: true, Logger: log})
 	if err != nil {
 		return err
 	}
@@ -107,10 +109,10 @@ func cmdBot(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	b := &mailBot{side: *side, from: mail.Address{Email: from}, seed: *seed, sender: sender, log: log, games: map[string]*gameMemory{}}
+	b := &mailBot{side: *side, game: strings.ToLower(*game), from: mail.Address{Email: from}, seed: *seed, sender: sender, log: log, games: map[string]*gameMemory{}}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	log.Info("bot started", "side", *side, "address", from, "imap", *imapAddr, "smtp", *smtpAddr, "once", *once)
+	log.Info("bot started", "side", *side, "game", cmp.Or(b.game, "every game"), "address", from, "imap", *imapAddr, "smtp", *smtpAddr, "once", *once)
 	if *once {
 		return runOnce(ctx, intake, b.handle)
 	}
@@ -122,10 +124,17 @@ type clubAccount struct {
 	imap, smtp, user, password, address string
 }
 
-// embeddedAccount finds a side's account of the embedded judge of a data
-// folder, as `fieldpost game` finds its database: the servers from the
-// judge.conf it writes, the password from club.json.
-func embeddedAccount(dataDir, side string) (*clubAccount, error) {
+// embeddedBotAccount finds the account of the bot of a side of a game of
+// the embedded judge of a data folder, as `fieldpost game` finds its
+// database: the servers from the judge.conf it writes, the password from
+// club.json. The account is the one the game gave the bot (NEWGAME's
+// SIDE=bot), never a person's.
+func embeddedBotAccount(dataDir, game, side string) (*clubAccount, error) {
+	if game == "" {
+		return nil, errors.New("give --game: with the embedded judge, the bot plays one game, with the account of its own " +
+			"the game gave it (make the game with SIDE=bot, e.g. fieldpost game new --scenario tutorial --id solo " +
+			"--player us=us@fieldpost.local --player german=bot)")
+	}
 	conf := filepath.Join(dataDir, judgeConfigName)
 	cfg, err := pbem.LoadConfig(conf, func(string) string { return "" })
 	if errors.Is(err, fs.ErrNotExist) {
@@ -138,9 +147,10 @@ func embeddedAccount(dataDir, side string) (*clubAccount, error) {
 	if err != nil {
 		return nil, err
 	}
-	name := strings.ToLower(side)
+	name := botAccountName(game, side)
 	if !found || cf.password(name) == "" {
-		return nil, fmt.Errorf("the embedded judge in %s has no account for side %q", dataDir, side)
+		return nil, fmt.Errorf("the embedded judge in %s has no bot account for side %q of game %q: make the game with %s=bot",
+			dataDir, side, game, strings.ToLower(side))
 	}
 	return &clubAccount{imap: cfg.IMAPAddr, smtp: cfg.SMTPAddr, user: name, password: cf.password(name),
 		address: name + "@" + cf.Domain}, nil
@@ -194,7 +204,9 @@ func runOnce(ctx context.Context, in *mail.Intake, handle mail.Handler) error {
 
 // mailBot answers the judge's mails for one side, as a player would.
 type mailBot struct {
-	side   string
+	side string
+	// game is the one game the bot plays; "" for every game of its side.
+	game   string
 	from   mail.Address
 	seed   uint64
 	sender *mail.Sender
@@ -214,28 +226,34 @@ type gameMemory struct {
 
 // handle is the intake's handler: it answers the welcome, report and status
 // mails of its side's games with orders, and a rejection with the unchanged
-// order form; everything else is logged and left. An error (a failed
+// order form; the other mails of its side's games from the judge are
+// logged and moved along with them. Every other mail is not the bot's: it
+// is left in the mailbox untouched (mail.ErrLeave). An error (a failed
 // send) leaves the mail in the mailbox, to be handled again.
 func (b *mailBot) handle(ctx context.Context, msg *mail.Inbound) error {
 	kind := strings.TrimSpace(msg.Header.Get("X-Fieldpost-Kind"))
 	game := strings.TrimSpace(msg.Header.Get("X-Fieldpost-Game"))
 	log := b.log.With("message_id", msg.MessageID, "kind", kind, "game", game)
+	leave := func(why string, args ...any) error {
+		log.Info("left alone: "+why, args...)
+		return fmt.Errorf("%s: %w", why, mail.ErrLeave)
+	}
 	if kind == "" || game == "" {
-		log.Info("ignored: not a judge's mail about a game", "from", msg.From.Email)
-		return nil
+		return leave("not a judge's mail about a game", "from", msg.From.Email)
+	}
+	if b.game != "" && !strings.EqualFold(game, b.game) {
+		return leave("not our game")
 	}
 	if reason, auto := b.automatic(msg); auto {
-		log.Info("ignored: automatic mail", "reason", reason, "from", msg.From.Email)
-		return nil
+		return leave("automatic mail", "reason", reason, "from", msg.From.Email)
 	}
 	if side := strings.TrimSpace(msg.Header.Get("X-Fieldpost-Side")); !strings.EqualFold(side, b.side) {
-		log.Info("ignored: not for our side", "side", side)
-		return nil
+		return leave("not for our side", "side", side)
 	}
 	to, ok := judgeReplyTo(msg)
 	if !ok {
-		log.Warn("ignored: the reply address is not the judge's", "from", msg.From.Email)
-		return nil
+		log.Warn("the reply address is not the judge's", "from", msg.From.Email)
+		return leave("not the judge's")
 	}
 	round, err := strconv.Atoi(strings.TrimSpace(msg.Header.Get("X-Fieldpost-Round")))
 	if err != nil {

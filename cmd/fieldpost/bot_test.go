@@ -102,20 +102,21 @@ func newBotWorld(t *testing.T, mails ...[]byte) *botWorld {
 	return w
 }
 
-// runOnce runs `fieldpost bot --once` on the world's servers and returns
-// what it logged.
-func (w *botWorld) runOnce(t *testing.T) string {
+// runOnce runs `fieldpost bot --once` on the world's servers, with more
+// options, and returns what it logged. The INBOX keeps left mails, those
+// that are not the bot's.
+func (w *botWorld) runOnce(t *testing.T, left int, more ...string) string {
 	t.Helper()
 	t.Setenv("FIELDPOST_BOT_PASSWORD", botPassword)
-	code, out, logs := fieldpost(t, "bot", "--side", "us", "--imap", w.imap.Addr, "--smtp", w.smtp.Addr,
-		"--user", "judge", "--address", botAddr, "--tls", "none", "--once", "--seed", "3")
+	code, out, logs := fieldpost(t, append([]string{"bot", "--side", "us", "--imap", w.imap.Addr, "--smtp", w.smtp.Addr,
+		"--user", "judge", "--address", botAddr, "--tls", "none", "--once", "--seed", "3"}, more...)...)
 	if code != 0 {
 		t.Fatalf("fieldpost bot: exit %d\n%s%s", code, out, logs)
 	}
 	if strings.Contains(logs, botPassword) || strings.Contains(logs, "t0k3n") {
 		t.Errorf("the log shows the password or the token:\n%s", logs)
 	}
-	w.imap.WaitCount(t, "INBOX", 0)
+	w.imap.WaitCount(t, "INBOX", left)
 	return logs
 }
 
@@ -156,9 +157,9 @@ func tutorialStart(t *testing.T) (*rules.Ruleset, *rules.State) {
 }
 
 // The bot answers the judge's welcome with valid orders for the position
-// attached, in the thread, to the tokenised address; it leaves alone mail
-// that is not the judge's, automatic mail, mail for the other side and the
-// report of a finished game.
+// attached, in the thread, to the tokenised address, and reads the report
+// of a finished game; it leaves mail that is not the judge's, automatic
+// mail and mail for the other side in the INBOX, unflagged.
 func TestBotAnswersTheJudge(t *testing.T) {
 	rs, st := tutorialStart(t)
 	over := st.Clone()
@@ -172,8 +173,17 @@ func TestBotAnswersTheJudge(t *testing.T) {
 
 	w := newBotWorld(t, []byte(stranger), vacation.raw(t), german.raw(t), final.raw(t),
 		welcome(t, "welcome-1@club.example", st).raw(t))
-	logs := w.runOnce(t)
-	w.imap.WaitCount(t, "Processed", 5)
+	logs := w.runOnce(t, 3)
+	w.imap.WaitCount(t, "Processed", 2)
+	left, err := w.imap.Messages("INBOX")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range left {
+		if len(m.Flags) != 0 {
+			t.Errorf("a mail left is flagged %v:\n%s", m.Flags, m.Raw)
+		}
+	}
 
 	reply := w.sent(t, "welcome-1@club.example")[0]
 	sub, errs := ordertext.Parse(rs, st, "us", reply.Text)
@@ -202,7 +212,7 @@ func TestBotFallsBackOnceOnRejection(t *testing.T) {
 			text: "These orders were NOT accepted: 1 error.\n\nline 4: BN 1/120 M\n  1/120: the game moved on"}.raw(t)
 	}
 	w := newBotWorld(t, welcome(t, "welcome-1@club.example", st).raw(t), rejected("rejected-1@club.example"), rejected("rejected-2@club.example"))
-	logs := w.runOnce(t)
+	logs := w.runOnce(t, 0)
 
 	answers := w.sent(t, "welcome-1@club.example", "rejected-1@club.example")
 	if want := ordertext.Form(rs, st, "us", testGame); answers[1].Text != strings.TrimSpace(want) {
@@ -225,12 +235,26 @@ func TestBotAnswersAStatusMail(t *testing.T) {
 	status.kind = "status"
 	status.text = "Game tutorial-1 was rolled back: round 1 is to be played again.\n\n" + formMarker + "\n" + ordertext.Form(rs, st, "us", testGame)
 	w := newBotWorld(t, welcome(t, "welcome-1@club.example", st).raw(t), status.raw(t))
-	w.runOnce(t)
+	w.runOnce(t, 0)
 	for _, reply := range w.sent(t, "welcome-1@club.example", "status-1@club.example") {
 		if _, errs := ordertext.Parse(rs, st, "us", reply.Text); errs != nil {
 			t.Fatalf("the bot's orders are refused:\n%v\n%s", errs, reply.Text)
 		}
 	}
+}
+
+// With --game, the bot plays that game only: the judge's mails of its
+// other games stay in the INBOX.
+func TestBotPlaysOneGame(t *testing.T) {
+	_, st := tutorialStart(t)
+	w := newBotWorld(t, welcome(t, "welcome-1@club.example", st).raw(t))
+	logs := w.runOnce(t, 1, "--game", "other-game")
+	w.sent(t)
+	if !strings.Contains(logs, "left alone: not our game") {
+		t.Errorf("the log:\n%s", logs)
+	}
+	w.runOnce(t, 0, "--game", testGame)
+	w.sent(t, "welcome-1@club.example")
 }
 
 func TestBotCommandLine(t *testing.T) {

@@ -114,7 +114,7 @@ func TestCampaignSurvivesJudgeKills(t *testing.T) {
 	defer cancel()
 	var got campaignMail
 	for i, side := range []string{"us", "german"} {
-		b, intake, err := clubBot(srv, cf, side, uint64(i+1), quiet)
+		b, intake, err := clubBot(srv, cf, side, "", side, uint64(i+1), quiet)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -129,13 +129,23 @@ func TestCampaignSurvivesJudgeKills(t *testing.T) {
 		}
 	}
 	nextGame()
+	// A mail in hand at two kills in a row is taken for one that kills the
+	// judge, and set aside (TestJudgeKilledByAMailSetsItAside): after a kill
+	// with mail in the judge's INBOX, where a mail in hand is, the judge
+	// reads that mail before it is killed again.
+	judgeInbox := account{address: srv.Address(judgeAccount), password: cf.password(judgeAccount), imap: srv.IMAPAddr()}
+	mailWaited := false
 	for range kills {
 		judge := startJudge()
+		if mailWaited {
+			waitFor(t, "the judge to read the mail waiting", time.Minute, func() bool { return len(inbox(t, judgeInbox)) == 0 })
+		}
 		time.Sleep(time.Duration(rng.Int64N(int64(1500 * time.Millisecond))))
 		if err := judge.Process.Kill(); err != nil {
 			t.Fatal(err)
 		}
 		_ = judge.Wait() // killed
+		mailWaited = len(inbox(t, judgeInbox)) > 0
 		if got.over(fmt.Sprintf("c%d", games)) {
 			nextGame()
 		}

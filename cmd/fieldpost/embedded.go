@@ -186,6 +186,8 @@ func serveEmbedded(ctx context.Context, e *env, opt embeddedOptions) error {
 	// did is in the judge's database.
 	cfg.IMAPProcessedKeep = embeddedProcessedKeep
 	cfg.CheckCopy = checkCopyInChild
+	bots := &clubBots{srv: srv, cf: cf, path: clubPath}
+	cfg.BotAccount = bots.account
 	if opt.httpAddr != "" {
 		ln, err := net.Listen("tcp", opt.httpAddr)
 		if err != nil {
@@ -223,7 +225,7 @@ func serveEmbedded(ctx context.Context, e *env, opt embeddedOptions) error {
 	switch {
 	case opt.demo:
 		printPages(e.stdout, cfg)
-		demoErr = runDemo(runCtx, e, srv, cf, opt, log)
+		demoErr = runDemo(runCtx, e, srv, bots, cf, opt, log)
 		stop()
 	default:
 		// The banner waits for the judge's control socket, so that the
@@ -262,6 +264,41 @@ func serveEmbedded(ctx context.Context, e *env, opt embeddedOptions) error {
 	}
 	wg.Wait()
 	return errors.Join(demoErr, judgeErr)
+}
+
+// clubBots gives bots mail accounts of their own on the club server (a
+// NEWGAME's SIDE=bot), kept in club.json with the others: a bot never
+// plays with a person's account.
+type clubBots struct {
+	mu   sync.Mutex
+	srv  *club.Server
+	cf   *clubFile
+	path string
+}
+
+// botAccountName is the club account of the bot that plays a side of a
+// game.
+func botAccountName(game, side string) string {
+	return "bot-" + strings.ToLower(game) + "-" + strings.ToLower(side)
+}
+
+// account returns the address of the account of the bot of a side of a
+// game, creating the account when there is none.
+func (b *clubBots) account(game, side string) (string, error) {
+	name := botAccountName(game, side)
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.cf.password(name) == "" {
+		a, err := b.srv.AddAccount(name, "")
+		if err != nil {
+			return "", err
+		}
+		b.cf.Accounts = append(b.cf.Accounts, a)
+		if err := saveClubFile(b.path, b.cf); err != nil {
+			return "", fmt.Errorf("saving the bot's account: %w", err)
+		}
+	}
+	return b.srv.Address(name), nil
 }
 
 // waitForJudge waits until the judge of database answers on its control
@@ -340,11 +377,17 @@ gm_address = %s
 // newGameCommand is the GM's mail that creates a tutorial game with the
 // club's player accounts.
 func newGameCommand(id string, srv *club.Server) string {
+	return newGameWith(id, srv.Address)
+}
+
+// newGameWith is the GM's mail that creates a tutorial game, each side
+// played by the address player gives it.
+func newGameWith(id string, player func(side string) string) string {
 	_, sc, _ := scenarioInfo(demoScenario)
 	var b strings.Builder
 	fmt.Fprintf(&b, "NEWGAME scenario=%s id=%s deadline=none", demoScenario, id)
 	for _, sd := range sc.Sides {
-		fmt.Fprintf(&b, " %s=%s", sd.Name, srv.Address(sd.Name))
+		fmt.Fprintf(&b, " %s=%s", sd.Name, player(sd.Name))
 	}
 	return b.String()
 }
@@ -407,10 +450,11 @@ func hostOf(addr string) string {
 	return addr
 }
 
-// runDemo plays a tutorial game between two bots over the club's mail: the
-// GM creates it, the referee subscribes as an observer and writes every
-// report it receives to a folder, and the demo ends with the game.
-func runDemo(ctx context.Context, e *env, srv *club.Server, cf *clubFile, opt embeddedOptions, log *slog.Logger) error {
+// runDemo plays a tutorial game between two bots over the club's mail,
+// each with an account of its own: the GM creates it, the referee
+// subscribes as an observer and writes every report it receives to a
+// folder, and the demo ends with the game.
+func runDemo(ctx context.Context, e *env, srv *club.Server, bots *clubBots, cf *clubFile, opt embeddedOptions, log *slog.Logger) error {
 	id := "demo-" + time.Now().UTC().Format("20060102-150405")
 	reports := filepath.Join(opt.dataDir, "reports", id)
 	if err := os.MkdirAll(reports, 0o700); err != nil {
@@ -422,7 +466,13 @@ func runDemo(ctx context.Context, e *env, srv *club.Server, cf *clubFile, opt em
 	}
 	fmt.Fprintf(e.stdout, "Demo: two bots play %q by mail through the club mail server on %s.\n", sc.Title, hostOf(srv.IMAPAddr()))
 	fmt.Fprintf(e.stdout, "Reports are written to %s as the rounds are played.\n", reports)
-	if err := gmMail(srv, cf, newGameCommand(id, srv)); err != nil {
+	// The accounts exist before the bots log in; the game seats them.
+	for _, sd := range sc.Sides {
+		if _, err := bots.account(id, sd.Name); err != nil {
+			return err
+		}
+	}
+	if err := gmMail(srv, cf, newGameWith(id, func(string) string { return "bot" })); err != nil {
 		return err
 	}
 	if err := clubMail(srv, refereeAccount, "SUBSCRIBE", "SUBSCRIBE "+id+"\n"); err != nil {
@@ -432,7 +482,7 @@ func runDemo(ctx context.Context, e *env, srv *club.Server, cf *clubFile, opt em
 	defer stop()
 	var wg sync.WaitGroup
 	for i, sd := range sc.Sides {
-		b, intake, err := clubBot(srv, cf, sd.Name, uint64(i+1), log)
+		b, intake, err := clubBot(srv, cf, botAccountName(id, sd.Name), id, sd.Name, uint64(i+1), log)
 		if err != nil {
 			return err
 		}
@@ -461,20 +511,22 @@ func runDemo(ctx context.Context, e *env, srv *club.Server, cf *clubFile, opt em
 
 func clubIntake(srv *club.Server, cf *clubFile, account string, log *slog.Logger) (*mail.Intake, error) {
 	return mail.NewIntake(mail.IntakeConfig{Addr: srv.IMAPAddr(), TLS: mail.TLSNone, Username: account,
-		Password: cf.password(account), RetryMin: 100 * time.Millisecond, Logger: log.With("part", account)})
+		Password: cf.password(account), RetryMin: 100 * time.Millisecond, LeaveSetAside: true, Logger: log.With("part", account)})
 }
 
-// clubBot is a bot player on a club account, as `fieldpost bot` would run.
-func clubBot(srv *club.Server, cf *clubFile, side string, seed uint64, log *slog.Logger) (*mailBot, *mail.Intake, error) {
-	intake, err := clubIntake(srv, cf, side, log)
+// clubBot is a bot player on a club account, playing a side of a game
+// (every game of the account when game is ""), as `fieldpost bot` would
+// run.
+func clubBot(srv *club.Server, cf *clubFile, account, game, side string, seed uint64, log *slog.Logger) (*mailBot, *mail.Intake, error) {
+	intake, err := clubIntake(srv, cf, account, log)
 	if err != nil {
 		return nil, nil, err
 	}
-	sender, err := mail.NewSender(mail.SenderConfig{Addr: srv.SMTPAddr(), TLS: mail.TLSNone, Username: side, Password: cf.password(side)})
+	sender, err := mail.NewSender(mail.SenderConfig{Addr: srv.SMTPAddr(), TLS: mail.TLSNone, Username: account, Password: cf.password(account)})
 	if err != nil {
 		return nil, nil, err
 	}
-	b := &mailBot{side: side, from: mail.Address{Email: srv.Address(side)}, seed: seed, sender: sender,
+	b := &mailBot{side: side, game: game, from: mail.Address{Email: srv.Address(account)}, seed: seed, sender: sender,
 		log: log.With("part", "bot", "side", side), games: map[string]*gameMemory{}}
 	return b, intake, nil
 }

@@ -464,32 +464,3 @@ func TestServeConfigRefusesADatabaseInUse(t *testing.T) {
 		t.Errorf("the refused serve opened the database: %v", err)
 	}
 }
-
-// fieldpost bot with only --side plays that side's account of the embedded
-// judge, found in the data folder as fieldpost game finds the database;
-// with --once and --tls against a server without TLS it fails at once with
-// a clear error instead of retrying.
-func TestBotFindsTheEmbeddedJudge(t *testing.T) {
-	dir := t.TempDir()
-	out, _ := startEmbedded(t, dir)
-	german := printedAccount(t, out.String(), "german")
-	waitFor(t, "the welcome", 10*time.Second, func() bool { return ofKind(inbox(t, german), "welcome") != nil })
-
-	mustRun(t, "bot", "--side", "german", "--once", "--data", dir)
-	// The bot may read the answer before it stops, and move it to Processed.
-	waitFor(t, "the bot's orders accepted", time.Minute, func() bool { return ofKind(received(t, german), "accepted") != nil })
-
-	code, _, errOut := fieldpost(t, "bot", "--side", "german", "--once", "--imap", german.imap, "--smtp", german.smtp,
-		"--user", "german", "--password", german.password, "--address", german.address, "--tls", "implicit")
-	if code != 1 || !strings.Contains(errOut, "does not speak TLS on this port") || !strings.Contains(errOut, "--tls none") {
-		t.Errorf("--once against a server without TLS: exit %d\n%s", code, errOut)
-	}
-	code, _, errOut = fieldpost(t, "bot", "--side", "german", "--once", "--data", filepath.Join(dir, "missing"))
-	if code != 1 || !strings.Contains(errOut, "no embedded judge in") {
-		t.Errorf("without a data folder: exit %d\n%s", code, errOut)
-	}
-	code, _, errOut = fieldpost(t, "bot", "--side", "russians", "--once", "--data", dir)
-	if code != 1 || !strings.Contains(errOut, `no account for side "russians"`) {
-		t.Errorf("an unknown side: exit %d\n%s", code, errOut)
-	}
-}

@@ -232,7 +232,7 @@ func (n *newGameFlags) define(fs *flag.FlagSet) {
 	n.scenario = fs.String("scenario", "", "the scenario (fieldpost scenarios lists them)")
 	n.id = fs.String("id", "", "the game's id: 1 to 40 lower-case letters, digits and hyphens, never reused")
 	n.deadline = fs.String("deadline", "", "how long each round is open, e.g. 48h or 2d, or none (default: the judge's)")
-	fs.Var(&n.players, "player", "SIDE=ADDRESS: a side's player (once per side); SIDE.2=ADDRESS|empty a team seat (docs/team-play.md)")
+	fs.Var(&n.players, "player", "SIDE=ADDRESS: a side's player (once per side); SIDE=bot gives the embedded judge's bot an account; SIDE.2=ADDRESS|bot|empty a team seat (docs/team-play.md)")
 }
 
 // words are the arguments of the NEWGAME command.

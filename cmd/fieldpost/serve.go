@@ -9,6 +9,7 @@ import (
 	"syscall"
 	"time"
 
+	"fieldpost/mail"
 	"fieldpost/pbem"
 )
 
@@ -54,6 +55,7 @@ func cmdServe(e *env, args []string) error {
 		cfg.LMTPListen = *lmtpListen
 	}
 	cfg.CheckCopy = checkCopyInChild
+	cfg.InHand = testInHand
 	lock, err := lockDatabase(cfg.Database, "the database "+cfg.Database)
 	if err != nil {
 		return err
@@ -65,6 +67,10 @@ func cmdServe(e *env, args []string) error {
 	defer stop()
 	return pbem.Serve(ctx, cfg, hostedGames, newLogger(e.stderr, cfg))
 }
+
+// testInHand is nil but in the tests, whose judge dies with it while a
+// mail is in hand (TestJudgeKilledByAMailSetsItAside).
+var testInHand func(msg *mail.Inbound) error
 
 // newLogger writes the judge's structured logs to w.
 func newLogger(w io.Writer, cfg *pbem.Config) *slog.Logger {
