@@ -315,3 +315,37 @@ func TestNewGameRefusesBadSeats(t *testing.T) {
 		}
 	}
 }
+
+// Every seat's order form, sent back unchanged, is valid, in every family
+// and every bundled scenario: the form holds what the seat may order.
+func TestSeatFormsAreValidUnchanged(t *testing.T) {
+	for _, sys := range testSystems(t) {
+		for _, sc := range sys.Scenarios() {
+			pos, err := sys.NewGame(sc.Name, 1)
+			if err != nil {
+				t.Fatal(err)
+			}
+			seated, ok := pos.(engine.Seated)
+			if !ok {
+				t.Errorf("%s is not Seated", sys.Name())
+				continue
+			}
+			var setups []engine.SeatSetup
+			for _, sd := range sc.Sides {
+				setups = append(setups, engine.SeatSetup{ID: sd.Name + ".2"}, engine.SeatSetup{ID: sd.Name + ".3"})
+			}
+			team, err := seated.WithSeats(setups)
+			if err != nil {
+				t.Fatalf("%s: %v", sc.Name, err)
+			}
+			for _, side := range team.Step().Waiting {
+				for _, seat := range team.(engine.Seated).Seats(side) {
+					form := team.(engine.Seated).SeatForm(seat.ID, "g")
+					if r := team.(engine.Seated).SeatRead(seat.ID, form, 0); r.Errors > 0 {
+						t.Errorf("%s %s: the form sent back unchanged is refused:\n%s\n%s", sc.Name, seat.ID, r.Answer, form)
+					}
+				}
+			}
+		}
+	}
+}

@@ -143,8 +143,19 @@ func (p *Position) SeatForm(seat, game string) string {
 	lines := strings.Split(form, "\n")
 	chief := n == 1
 	section := ""
+	otherExample := false // a worked example naming another seat's unit, with its lines
 	for i, line := range lines {
 		f := strings.Fields(line)
+		if strings.HasPrefix(line, "# e.g.  ") {
+			otherExample = slices.ContainsFunc(f, func(w string) bool {
+				return p.st.Unit(side, w) != nil && !p.teams[side].Commands(side, seat, w)
+			})
+		} else if !strings.HasPrefix(line, "#       ") {
+			otherExample = false
+		}
+		if otherExample {
+			continue
+		}
 		if i == 0 {
 			b.WriteString(strings.Replace(line, "SIDE "+side, "SIDE "+side+engine.SeatHeader(seat), 1) + "\n")
 			p.writeSeats(&b, side, seat)
