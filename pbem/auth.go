@@ -70,7 +70,7 @@ func (t *txn) authenticate(req *request, claimedGame string) (*identity, error) 
 // commander-in-chief's).
 func claimsSeat(h header, seat string) bool {
 	side, n := engine.SplitSeat(seat)
-	return (h.Side == "" || strings.EqualFold(h.Side, side) || strings.EqualFold(h.Side, seat)) &&
+	return (h.Side == "" || engine.SameSide(h.Side, side) || engine.SameSide(h.Side, seat)) &&
 		(h.Seat == 0 || h.Seat == n)
 }
 
@@ -97,7 +97,7 @@ func (t *txn) authFailed(req *request, claimedGame string) error {
 	}
 	var p *Player
 	for i := range g.Players {
-		if req.Header.Side != "" && strings.EqualFold(g.Players[i].Side, req.Header.Side) ||
+		if req.Header.Side != "" && engine.SameSide(g.Players[i].Side, req.Header.Side) ||
 			req.Header.Side == "" && strings.EqualFold(g.Players[i].Address, from) {
 			p = &g.Players[i]
 			break

@@ -27,6 +27,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"fieldpost/engine"
+	"fieldpost/engine/systems"
 	"fieldpost/mail"
 	"fieldpost/mail/club"
 	"fieldpost/pbem"
@@ -368,7 +369,7 @@ func (run *loadRun) build(ctx context.Context, sc engine.ScenarioInfo) error {
 	if _, err := pbem.LoadServerKey(db + ".key"); err != nil {
 		return err
 	}
-	a, err := pbem.OpenAdmin(pbem.AdminOptions{Config: cfg, Write: true, Games: hostedGames})
+	a, err := pbem.OpenAdmin(pbem.AdminOptions{Config: cfg, Write: true, Games: systems.New})
 	if err != nil {
 		return err
 	}

@@ -264,14 +264,15 @@ func (p *Position) Merge(side string, seats map[string]engine.Orders) (engine.Or
 		if !ok {
 			return nil, fmt.Errorf("orders of %s are not Brigadier General Commands orders: %T", id, seats[id])
 		}
+		m, so := merged.Orders, o.Orders
 		if _, n := engine.SplitSeat(id); n == 1 {
-			merged.Initiative, merged.Pursue, merged.BugoutDefault = o.Initiative, o.Pursue, o.BugoutDefault
-			merged.Calls, merged.Strikes, merged.Cancels = o.Calls, o.Strikes, o.Cancels
+			m.Initiative, m.Pursue, m.BugoutDefault = so.Initiative, so.Pursue, so.BugoutDefault
+			m.Calls, m.Strikes, m.Cancels = so.Calls, so.Strikes, so.Cancels
 			chiefAssign = o.Assign
 		} else {
 			merged.Assign = append(merged.Assign, o.Assign...)
 		}
-		merged.Platoons = append(merged.Platoons, o.Platoons...)
+		m.Platoons = append(m.Platoons, so.Platoons...)
 	}
 	merged.Assign = append(merged.Assign, chiefAssign...)
 	if errs := rules.Validate(p.sys.rs, p.st, merged.Orders); len(errs) > 0 {
@@ -312,8 +313,9 @@ func (p *Position) afterTurn(list []*Orders, next *rules.State) map[string]*engi
 		teams[side] = t.Clone()
 	}
 	for _, o := range list {
-		if t := teams[o.Side]; t != nil {
-			t.Apply(o.Side, o.Assign, func(name string) bool { return next.Platoon(o.Side, name) != nil })
+		side := o.Orders.Side
+		if t := teams[side]; t != nil {
+			t.Apply(side, o.Assign, func(name string) bool { return next.Platoon(side, name) != nil })
 		}
 	}
 	return teams

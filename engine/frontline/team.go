@@ -373,18 +373,18 @@ func (p *Position) Merge(side string, seats map[string]engine.Orders) (engine.Or
 		if !ok {
 			return nil, fmt.Errorf("orders of %s are not Frontline General orders: %T", id, seats[id])
 		}
+		m, so := &merged.Orders, o.Orders
 		if _, n := engine.SplitSeat(id); n == 1 {
-			chief := o.Orders
-			merged.Buys, merged.Builds, merged.Idle, merged.Rush = chief.Buys, chief.Builds, chief.Idle, chief.Rush
-			merged.Encircle, merged.Convert, merged.Relocate, merged.Standing = chief.Encircle, chief.Convert, chief.Relocate, chief.Standing
+			m.Buys, m.Builds, m.Idle, m.Rush = so.Buys, so.Builds, so.Idle, so.Rush
+			m.Encircle, m.Convert, m.Relocate, m.Standing = so.Encircle, so.Convert, so.Relocate, so.Standing
 			chiefAssign = o.Assign
 		} else {
 			merged.Assign = append(merged.Assign, o.Assign...)
 		}
-		merged.Moves = append(merged.Moves, o.Moves...)
-		merged.Deploys = append(merged.Deploys, o.Deploys...)
-		for _, e := range o.Engagements {
-			merged.Engagements = joinEngagement(merged.Engagements, e)
+		m.Moves = append(m.Moves, so.Moves...)
+		m.Deploys = append(m.Deploys, so.Deploys...)
+		for _, e := range so.Engagements {
+			m.Engagements = joinEngagement(m.Engagements, e)
 		}
 	}
 	merged.Assign = append(merged.Assign, chiefAssign...)
@@ -450,7 +450,7 @@ func loadTeams(raw []byte) (map[string]*engine.Team, error) {
 }
 
 // afterTurn is the teams after a turn: the active side's assignments done.
-func (p *Position) afterTurn(o *Orders, next *rules.State) map[string]*engine.Team {
+func (p *Position) afterTurn(active string, assign []engine.Assignment, next *rules.State) map[string]*engine.Team {
 	if p.teams == nil {
 		return nil
 	}
@@ -458,8 +458,8 @@ func (p *Position) afterTurn(o *Orders, next *rules.State) map[string]*engine.Te
 	for side, t := range p.teams {
 		teams[side] = t.Clone()
 	}
-	if t := teams[o.Side]; t != nil {
-		t.Apply(o.Side, o.Assign, func(u string) bool { return next.Unit(o.Side, u) != nil })
+	if t := teams[active]; t != nil {
+		t.Apply(active, assign, func(u string) bool { return next.Unit(active, u) != nil })
 	}
 	carried(next, teams)
 	return teams

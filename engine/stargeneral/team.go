@@ -248,32 +248,41 @@ func (p *Position) Merge(side string, seats map[string]engine.Orders) (engine.Or
 		if !ok {
 			return nil, fmt.Errorf("orders of %s are not Star General orders: %T", id, seats[id])
 		}
+		m, so := merged.Orders, o.Orders
 		if _, n := engine.SplitSeat(id); n == 1 {
-			merged.Priority, merged.Batteries, merged.AirStrikes, merged.Choices = o.Priority, o.Batteries, o.AirStrikes, o.Choices
-			if o.Night != nil {
-				merged.Night = &rules.NightOrders{Strength: o.Night.Strength, Platoons: o.Night.Platoons, Rebuild: o.Night.Rebuild,
-					Reshuffle: slices.Clone(o.Night.Reshuffle)}
+			m.Priority, m.Batteries, m.AirStrikes, m.Choices = so.Priority, so.Batteries, so.AirStrikes, so.Choices
+			if so.Night != nil {
+				m.Night = &rules.NightOrders{Strength: so.Night.Strength, Platoons: so.Night.Platoons, Rebuild: so.Night.Rebuild,
+					Reshuffle: append(slices.Clone(so.Night.Reshuffle), reshuffles(m.Night)...)}
 			}
 			chiefAssign = o.Assign
 		} else {
 			merged.Assign = append(merged.Assign, o.Assign...)
-			if o.Night != nil {
-				if merged.Night == nil {
-					merged.Night = &rules.NightOrders{}
+			if so.Night != nil {
+				if m.Night == nil {
+					m.Night = &rules.NightOrders{}
 				}
-				merged.Night.Reshuffle = append(merged.Night.Reshuffle, o.Night.Reshuffle...)
+				m.Night.Reshuffle = append(m.Night.Reshuffle, so.Night.Reshuffle...)
 			}
 		}
-		merged.Units = append(merged.Units, o.Units...)
+		m.Units = append(m.Units, so.Units...)
 	}
 	merged.Assign = append(merged.Assign, chiefAssign...)
-	if p.st.Night && merged.Night == nil {
-		merged.Night = &rules.NightOrders{}
+	if p.st.Night && merged.Orders.Night == nil {
+		merged.Orders.Night = &rules.NightOrders{}
 	}
 	if probs := rules.Validate(p.rs, p.st, merged.Orders); len(probs) > 0 {
 		return nil, fmt.Errorf("the seats' orders together break the rules: %v", probs.Error())
 	}
 	return merged, nil
+}
+
+// reshuffles are night orders' reshuffles, none for none.
+func reshuffles(n *rules.NightOrders) []rules.NightMove {
+	if n == nil {
+		return nil
+	}
+	return n.Reshuffle
 }
 
 // stored is a position as Marshal writes it: the rules' state with the
@@ -304,8 +313,8 @@ func (p *Position) afterRound(list []*Orders, next *rules.State) map[string]*eng
 		teams[side] = t.Clone()
 	}
 	for _, o := range list {
-		if t := teams[o.Side]; t != nil && o.Orders != nil {
-			t.Apply(o.Side, o.Assign, func(u string) bool { x := next.Unit(u); return x != nil && !x.Removed })
+		if t := teams[o.Orders.Side]; t != nil {
+			t.Apply(o.Orders.Side, o.Assign, func(u string) bool { x := next.Unit(u); return x != nil && !x.Removed })
 		}
 	}
 	return teams

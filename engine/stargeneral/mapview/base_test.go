@@ -6,21 +6,20 @@ import (
 	"image/png"
 	"testing"
 
-	"fieldpost/data"
+	"fieldpost/engine/hexdraw"
+	"fieldpost/engine/stargeneral/rules"
 )
 
 // A map drawn over a kept base is the picture drawn afresh, pixel for
 // pixel, for every bundled scenario, before and after its first round.
 func TestKeptBaseDrawsTheSamePicture(t *testing.T) {
-	for _, name := range data.ScenarioNames() {
-		sc, err := data.Scenario(name)
+	for _, name := range rules.BundledScenarioNames() {
+		sc, err := rules.BundledScenario(name)
 		if err != nil {
 			t.Fatal(err)
 		}
 		st := sc.NewGame()
-		bases.Lock()
-		clear(bases.m)
-		bases.Unlock()
+		hexdraw.ForgetBases()
 		fresh, err := Render(sc.Ruleset, st, nil, Options{})
 		if err != nil {
 			t.Fatal(err)
@@ -36,9 +35,7 @@ func TestKeptBaseDrawsTheSamePicture(t *testing.T) {
 		if err := PNG(&a, sc.Ruleset, st, nil, Options{}); err != nil {
 			t.Fatal(err)
 		}
-		bases.Lock()
-		clear(bases.m)
-		bases.Unlock()
+		hexdraw.ForgetBases()
 		if err := PNG(&b, sc.Ruleset, st, nil, Options{}); err != nil {
 			t.Fatal(err)
 		}
