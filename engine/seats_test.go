@@ -48,7 +48,9 @@ func TestCutAssign(t *testing.T) {
 	}
 	rest, assigns, probs := CutAssign(rest, "us")
 	want := []Assignment{{Line: 2, Units: []string{"A", "B"}, Seat: "us.3"}, {Line: 4, Units: []string{"C"}, Seat: "us"}}
-	if !slices.EqualFunc(assigns, want, func(a, b Assignment) bool { return a.Line == b.Line && a.Seat == b.Seat && slices.Equal(a.Units, b.Units) }) {
+	if !slices.EqualFunc(assigns, want, func(a, b Assignment) bool {
+		return a.Line == b.Line && a.Seat == b.Seat && slices.Equal(a.Units, b.Units)
+	}) {
 		t.Errorf("assignments %+v", assigns)
 	}
 	if len(probs) != 2 || !strings.HasPrefix(probs[0], "line 5: want ASSIGN") || !strings.HasPrefix(probs[1], "line 6:") {
