@@ -285,7 +285,7 @@ type Assignment struct {
 // knows no ASSIGN: `ASSIGN unit... TO seat`, the seat written as its id
 // (us.2), its number (2) or the side (us, the commander-in-chief). It
 // reads up to an END line; problems name their lines.
-func CutAssign(text, side string) (rest string, assigns []Assignment, problems []string) {
+func CutAssign(text, side string) (rest string, assigns []Assignment, problems []Problem) {
 	lines := strings.Split(text, "\n")
 	for i, line := range lines {
 		if j := strings.Index(line, "#"); j >= 0 {
@@ -304,12 +304,12 @@ func CutAssign(text, side string) (rest string, assigns []Assignment, problems [
 		lines[i] = ""
 		to := slices.IndexFunc(f, func(w string) bool { return strings.EqualFold(w, "TO") })
 		if to < 2 || to != len(f)-2 {
-			problems = append(problems, fmt.Sprintf("line %d: want ASSIGN unit... TO seat (a seat's number, such as 2, or its id, such as %s.2)", i+1, side))
+			problems = append(problems, Problem{Line: i + 1, Text: fmt.Sprintf("want ASSIGN unit... TO seat (a seat's number, such as 2, or its id, such as %s.2)", side)})
 			continue
 		}
 		seat, err := seatNamed(side, f[to+1])
 		if err != nil {
-			problems = append(problems, fmt.Sprintf("line %d: %v", i+1, err))
+			problems = append(problems, Problem{Line: i + 1, Text: err.Error()})
 			continue
 		}
 		assigns = append(assigns, Assignment{Line: i + 1, Units: slices.Clone(f[1:to]), Seat: seat})
@@ -335,20 +335,29 @@ func seatNamed(side, w string) (string, error) {
 // CheckAssign is what may be wrong with an assignment of a side's team:
 // the seat must be in play and each unit the side's (known) and, for a
 // subordinate giving (seat), its own to give; chief seats give any unit.
-func (t *Team) CheckAssign(side, seat string, a Assignment, known func(unit string) bool) []string {
-	var probs []string
+func (t *Team) CheckAssign(side, seat string, a Assignment, known func(unit string) bool) []Problem {
+	var probs []Problem
 	if a.Seat != side && !t.Has(a.Seat) {
-		probs = append(probs, fmt.Sprintf("line %d: there is no seat %s in this game", a.Line, a.Seat))
+		probs = append(probs, Problem{Line: a.Line, Text: fmt.Sprintf("there is no seat %s in this game", a.Seat)})
 	}
 	for _, u := range a.Units {
 		switch {
 		case !known(u):
-			probs = append(probs, fmt.Sprintf("line %d: %s is no unit of %s", a.Line, u, side))
+			probs = append(probs, Problem{Line: a.Line, Text: fmt.Sprintf("%s is no unit of %s", u, side)})
 		case seat != side && t.OwnerOf(side, u) != seat:
-			probs = append(probs, fmt.Sprintf("line %d: %s is not yours to give: it is %s's; only your own units pass to another seat (the commander-in-chief may give any)", a.Line, u, t.OwnerOf(side, u)))
+			probs = append(probs, Problem{Line: a.Line, Text: fmt.Sprintf("%s is not yours to give: it is %s's; only your own units pass to another seat (the commander-in-chief may give any)", u, t.OwnerOf(side, u))})
 		}
 	}
 	return probs
+}
+
+// SeatMismatch is the problem of a mail whose SEAT line names another seat
+// than its secret's; nil when it names none or the same.
+func SeatMismatch(said, n int, seat string) []Problem {
+	if said == 0 || said == n {
+		return nil
+	}
+	return []Problem{{Text: fmt.Sprintf("these orders say SEAT %d, but they come from seat %d (%s)", said, n, seat)}}
 }
 
 // Apply carries out assignments in order, passing over units known no more.

@@ -53,8 +53,8 @@ func TestCutAssign(t *testing.T) {
 	}) {
 		t.Errorf("assignments %+v", assigns)
 	}
-	if len(probs) != 2 || !strings.HasPrefix(probs[0], "line 5: want ASSIGN") || !strings.HasPrefix(probs[1], "line 6:") {
-		t.Errorf("problems %q", probs)
+	if len(probs) != 2 || probs[0].Line != 5 || !strings.HasPrefix(probs[0].Text, "want ASSIGN") || probs[1].Line != 6 {
+		t.Errorf("problems %+v", probs)
 	}
 	if lines := strings.Split(rest, "\n"); lines[1] != "" || lines[2] != "A 0303" || lines[7] != "ASSIGN F TO 2" {
 		t.Errorf("the text left:\n%s", rest)
@@ -81,8 +81,8 @@ func TestTeams(t *testing.T) {
 	if !us.Commands("us", "us", "F") || us.Commands("us", "us.2", "A") || !us.Commands("us", "us.2", "D") {
 		t.Errorf("who commands what is wrong")
 	}
-	if probs := us.CheckAssign("us", "us.2", Assignment{Line: 1, Units: []string{"A"}, Seat: "us.2"}, func(u string) bool { return known("us", u) }); len(probs) != 1 || !strings.Contains(probs[0], "not yours to give") {
-		t.Errorf("a subordinate giving another's unit: %q", probs)
+	if probs := us.CheckAssign("us", "us.2", Assignment{Line: 1, Units: []string{"A"}, Seat: "us.2"}, func(u string) bool { return known("us", u) }); len(probs) != 1 || !strings.Contains(probs[0].Text, "not yours to give") {
+		t.Errorf("a subordinate giving another's unit: %+v", probs)
 	}
 	for _, bad := range [][]SeatSetup{{{ID: "us.6"}}, {{ID: "us.2", Units: []string{"X"}}}, {{ID: "us.2"}, {ID: "us.2"}}, {{ID: "soviet.2"}}} {
 		if _, err := NewTeams(bad, 5, deal, known, func(int) string { return "" }); err == nil {

@@ -219,6 +219,9 @@ func (t *txn) reportMails(g *Game, turn int, only *Player) error {
 		}
 		l := &letter{kind: kind, game: g, side: seat, reported: turn + 1, to: to, subject: subject,
 			inline: []mail.Part{png}, attachments: []mail.Part{attachment}}
+		if l.textMap, err = textMap(p.after, side); err != nil {
+			return err
+		}
 		if side != "" && !g.Ended {
 			l.form = formOf(p.after, seat, g.ID)
 		}
@@ -273,6 +276,9 @@ func (t *txn) welcome(g *Game, seat string, png *mail.Part) error {
 	l := &letter{kind: kindWelcome, game: g, side: seat, to: g.Player(seat).Address,
 		subject: fmt.Sprintf("[%s] Welcome: you play %s in %s", g.ID, d.SideTitle, g.Title),
 		form:    formOf(pos, seat, g.ID), inline: []mail.Part{*png}, attachments: []mail.Part{attachment}}
+	if l.textMap, err = textMap(pos, side); err != nil {
+		return err
+	}
 	if l.text, err = t.s.render(kindWelcome, d); err != nil {
 		return err
 	}

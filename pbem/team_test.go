@@ -244,7 +244,8 @@ func TestTeamSeatsByMail(t *testing.T) {
 	// Another seat's unit, and the commander's PRIORITY: refused by line.
 	j.handle(second.reply(carol, fmt.Sprintf("BN %s H\nBN %s H\nPRIORITY %s\nEND\n", mine, chiefs, chiefs)))
 	refused := byKind(t, j.takeN(1), kindRejected, carol)
-	for _, want := range []string{"line 2: " + chiefs + " is commanded by seat us, not by you (us.2)", "line 3: PRIORITY is the side's commander's"} {
+	for _, want := range []string{"line 2: BN " + chiefs + " H\n  " + chiefs + " is commanded by seat us, not by you (us.2)",
+		"line 3: PRIORITY " + chiefs + "\n  PRIORITY is the side's commander's"} {
 		if !strings.Contains(refused.Text, want) {
 			t.Errorf("the refusal lacks %q:\n%s", want, refused.Text)
 		}

@@ -186,33 +186,27 @@ func (p *Position) SeatRead(seat, text string, maxErrors int) engine.Reading {
 	side, n := engine.SplitSeat(seat)
 	team := p.teams[side]
 	if p.st.Side(side) == nil || n != 1 && !team.Has(seat) {
-		return engine.Reading{Errors: 1, Answer: fmt.Sprintf("There is no seat %s in this game.\n", seat)}
+		why := []engine.Problem{{Text: fmt.Sprintf("there is no seat %s in this game", seat)}}
+		return engine.Reading{Errors: 1, Problems: why, Answer: engine.Refusal(text, why, maxErrors)}
 	}
+	mail := text
 	text, said := engine.CutSeat(text)
 	text, assigns, probs := engine.CutAssign(text, side)
-	var errs []ordertext.Error
-	for _, pr := range probs {
-		errs = append(errs, ordertext.Error{Msg: pr})
-	}
-	if said != 0 && said != n {
-		errs = append(errs, ordertext.Error{Msg: fmt.Sprintf("these orders say SEAT %d, but they come from seat %d (%s)", said, n, seat)})
-	}
+	probs = append(probs, engine.SeatMismatch(said, n, seat)...)
 	known := func(name string) bool { return p.st.Platoon(side, name) != nil }
 	for i, a := range assigns {
 		assigns[i].Units = p.platoonsOf(side, a.Units)
-		for _, pr := range team.CheckAssign(side, seat, assigns[i], known) {
-			errs = append(errs, ordertext.Error{Msg: pr})
-		}
+		probs = append(probs, team.CheckAssign(side, seat, assigns[i], known)...)
 	}
 	sub, parsed := ordertext.Parse(p.sys.rs, p.st, side, text)
-	errs = append(errs, parsed...)
-	if len(parsed) == 0 {
-		errs = append(errs, p.seatProblems(seat, sub.Orders, text)...)
-	}
-	r := engine.Reading{Found: sub.Lines > 0 || len(assigns) > 0, Errors: len(errs)}
+	probs = append(probs, ordertext.Problems(parsed)...)
+	probs = append(probs, p.seatProblems(seat, sub.Orders, text)...)
+	slices.SortStableFunc(probs, func(a, b engine.Problem) int { return a.Line - b.Line })
+	r := engine.Reading{Found: sub.Lines > 0 || len(assigns) > 0, Errors: len(probs)}
 	switch {
-	case len(errs) > 0:
-		r.Answer = ordertext.ErrorReport(errs, maxErrors)
+	case len(probs) > 0:
+		r.Problems = probs
+		r.Answer = engine.Refusal(mail, probs, maxErrors)
 	case r.Found:
 		r.Orders = &Orders{Orders: sub.Orders, Assign: assigns}
 		r.Answer = ordertext.Echo(p.sys.rs, p.st, sub.Orders)
@@ -224,20 +218,20 @@ func (p *Position) SeatRead(seat, text string, maxErrors int) engine.Reading {
 }
 
 // seatProblems are the orders a seat gives that are not its own.
-func (p *Position) seatProblems(seat string, o *rules.Orders, text string) []ordertext.Error {
+func (p *Position) seatProblems(seat string, o *rules.Orders, text string) []engine.Problem {
 	side, n := engine.SplitSeat(seat)
 	team := p.teams[side]
-	var errs []ordertext.Error
+	var errs []engine.Problem
 	if n > 1 {
 		for i, line := range strings.Split(text, "\n") {
 			if f := strings.Fields(line); len(f) > 0 && seniorWords[strings.ToUpper(f[0])] != "" {
-				errs = append(errs, ordertext.Error{Line: i + 1, Msg: fmt.Sprintf("%s is the senior commander's (%s) to order, not a command's", strings.ToUpper(f[0]), side)})
+				errs = append(errs, engine.Problem{Line: i + 1, Text: fmt.Sprintf("%s is the senior commander's (%s) to order, not a command's", strings.ToUpper(f[0]), side)})
 			}
 		}
 	}
 	for _, po := range o.Platoons {
 		if !team.Commands(side, seat, po.Platoon) {
-			errs = append(errs, ordertext.Error{Line: po.Line, Msg: fmt.Sprintf("%s is commanded by seat %s, not by you (%s): each seat orders only its own platoons",
+			errs = append(errs, engine.Problem{Line: po.Line, Text: fmt.Sprintf("%s is commanded by seat %s, not by you (%s): each seat orders only its own platoons",
 				po.Platoon, team.OwnerOf(side, po.Platoon), seat)})
 		}
 	}

@@ -204,13 +204,13 @@ func (p *Position) SeatRead(seat, text string, maxErrors int) engine.Reading {
 	seat = engine.SeatID(side, n)
 	team := p.teams[side]
 	if n != 1 && !team.Has(seat) {
-		return engine.Reading{Errors: 1, Answer: fmt.Sprintf("There is no seat %s in this game.\n", seat)}
+		why := []engine.Problem{{Text: fmt.Sprintf("there is no seat %s in this game", seat)}}
+		return engine.Reading{Errors: 1, Problems: why, Answer: engine.Refusal(text, why, maxErrors)}
 	}
+	mail := text
 	text, said := engine.CutSeat(text)
 	text, assigns, probs := engine.CutAssign(text, side)
-	if said != 0 && said != n {
-		probs = append(probs, fmt.Sprintf("these orders say SEAT %d, but they come from seat %d (%s)", said, n, seat))
-	}
+	probs = append(probs, engine.SeatMismatch(said, n, seat)...)
 	known := func(u string) bool { return p.st.Unit(side, u) != nil }
 	for i, a := range assigns {
 		for k, u := range a.Units {
@@ -224,13 +224,13 @@ func (p *Position) SeatRead(seat, text string, maxErrors int) engine.Reading {
 		}
 	}
 	o, parsed := ordertext.Parse(p.st, side, text)
-	for _, pr := range parsed {
-		probs = append(probs, pr.Error())
-	}
+	probs = append(probs, problems(parsed)...)
 	probs = append(probs, p.seatProblems(seat, o, text)...)
+	slices.SortStableFunc(probs, func(a, b engine.Problem) int { return a.Line - b.Line })
 	r := engine.Reading{Errors: len(probs), Found: found(o) || len(assigns) > 0 || engine.HasHeader(text)}
 	if len(probs) > 0 {
-		r.Answer = listProblems(probs, maxErrors)
+		r.Problems = probs
+		r.Answer = engine.Refusal(mail, probs, maxErrors)
 		return r
 	}
 	if r.Found {
@@ -249,37 +249,21 @@ func echoAssign(assigns []engine.Assignment) string {
 	return b.String()
 }
 
-// listProblems lists problems as problemReport does.
-func listProblems(probs []string, max int) string {
-	ps := make([]rules.Problem, len(probs))
-	for i, pr := range probs {
-		ps[i] = rules.Problem{Text: pr, Section: "IV.2"}
-	}
-	var b strings.Builder
-	fmt.Fprintf(&b, "These orders were NOT accepted: %d problem(s). Nothing has changed; send the corrected orders.\n\n", len(probs))
-	for i, pr := range probs {
-		if max > 0 && i == max {
-			fmt.Fprintf(&b, "  ... and %d more, not listed: correct these first.\n", len(probs)-max)
-			break
-		}
-		fmt.Fprintf(&b, "  %s\n", pr)
-	}
-	return b.String()
-}
-
 // seatProblems are the orders a seat gives that are not its to give
 // (§IV.2, Table IV.1).
-func (p *Position) seatProblems(seat string, o rules.Orders, text string) []string {
+func (p *Position) seatProblems(seat string, o rules.Orders, text string) []engine.Problem {
 	side, n := engine.SplitSeat(seat)
 	side = strings.ToUpper(side)
 	team := p.teams[side]
-	var probs []string
+	var probs []engine.Problem
 	generals := func(line int, what, why string) {
-		probs = append(probs, fmt.Sprintf("line %d: %s is the Frontline General's to order, not a Commander's: %s (§IV.2, Table IV.1)", line, what, why))
+		probs = append(probs, engine.Problem{Line: line, Rule: "§IV.2, Table IV.1",
+			Text: fmt.Sprintf("%s is the Frontline General's to order, not a Commander's: %s", what, why)})
 	}
 	commands := func(line int, unit string) {
 		if !team.Commands(side, seat, unit) {
-			probs = append(probs, fmt.Sprintf("line %d: %s is commanded by seat %s, not by you (%s): each seat orders only its own units (§IV.2)", line, unit, team.OwnerOf(side, unit), seat))
+			probs = append(probs, engine.Problem{Line: line, Rule: "§IV.2",
+				Text: fmt.Sprintf("%s is commanded by seat %s, not by you (%s): each seat orders only its own units", unit, team.OwnerOf(side, unit), seat)})
 		}
 	}
 	if n > 1 {

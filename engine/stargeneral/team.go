@@ -151,13 +151,13 @@ func (p *Position) SeatRead(seat, text string, maxErrors int) engine.Reading {
 	side, n := engine.SplitSeat(seat)
 	team := p.teams[side]
 	if n != 1 && !team.Has(seat) {
-		return engine.Reading{Errors: 1, Answer: fmt.Sprintf("There is no seat %s in this game.\n", seat)}
+		why := []engine.Problem{{Text: fmt.Sprintf("there is no seat %s in this game", seat)}}
+		return engine.Reading{Errors: 1, Problems: why, Answer: engine.Refusal(text, why, maxErrors)}
 	}
+	mail := text
 	text, said := engine.CutSeat(text)
 	text, assigns, probs := engine.CutAssign(text, side)
-	if said != 0 && said != n {
-		probs = append(probs, fmt.Sprintf("these orders say SEAT %d, but they come from seat %d (%s)", said, n, seat))
-	}
+	probs = append(probs, engine.SeatMismatch(said, n, seat)...)
 	known := func(u string) bool { x := p.st.Unit(u); return x != nil && x.Side == side && !x.Removed }
 	for _, a := range assigns {
 		probs = append(probs, team.CheckAssign(side, seat, a, known)...)
@@ -167,16 +167,14 @@ func (p *Position) SeatRead(seat, text string, maxErrors int) engine.Reading {
 	for _, l := range sub.Ignored {
 		r.Ignored = append(r.Ignored, engine.IgnoredLine{Line: l.Line, Text: l.Quote, Why: l.Msg})
 	}
-	if errs == nil {
-		probs = append(probs, p.seatProblems(seat, sub.Orders, text)...)
-	}
-	for _, pr := range probs {
-		errs = append(errs, ordertext.Error{Msg: pr})
-	}
-	r.Errors = len(errs)
+	probs = append(probs, ordertext.Problems(errs)...)
+	probs = append(probs, p.seatProblems(seat, sub.Orders, text)...)
+	slices.SortStableFunc(probs, func(a, b engine.Problem) int { return a.Line - b.Line })
+	r.Errors = len(probs)
 	switch {
-	case errs != nil:
-		r.Answer = ordertext.ErrorReport(errs, maxErrors)
+	case len(probs) > 0:
+		r.Problems = probs
+		r.Answer = engine.Refusal(mail, probs, maxErrors)
 	case r.Found:
 		r.Orders = &Orders{Orders: sub.Orders, Assign: assigns}
 		r.Answer = ordertext.Echo(p.rs, p.st, sub.Orders)
@@ -188,20 +186,20 @@ func (p *Position) SeatRead(seat, text string, maxErrors int) engine.Reading {
 }
 
 // seatProblems are the orders a seat gives that are not its own.
-func (p *Position) seatProblems(seat string, o *rules.Orders, text string) []string {
+func (p *Position) seatProblems(seat string, o *rules.Orders, text string) []engine.Problem {
 	side, n := engine.SplitSeat(seat)
 	team := p.teams[side]
-	var probs []string
+	var probs []engine.Problem
 	if n > 1 {
 		for i, line := range strings.Split(text, "\n") {
 			if f := strings.Fields(line); len(f) > 0 && sideWide[strings.ToUpper(f[0])] != "" {
-				probs = append(probs, fmt.Sprintf("line %d: %s is the side's commander's to order (%s), not a subordinate's", i+1, sideWide[strings.ToUpper(f[0])], side))
+				probs = append(probs, engine.Problem{Line: i + 1, Text: fmt.Sprintf("%s is the side's commander's to order (%s), not a subordinate's", sideWide[strings.ToUpper(f[0])], side)})
 			}
 		}
 	}
 	not := func(unit string) {
-		probs = append(probs, fmt.Sprintf("line %d: %s is commanded by seat %s, not by you (%s): each seat orders only its own units",
-			unitLine(text, unit), unit, team.OwnerOf(side, unit), seat))
+		probs = append(probs, engine.Problem{Line: unitLine(text, unit),
+			Text: fmt.Sprintf("%s is commanded by seat %s, not by you (%s): each seat orders only its own units", unit, team.OwnerOf(side, unit), seat)})
 	}
 	for _, uo := range o.Units {
 		if !team.Commands(side, seat, uo.Unit) {
