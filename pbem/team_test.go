@@ -350,3 +350,32 @@ func TestSeatFormsAreValidUnchanged(t *testing.T) {
 		}
 	}
 }
+
+// Each seat's orders are checked alone, then with those the side's other
+// seats have sent: orders valid alone that break the rules with the
+// others' are refused, saying so, and the side's stored orders stay as
+// they were.
+func TestSeatOrdersThatClashAreRefused(t *testing.T) {
+	j := newJudge(t, nil)
+	j.handle(gmMail("NEWGAME scenario=foggia id=clash US=us@example.org US.2=north@example.org US.2.units=HT-1 " +
+		"US.3=south@example.org US.3.units=ENG-1 GE=ge@example.org"))
+	welcome := map[string]*sent{}
+	for _, m := range j.take() {
+		if m.Kind() == kindWelcome {
+			welcome[m.Side()] = m
+		}
+	}
+	j.handle(welcome["US.2"].reply("north@example.org", "GAME clash SIDE US SEAT 2 ROUND 1\nMOVE\n  HT-1 LOAD ENG-1\nEND\n"))
+	byKind(t, j.takeN(1), kindAccepted, "north@example.org")
+	j.handle(welcome["US.3"].reply("south@example.org", "GAME clash SIDE US SEAT 3 ROUND 1\nMOVE\n  ENG-1 2221\nEND\n"))
+	refused := byKind(t, j.takeN(1), kindRejected, "south@example.org")
+	if !strings.Contains(refused.Text, "not with those the other seats of US have sent") || !strings.Contains(refused.Text, "ENG-1 has two move orders") {
+		t.Errorf("the clash refusal:\n%s", refused.Text)
+	}
+	storeView(t, j.store, func(tx storeTx) error {
+		if sub, err := tx.submission("clash", 0, "US.3"); err != nil || sub != nil {
+			t.Errorf("the refused orders were stored: %v %v", sub, err)
+		}
+		return nil
+	})
+}

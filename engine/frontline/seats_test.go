@@ -30,6 +30,7 @@ type seatCase struct {
 	seatOrder           []string
 	errors              map[string][]string
 	merged, played      []string
+	clash               []string
 }
 
 func readSeatCase(t *testing.T, path string) seatCase {
@@ -48,7 +49,7 @@ func readSeatCase(t *testing.T, path string) seatCase {
 		case "SECTION":
 			c.section = append(c.section, f[1:]...)
 			continue
-		case "PRESTATE", "SEATS", "MERGED", "PLAYED":
+		case "PRESTATE", "SEATS", "MERGED", "PLAYED", "CLASH":
 			block = f[0]
 			continue
 		case "ORDERS", "ERRORS":
@@ -74,6 +75,8 @@ func readSeatCase(t *testing.T, path string) seatCase {
 			c.merged = append(c.merged, strings.TrimSpace(line))
 		case "PLAYED":
 			c.played = append(c.played, line)
+		case "CLASH":
+			c.clash = append(c.clash, strings.TrimSpace(line))
 		default:
 			t.Fatalf("%s:%d: %q outside any block", path, i+1, line)
 		}
@@ -139,6 +142,18 @@ func runSeatCase(t *testing.T, path string) {
 		default:
 			accepted[seat] = r.Orders
 		}
+	}
+	if len(c.clash) > 0 {
+		_, err := pos.Merge(side, accepted)
+		if err == nil {
+			t.Fatalf("the seats' orders merged, want a clash")
+		}
+		for _, w := range c.clash {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("the clash lacks %q: %v", w, err)
+			}
+		}
+		return
 	}
 	if len(c.merged) == 0 && len(c.played) == 0 {
 		return
