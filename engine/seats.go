@@ -402,3 +402,24 @@ func HasHeader(text string) bool {
 	}
 	return false
 }
+
+// ReadWholeSide reads a whole side's orders in a team game, every seat's at
+// once, as the judge writes a round's merged orders for a replay: its
+// ASSIGN lines (of any unit of the side: the side gives them) and the rest
+// with read, the family's reader of a side's orders.
+func ReadWholeSide[O any](text, side string, team *Team, known func(unit string) bool, maxErrors int, read func(text string) Reading) Reading {
+	rest, assigns, probs := CutAssign(text, side)
+	for _, a := range assigns {
+		probs = append(probs, team.CheckAssign(side, side, a, known)...)
+	}
+	r := read(rest)
+	if len(probs) > 0 {
+		probs = append(probs, r.Problems...)
+		slices.SortStableFunc(probs, func(a, b Problem) int { return a.Line - b.Line })
+		return Reading{Found: true, Errors: len(probs), Problems: probs, Answer: Refusal(text, probs, maxErrors), Round: r.Round}
+	}
+	if o, ok := r.Orders.(*JSONOrders[O]); ok {
+		o.Assign = assigns
+	}
+	return r
+}

@@ -351,6 +351,9 @@ func CheckMail(pos engine.Position, side, game string, msg *mail.Inbound, maxSiz
 		fmt.Fprintf(&b, "The judge would not read this mail: it is larger than %s.\n", byteSize(maxSize))
 		return b.String(), nil
 	}
+	if seatSide(side) == side {
+		pos = wholeSide{pos} // every seat's orders at once: a round replayed
+	}
 	req := readMail(msg)
 	if req.Empty {
 		why := noReadableText

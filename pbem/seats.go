@@ -195,3 +195,8 @@ func (t *txn) teamMessage(id *identity, req *request) error {
 	return t.mailPlayer(g, seat, kindStatus, "TEAM message sent",
 		fmt.Sprintf("Your TEAM message went to %s. It is kept in the game's record, public once the game is over.", strings.Join(names, ", ")), false)
 }
+
+// wholeSide is a position read for a whole side's orders, every seat's at
+// once (a team round replayed, `fieldpost resolve`): it hides the seats, so
+// that the side's reader reads every unit's orders and the ASSIGN lines.
+type wholeSide struct{ engine.Position }

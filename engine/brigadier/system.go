@@ -204,6 +204,17 @@ func (p *Position) Form(side, game string) string {
 
 // Read implements engine.Position.
 func (p *Position) Read(side, text string, maxErrors int) engine.Reading {
+	if t := p.teams[side]; t != nil {
+		known := func(name string) bool { return p.st.Platoon(side, name) != nil }
+		return engine.ReadWholeSide[*rules.Orders](text, side, t, known, maxErrors, func(text string) engine.Reading {
+			return p.readSide(side, text, maxErrors)
+		})
+	}
+	return p.readSide(side, text, maxErrors)
+}
+
+// readSide reads a side's orders, its team's ASSIGN lines aside.
+func (p *Position) readSide(side, text string, maxErrors int) engine.Reading {
 	if p.st.Side(side) == nil {
 		return engine.Reading{Errors: 1, Answer: fmt.Sprintf("there is no side %q in this game", side)}
 	}

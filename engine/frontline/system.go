@@ -160,6 +160,17 @@ func (p *Position) Form(side, game string) string { return ordertext.Form(p.st, 
 
 // Read implements engine.Position.
 func (p *Position) Read(side, text string, maxErrors int) engine.Reading {
+	if t := p.teams[strings.ToUpper(side)]; t != nil {
+		known := func(u string) bool { return p.st.Unit(strings.ToUpper(side), u) != nil }
+		return engine.ReadWholeSide[rules.Orders](text, strings.ToUpper(side), t, known, maxErrors, func(text string) engine.Reading {
+			return p.readSide(side, text, maxErrors)
+		})
+	}
+	return p.readSide(side, text, maxErrors)
+}
+
+// readSide reads a side's orders, its team's ASSIGN lines aside.
+func (p *Position) readSide(side, text string, maxErrors int) engine.Reading {
 	o, probs := ordertext.Parse(p.st, side, text)
 	r := engine.Reading{Errors: len(probs), Found: found(o)}
 	if len(probs) > 0 {

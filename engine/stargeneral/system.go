@@ -238,6 +238,17 @@ func (p *Position) Form(side, game string) string { return ordertext.Form(p.rs, 
 
 // Read implements engine.Position.
 func (p *Position) Read(side, text string, maxErrors int) engine.Reading {
+	if t := p.teams[side]; t != nil {
+		known := func(u string) bool { x := p.st.Unit(u); return x != nil && x.Side == side && !x.Removed }
+		return engine.ReadWholeSide[*rules.Orders](text, side, t, known, maxErrors, func(text string) engine.Reading {
+			return p.readSide(side, text, maxErrors)
+		})
+	}
+	return p.readSide(side, text, maxErrors)
+}
+
+// readSide reads a side's orders, its team's ASSIGN lines aside.
+func (p *Position) readSide(side, text string, maxErrors int) engine.Reading {
 	sub, errs := ordertext.Parse(p.rs, p.st, side, text)
 	r := engine.Reading{Found: sub.Lines > 0, Errors: len(errs), Round: sub.Round}
 	for _, l := range sub.Ignored {
