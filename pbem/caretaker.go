@@ -92,31 +92,29 @@ func (t *txn) standingCaretaker(g *Game, pos engine.Position, side string) (engi
 	return nil, "", nil
 }
 
-// countRound counts a round played in each seat's reliability: a side
-// with orders kept its deadline; one without missed it, when the deadline
-// played the round (deadline) and its player was not away under the
-// caretaker policy. The round's record keeps what was counted, for a
-// ROLLBACK to take back. It returns the seats that missed AbandonAfter in
-// a row.
-func (t *txn) countRound(g *Game, waiting []string, rec *roundRecord, deadline bool) []string {
+// countRound counts a round played in each waited seat's reliability: a
+// seat whose orders were played kept its deadline; one without missed it,
+// when the deadline played the round (deadline) and its player was not
+// away. The round's record keeps what was counted, for a ROLLBACK to take
+// back. It returns the seats that missed AbandonAfter in a row.
+func (t *txn) countRound(g *Game, seats []string, sent map[string]bool, rec *roundRecord, deadline bool) []string {
 	var abandoned []string
-	for _, side := range waiting {
-		p := g.Player(side)
+	for _, seat := range seats {
+		p := g.Player(seat)
 		if p == nil || p.isOpen() {
 			continue
 		}
-		sent := !slices.Contains(rec.Defaulted, side) && rec.Caretaker[side] == ""
 		switch {
-		case sent:
+		case sent[seat]:
 			p.OnTime++
 			p.InARow = 0
-			rec.OnTime = append(rec.OnTime, side)
+			rec.OnTime = append(rec.OnTime, seat)
 		case deadline && !p.absentAt(t.now):
 			p.Missed++
 			p.InARow++
-			rec.Missed = append(rec.Missed, side)
+			rec.Missed = append(rec.Missed, seat)
 			if g.AbandonAfter > 0 && p.InARow >= g.AbandonAfter {
-				abandoned = append(abandoned, side)
+				abandoned = append(abandoned, seat)
 			}
 		}
 	}

@@ -78,7 +78,7 @@ var gmCommands = map[string]bool{
 // The header lines of the order language, which also carry the game, side
 // and password of a command.
 var headerWords = map[string]string{
-	"GAME": "GAME", "SIDE": "SIDE", "ROUND": "ROUND", "TURN": "ROUND",
+	"GAME": "GAME", "SIDE": "SIDE", "SEAT": "SEAT", "ROUND": "ROUND", "TURN": "ROUND",
 	"PASSWORD": "PASSWORD", "PASS": "PASSWORD", "SECRET": "PASSWORD",
 }
 
@@ -116,6 +116,7 @@ type request struct {
 // header is what the GAME, SIDE, ROUND and PASSWORD lines say.
 type header struct {
 	Game, Side string
+	Seat       int // a team seat's number (SEAT 2); 0 when absent
 	Round      int // 0 when absent or not a number
 	Passwords  []string
 }
@@ -284,6 +285,10 @@ func (h *header) read(words []string) {
 		case "SIDE":
 			if h.Side == "" {
 				h.Side = val
+			}
+		case "SEAT":
+			if n, err := strconv.Atoi(val); err == nil && n > 0 && h.Seat == 0 {
+				h.Seat = n
 			}
 		case "ROUND":
 			if n, err := strconv.Atoi(val); err == nil && n > 0 && h.Round == 0 {

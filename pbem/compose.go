@@ -42,6 +42,7 @@ const (
 	kindTalk    = "talk"
 	kindAbsence = "absence"
 	kindConfirm = "confirm"
+	kindTeam    = "team"
 )
 
 // formMarker opens the order form at the end of a mail's text; the form's
@@ -56,7 +57,7 @@ const mapContentID = "map@fieldpost"
 // share "situation.txt.tmpl".
 var mailTemplates = []string{
 	kindWelcome, "round", kindAccepted, kindRejected, kindCheck, kindReminder, kindDefaulted,
-	kindStatus, kindMap, kindHistory, kindHelp, kindAuthFailed, kindError, kindGM,
+	kindStatus, kindMap, kindHistory, kindHelp, kindAuthFailed, kindError, kindGM, kindTeam,
 }
 
 // templateFuncs are the helpers the mail templates may use.

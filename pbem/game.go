@@ -8,6 +8,7 @@ import (
 	"slices"
 	"time"
 
+	"fieldpost/engine"
 	"go.etcd.io/bbolt"
 )
 
@@ -56,8 +57,20 @@ type Game struct {
 	Thread  string    `json:"thread"`
 	Created time.Time `json:"created"`
 	// Policy is what the GM chose for the people side of the game:
-	// caretaker, absences, joining, rating (seats.go).
+	// caretaker, absences, joining, rating (people.go).
 	Policy
+	// Team are the TEAM messages between a side's seats, shown publicly
+	// once the game is over.
+	Team []TeamMessage `json:"team,omitempty"`
+}
+
+// TeamMessage is a TEAM message: from a seat to the other seats of its
+// side, through the judge.
+type TeamMessage struct {
+	From  string    `json:"from"` // the seat
+	Round int       `json:"round"`
+	At    time.Time `json:"at"`
+	Text  string    `json:"text"`
 }
 
 // Player is a side's player: where its mail goes. Its secret is in the
@@ -120,10 +133,13 @@ type roundRecord struct {
 	Caretaker map[string]string `json:"caretaker,omitempty"`
 	// OnTime and Missed name the seats whose reliability the round counted
 	// (kept their deadline, missed it), for a ROLLBACK to take back.
-	OnTime []string        `json:"on_time,omitempty"`
-	Missed []string        `json:"missed,omitempty"`
-	Events json.RawMessage `json:"events"`
-	Played time.Time       `json:"played"`
+	OnTime []string `json:"on_time,omitempty"`
+	Missed []string `json:"missed,omitempty"`
+	// DefaultedSeats are the seats of a team that sent nothing while
+	// others of their side did: their units did the default orders.
+	DefaultedSeats []string        `json:"defaulted_seats,omitempty"`
+	Events         json.RawMessage `json:"events"`
+	Played         time.Time       `json:"played"`
 }
 
 // submission is a side's latest valid orders for the current round.
@@ -280,32 +296,34 @@ func (t storeTx) deleteSubmissions(game string, turn int) error {
 	return nil
 }
 
-// missingSides lists the sides the current round waits for that have sent
-// no orders yet.
+// missingSides lists the seats the current round waits for that have sent
+// no orders yet: the waiting sides, or their players' seats in a team.
 func (t *txn) missingSides(g *Game) ([]string, error) {
 	pos, err := t.position(g)
 	if err != nil {
 		return nil, err
 	}
+	missing, err := t.sidesWithoutOrders(g, pos, pos.Step().Waiting)
 	// An open seat waits for nobody: the caretaker plays it.
-	waiting := slices.DeleteFunc(slices.Clone(pos.Step().Waiting), func(side string) bool {
-		p := g.Player(side)
+	return slices.DeleteFunc(missing, func(seat string) bool {
+		p := g.Player(seat)
 		return p != nil && p.isOpen()
-	})
-	return t.sidesWithoutOrders(g, waiting)
+	}), err
 }
 
-// sidesWithoutOrders lists the sides of waiting without orders for the
-// current round.
-func (t storeTx) sidesWithoutOrders(g *Game, waiting []string) ([]string, error) {
+// sidesWithoutOrders lists the seats of the sides of waiting without
+// orders for the current round.
+func (t storeTx) sidesWithoutOrders(g *Game, pos engine.Position, waiting []string) ([]string, error) {
 	var missing []string
 	for _, side := range waiting {
-		sub, err := t.submission(g.ID, g.Turn, side)
-		if err != nil {
-			return nil, err
-		}
-		if sub == nil {
-			missing = append(missing, side)
+		for _, seat := range seatsWaitedFor(g, pos, side) {
+			sub, err := t.submission(g.ID, g.Turn, seat)
+			if err != nil {
+				return nil, err
+			}
+			if sub == nil {
+				missing = append(missing, seat)
+			}
 		}
 	}
 	return missing, nil

@@ -59,7 +59,7 @@ func (t *txn) rateGame(g *Game, step engine.Step) error {
 		switch step.Winner {
 		case "":
 			e.Draws++
-		case p.Side:
+		case seatSide(p.Side):
 			score = 1
 			e.Wins++
 		default:
@@ -68,7 +68,7 @@ func (t *txn) rateGame(g *Game, step engine.Step) error {
 		}
 		var results []rating.Result
 		for _, o := range seated {
-			if o.Side != p.Side {
+			if seatSide(o.Side) != seatSide(p.Side) {
 				results = append(results, rating.Result{Opponent: before[strings.ToLower(o.Address)].Rating, Score: score})
 			}
 		}

@@ -9,10 +9,10 @@ import (
 	"github.com/emersion/go-ical"
 )
 
-// seatPage is a seat as the public pages show it: who plays it (the
+// seatHolder is a seat as the public pages show it: who plays it (the
 // local part of the address, never the whole), since when, how reliably,
 // and who played it before; an open seat has the mail that JOINs it.
-type seatPage struct {
+type seatHolder struct {
 	Name        string
 	Player      string // "" for an open seat
 	Since       int
@@ -32,10 +32,10 @@ func playerName(addr string) string {
 
 // readSeats reads a game's seats for its page; judge is the judge's
 // address, "" when unknown.
-func readSeats(g *Game, judge string) []seatPage {
-	var out []seatPage
+func readSeats(g *Game, judge string) []seatHolder {
+	var out []seatHolder
 	for _, p := range g.Players {
-		s := seatPage{Name: p.seatName(), Player: playerName(p.Address), Since: max(p.Since, 1),
+		s := seatHolder{Name: p.seatName(), Player: playerName(p.Address), Since: max(p.Since, 1),
 			Reliability: p.reliability().String(), Abandoned: p.Abandoned}
 		for _, past := range p.Past {
 			s.Past = append(s.Past, fmt.Sprintf("%s: %s, %s (%s)", playerName(past.Address), past.rounds(), past.Left,

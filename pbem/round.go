@@ -2,7 +2,6 @@ package pbem
 
 import (
 	"fmt"
-	"maps"
 	"slices"
 	"time"
 
@@ -32,13 +31,14 @@ func (t *txn) playRound(g *Game, notice string) error {
 	turn := pos.Turn()
 	rec := &roundRecord{Seed: engine.RoundSeed(g.Seed, turn), Played: t.now}
 	orders := map[string]engine.Orders{}
+	var seatsDefaulted, waitedSeats []string
+	sentSeats := map[string]bool{}
 	for _, side := range pos.Step().Waiting {
-		sub, err := t.submission(g.ID, turn, side)
+		o, sent, err := t.sideOrders(g, pos, side, nil)
 		if err != nil {
-			return err
+			return fmt.Errorf("game %s, orders of %s: %w", g.ID, side, err)
 		}
-		o := pos.Default(side)
-		if sub == nil {
+		if o == nil {
 			planned, how, err := t.caretakerOrders(g, pos, side, rec.Seed)
 			if err != nil {
 				return err
@@ -51,9 +51,19 @@ func (t *txn) playRound(g *Game, notice string) error {
 				rec.Caretaker[side] = how
 			} else {
 				rec.Defaulted = append(rec.Defaulted, side)
+				o = pos.Default(side)
 			}
-		} else if o, err = pos.LoadOrders(side, sub.Orders); err != nil {
-			return fmt.Errorf("game %s: %w", g.ID, err)
+		}
+		for _, seat := range seatsWaitedFor(g, pos, side) {
+			waitedSeats = append(waitedSeats, seat)
+			if slices.Contains(sent, seat) {
+				sentSeats[seat] = true
+				continue
+			}
+			seatsDefaulted = append(seatsDefaulted, seat)
+			if sent != nil {
+				rec.DefaultedSeats = append(rec.DefaultedSeats, seat)
+			}
 		}
 		raw, err := o.Marshal()
 		if err != nil {
@@ -69,7 +79,7 @@ func (t *txn) playRound(g *Game, notice string) error {
 	if rec.Events, err = round.Marshal(); err != nil {
 		return fmt.Errorf("game %s: storing round %d: %w", g.ID, turn+1, err)
 	}
-	abandoned := t.countRound(g, pos.Step().Waiting, rec, notice == deadlineNotice)
+	abandoned := t.countRound(g, waitedSeats, sentSeats, rec, notice == deadlineNotice)
 	if err := t.putPosition(g, next); err != nil {
 		return err
 	}
@@ -87,16 +97,17 @@ func (t *txn) playRound(g *Game, notice string) error {
 		return err
 	}
 	t.log.Info("round played", "round", turn+1, "defaulted", rec.Defaulted, "caretaker", rec.Caretaker, "ended", g.Ended)
-	for _, side := range rec.Defaulted {
-		err := t.mailPlayer(g, side, kindDefaulted, fmt.Sprintf("No orders from you: default orders played in round %d", turn+1),
-			fmt.Sprintf(notice, turn+1), false)
-		if err != nil {
-			return err
+	for _, seat := range seatsDefaulted {
+		if how := rec.Caretaker[seatSide(seat)]; how != "" {
+			err := t.mailPlayer(g, seat, kindDefaulted, fmt.Sprintf("No orders from you: the caretaker played round %d", turn+1),
+				fmt.Sprintf("No orders from you arrived for round %d: %s.\nThe report follows in its own mail.", turn+1, how), false)
+			if err != nil {
+				return err
+			}
+			continue
 		}
-	}
-	for _, side := range slices.Sorted(maps.Keys(rec.Caretaker)) {
-		err := t.mailPlayer(g, side, kindDefaulted, fmt.Sprintf("No orders from you: the caretaker played round %d", turn+1),
-			fmt.Sprintf("No orders from you arrived for round %d: %s.\nThe report follows in its own mail.", turn+1, rec.Caretaker[side]), false)
+		err := t.mailPlayer(g, seat, kindDefaulted, fmt.Sprintf("No orders from you: default orders played in round %d", turn+1),
+			fmt.Sprintf(notice, turn+1), false)
 		if err != nil {
 			return err
 		}
@@ -167,7 +178,7 @@ func newPlayed(g *Game, rec *roundRecord, before, after engine.Position) (*playe
 	if err != nil {
 		return nil, fmt.Errorf("game %s: %w", g.ID, err)
 	}
-	meta := engine.RoundMeta{Game: g.ID, Seed: rec.Seed, Defaulted: rec.Defaulted, Orders: map[string]engine.Orders{}}
+	meta := engine.RoundMeta{Game: g.ID, Seed: rec.Seed, Defaulted: rec.Defaulted, DefaultedSeats: rec.DefaultedSeats, Orders: map[string]engine.Orders{}}
 	for i, side := range before.Step().Waiting {
 		if i >= len(rec.Orders) {
 			break
@@ -230,14 +241,15 @@ func (t *txn) reportMails(g *Game, turn int, only *Player) error {
 	if g.Ended {
 		kind, subject = kindGameOver, fmt.Sprintf("[%s] Game over: report of round %d", g.ID, turn+1)
 	}
-	// send mails side's report (an observer's: side "", the public's view)
-	// to an address.
-	send := func(side, to string) error {
+	// send mails seat's report (its side's; an observer's: seat "", the
+	// public's view) to an address.
+	send := func(seat, to string) error {
+		side := seatSide(seat)
 		view := side
 		if side == "" {
 			view = publicView(g)
 		}
-		d := t.gameData(g, side, p.after)
+		d := t.gameData(g, seat, p.after)
 		var err error
 		if d.Body, err = p.report(view); err != nil {
 			return err
@@ -251,13 +263,13 @@ func (t *txn) reportMails(g *Game, turn int, only *Player) error {
 		if err != nil {
 			return err
 		}
-		l := &letter{kind: kind, game: g, side: side, reported: turn + 1, to: to, subject: subject,
+		l := &letter{kind: kind, game: g, side: seat, reported: turn + 1, to: to, subject: subject,
 			inline: []mail.Part{png}, attachments: []mail.Part{attachment}, calendar: true}
 		if l.textMap, err = textMap(p.after, side); err != nil {
 			return err
 		}
 		if side != "" && !g.Ended {
-			l.form = p.after.Form(side, g.ID)
+			l.form = formOf(p.after, seat, g.ID)
 		}
 		if l.text, err = t.s.render("round", d); err != nil {
 			return err
@@ -283,7 +295,8 @@ func (t *txn) reportMails(g *Game, turn int, only *Player) error {
 // welcome mails a player its secret, the scenario, the situation and the
 // first order form. png is the opening map, when already drawn for a
 // position that hides nothing.
-func (t *txn) welcome(g *Game, side string, png *mail.Part) error {
+func (t *txn) welcome(g *Game, seat string, png *mail.Part) error {
+	side := seatSide(seat)
 	pos, err := t.position(g)
 	if err != nil {
 		return err
@@ -299,16 +312,16 @@ func (t *txn) welcome(g *Game, side string, png *mail.Part) error {
 	if err != nil {
 		return err
 	}
-	secret := deriveSecret(t.s.opts.ServerKey, g, side)
-	d := t.gameData(g, side, pos)
+	secret := deriveSecret(t.s.opts.ServerKey, g, seat)
+	d := t.gameData(g, seat, pos)
 	d.Secret, d.ReplyTo = secret, t.s.tokenAddress(secret)
 	d.Briefing = pos.Briefing(side).Text()
 	if d.Situation, err = pos.Situation(side); err != nil {
 		return err
 	}
-	l := &letter{kind: kindWelcome, game: g, side: side, to: g.Player(side).Address,
+	l := &letter{kind: kindWelcome, game: g, side: seat, to: g.Player(seat).Address,
 		subject: fmt.Sprintf("[%s] Welcome: you play %s in %s", g.ID, d.SideTitle, g.Title),
-		form:    pos.Form(side, g.ID), inline: []mail.Part{*png}, attachments: []mail.Part{attachment}, calendar: true}
+		form:    formOf(pos, seat, g.ID), inline: []mail.Part{*png}, attachments: []mail.Part{attachment}, calendar: true}
 	if l.textMap, err = textMap(pos, side); err != nil {
 		return err
 	}

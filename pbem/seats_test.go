@@ -75,7 +75,7 @@ func TestReplaceMidGame(t *testing.T) {
 
 	for cmd, want := range map[string]string{
 		"REPLACE tutorial-1 german":                    "The command: REPLACE tutorial-1 SIDE ADDRESS",
-		"REPLACE tutorial-1 german.2 dave@example.org": "has one seat",
+		"REPLACE tutorial-1 german.2 dave@example.org": `no seat "german.2"; its seats: us, german`,
 		"REPLACE tutorial-1 russian dave@example.org":  `no seat "russian"`,
 		"REPLACE tutorial-1 german nomail":             "is not a mail address",
 		"REPLACE tutorial-1 german " + alice:           "plays seat us",
@@ -343,7 +343,7 @@ func TestTableTalk(t *testing.T) {
 		t.Errorf("alice receives:\n%s", m.Text)
 	}
 	j.handle(w["us"].reply(alice, "TEAM hold the bridge\n"))
-	if m := j.takeN(1)[0]; m.To() != alice || !strings.Contains(m.Text, "only player of side us") {
+	if m := j.takeN(1)[0]; m.To() != alice || !strings.Contains(m.Text, "Nobody else plays us") {
 		t.Errorf("TEAM with nobody else: %s\n%s", m, m.Text)
 	}
 	j.handle(w["us"].reply(alice, "MESSAGE second\n"))

@@ -14,7 +14,8 @@ import (
 var bucketTalk = []byte("talk")
 
 // talkRecord is one message of table talk: who sent it (a seat, or "GM"),
-// to whom (talkOpponents, talkTeam, talkAll) and what, never an address.
+// to whom (talkOpponents, talkAll) and what, never an address. TEAM
+// messages are Game.Team.
 type talkRecord struct {
 	At    time.Time `json:"at"`
 	Round int       `json:"round"`
@@ -26,7 +27,6 @@ type talkRecord struct {
 // Whom table talk goes to.
 const (
 	talkOpponents = "opponents"
-	talkTeam      = "team"
 	talkAll       = "everyone"
 )
 
@@ -36,7 +36,7 @@ const maxTalk = 4000
 // limitTalk limits each seat's (and the GM's) table talk in a game.
 const limitTalk = "talk"
 
-// talkText is the text of MESSAGE, TEAM or BROADCAST: the words after the
+// talkText is the text of MESSAGE or BROADCAST: the words after the
 // command word and the lines after its line.
 func talkText(req *request, skip int) string {
 	var lines []string
@@ -82,66 +82,55 @@ func (t storeTx) talk(game string) ([]talkRecord, error) {
 	return out, err
 }
 
-// tableTalk handles MESSAGE (to the other sides' players) and TEAM (to
-// the own side's other players): the judge passes the text on, naming the
-// sender by its seat, and keeps it in the game's record.
+// tableTalk handles MESSAGE: the judge passes the text on to the other
+// sides' players, naming the sender by its seat, and keeps it in the
+// game's record. (TEAM, to the own side's seats, is teamMessage.)
 func (t *txn) tableTalk(id *identity, req *request) error {
 	g, from := id.game, id.game.Player(id.side)
-	to := talkOpponents
-	if req.Command == cmdTeam {
-		to = talkTeam
-	}
 	text := talkText(req, 0)
 	switch {
 	case text == "":
-		return t.mailPlayer(g, id.side, kindError, req.Command+": no text", fmt.Sprintf(
-			"%s needs its text, on its line or the lines after: %s Shall we agree a draw?", req.Command, req.Command), false)
+		return t.mailPlayer(g, id.side, kindError, "MESSAGE: no text",
+			"MESSAGE needs its text, on its line or the lines after: MESSAGE Shall we agree a draw?", false)
 	case utf8.RuneCountInString(text) > maxTalk:
-		return t.mailPlayer(g, id.side, kindError, req.Command+": too long", fmt.Sprintf(
-			"Your %s has %d characters; the judge passes on at most %d. Nothing was sent.", req.Command, utf8.RuneCountInString(text), maxTalk), false)
+		return t.mailPlayer(g, id.side, kindError, "MESSAGE: too long", fmt.Sprintf(
+			"Your MESSAGE has %d characters; the judge passes on at most %d. Nothing was sent.", utf8.RuneCountInString(text), maxTalk), false)
 	case g.Ended:
-		return t.mailPlayer(g, id.side, kindError, req.Command+": the game is over", "Game "+g.ID+" is over: table talk ended with it.", false)
+		return t.mailPlayer(g, id.side, kindError, "MESSAGE: the game is over", "Game "+g.ID+" is over: table talk ended with it.", false)
 	}
 	var recipients []Player
 	for _, p := range g.Players {
-		if p.isOpen() || p.seatName() == from.seatName() {
-			continue
-		}
-		if (to == talkTeam) == (p.Side == id.side) {
+		if !p.isOpen() && seatSide(p.Side) != seatSide(id.side) {
 			recipients = append(recipients, p)
 		}
 	}
 	if len(recipients) == 0 {
-		why := "Nobody plays the other sides now (their seats are open)."
-		if to == talkTeam {
-			why = "You are the only player of side " + id.side + ": TEAM has nobody to go to."
-		}
-		return t.mailPlayer(g, id.side, kindError, req.Command+": nobody to send to", why+" Nothing was sent.", false)
+		return t.mailPlayer(g, id.side, kindError, "MESSAGE: nobody to send to",
+			"Nobody plays the other sides now (their seats are open). Nothing was sent.", false)
 	}
 	ok, _, err := t.allow(limitTalk, g.ID+" "+from.seatName(), t.s.opts.TalkLimit)
 	if err != nil {
 		return err
 	}
 	if !ok {
-		return t.mailPlayer(g, id.side, kindError, req.Command+" not sent", fmt.Sprintf(
+		return t.mailPlayer(g, id.side, kindError, "MESSAGE not sent", fmt.Sprintf(
 			"The judge passes on at most %s of table talk from each seat; this one was not sent.", t.s.opts.TalkLimit), false)
 	}
-	if err := t.putTalk(g.ID, &talkRecord{At: t.now, Round: g.Round(), From: from.seatName(), To: to, Text: text}); err != nil {
+	if err := t.putTalk(g.ID, &talkRecord{At: t.now, Round: g.Round(), From: from.seatName(), To: talkOpponents, Text: text}); err != nil {
 		return err
 	}
-	kindWord := map[string]string{talkOpponents: "Message", talkTeam: "Team message"}[to]
 	for _, p := range recipients {
-		body := fmt.Sprintf("%s from seat %s (round %d):\n\n%s\n\nTo answer: reply with a first line %s and your text.",
-			kindWord, from.seatName(), g.Round(), indent(text), req.Command)
-		if err := t.mailPlayer(g, p.Side, kindTalk, kindWord+" from "+from.seatName(), body, false); err != nil {
+		body := fmt.Sprintf("Message from seat %s (round %d):\n\n%s\n\nTo answer: reply with a first line MESSAGE and your text.",
+			from.seatName(), g.Round(), indent(text))
+		if err := t.mailPlayer(g, p.Side, kindTalk, "Message from "+from.seatName(), body, false); err != nil {
 			return err
 		}
 	}
-	t.log.Info("table talk passed on", "to", to, "recipients", len(recipients))
-	return t.mailPlayer(g, id.side, kindTalk, kindWord+" sent", fmt.Sprintf(
-		"Your %s was passed on to %s, signed seat %s; your address was not shown.\n"+
+	t.log.Info("table talk passed on", "recipients", len(recipients))
+	return t.mailPlayer(g, id.side, kindTalk, "Message sent", fmt.Sprintf(
+		"Your message was passed on to %s, signed seat %s; your address was not shown.\n"+
 			"It is kept in the game's record and shown on the game's page once the game is over.",
-		strings.ToLower(kindWord), plural(len(recipients), "player"), from.seatName()), false)
+		plural(len(recipients), "player"), from.seatName()), false)
 }
 
 // broadcast handles the GM's BROADCAST GAMEID text: to every player and

@@ -167,7 +167,7 @@ func (w *webPages) gamePage(rw http.ResponseWriter, r *http.Request) {
 		if w.desk != nil {
 			judge = w.desk.opts.Address
 		}
-		p.Seats = readSeats(g, judge)
+		p.Holders = readSeats(g, judge)
 		if g.Ended {
 			// Table talk is private until the game ends.
 			p.Talk, err = t.talk(g.ID)

@@ -91,7 +91,7 @@ func TestGamePeopleCommands(t *testing.T) {
 	const carol = "carol@example.net"
 	contains(t, game("replace", "c1", "german", carol), "Seat german of game c1 is played by "+carol+" from round 1", "new secret")
 	wantMails(t, j.mails(4), "gm "+gm, "seat "+alice, "seat "+bob, "welcome "+carol)
-	mustFail(t, 1, "has one seat", append([]string{"game", "replace", "c1", "german.2", "dave@example.org"}, conf...)...)
+	mustFail(t, 1, `no seat "german.2"`, append([]string{"game", "replace", "c1", "german.2", "dave@example.org"}, conf...)...)
 
 	contains(t, game("open", "c1", "us"), "Seat us of game c1 is open")
 	wantMails(t, j.mails(3), "gm "+gm, "seat "+alice, "seat "+carol)
