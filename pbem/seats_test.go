@@ -531,3 +531,41 @@ func TestTableTalkRefusals(t *testing.T) {
 		t.Errorf("BROADCAST without text: %s", m.Text)
 	}
 }
+
+// In a team game a subordinate seat (SIDE.N) is named as such: REPLACE
+// gives it a new address and secret, its MESSAGE goes to every seat of
+// the other side, signed with its seat id, and a round played at the
+// deadline counts each seat's reliability apart.
+func TestTeamSeats(t *testing.T) {
+	j := newJudge(t, &Options{Deadline: 24 * time.Hour, Grace: time.Hour})
+	j.handle(gmMail("NEWGAME scenario=river-crest id=rt us=a@example.org us.2=b@example.org us.3=c@example.org german=g@example.org"))
+	mails := j.take()
+	seat2 := byKind(t, mails, kindWelcome, "b@example.org")
+	j.handle(gmMail("REPLACE rt us.2 " + carol))
+	mails = j.take()
+	welcome := byKind(t, mails, kindWelcome, carol)
+	if welcome.Side() != "us.2" || welcome.Token() == seat2.Token() {
+		t.Errorf("the new player's welcome: seat %s, token changed %v", welcome.Side(), welcome.Token() != seat2.Token())
+	}
+	byKind(t, mails, kindSeat, "b@example.org")
+	j.handle(welcome.reply(carol, "MESSAGE Hold fire at the ford.\n"))
+	mails = j.take()
+	if m := byKind(t, mails, kindTalk, "g@example.org"); !strings.Contains(m.Text, "Message from seat us.2") || strings.Contains(m.Raw2(), carol) {
+		t.Errorf("the German player receives:\n%s", m.Text)
+	}
+	if got := byKindTo(mails, kindTalk, "a@example.org"); len(got) != 0 {
+		t.Error("a MESSAGE reached the sender's own side")
+	}
+	j.clock.Advance(26 * time.Hour)
+	j.deadlines()
+	j.take()
+	g := gameRecord(t, j.store, "rt")
+	for _, seat := range []string{"us", "german"} {
+		if p := g.Player(seat); p.Missed != 1 {
+			t.Errorf("seat %s: %+v", seat, p.SeatState)
+		}
+	}
+	if p := g.Player("us.2"); p.Address != carol || len(p.Past) != 1 || p.Past[0].Address != "b@example.org" {
+		t.Errorf("seat us.2: %s %+v", p.Address, p.SeatState)
+	}
+}
