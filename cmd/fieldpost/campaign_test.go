@@ -118,7 +118,7 @@ func TestCampaignSurvivesJudgeKills(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		wg.Go(func() { _ = intake.Run(ctx, got.recording(b.handle)) })
+		wg.Go(func() { _ = intake.Run(ctx, got.recording(b.Handle)) })
 	}
 
 	games := 0

@@ -20,6 +20,8 @@ import (
 	"fieldpost/mail"
 	"fieldpost/mail/club"
 	"fieldpost/pbem"
+	"fieldpost/pbem/player"
+	"fieldpost/pbem/protocol"
 )
 
 // The embedded default: with no configuration, `fieldpost serve` runs a
@@ -492,7 +494,7 @@ func runDemo(ctx context.Context, e *env, srv *club.Server, bots *clubBots, cf *
 			case <-ctx.Done():
 				return ctx.Err()
 			}
-			return b.handle(ctx, msg)
+			return b.Handle(ctx, msg)
 		}
 		wg.Go(func() { _ = intake.Run(demoCtx, thinking) })
 	}
@@ -517,7 +519,7 @@ func clubIntake(srv *club.Server, cf *clubFile, account string, log *slog.Logger
 // clubBot is a bot player on a club account, playing a side of a game
 // (every game of the account when game is ""), as `fieldpost bot` would
 // run.
-func clubBot(srv *club.Server, cf *clubFile, account, game, side string, seed uint64, log *slog.Logger) (*mailBot, *mail.Intake, error) {
+func clubBot(srv *club.Server, cf *clubFile, account, game, side string, seed uint64, log *slog.Logger) (*player.Bot, *mail.Intake, error) {
 	intake, err := clubIntake(srv, cf, account, log)
 	if err != nil {
 		return nil, nil, err
@@ -526,8 +528,12 @@ func clubBot(srv *club.Server, cf *clubFile, account, game, side string, seed ui
 	if err != nil {
 		return nil, nil, err
 	}
-	b := &mailBot{side: side, game: game, from: mail.Address{Email: srv.Address(account)}, seed: seed, sender: sender,
-		log: log.With("part", "bot", "side", side), games: map[string]*gameMemory{}}
+	systems, err := builtinGames()
+	if err != nil {
+		return nil, nil, err
+	}
+	b := player.New(player.Config{Side: side, Game: game, From: mail.Address{Email: srv.Address(account)}, Seed: seed,
+		Sender: sender, Systems: systems, Log: log.With("part", "bot", "side", side)})
 	return b, intake, nil
 }
 
@@ -542,16 +548,16 @@ type referee struct {
 }
 
 func (r *referee) handle(_ context.Context, msg *mail.Inbound) error {
-	if msg.Header.Get("X-Fieldpost-Game") != r.game {
+	if msg.Header.Get(protocol.HeaderGame) != r.game {
 		return nil
 	}
-	kind := msg.Header.Get("X-Fieldpost-Kind")
-	if kind != "report" && kind != "game-over" {
+	kind := msg.Header.Get(protocol.HeaderKind)
+	if kind != protocol.KindReport && kind != protocol.KindGameOver {
 		return nil
 	}
 	// X-Fieldpost-Round names the round a report reports.
 	name := "final.txt"
-	if round, err := strconv.Atoi(msg.Header.Get("X-Fieldpost-Round")); err == nil && kind == "report" {
+	if round, err := strconv.Atoi(msg.Header.Get(protocol.HeaderRound)); err == nil && kind == protocol.KindReport {
 		name = fmt.Sprintf("round-%02d.txt", round)
 	}
 	if err := os.WriteFile(filepath.Join(r.dir, name), []byte(msg.Text), 0o600); err != nil {
@@ -565,7 +571,7 @@ func (r *referee) handle(_ context.Context, msg *mail.Inbound) error {
 		}
 	}
 	fmt.Fprintf(r.out, "%s  %s\n", time.Now().Format("15:04:05"), firstLine(msg.Subject))
-	if kind == "game-over" {
+	if kind == protocol.KindGameOver {
 		for _, line := range strings.Split(msg.Text, "\n") {
 			if strings.HasPrefix(line, "THE BATTLE IS OVER") {
 				fmt.Fprintln(r.out, line)
