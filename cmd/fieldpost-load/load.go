@@ -27,6 +27,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"fieldpost/engine"
+	"fieldpost/internal/clubjudge"
 	"fieldpost/mail"
 	"fieldpost/mail/club"
 	"fieldpost/pbem"
@@ -364,7 +365,7 @@ func (run *loadRun) progress(format string, args ...any) {
 func (run *loadRun) build(ctx context.Context, sc engine.ScenarioInfo) error {
 	db := filepath.Join(run.opt.dir, "judge.db")
 	run.conf = filepath.Join(run.opt.dir, "judge.conf")
-	text := judgeConfig(run.srv, db, "deadline = 48h", "send_retry_min = 1s")
+	text := clubjudge.Config(run.srv, db, "deadline = 48h", "send_retry_min = 1s")
 	if err := os.WriteFile(run.conf, []byte(text), 0o600); err != nil {
 		return err
 	}
@@ -789,7 +790,7 @@ func (run *loadRun) longGames(ctx context.Context, r *loadReport, sides []string
 	for rounds := 0; rounds < run.opt.longRounds; {
 		id := fmt.Sprintf("long-%d", len(games)+1)
 		games = append(games, id)
-		if err := run.club.gmMail(run.srv, fmt.Sprintf("NEWGAME scenario=%s id=%s deadline=none%s", run.opt.longGame, id, players)); err != nil {
+		if err := clubjudge.GMMail(run.srv, run.club.gmSecret, fmt.Sprintf("NEWGAME scenario=%s id=%s deadline=none%s", run.opt.longGame, id, players)); err != nil {
 			return err
 		}
 		turns, err := run.arrivals.waitOver(ctx, id, len(sides), 10*time.Minute)

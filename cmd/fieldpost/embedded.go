@@ -17,6 +17,7 @@ import (
 	"sync"
 	"time"
 
+	"fieldpost/internal/clubjudge"
 	"fieldpost/mail"
 	"fieldpost/mail/club"
 	"fieldpost/pbem"
@@ -67,8 +68,8 @@ type clubFile struct {
 // The embedded club's accounts besides the players': the judge, the game
 // master, and the referee that watches demo games as an observer.
 const (
-	judgeAccount   = "judge"
-	gmAccount      = "gm"
+	judgeAccount   = clubjudge.JudgeAccount
+	gmAccount      = clubjudge.GMAccount
 	refereeAccount = "referee"
 	demoScenario   = "tutorial"
 )
@@ -353,27 +354,8 @@ func writeJudgeConfig(dataDir string, srv *club.Server, cfg *pbem.Config) error 
 	text := `# Written by "fieldpost serve" (the embedded mode) at every start, for the
 # administration commands (fieldpost game ..., fieldpost backup) while the judge
 # is stopped. The passwords are in club.json, beside this file.
-` + clubJudgeConfig(srv, cfg.Database, "name = "+cfg.Name)
+` + clubjudge.Config(srv, cfg.Database, "name = "+cfg.Name)
 	return writeFileAtomic(filepath.Join(dataDir, judgeConfigName), []byte(text), 0o600)
-}
-
-// clubJudgeConfig is the configuration file of a judge on the club server
-// srv, with its database and further lines, without passwords.
-func clubJudgeConfig(srv *club.Server, database string, more ...string) string {
-	text := fmt.Sprintf(`address = %s
-database = %s
-imap_addr = %s
-imap_tls = none
-imap_username = %s
-smtp_addr = %s
-smtp_tls = none
-smtp_username = %s
-gm_address = %s
-`, srv.Address(judgeAccount), database, srv.IMAPAddr(), judgeAccount, srv.SMTPAddr(), judgeAccount, srv.Address(gmAccount))
-	for _, line := range more {
-		text += line + "\n"
-	}
-	return text
 }
 
 // newGameCommand is the GM's mail that creates a tutorial game with the
@@ -397,19 +379,7 @@ func newGameWith(id string, player func(side string) string) string {
 // gmMail delivers a command from the GM's account to the judge, the same
 // way a GM's mail program would.
 func gmMail(srv *club.Server, cf *clubFile, command string) error {
-	return clubMail(srv, gmAccount, strings.Fields(command)[0], "PASSWORD "+cf.GMSecret+"\n"+command+"\n")
-}
-
-func clubMail(srv *club.Server, account, subject, body string) error {
-	from := srv.Address(account)
-	raw, err := mail.Compose(&mail.Outbound{
-		From: mail.Address{Email: from}, To: []mail.Address{{Email: srv.Address(judgeAccount)}},
-		Subject: subject, MessageID: mail.NewMessageID(srv.Domain()), Date: time.Now(), Text: body, Personal: true,
-	})
-	if err != nil {
-		return err
-	}
-	return srv.Deliver(from, []string{srv.Address(judgeAccount)}, raw)
+	return clubjudge.GMMail(srv, cf.GMSecret, command)
 }
 
 // printPages says where the game pages are, when served.
@@ -477,7 +447,7 @@ func runDemo(ctx context.Context, e *env, srv *club.Server, bots *clubBots, cf *
 	if err := gmMail(srv, cf, newGameWith(id, func(string) string { return "bot" })); err != nil {
 		return err
 	}
-	if err := clubMail(srv, refereeAccount, "SUBSCRIBE", "SUBSCRIBE "+id+"\n"); err != nil {
+	if err := clubjudge.Mail(srv, refereeAccount, "SUBSCRIBE", "SUBSCRIBE "+id+"\n"); err != nil {
 		return err
 	}
 	demoCtx, stop := context.WithCancel(ctx)
