@@ -1,66 +1,36 @@
-// Package hexdraw draws hex maps for the game families that have no
-// drawing of their own (Frontline General, Brigadier General Commands).
-// A family describes its picture once, as a list of flat shapes and text
-// in a small palette; the list is then written as a PNG (flat fills, no
-// anti-aliasing, 4 bits a pixel for 16 colours or fewer: small files,
-// quick to encode) or as an SVG of the same drawing.
+// Package hexdraw is the drawing kernel of every family's map: where the
+// hexes stand (Layout), a Canvas that paints shapes and text straight in
+// a palette, smooth (edges blended) or crisp, or writes them as SVG
+// (SVGWriter), and one PNG encoder (WritePNG). Each family draws its
+// terrain, counters and marks on it.
+//
+// Star General draws on a Canvas itself. Frontline and Brigadier describe
+// their picture once, as a Picture: a list of flat shapes and text in at
+// most 16 colours, with a title band and a legend, painted crisp on a
+// Canvas as a PNG of 4 bits a pixel (small files, quick to encode) or
+// written as an SVG of the same drawing.
 package hexdraw
 
 import (
 	"image/color"
 	"math"
 	"slices"
-
-	"fieldpost/engine/hex"
 )
 
-// Pt is a point in picture pixels.
+// Pt is a point in picture pixels, or a step between two.
 type Pt struct{ X, Y float64 }
 
-// Layout places flat-topped hexes as printed maps number them: columns
-// left to right, rows top to bottom, even columns half a hex lower.
-type Layout struct {
-	R      float64 // centre to corner, pixels
-	Margin float64 // white border around the map, pixels
-	Top    float64 // room above the map, for a title band (TitleHeight)
-}
+// The steps of plane geometry: sum, difference, scaling, length, the
+// step of length 1 the same way, a quarter turn, and the point t of the
+// way from a to b.
 
-// Centre is the middle of h.
-func (l Layout) Centre(h hex.Hex) Pt {
-	x := l.Margin + l.R + 1.5*l.R*float64(h.Col-1)
-	y := l.Top + l.Margin + math.Sqrt(3)*l.R*(float64(h.Row-1)+0.5+0.5*float64((h.Col-1)&1))
-	return Pt{x, y}
-}
-
-// Corners are h's six corners at radius r from its centre (r = Layout.R
-// for the hex itself; less to inset a shape), clockwise from the right.
-func (l Layout) Corners(h hex.Hex, r float64) []Pt {
-	c := l.Centre(h)
-	out := make([]Pt, 6)
-	for i := range out {
-		a := math.Pi / 3 * float64(i)
-		out[i] = Pt{c.X + r*math.Cos(a), c.Y + r*math.Sin(a)}
-	}
-	return out
-}
-
-// Side is the hexside between neighbours a and b, as its two corners.
-func (l Layout) Side(a, b hex.Hex) (Pt, Pt) {
-	ca, cb := l.Centre(a), l.Centre(b)
-	mid := Pt{(ca.X + cb.X) / 2, (ca.Y + cb.Y) / 2}
-	// The side is perpendicular to the line of centres, R long.
-	dx, dy := cb.X-ca.X, cb.Y-ca.Y
-	n := math.Hypot(dx, dy)
-	ux, uy := -dy/n*l.R/2, dx/n*l.R/2
-	return Pt{mid.X + ux, mid.Y + uy}, Pt{mid.X - ux, mid.Y - uy}
-}
-
-// Size is the picture's size for a map of cols x rows hexes.
-func (l Layout) Size(cols, rows int) (w, h int) {
-	w = int(math.Ceil(2*l.Margin + 1.5*l.R*float64(cols) + 0.5*l.R))
-	h = int(math.Ceil(l.Top + 2*l.Margin + math.Sqrt(3)*l.R*(float64(rows)+0.5)))
-	return w, h
-}
+func (p Pt) Add(q Pt) Pt         { return Pt{p.X + q.X, p.Y + q.Y} }
+func (p Pt) Sub(q Pt) Pt         { return Pt{p.X - q.X, p.Y - q.Y} }
+func (p Pt) Scale(k float64) Pt  { return Pt{p.X * k, p.Y * k} }
+func (p Pt) Len() float64        { return math.Hypot(p.X, p.Y) }
+func (p Pt) Unit() Pt            { return p.Scale(1 / p.Len()) }
+func (p Pt) Perp() Pt            { return Pt{-p.Y, p.X} } // a quarter turn
+func Lerp(a, b Pt, t float64) Pt { return Pt{a.X + (b.X-a.X)*t, a.Y + (b.Y-a.Y)*t} }
 
 // Colour is an index into the picture's palette.
 type Colour uint8
@@ -191,17 +161,6 @@ const (
 	DigitAdvance = 4
 	DigitHeight  = 5
 )
-
-// Circle is a polygon close to a circle of radius r around c.
-func Circle(c Pt, r float64) []Pt {
-	const n = 16
-	out := make([]Pt, n)
-	for i := range out {
-		a := 2 * math.Pi * float64(i) / n
-		out[i] = Pt{c.X + r*math.Cos(a), c.Y + r*math.Sin(a)}
-	}
-	return out
-}
 
 // Toward is a moved d pixels toward b.
 func Toward(a, b Pt, d float64) Pt {

@@ -4,11 +4,9 @@ import (
 	"bytes"
 	"image/color"
 	"image/png"
-	"strings"
 	"testing"
 
 	"fieldpost/engine/hex"
-	"fieldpost/engine/hexdraw/hexdrawtest"
 )
 
 var testPalette = color.Palette{
@@ -81,26 +79,6 @@ func TestLabelIsNeverCut(t *testing.T) {
 		if x < 1 || y < 0 || x+float64(TextWidth(it.text)) > 99 || y+TextHeight > 40 {
 			t.Errorf("%q at %v,%v leaves the 100x40 picture", it.text, x, y)
 		}
-	}
-}
-
-// The SVG is well-formed XML with no script, its text escaped.
-func TestSVGIsWellFormed(t *testing.T) {
-	p := New(60, 40, testPalette)
-	p.Fill(1, Pt{1, 1}, Pt{20, 1}, Pt{10, 15})
-	p.Fill(1, Pt{30, 1}, Pt{50, 1}, Pt{40, 15})
-	p.Line(2, 2.5, Pt{0, 30}, Pt{59, 30})
-	p.Text(1, 0, 2, 20, `<b>&"x"`)
-	var buf bytes.Buffer
-	if err := p.SVG(&buf); err != nil {
-		t.Fatal(err)
-	}
-	texts := hexdrawtest.CheckSVG(t, buf.Bytes())
-	if len(texts) != 1 || texts[0] != `<b>&"x"` {
-		t.Errorf("text read back %q", texts)
-	}
-	if n := strings.Count(buf.String(), "<path"); n != 2 {
-		t.Errorf("%d paths, want the two triangles in one and the line:\n%s", n, buf.String())
 	}
 }
 

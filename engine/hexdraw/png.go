@@ -1,282 +1,72 @@
 package hexdraw
 
 import (
-	"bufio"
-	"bytes"
-	"compress/zlib"
-	"encoding/binary"
 	"fmt"
-	"hash/crc32"
 	"image"
 	"image/color"
-	"image/png"
 	"io"
-	"math"
 	"slices"
-	"sync"
-
-	"golang.org/x/image/font/basicfont"
-	"golang.org/x/image/math/fixed"
 )
 
-// Image paints the picture: each pixel takes the colour of the last shape
-// covering its centre (no anti-aliasing, so the picture keeps its palette).
+// Image paints the picture on a Canvas, crisp: each pixel takes the
+// colour of the last shape covering at least half of it (no
+// anti-aliasing, so the picture keeps its palette).
 func (p *Picture) Image() *image.Paletted {
 	img := image.NewPaletted(image.Rect(0, 0, p.W, p.H), p.Palette)
-	r := raster{img: img}
+	c := NewCanvas()
+	c.Img, c.Crisp = img, true
+	flat := make([]color.RGBA, len(p.Palette))
+	for i := range flat {
+		flat[i] = p.rgba(Colour(i))
+	}
+	c.Pal = NewPalette(flat)
 	items := p.items
 	if p.baseKey != "" {
 		key := fmt.Sprintf("%s %dx%d %v", p.baseKey, p.W, p.H, p.Palette)
-		if base, ok := bases.get(key); ok {
-			copy(img.Pix, base)
+		if base, ok := KeptBase(key); ok {
+			copy(img.Pix, base.Pix)
 		} else {
-			r.paint(p.items[:p.baseLen])
-			bases.put(key, slices.Clone(img.Pix))
+			p.paint(c, p.items[:p.baseLen])
+			KeepBase(key, &Base{Pix: slices.Clone(img.Pix)})
 		}
 		items = p.items[p.baseLen:]
 	}
-	r.paint(items)
+	p.paint(c, items)
 	return img
 }
 
-func (r *raster) paint(items []item) {
+func (p *Picture) paint(c *Canvas, items []item) {
 	for _, it := range items {
 		switch it.kind {
 		case fill:
-			r.fill(it.col, it.pts)
+			c.Fill(p.rgba(it.col), it.pts)
 		case stroke:
-			r.stroke(it.col, it.width, it.pts)
+			c.Stroke(p.rgba(it.col), it.width, it.pts...)
 		case text:
-			r.text(it.col, it.halo-1, int(it.pts[0].X), int(it.pts[0].Y), it.text)
+			x, y := it.pts[0].X, it.pts[0].Y+textAscent
+			if it.halo > 0 {
+				for _, d := range haloSteps {
+					c.Text(c.PixelFace(), it.text, x+d.X, y+d.Y, p.rgba(Colour(it.halo-1)))
+				}
+			}
+			c.Text(c.PixelFace(), it.text, x, y, p.rgba(it.col))
 		case digits:
-			r.digits(it.col, int(it.pts[0].X), int(it.pts[0].Y), it.text)
+			// PixelDigits centres the number; its box's top left is the item's.
+			c.PixelDigits(it.text, it.pts[0].X+float64((DigitAdvance*len(it.text)-1)/2), it.pts[0].Y+DigitHeight/2, 1, p.rgba(it.col))
 		}
 	}
 }
 
-// zlibWriters keeps compressors between pictures: each holds a megabyte of
-// tables, which is longer to allocate than a small map is to compress.
-var zlibWriters = sync.Pool{New: func() any {
-	z, err := zlib.NewWriterLevel(nil, 3)
-	if err != nil {
-		panic(err) // 3 is a valid level
-	}
-	return z
-}}
+// haloSteps are the eight one-pixel steps around a letter: a text's halo
+// is its letters drawn at each.
+var haloSteps = []Pt{{-1, -1}, {0, -1}, {1, -1}, {-1, 0}, {1, 0}, {-1, 1}, {0, 1}, {1, 1}}
 
-// bases keeps the pixels of the pictures' bases by key: a few maps, each
-// about a megabyte, so it forgets them all when it holds too many.
-var bases = baseCache{pix: map[string][]byte{}}
-
-type baseCache struct {
-	mu  sync.Mutex
-	pix map[string][]byte
-}
-
-const maxBases = 8
-
-func (c *baseCache) get(key string) ([]byte, bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	b, ok := c.pix[key]
-	return b, ok
-}
-
-func (c *baseCache) put(key string, pix []byte) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if len(c.pix) >= maxBases {
-		clear(c.pix)
-	}
-	c.pix[key] = pix
-}
-
-// PNG writes the picture as a PNG file: 4 bits a pixel when the palette
-// has 16 colours or fewer. image/png writes such a file a pixel at a time,
-// through an interface, which takes most of a map's time; the rows are
-// packed here instead.
+// PNG writes the picture as a PNG file (WritePNG, at zlib level 3: a
+// Foggia Plain map is 70 KB in about 10 ms; level 1 makes it 91 KB and is
+// hardly quicker, level 6 52 KB in nearly twice the time).
 func (p *Picture) PNG(w io.Writer) error {
-	img := p.Image()
-	if len(p.Palette) > 16 {
-		if err := (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(w, img); err != nil {
-			return fmt.Errorf("map picture: %w", err)
-		}
-		return nil
-	}
-	if err := writePNG4(w, img); err != nil {
+	if err := WritePNG(w, p.Image(), 3); err != nil {
 		return fmt.Errorf("map picture: %w", err)
 	}
 	return nil
-}
-
-// writePNG4 writes a paletted image of at most 16 colours as a PNG of 4
-// bits a pixel, each row unfiltered (flat colours compress best so), at
-// zlib level 3: a Foggia Plain map is 70 KB in about 10 ms (level 1: 91
-// KB, hardly quicker; level 6: 52 KB in nearly twice the time).
-func writePNG4(w io.Writer, img *image.Paletted) error {
-	width, height := img.Rect.Dx(), img.Rect.Dy()
-	var hdr [13]byte
-	binary.BigEndian.PutUint32(hdr[0:], uint32(width))
-	binary.BigEndian.PutUint32(hdr[4:], uint32(height))
-	hdr[8], hdr[9] = 4, 3 // bit depth, colour type: paletted
-	plte := make([]byte, 0, 3*len(img.Palette))
-	for _, c := range img.Palette {
-		r, g, b, _ := color.NRGBAModel.Convert(c).RGBA()
-		plte = append(plte, byte(r>>8), byte(g>>8), byte(b>>8))
-	}
-	var data bytes.Buffer
-	z := zlibWriters.Get().(*zlib.Writer)
-	defer zlibWriters.Put(z)
-	z.Reset(&data)
-	row := make([]byte, 1+(width+1)/2)
-	for y := range height {
-		pix := img.Pix[y*img.Stride : y*img.Stride+width]
-		for i := 0; i+1 < width; i += 2 {
-			row[1+i/2] = pix[i]<<4 | pix[i+1]
-		}
-		if width%2 == 1 {
-			row[len(row)-1] = pix[width-1] << 4
-		}
-		if _, err := z.Write(row); err != nil {
-			return err
-		}
-	}
-	if err := z.Close(); err != nil {
-		return err
-	}
-	bw := bufio.NewWriter(w)
-	bw.WriteString("\x89PNG\r\n\x1a\n")
-	for _, ch := range []struct {
-		name string
-		data []byte
-	}{{"IHDR", hdr[:]}, {"PLTE", plte}, {"IDAT", data.Bytes()}, {"IEND", nil}} {
-		var n [4]byte
-		binary.BigEndian.PutUint32(n[:], uint32(len(ch.data)))
-		bw.Write(n[:])
-		crc := crc32.NewIEEE()
-		crc.Write([]byte(ch.name))
-		crc.Write(ch.data)
-		bw.WriteString(ch.name)
-		bw.Write(ch.data)
-		binary.BigEndian.PutUint32(n[:], crc.Sum32())
-		bw.Write(n[:])
-	}
-	return bw.Flush()
-}
-
-type raster struct {
-	img *image.Paletted
-	xs  []float64 // crossings of the scanline being filled
-}
-
-// fill paints the pixels whose centres lie inside the polygon (even-odd).
-func (r *raster) fill(c Colour, pts []Pt) {
-	if len(pts) < 3 {
-		return
-	}
-	minY, maxY := pts[0].Y, pts[0].Y
-	for _, q := range pts {
-		minY, maxY = math.Min(minY, q.Y), math.Max(maxY, q.Y)
-	}
-	b := r.img.Rect
-	y0 := max(int(math.Ceil(minY-0.5)), b.Min.Y)
-	y1 := min(int(math.Floor(maxY-0.5)), b.Max.Y-1)
-	for y := y0; y <= y1; y++ {
-		yc := float64(y) + 0.5
-		r.xs = r.xs[:0]
-		for i := range pts {
-			a, e := pts[i], pts[(i+1)%len(pts)]
-			if (a.Y <= yc) != (e.Y <= yc) {
-				r.xs = append(r.xs, a.X+(yc-a.Y)/(e.Y-a.Y)*(e.X-a.X))
-			}
-		}
-		slices.Sort(r.xs)
-		row := r.img.Pix[(y-b.Min.Y)*r.img.Stride:]
-		for i := 0; i+1 < len(r.xs); i += 2 {
-			x0 := max(int(math.Ceil(r.xs[i]-0.5)), b.Min.X)
-			x1 := min(int(math.Ceil(r.xs[i+1]-0.5)), b.Max.X)
-			for x := x0; x < x1; x++ {
-				row[x-b.Min.X] = uint8(c)
-			}
-		}
-	}
-}
-
-// stroke paints each segment as a band of the width, with the joints
-// filled so that bends have no notch.
-func (r *raster) stroke(c Colour, width float64, pts []Pt) {
-	h := math.Max(width, 1) / 2
-	for i := 1; i < len(pts); i++ {
-		a, b := pts[i-1], pts[i]
-		dx, dy := b.X-a.X, b.Y-a.Y
-		n := math.Hypot(dx, dy)
-		if n == 0 {
-			continue
-		}
-		nx, ny := -dy/n*h, dx/n*h
-		r.fill(c, []Pt{{a.X + nx, a.Y + ny}, {b.X + nx, b.Y + ny}, {b.X - nx, b.Y - ny}, {a.X - nx, a.Y - ny}})
-		if i > 1 && width > 2 {
-			r.fill(c, Circle(a, h))
-		}
-	}
-}
-
-// text paints s with basicfont's 7x13 letters, its box's top left at x, y.
-func (r *raster) text(c Colour, halo, x, y int, s string) {
-	face := basicfont.Face7x13
-	mask := face.Mask.(*image.Alpha)
-	var ink []image.Point
-	dot := fixed.P(x, y+textAscent)
-	for _, ch := range s {
-		dr, _, mp, adv, _ := face.Glyph(dot, ch)
-		for gy := dr.Min.Y; gy < dr.Max.Y; gy++ {
-			for gx := dr.Min.X; gx < dr.Max.X; gx++ {
-				if mask.AlphaAt(mp.X+gx-dr.Min.X, mp.Y+gy-dr.Min.Y).A >= 0x80 {
-					ink = append(ink, image.Point{gx, gy})
-				}
-			}
-		}
-		dot.X += adv
-	}
-	if halo >= 0 {
-		for _, q := range ink {
-			for dy := -1; dy <= 1; dy++ {
-				for dx := -1; dx <= 1; dx++ {
-					r.set(q.X+dx, q.Y+dy, Colour(halo))
-				}
-			}
-		}
-	}
-	for _, q := range ink {
-		r.set(q.X, q.Y, c)
-	}
-}
-
-// smallDigits are 3 x 5 pixel digits, a row of three bits a line.
-var smallDigits = [10][5]uint8{
-	{7, 5, 5, 5, 7}, {2, 6, 2, 2, 7}, {7, 1, 7, 4, 7}, {7, 1, 7, 1, 7}, {5, 5, 7, 1, 1},
-	{7, 4, 7, 1, 7}, {7, 4, 7, 5, 7}, {7, 1, 2, 2, 2}, {7, 5, 7, 5, 7}, {7, 5, 7, 1, 7},
-}
-
-// digits paints s in small digits, its box's top left at x, y; other
-// characters leave a gap.
-func (r *raster) digits(c Colour, x, y int, s string) {
-	for i, ch := range s {
-		if ch < '0' || ch > '9' {
-			continue
-		}
-		for row, bits := range smallDigits[ch-'0'] {
-			for col := range 3 {
-				if bits&(4>>col) != 0 {
-					r.set(x+DigitAdvance*i+col, y+row, c)
-				}
-			}
-		}
-	}
-}
-
-func (r *raster) set(x, y int, c Colour) {
-	if (image.Point{x, y}).In(r.img.Rect) {
-		r.img.Pix[(y-r.img.Rect.Min.Y)*r.img.Stride+x-r.img.Rect.Min.X] = uint8(c)
-	}
 }

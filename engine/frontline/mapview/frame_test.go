@@ -2,26 +2,12 @@ package mapview
 
 import (
 	"bytes"
-	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 
 	"fieldpost/engine/hexdraw"
+	"fieldpost/engine/hexdraw/hexdrawtest"
 )
-
-// svgTexts are the texts of an SVG picture with their boxes, as the
-// picture's letters take them (7 x 13, the baseline 11 below the top).
-func svgTexts(svg []byte) map[string][]hexdraw.Box {
-	out := map[string][]hexdraw.Box{}
-	for _, m := range regexp.MustCompile(`<text x="(-?\d+)" y="(-?\d+)">([^<]*)</text>`).FindAllSubmatch(svg, -1) {
-		x, _ := strconv.Atoi(string(m[1]))
-		y, _ := strconv.Atoi(string(m[2]))
-		s := string(m[3])
-		out[s] = append(out[s], hexdraw.Box{X0: float64(x), Y0: float64(y - 11 + 1), X1: float64(x + hexdraw.TextWidth(s)), Y1: float64(y - 11 + 12)})
-	}
-	return out
-}
 
 // A picture has a title band (the scenario, the turn, whose view) and a
 // legend of its colours and marks under the map; no place's name covers
@@ -35,7 +21,7 @@ func TestPictureTitleLegendAndNames(t *testing.T) {
 			if err := Write(&b, "svg", v, turn); err != nil {
 				t.Fatal(err)
 			}
-			texts := svgTexts(b.Bytes())
+			texts := hexdrawtest.SVGTexts(b.Bytes())
 			want := []string{v.Title, "Key:", "victory hex", "out of supply"}
 			for _, sd := range v.Sides {
 				want = append(want, sd+" units")

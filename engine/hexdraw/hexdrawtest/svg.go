@@ -6,8 +6,12 @@ import (
 	"bytes"
 	"encoding/xml"
 	"io"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
+
+	"fieldpost/engine/hexdraw"
 )
 
 // CheckSVG fails t unless svg is well-formed XML whose root is an svg
@@ -54,3 +58,18 @@ func CheckSVG(t testing.TB, svg []byte) []string {
 	}
 	return texts
 }
+
+// SVGTexts are the texts of a hexdraw.Picture's SVG with their boxes, as
+// the picture's letters take them (7 x 13, the baseline 11 below the top).
+func SVGTexts(svg []byte) map[string][]hexdraw.Box {
+	out := map[string][]hexdraw.Box{}
+	for _, m := range svgText.FindAllSubmatch(svg, -1) {
+		x, _ := strconv.Atoi(string(m[1]))
+		y, _ := strconv.Atoi(string(m[2]))
+		s := string(m[3])
+		out[s] = append(out[s], hexdraw.Box{X0: float64(x), Y0: float64(y - 11 + 1), X1: float64(x + hexdraw.TextWidth(s)), Y1: float64(y - 11 + 12)})
+	}
+	return out
+}
+
+var svgText = regexp.MustCompile(`<text[^>]*? x="(-?\d+)" y="(-?\d+)"[^>]*>([^<]*)</text>`)

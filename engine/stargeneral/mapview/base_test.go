@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"fieldpost/data"
+	"fieldpost/engine/hexdraw"
 )
 
 // A map drawn over a kept base is the picture drawn afresh, pixel for
@@ -18,9 +19,7 @@ func TestKeptBaseDrawsTheSamePicture(t *testing.T) {
 			t.Fatal(err)
 		}
 		st := sc.NewGame()
-		bases.Lock()
-		clear(bases.m)
-		bases.Unlock()
+		hexdraw.ForgetBases()
 		fresh, err := Render(sc.Ruleset, st, nil, Options{})
 		if err != nil {
 			t.Fatal(err)
@@ -36,9 +35,7 @@ func TestKeptBaseDrawsTheSamePicture(t *testing.T) {
 		if err := PNG(&a, sc.Ruleset, st, nil, Options{}); err != nil {
 			t.Fatal(err)
 		}
-		bases.Lock()
-		clear(bases.m)
-		bases.Unlock()
+		hexdraw.ForgetBases()
 		if err := PNG(&b, sc.Ruleset, st, nil, Options{}); err != nil {
 			t.Fatal(err)
 		}

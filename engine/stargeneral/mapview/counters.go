@@ -5,24 +5,25 @@ import (
 	"math"
 	"strconv"
 
+	"fieldpost/engine/hexdraw"
 	"fieldpost/engine/stargeneral/rules"
 )
 
 // The two sides: counters in field grey and in khaki, and a strong shade of
 // each for arrows and objective rings.
 var (
-	sideFill   = [2]color.RGBA{rgb(0x9fb3cc), rgb(0xcdb15a)}
-	sideStrong = [2]color.RGBA{rgb(0x1f4e8c), rgb(0x7a5a00)}
-	counterRim = rgb(0x202020)
-	symbolBack = rgb(0xfbfbf6)
-	lossText   = rgb(0xa01010)
-	markBack   = rgb(0xfbfbf6)
+	sideFill   = [2]color.RGBA{hexdraw.RGB(0x9fb3cc), hexdraw.RGB(0xcdb15a)}
+	sideStrong = [2]color.RGBA{hexdraw.RGB(0x1f4e8c), hexdraw.RGB(0x7a5a00)}
+	counterRim = hexdraw.RGB(0x202020)
+	symbolBack = hexdraw.RGB(0xfbfbf6)
+	lossText   = hexdraw.RGB(0xa01010)
+	markBack   = hexdraw.RGB(0xfbfbf6)
 
 	statusBack = map[rules.Status]color.RGBA{
-		rules.Move: rgb(0x2e7d32), rules.Hold: rgb(0xf2b01e), rules.DigIn: rgb(0x6d4c41), rules.Retreat: rgb(0xc62828),
+		rules.Move: hexdraw.RGB(0x2e7d32), rules.Hold: hexdraw.RGB(0xf2b01e), rules.DigIn: hexdraw.RGB(0x6d4c41), rules.Retreat: hexdraw.RGB(0xc62828),
 	}
 	statusInk = map[rules.Status]color.RGBA{
-		rules.Move: rgb(0xffffff), rules.Hold: rgb(0x1c1c1c), rules.DigIn: rgb(0xffffff), rules.Retreat: rgb(0xffffff),
+		rules.Move: hexdraw.RGB(0xffffff), rules.Hold: hexdraw.RGB(0x1c1c1c), rules.DigIn: hexdraw.RGB(0xffffff), rules.Retreat: hexdraw.RGB(0xffffff),
 	}
 	statusWords = map[rules.Status]string{
 		rules.Move: "move", rules.Hold: "hold", rules.DigIn: "dig in", rules.Retreat: "retreat",
@@ -146,8 +147,8 @@ func counterSize(r float64) (w, h float64) { return math.Round(1.4 * r), math.Ro
 // counterBox is the counter's rectangle when it stands in the hex at ctr.
 func counterBox(ctr pt, r float64) (x0, y0, x1, y1 float64) {
 	w, h := counterSize(r)
-	x0 = math.Round(ctr.x - w/2)
-	y0 = math.Round(ctr.y - h/2)
+	x0 = math.Round(ctr.X - w/2)
+	y0 = math.Round(ctr.Y - h/2)
 	return x0, y0, x0 + w, y0 + h
 }
 
@@ -156,9 +157,9 @@ func counterBox(ctr pt, r float64) (x0, y0, x1, y1 float64) {
 // it never covers a neighbour's.
 func counterShape(ctr pt, r float64) []pt {
 	x0, y0, x1, y1 := counterBox(ctr, r)
-	hex := hexagon(ctr, r)
+	hex := hexdraw.Hexagon(ctr, r)
 	for cut := 0.0; ; cut++ {
-		shape := []pt{{x0 + cut, y0}, {x1 - cut, y0}, {x1, y0 + cut}, {x1, y1 - cut}, {x1 - cut, y1}, {x0 + cut, y1}, {x0, y1 - cut}, {x0, y0 + cut}}
+		shape := []pt{{X: x0 + cut, Y: y0}, {X: x1 - cut, Y: y0}, {X: x1, Y: y0 + cut}, {X: x1, Y: y1 - cut}, {X: x1 - cut, Y: y1}, {X: x0 + cut, Y: y1}, {X: x0, Y: y1 - cut}, {X: x0, Y: y0 + cut}}
 		if insideConvex(shape, hex, 1) || cut > (y1-y0)/2 {
 			return shape
 		}
@@ -171,17 +172,17 @@ func insideConvex(p, poly []pt, margin float64) bool {
 	area := 0.0
 	for i := range poly {
 		j := (i + 1) % len(poly)
-		area += poly[i].x*poly[j].y - poly[j].x*poly[i].y
+		area += poly[i].X*poly[j].Y - poly[j].X*poly[i].Y
 	}
 	for i := range poly {
 		a, b := poly[i], poly[(i+1)%len(poly)]
-		n := b.sub(a).perp().unit()
+		n := b.Sub(a).Perp().Unit()
 		if area < 0 {
-			n = n.scale(-1)
+			n = n.Scale(-1)
 		}
 		for _, q := range p {
 			// n points inwards: the distance of q into the polygon.
-			if d := q.sub(a).x*n.x + q.sub(a).y*n.y; d < margin {
+			if d := q.Sub(a).X*n.X + q.Sub(a).Y*n.Y; d < margin {
 				return false
 			}
 		}
@@ -193,13 +194,13 @@ func insideConvex(p, poly []pt, margin float64) bool {
 func inset(p []pt, d float64) []pt {
 	var c pt
 	for _, q := range p {
-		c = c.add(q)
+		c = c.Add(q)
 	}
-	c = c.scale(1 / float64(len(p)))
+	c = c.Scale(1 / float64(len(p)))
 	out := make([]pt, len(p))
 	for i, q := range p {
-		v := c.sub(q)
-		out[i] = q.add(pt{math.Copysign(math.Min(d, math.Abs(v.x)), v.x), math.Copysign(math.Min(d, math.Abs(v.y)), v.y)})
+		v := c.Sub(q)
+		out[i] = q.Add(pt{X: math.Copysign(math.Min(d, math.Abs(v.X)), v.X), Y: math.Copysign(math.Min(d, math.Abs(v.Y)), v.Y)})
 	}
 	return out
 }
@@ -213,16 +214,16 @@ func (r *renderer) drawCounter(ctr pt, k counter) {
 	cw := x1 - x0
 	pad := math.Max(2, math.Round(0.08*r.r))
 	shape := counterShape(ctr, r.r)
-	crisp := c.crisp
-	c.crisp = true
+	crisp := c.Crisp
+	c.Crisp = true
 	rim, rimW := counterRim, 1.0
 	if k.outOfCommand {
 		// Out of command: a thick red rim.
 		rim, rimW = unheld, 2
 	}
-	c.fill(rim, shape)
-	c.fill(sideFill[k.side], inset(shape, rimW))
-	c.crisp = crisp
+	c.Fill(rim, shape)
+	c.Fill(sideFill[k.side], inset(shape, rimW))
+	c.Crisp = crisp
 
 	// Top row: unit id, and the unit's order in a coloured box.
 	rowH := math.Round(0.3 * r.r)
@@ -231,13 +232,13 @@ func (r *renderer) drawCounter(ctr pt, k counter) {
 	if k.status != "" {
 		sb := rowH
 		bx1 := x1 - 2
-		c.fill(statusBack[k.status], rect(bx1-sb, y0+2, bx1, y0+2+sb))
-		sf := c.face(true, int(math.Round(0.27*r.r)))
-		c.textCentred(sf, string(k.status), bx1-sb/2, y0+2+sb/2, statusInk[k.status])
+		c.Fill(statusBack[k.status], hexdraw.RectShape(bx1-sb, y0+2, bx1, y0+2+sb))
+		sf := c.Face(true, int(math.Round(0.27*r.r)))
+		c.TextCentred(sf, string(k.status), bx1-sb/2, y0+2+sb/2, statusInk[k.status])
 		avail -= sb + 1
 	}
-	tf := c.fit(true, int(math.Round(0.27*r.r)), int(math.Round(0.2*r.r)), k.top, avail)
-	c.text(tf, clip(tf, k.top, avail), x0+pad, topBase+capHalf(tf), ink)
+	tf := c.Fit(true, int(math.Round(0.27*r.r)), int(math.Round(0.2*r.r)), k.top, avail)
+	c.Text(tf, hexdraw.Clip(tf, k.top, avail), x0+pad, topBase+hexdraw.CapHalf(tf), ink)
 
 	// Middle row: symbol frame and stand name.
 	fw, fh := symbolSize(r.r)
@@ -245,44 +246,44 @@ func (r *renderer) drawCounter(ctr pt, k counter) {
 	fy0 := math.Round(y0 + 0.5*(y1-y0) - fh/2)
 	drawSymbol(c, k.sym, fx0, fy0, fx0+fw, fy0+fh)
 	nameW := x1 - pad - (fx0 + fw + 2)
-	nf := c.fit(true, int(math.Round(0.31*r.r)), int(math.Round(0.2*r.r)), k.name, nameW)
-	c.textCentred(nf, clip(nf, k.name, nameW), fx0+fw+2+nameW/2, fy0+fh/2, ink)
+	nf := c.Fit(true, int(math.Round(0.31*r.r)), int(math.Round(0.2*r.r)), k.name, nameW)
+	c.TextCentred(nf, hexdraw.Clip(nf, k.name, nameW), fx0+fw+2+nameW/2, fy0+fh/2, ink)
 
 	// Bottom row: strength left of full, then support marks or shots.
-	bf := c.face(true, int(math.Round(0.26*r.r)))
+	bf := c.Face(true, int(math.Round(0.26*r.r)))
 	baseY := y1 - 1 - rowH/2
 	sp := strconv.Itoa(k.sp) + "/" + strconv.Itoa(k.maxSP)
 	spCol := ink
 	if k.sp < k.maxSP {
 		spCol = lossText
 	}
-	c.text(bf, sp, x0+pad, baseY+capHalf(bf), spCol)
+	c.Text(bf, sp, x0+pad, baseY+hexdraw.CapHalf(bf), spCol)
 	right := x1 - pad
 	if k.per > 4 {
 		// Too many shots for pips: the number left.
-		mf := c.face(true, int(math.Round(0.22*r.r)))
+		mf := c.Face(true, int(math.Round(0.22*r.r)))
 		txt := strconv.Itoa(k.shots) + " sh"
-		c.text(mf, txt, right-float64(mf.width(txt)), baseY+capHalf(mf), ink)
+		c.Text(mf, txt, right-float64(mf.Width(txt)), baseY+hexdraw.CapHalf(mf), ink)
 		return
 	}
 	if k.per > 0 {
 		pr := math.Max(1.5, 0.07*r.r)
 		for i := k.per - 1; i >= 0; i-- {
-			p := pt{right - pr, baseY}
-			c.fill(ink, circle(p, pr+0.8))
+			p := pt{X: right - pr, Y: baseY}
+			c.Fill(ink, hexdraw.Circle(p, pr+0.8))
 			if i >= k.shots {
-				c.fill(markBack, circle(p, pr-0.4))
+				c.Fill(markBack, hexdraw.Circle(p, pr-0.4))
 			}
 			right -= 2*pr + 2
 		}
 		return
 	}
-	mf := c.face(true, int(math.Round(0.22*r.r)))
+	mf := c.Face(true, int(math.Round(0.22*r.r)))
 	for i := len(k.marks) - 1; i >= 0; i-- {
 		m := k.marks[i]
-		w := float64(mf.width(m)) + 3
-		c.fill(markBack, rect(right-w, baseY-rowH/2+1, right, baseY+rowH/2-1))
-		c.textCentred(mf, m, right-w/2+0.5, baseY, ink)
+		w := float64(mf.Width(m)) + 3
+		c.Fill(markBack, hexdraw.RectShape(right-w, baseY-rowH/2+1, right, baseY+rowH/2-1))
+		c.TextCentred(mf, m, right-w/2+0.5, baseY, ink)
 		right -= w + 1
 	}
 }
@@ -291,39 +292,39 @@ func (r *renderer) drawCounter(ctr pt, k counter) {
 func symbolSize(r float64) (w, h float64) { return math.Round(0.5 * r), math.Round(0.37 * r) }
 
 // drawSymbol draws a NATO-style unit symbol in the frame (x0,y0)-(x1,y1).
-func drawSymbol(c *canvas, s symbol, x0, y0, x1, y1 float64) {
+func drawSymbol(c *hexdraw.Canvas, s symbol, x0, y0, x1, y1 float64) {
 	w, h := x1-x0, y1-y0
 	lw := math.Max(1, h/11)
-	c.fill(ink, rect(x0, y0, x1, y1))
-	c.fill(symbolBack, rect(x0+lw, y0+lw, x1-lw, y1-lw))
-	mid := pt{x0 + w/2, y0 + h/2}
+	c.Fill(ink, hexdraw.RectShape(x0, y0, x1, y1))
+	c.Fill(symbolBack, hexdraw.RectShape(x0+lw, y0+lw, x1-lw, y1-lw))
+	mid := pt{X: x0 + w/2, Y: y0 + h/2}
 	if s.armoured {
-		oval := roundRect(x0+w*0.2, y0+h*0.24, x1-w*0.2, y1-h*0.24, h*0.26)
-		c.strokeClosed(ink, lw, oval)
+		oval := hexdraw.RoundRect(x0+w*0.2, y0+h*0.24, x1-w*0.2, y1-h*0.24, h*0.26)
+		c.StrokeClosed(ink, lw, oval)
 	}
 	switch s.kind {
 	case "infantry":
-		c.stroke(ink, lw, pt{x0, y0}, pt{x1, y1})
-		c.stroke(ink, lw, pt{x0, y1}, pt{x1, y0})
+		c.Stroke(ink, lw, pt{X: x0, Y: y0}, pt{X: x1, Y: y1})
+		c.Stroke(ink, lw, pt{X: x0, Y: y1}, pt{X: x1, Y: y0})
 	case "recce":
-		c.stroke(ink, lw, pt{x0, y1}, pt{x1, y0})
+		c.Stroke(ink, lw, pt{X: x0, Y: y1}, pt{X: x1, Y: y0})
 	case "artillery":
-		c.fill(ink, circle(mid, h*0.17))
+		c.Fill(ink, hexdraw.Circle(mid, h*0.17))
 	case "hq":
 		// A flag on its staff, smaller inside an armoured oval.
 		px, top, bot, fw := x0+w*0.3, y0+h*0.12, y1-h*0.12, w*0.4
 		if s.armoured {
 			px, top, bot, fw = x0+w*0.4, y0+h*0.32, y1-h*0.3, w*0.24
 		}
-		c.stroke(ink, lw, pt{px, bot}, pt{px, top})
-		c.fill(ink, rect(px, top, px+fw, top+(bot-top)*0.5))
+		c.Stroke(ink, lw, pt{X: px, Y: bot}, pt{X: px, Y: top})
+		c.Fill(ink, hexdraw.RectShape(px, top, px+fw, top+(bot-top)*0.5))
 	case "other":
-		f := c.face(true, int(math.Round(h*0.75)))
-		c.textCentred(f, s.letter, mid.x, mid.y, ink)
+		f := c.Face(true, int(math.Round(h*0.75)))
+		c.TextCentred(f, s.letter, mid.X, mid.Y, ink)
 	}
 	if s.motorised {
 		for _, fx := range []float64{0.3, 0.7} {
-			c.strokeClosed(ink, lw*0.8, circle(pt{x0 + w*fx, y1 - h*0.2}, h*0.1))
+			c.StrokeClosed(ink, lw*0.8, hexdraw.Circle(pt{X: x0 + w*fx, Y: y1 - h*0.2}, h*0.1))
 		}
 	}
 }

@@ -5,15 +5,16 @@ import (
 	"math"
 	"strconv"
 
+	"fieldpost/engine/hexdraw"
 	"fieldpost/engine/stargeneral/rules"
 )
 
 var (
-	halo       = rgb(0xffffff)
-	combatFill = rgb(0xe8501f)
-	combatRim  = rgb(0x4a1406)
-	barrageBg  = rgb(0x3a2d6b)
-	markerInk  = rgb(0xffffff)
+	halo       = hexdraw.RGB(0xffffff)
+	combatFill = hexdraw.RGB(0xe8501f)
+	combatRim  = hexdraw.RGB(0x4a1406)
+	barrageBg  = hexdraw.RGB(0x3a2d6b)
+	markerInk  = hexdraw.RGB(0xffffff)
 )
 
 // arrow styles for the kinds of movement.
@@ -91,10 +92,10 @@ func (r *renderer) drawMoves(parts int) {
 		// for its head; between two neighbouring counters it cannot.
 		if r.counters[path[0]] {
 			edge := r.counterEdge(pts[0], pts[1])
-			if need := 2 * arrowHeadSize(r.r); len(pts) > 2 || pts[last].sub(edge).length() >= need {
+			if need := 2 * arrowHeadSize(r.r); len(pts) > 2 || pts[last].Sub(edge).Len() >= need {
 				pts[0] = edge
 			} else {
-				pts[0] = pts[last].sub(pts[last].sub(pts[0]).unit().scale(need))
+				pts[0] = pts[last].Sub(pts[last].Sub(pts[0]).Unit().Scale(need))
 			}
 		}
 		// The head goes over the counters, unless it would hide a label:
@@ -118,20 +119,20 @@ func arrowTipShapes(pts []pt, r float64, style int) [][]pt {
 	lw := math.Max(2, 0.11*r)
 	head := arrowHeadSize(r)
 	end := pts[len(pts)-1]
-	dir := end.sub(pts[len(pts)-2]).unit()
-	base := end.sub(dir.scale(head * 0.8))
+	dir := end.Sub(pts[len(pts)-2]).Unit()
+	base := end.Sub(dir.Scale(head * 0.8))
 	out := [][]pt{grow(arrowHead(end, dir, head), 1.8)}
 	if style == arrowPursuit {
-		out = append(out, grow(arrowHead(end.sub(dir.scale(head*0.55)), dir, head), 1.8))
+		out = append(out, grow(arrowHead(end.Sub(dir.Scale(head*0.55)), dir, head), 1.8))
 	}
-	return append(out, strokePolys(lw+3, []pt{base.sub(dir.scale(head * 0.6)), base})...)
+	return append(out, hexdraw.StrokeShapes(lw+3, []pt{base.Sub(dir.Scale(head * 0.6)), base})...)
 }
 
 // labelArea is the part of a counter that holds its writing, inside its rim
 // and padding.
 func labelArea(ctr pt, r float64) []pt {
 	x0, y0, x1, y1 := counterBox(ctr, r)
-	return rect(x0+2, y0+2, x1-2, y1-2)
+	return hexdraw.RectShape(x0+2, y0+2, x1-2, y1-2)
 }
 
 // clearOfLabels reports whether the shapes leave every counter's writing
@@ -167,7 +168,7 @@ func (r *renderer) countersUnder(shape []pt) int {
 func overlap(a, b []pt) bool {
 	for _, poly := range [][]pt{a, b} {
 		for i := range poly {
-			n := poly[(i+1)%len(poly)].sub(poly[i]).perp()
+			n := poly[(i+1)%len(poly)].Sub(poly[i]).Perp()
 			amin, amax := project(a, n)
 			bmin, bmax := project(b, n)
 			if amax <= bmin || bmax <= amin {
@@ -181,7 +182,7 @@ func overlap(a, b []pt) bool {
 func project(p []pt, n pt) (lo, hi float64) {
 	lo, hi = math.Inf(1), math.Inf(-1)
 	for _, q := range p {
-		v := q.x*n.x + q.y*n.y
+		v := q.X*n.X + q.Y*n.Y
 		lo, hi = math.Min(lo, v), math.Max(hi, v)
 	}
 	return lo, hi
@@ -191,22 +192,22 @@ func project(p []pt, n pt) (lo, hi float64) {
 // leaves the counter.
 func (r *renderer) counterEdge(c, p pt) pt {
 	x0, y0, x1, y1 := counterBox(c, r.r)
-	d := p.sub(c)
+	d := p.Sub(c)
 	t := math.Inf(1)
-	if d.x > 0 {
-		t = math.Min(t, (x1+1-c.x)/d.x)
-	} else if d.x < 0 {
-		t = math.Min(t, (x0-1-c.x)/d.x)
+	if d.X > 0 {
+		t = math.Min(t, (x1+1-c.X)/d.X)
+	} else if d.X < 0 {
+		t = math.Min(t, (x0-1-c.X)/d.X)
 	}
-	if d.y > 0 {
-		t = math.Min(t, (y1+1-c.y)/d.y)
-	} else if d.y < 0 {
-		t = math.Min(t, (y0-1-c.y)/d.y)
+	if d.Y > 0 {
+		t = math.Min(t, (y1+1-c.Y)/d.Y)
+	} else if d.Y < 0 {
+		t = math.Min(t, (y0-1-c.Y)/d.Y)
 	}
 	if t > 0.9 {
 		t = 0.9
 	}
-	return c.add(d.scale(t))
+	return c.Add(d.Scale(t))
 }
 
 // Arrow parts: the shaft goes under the counters it passes, the tip over
@@ -218,18 +219,18 @@ const (
 
 // drawArrow draws a path with an arrowhead at its end: solid for a move,
 // dashed for a fall back, with a second head for a pursuit.
-func drawArrow(c *canvas, pts []pt, r float64, col color.RGBA, style, parts int) {
+func drawArrow(c *hexdraw.Canvas, pts []pt, r float64, col color.RGBA, style, parts int) {
 	lw := math.Max(2, 0.11*r)
 	head := arrowHeadSize(r)
 	end := pts[len(pts)-1]
-	dir := end.sub(pts[len(pts)-2]).unit()
-	base := end.sub(dir.scale(head * 0.8))
+	dir := end.Sub(pts[len(pts)-2]).Unit()
+	base := end.Sub(dir.Scale(head * 0.8))
 	var lines [][]pt
 	var heads [][]pt
 	if parts&arrowShaft != 0 {
 		shaft := append(append([]pt(nil), pts[:len(pts)-1]...), base)
 		if style == arrowFallBack {
-			lines = dashes(shaft, 1.6*lw+4, 1.4*lw)
+			lines = hexdraw.Dashes(shaft, 1.6*lw+4, 1.4*lw)
 		} else {
 			lines = [][]pt{shaft}
 		}
@@ -237,31 +238,31 @@ func drawArrow(c *canvas, pts []pt, r float64, col color.RGBA, style, parts int)
 	if parts&arrowTip != 0 {
 		heads = append(heads, arrowHead(end, dir, head))
 		if style == arrowPursuit {
-			heads = append(heads, arrowHead(end.sub(dir.scale(head*0.55)), dir, head))
+			heads = append(heads, arrowHead(end.Sub(dir.Scale(head*0.55)), dir, head))
 		}
 		// A short piece of shaft behind the head shows its direction.
-		lines = append(lines, []pt{base.sub(dir.scale(head * 0.6)), base})
+		lines = append(lines, []pt{base.Sub(dir.Scale(head * 0.6)), base})
 	}
 	for _, l := range lines {
-		c.stroke(halo, lw+3, l...)
+		c.Stroke(halo, lw+3, l...)
 	}
 	for _, h := range heads {
-		c.fill(halo, grow(h, 1.8))
+		c.Fill(halo, grow(h, 1.8))
 	}
 	for _, l := range lines {
-		c.stroke(col, lw, l...)
+		c.Stroke(col, lw, l...)
 	}
 	for _, h := range heads {
-		c.fill(col, h)
+		c.Fill(col, h)
 	}
 }
 
 func arrowHeadSize(r float64) float64 { return math.Max(8, 0.4*r) }
 
 func arrowHead(tip, dir pt, size float64) []pt {
-	n := dir.perp().scale(size * 0.36)
-	base := tip.sub(dir.scale(size))
-	return []pt{tip, base.add(n), base.sub(n)}
+	n := dir.Perp().Scale(size * 0.36)
+	base := tip.Sub(dir.Scale(size))
+	return []pt{tip, base.Add(n), base.Sub(n)}
 }
 
 // combatLines draws, under the counters, a line from each attacker of each
@@ -283,8 +284,8 @@ func (r *renderer) combatLines() {
 			if h == e.Combat.Target || !r.st.Map.OnMap(h) {
 				continue
 			}
-			for _, d := range dashes([]pt{r.centre(h), p}, 3*lw, 1.5*lw) {
-				r.c.stroke(col, lw, d...)
+			for _, d := range hexdraw.Dashes([]pt{r.centre(h), p}, 3*lw, 1.5*lw) {
+				r.c.Stroke(col, lw, d...)
 			}
 		}
 	}
@@ -365,55 +366,55 @@ func (r *renderer) placeMarkers() {
 // no marker placed before, else further out, else in the corner its
 // number gives.
 func (r *renderer) markerPlace(h rules.Hex, n int, objective bool) pt {
-	slots := []pt{{1.08, 0}, {-1.08, 0}, {1.08, -0.55}, {-1.08, -0.55}, {1.08, 0.55}, {-1.08, 0.55}, {0, -1.1}, {0, 1.1}}
+	slots := []pt{{X: 1.08, Y: 0}, {X: -1.08, Y: 0}, {X: 1.08, Y: -0.55}, {X: -1.08, Y: -0.55}, {X: 1.08, Y: 0.55}, {X: -1.08, Y: 0.55}, {X: 0, Y: -1.1}, {X: 0, Y: 1.1}}
 	if objective {
 		slots = append(slots[:1], slots[2:]...) // the left corner holds the star
 	}
 	for _, dist := range []float64{1.5, 2} {
 		for i := range 12 {
 			a := float64(i) * math.Pi / 6
-			slots = append(slots, pt{dist * math.Cos(a), dist * math.Sin(a)})
+			slots = append(slots, pt{X: dist * math.Cos(a), Y: dist * math.Sin(a)})
 		}
 	}
 	rad := markerRadius(r.r) * 1.3
 	c := r.centre(h)
 	for _, s := range slots {
-		p := c.add(s.scale(r.r))
-		disc := circle(p, rad)
+		p := c.Add(s.Scale(r.r))
+		disc := hexdraw.Circle(p, rad)
 		if !r.clearOfLabels(disc) {
 			continue
 		}
 		free := true
 		for _, q := range r.markers {
-			free = free && q.sub(p).length() >= 2*rad
+			free = free && q.Sub(p).Len() >= 2*rad
 		}
 		if free {
 			return p
 		}
 	}
-	return c.add(slots[n%len(slots)].scale(r.r))
+	return c.Add(slots[n%len(slots)].Scale(r.r))
 }
 
 func markerRadius(r float64) float64 { return math.Max(6, 0.27*r) }
 
 // drawCombatMarker draws a burst for a combat or a gun-sight for a barrage,
 // with the combat's number in it.
-func drawCombatMarker(c *canvas, p pt, rad float64, number int, barrage bool) {
+func drawCombatMarker(c *hexdraw.Canvas, p pt, rad float64, number int, barrage bool) {
 	if barrage {
-		c.fill(halo, circle(p, rad+2))
-		c.fill(barrageBg, circle(p, rad))
-		for _, d := range []pt{{1, 0}, {-1, 0}, {0, 1}, {0, -1}} {
-			c.stroke(barrageBg, math.Max(1.5, rad*0.18), p.add(d.scale(rad*0.9)), p.add(d.scale(rad*1.45)))
+		c.Fill(halo, hexdraw.Circle(p, rad+2))
+		c.Fill(barrageBg, hexdraw.Circle(p, rad))
+		for _, d := range []pt{{X: 1, Y: 0}, {X: -1, Y: 0}, {X: 0, Y: 1}, {X: 0, Y: -1}} {
+			c.Stroke(barrageBg, math.Max(1.5, rad*0.18), p.Add(d.Scale(rad*0.9)), p.Add(d.Scale(rad*1.45)))
 		}
 	} else {
-		b := burst(p, rad*1.3, 9)
-		c.fill(combatRim, grow(b, 1.5))
-		c.fill(combatFill, b)
+		b := hexdraw.Burst(p, rad*1.3, 9)
+		c.Fill(combatRim, grow(b, 1.5))
+		c.Fill(combatFill, b)
 	}
 	label := ""
 	if number > 0 {
 		label = strconv.Itoa(number)
 	}
-	f := c.fit(true, int(math.Round(rad*1.05)), 6, label, rad*1.7)
-	c.textCentred(f, label, p.x, p.y, markerInk)
+	f := c.Fit(true, int(math.Round(rad*1.05)), 6, label, rad*1.7)
+	c.TextCentred(f, label, p.X, p.Y, markerInk)
 }

@@ -5,14 +5,15 @@ import (
 	"math"
 	"strings"
 
+	"fieldpost/engine/hexdraw"
 	"fieldpost/engine/stargeneral/rules"
 )
 
 var (
-	titleBack = rgb(0x2c3a2e)
-	titleInk  = rgb(0xffffff)
-	titleSub  = rgb(0xd6dccf)
-	legendInk = rgb(0x2a2a2a)
+	titleBack = hexdraw.RGB(0x2c3a2e)
+	titleInk  = hexdraw.RGB(0xffffff)
+	titleSub  = hexdraw.RGB(0xd6dccf)
+	legendInk = hexdraw.RGB(0x2a2a2a)
 )
 
 func (r *renderer) titleHeight() float64 { return math.Round(math.Max(44, 1.45*r.r)) }
@@ -21,7 +22,7 @@ func (r *renderer) titleHeight() float64 { return math.Round(math.Max(44, 1.45*r
 func (r *renderer) drawTitle() {
 	c := r.c
 	th := r.titleHeight()
-	c.fillRect(0, 0, r.width, int(th), titleBack)
+	c.FillRect(0, 0, r.width, int(th), titleBack)
 	title := r.st.Title
 	if title == "" {
 		title = r.st.Scenario
@@ -30,12 +31,12 @@ func (r *renderer) drawTitle() {
 		title = "Fieldpost"
 	}
 	avail := float64(r.width) - 2*r.margin
-	tf := c.fit(true, int(math.Max(16, 0.52*r.r)), 12, title, avail)
+	tf := c.Fit(true, int(math.Max(16, 0.52*r.r)), 12, title, avail)
 	sub := r.subtitle()
-	sf := c.fit(false, int(math.Max(12, 0.36*r.r)), 9, sub, avail)
-	gap := (th - float64(tf.ascent) - float64(sf.ascent)) / 3
-	c.text(tf, clip(tf, title, avail), r.margin, gap+float64(tf.ascent), titleInk)
-	c.text(sf, clip(sf, sub, avail), r.margin, 2*gap+float64(tf.ascent)+float64(sf.ascent), titleSub)
+	sf := c.Fit(false, int(math.Max(12, 0.36*r.r)), 9, sub, avail)
+	gap := (th - float64(tf.Ascent) - float64(sf.Ascent)) / 3
+	c.Text(tf, hexdraw.Clip(tf, title, avail), r.margin, gap+float64(tf.Ascent), titleInk)
+	c.Text(sf, hexdraw.Clip(sf, sub, avail), r.margin, 2*gap+float64(tf.Ascent)+float64(sf.Ascent), titleSub)
 }
 
 // subtitle says which round the picture shows.
@@ -75,7 +76,7 @@ func (r *renderer) hasEventMarks() bool {
 // legendItem is an icon with one or more lines of text beside it.
 type legendItem struct {
 	iconW float64
-	icon  func(c *canvas, x, y, h float64)
+	icon  func(c *hexdraw.Canvas, x, y, h float64)
 	lines []string
 }
 
@@ -86,9 +87,9 @@ type legendSection struct {
 	items []legendItem
 }
 
-func (r *renderer) legendFaces() (*textFace, *textFace) {
+func (r *renderer) legendFaces() (*hexdraw.TextFace, *hexdraw.TextFace) {
 	size := int(math.Round(math.Max(12, 0.34*r.r)))
-	return r.c.face(false, size), r.c.face(true, size)
+	return r.c.Face(false, size), r.c.Face(true, size)
 }
 
 func (r *renderer) legendHeight() float64 { return r.layoutLegend(0, false) }
@@ -99,14 +100,14 @@ func (r *renderer) drawLegend(top float64) { r.layoutLegend(top, true) }
 // paint is set; it returns the height used.
 func (r *renderer) layoutLegend(top float64, paint bool) float64 {
 	reg, bold := r.legendFaces()
-	lineH := float64(reg.height) + 1
+	lineH := float64(reg.Height) + 1
 	right := float64(r.width) - r.margin
 	gap := math.Round(0.5 * r.r)
-	indent := r.margin + float64(bold.width("This round")) + gap/2
+	indent := r.margin + float64(bold.Width("This round")) + gap/2
 	y := top
 	for _, sec := range r.legend {
 		if paint {
-			r.c.text(bold, sec.title, r.margin, y+sec.rowH/2+capHalf(bold), legendInk)
+			r.c.Text(bold, sec.title, r.margin, y+sec.rowH/2+hexdraw.CapHalf(bold), legendInk)
 		}
 		type placed struct {
 			it    legendItem
@@ -131,7 +132,7 @@ func (r *renderer) layoutLegend(top float64, paint bool) float64 {
 					}
 					ty := y + h/2 - lineH*float64(len(p.lines))/2
 					for i, l := range p.lines {
-						r.c.text(reg, l, tx, ty+lineH*float64(i)+float64(reg.ascent), legendInk)
+						r.c.Text(reg, l, tx, ty+lineH*float64(i)+float64(reg.Ascent), legendInk)
 					}
 				}
 			}
@@ -150,7 +151,7 @@ func (r *renderer) layoutLegend(top float64, paint bool) float64 {
 			}
 			tw := 0.0
 			for _, l := range lines {
-				tw = math.Max(tw, float64(reg.width(l)))
+				tw = math.Max(tw, float64(reg.Width(l)))
 			}
 			if len(row) > 0 && x+iconW+tw > right {
 				flush()
@@ -165,11 +166,11 @@ func (r *renderer) layoutLegend(top float64, paint bool) float64 {
 }
 
 // wrapWords breaks s at spaces into lines no wider than width in f.
-func wrapWords(f *textFace, s string, width float64) []string {
+func wrapWords(f *hexdraw.TextFace, s string, width float64) []string {
 	var out []string
 	line := ""
 	for _, w := range strings.Fields(s) {
-		if line != "" && float64(f.width(line+" "+w)) > width {
+		if line != "" && float64(f.Width(line+" "+w)) > width {
 			out = append(out, line)
 			line = ""
 		}
@@ -198,8 +199,8 @@ func (r *renderer) legendSections() []legendSection {
 		if sd.Title != sd.Name {
 			lines = append(lines, "("+sd.Name+")")
 		}
-		forces.items = append(forces.items, legendItem{iconW: cw + 4, icon: func(c *canvas, x, y, h float64) {
-			r.drawCounter(pt{x + cw/2 + 1, y + h/2 + 0.03*r.r}, k)
+		forces.items = append(forces.items, legendItem{iconW: cw + 4, icon: func(c *hexdraw.Canvas, x, y, h float64) {
+			r.drawCounter(pt{X: x + cw/2 + 1, Y: y + h/2 + 0.03*r.r}, k)
 		}, lines: lines})
 	}
 	forces.items = append(forces.items, legendItem{lines: []string{
@@ -218,29 +219,29 @@ func (r *renderer) legendSections() []legendSection {
 	for _, s := range r.symbolsUsed() {
 		sym := s.sym
 		fw, fh := symbolSize(r.r)
-		types.items = append(types.items, legendItem{iconW: fw, icon: func(c *canvas, x, y, h float64) {
+		types.items = append(types.items, legendItem{iconW: fw, icon: func(c *hexdraw.Canvas, x, y, h float64) {
 			drawSymbol(c, sym, x, math.Round(y+h/2-fh/2), x+fw, math.Round(y+h/2-fh/2)+fh)
 		}, lines: []string{strings.Join(s.titles, ", ")}})
 	}
 	for _, m := range r.marksUsed() {
 		mark := m[0]
-		types.items = append(types.items, legendItem{iconW: 0.5 * r.r, icon: func(c *canvas, x, y, h float64) {
-			mf := c.face(true, int(math.Round(0.22*r.r)))
-			w := float64(mf.width(mark)) + 3
+		types.items = append(types.items, legendItem{iconW: 0.5 * r.r, icon: func(c *hexdraw.Canvas, x, y, h float64) {
+			mf := c.Face(true, int(math.Round(0.22*r.r)))
+			w := float64(mf.Width(mark)) + 3
 			bh := math.Round(0.3*r.r) - 2
-			c.fill(counterRim, rect(x-1, y+h/2-bh/2-1, x+w+1, y+h/2+bh/2+1))
-			c.fill(markBack, rect(x, y+h/2-bh/2, x+w, y+h/2+bh/2))
-			c.textCentred(mf, mark, x+w/2+0.5, y+h/2, ink)
+			c.Fill(counterRim, hexdraw.RectShape(x-1, y+h/2-bh/2-1, x+w+1, y+h/2+bh/2+1))
+			c.Fill(markBack, hexdraw.RectShape(x, y+h/2-bh/2, x+w, y+h/2+bh/2))
+			c.TextCentred(mf, mark, x+w/2+0.5, y+h/2, ink)
 		}, lines: []string{m[1]}})
 	}
 	if r.hasBatteries() {
-		types.items = append(types.items, legendItem{iconW: 0.5 * r.r, icon: func(c *canvas, x, y, h float64) {
+		types.items = append(types.items, legendItem{iconW: 0.5 * r.r, icon: func(c *hexdraw.Canvas, x, y, h float64) {
 			pr := math.Max(1.5, 0.07*r.r)
 			for i := range 2 {
-				p := pt{x + pr + 1 + float64(i)*(2*pr+2), y + h/2}
-				c.fill(ink, circle(p, pr+0.8))
+				p := pt{X: x + pr + 1 + float64(i)*(2*pr+2), Y: y + h/2}
+				c.Fill(ink, hexdraw.Circle(p, pr+0.8))
 				if i == 1 {
-					c.fill(markBack, circle(p, pr-0.4))
+					c.Fill(markBack, hexdraw.Circle(p, pr-0.4))
 				}
 			}
 		}, lines: []string{"battery shots: left, fired"}})
@@ -262,32 +263,32 @@ func (r *renderer) legendSections() []legendSection {
 		if !used[t.Letter[0]] {
 			continue
 		}
-		terrain.items = append(terrain.items, legendItem{iconW: 2 * sw, icon: func(c *canvas, x, y, h float64) {
-			ctr := pt{x + sw, y + h/2}
+		terrain.items = append(terrain.items, legendItem{iconW: 2 * sw, icon: func(c *hexdraw.Canvas, x, y, h float64) {
+			ctr := pt{X: x + sw, Y: y + h/2}
 			var around [6]string
 			if terrainLook(t) == "bridge" {
 				around = [6]string{"", "river", "river", "", "river", "river"}
 			}
-			c.fill(terrainGround(t, around), hexagon(ctr, sw))
+			c.Fill(terrainGround(t, around), hexdraw.Hexagon(ctr, sw))
 			paintTerrain(c, t, ctr, sw, around)
 			if terrainLook(t) == "bridge" {
 				drawBridgeDeck(c, ctr, sw, []int{0, 3})
 			}
-			c.strokeClosed(gridLine, 1, hexagon(ctr, sw))
+			c.StrokeClosed(gridLine, 1, hexdraw.Hexagon(ctr, sw))
 		}, lines: []string{t.Title}})
 	}
 	if len(r.st.Map.Roads) > 0 {
-		terrain.items = append(terrain.items, legendItem{iconW: 2 * sw, icon: func(c *canvas, x, y, h float64) {
-			c.stroke(roadEdge, 0.21*r.r, pt{x + 2, y + h/2}, pt{x + 2*sw - 2, y + h/2})
-			c.stroke(roadFill, 0.13*r.r, pt{x + 2, y + h/2}, pt{x + 2*sw - 2, y + h/2})
+		terrain.items = append(terrain.items, legendItem{iconW: 2 * sw, icon: func(c *hexdraw.Canvas, x, y, h float64) {
+			c.Stroke(roadEdge, 0.21*r.r, pt{X: x + 2, Y: y + h/2}, pt{X: x + 2*sw - 2, Y: y + h/2})
+			c.Stroke(roadFill, 0.13*r.r, pt{X: x + 2, Y: y + h/2}, pt{X: x + 2*sw - 2, Y: y + h/2})
 		}, lines: []string{"road"}})
 	}
 	if len(r.st.Objectives) > 0 {
-		terrain.items = append(terrain.items, legendItem{iconW: 2 * sw, icon: func(c *canvas, x, y, h float64) {
-			ctr := pt{x + sw, y + h/2}
-			s := star(ctr, sw*0.8)
-			c.fill(ink, grow(s, 1.2))
-			c.fill(unheld, s)
+		terrain.items = append(terrain.items, legendItem{iconW: 2 * sw, icon: func(c *hexdraw.Canvas, x, y, h float64) {
+			ctr := pt{X: x + sw, Y: y + h/2}
+			s := hexdraw.Star(ctr, sw*0.8)
+			c.Fill(ink, grow(s, 1.2))
+			c.Fill(unheld, s)
 		}, lines: []string{"objective: star and ring in the colour of the side holding it, red if nobody does"}})
 	}
 	out = append(out, terrain)
@@ -430,10 +431,10 @@ func (r *renderer) markerItems() []legendItem {
 		if !has[fmt.Sprint("arrow", style)] {
 			return
 		}
-		out = append(out, legendItem{iconW: aw, icon: func(c *canvas, x, y, h float64) {
+		out = append(out, legendItem{iconW: aw, icon: func(c *hexdraw.Canvas, x, y, h float64) {
 			for i := range 2 {
 				yy := y + h/2 + (float64(i)-0.5)*h*0.42
-				drawArrow(c, []pt{{x, yy}, {x + aw, yy}}, r.r*0.7, sideStrong[i], style, arrowShaft|arrowTip)
+				drawArrow(c, []pt{{X: x, Y: yy}, {X: x + aw, Y: yy}}, r.r*0.7, sideStrong[i], style, arrowShaft|arrowTip)
 			}
 		}, lines: []string{text}})
 	}
@@ -442,21 +443,21 @@ func (r *renderer) markerItems() []legendItem {
 	arrowItem(arrowPursuit, "pursuit")
 	mr := markerRadius(r.r)
 	if has["combat"] {
-		out = append(out, legendItem{iconW: 2.8 * mr, icon: func(c *canvas, x, y, h float64) {
-			drawCombatMarker(c, pt{x + 1.4*mr, y + h/2}, mr, 1, false)
+		out = append(out, legendItem{iconW: 2.8 * mr, icon: func(c *hexdraw.Canvas, x, y, h float64) {
+			drawCombatMarker(c, pt{X: x + 1.4*mr, Y: y + h/2}, mr, 1, false)
 		}, lines: []string{"combat at the target hex, in order fought; dashes lead from the attackers"}})
 	}
 	if has["barrage"] {
-		out = append(out, legendItem{iconW: 3 * mr, icon: func(c *canvas, x, y, h float64) {
-			drawCombatMarker(c, pt{x + 1.5*mr, y + h/2}, mr, 1, true)
+		out = append(out, legendItem{iconW: 3 * mr, icon: func(c *hexdraw.Canvas, x, y, h float64) {
+			drawCombatMarker(c, pt{X: x + 1.5*mr, Y: y + h/2}, mr, 1, true)
 		}, lines: []string{"artillery barrage"}})
 	}
 	if has["destroyed"] {
-		out = append(out, legendItem{iconW: 0.9 * r.r, icon: func(c *canvas, x, y, h float64) {
-			ctr := pt{x + 0.45*r.r, y + h/2}
+		out = append(out, legendItem{iconW: 0.9 * r.r, icon: func(c *hexdraw.Canvas, x, y, h float64) {
+			ctr := pt{X: x + 0.45*r.r, Y: y + h/2}
 			d := math.Min(0.42*r.r, h*0.4)
-			c.stroke(destroyed, 0.13*r.r, pt{ctr.x - d, ctr.y - d}, pt{ctr.x + d, ctr.y + d})
-			c.stroke(destroyed, 0.13*r.r, pt{ctr.x - d, ctr.y + d}, pt{ctr.x + d, ctr.y - d})
+			c.Stroke(destroyed, 0.13*r.r, pt{X: ctr.X - d, Y: ctr.Y - d}, pt{X: ctr.X + d, Y: ctr.Y + d})
+			c.Stroke(destroyed, 0.13*r.r, pt{X: ctr.X - d, Y: ctr.Y + d}, pt{X: ctr.X + d, Y: ctr.Y - d})
 		}, lines: []string{"stand destroyed"}})
 	}
 	return out

@@ -10,6 +10,7 @@ import (
 
 	"fieldpost/data"
 	"fieldpost/engine"
+	"fieldpost/engine/hexdraw"
 	"fieldpost/engine/stargeneral/bot"
 	"fieldpost/engine/stargeneral/rules"
 )
@@ -43,8 +44,8 @@ func midGame(t testing.TB, rounds int) (*rules.Ruleset, *rules.State, []rules.Ev
 // a neighbour's.
 func TestCountersInsideTheirHex(t *testing.T) {
 	for r := 12; r <= 60; r++ {
-		ctr := pt{100, 100}
-		if !insideConvex(counterShape(ctr, float64(r)), hexagon(ctr, float64(r)), 1) {
+		ctr := pt{X: 100, Y: 100}
+		if !insideConvex(counterShape(ctr, float64(r)), hexdraw.Hexagon(ctr, float64(r)), 1) {
 			t.Errorf("radius %d: the counter pokes out of its hex", r)
 		}
 	}
@@ -66,13 +67,13 @@ func TestCountersInsideTheirHex(t *testing.T) {
 	for h := range r.counters {
 		c := r.centre(h)
 		for _, k := range r.cell {
-			for x := k.dx0; x < k.dx1; x++ {
-				inCounterHex[image.Pt(int(c.x)+x, int(c.y)+k.dy)] = true
+			for x := k.DX0; x < k.DX1; x++ {
+				inCounterHex[image.Pt(int(c.X)+x, int(c.Y)+k.DY)] = true
 			}
 		}
 	}
 	outside := 0
-	for y := int(r.origin.y); y < int(r.mapBot); y++ {
+	for y := int(r.layout.Top + r.layout.Margin); y < int(r.mapBot); y++ {
 		for x := range r.width {
 			if with.At(x, y) != without.At(x, y) && !inCounterHex[image.Pt(x, y)] {
 				outside++
@@ -101,7 +102,7 @@ func TestMarksHideNoCounterWriting(t *testing.T) {
 		r := newRenderer(rs, st, events, DefaultHexRadius)
 		for h := range r.counters {
 			a := labelArea(r.centre(h), r.r)
-			x0, y0, x1, y1 := int(a[0].x), int(a[0].y), int(a[2].x), int(a[2].y)
+			x0, y0, x1, y1 := int(a[0].X), int(a[0].Y), int(a[2].X), int(a[2].Y)
 			n := 0
 			for y := y0; y < y1; y++ {
 				for x := x0; x < x1; x++ {
@@ -154,7 +155,7 @@ func TestObjectiveNamesWhole(t *testing.T) {
 				t.Errorf("%s: objective %s is written %q, not %q", g.name, l.hex, l.text, name)
 			}
 			b := l.box
-			if b[0].x < 0 || b[0].y < 0 || b[2].x > float64(r.width) || b[2].y > r.mapBot+r.margin {
+			if b[0].X < 0 || b[0].Y < 0 || b[2].X > float64(r.width) || b[2].Y > r.mapBot+r.margin {
 				t.Errorf("%s: the name of objective %s runs off the picture: %v", g.name, l.hex, b)
 			}
 			if strings.HasSuffix(l.text, "…") {
@@ -213,12 +214,12 @@ func TestCombatLinesFromTheAttackers(t *testing.T) {
 	r.placeMarkers()
 	from, to := r.centre(h("0603")), r.markers[0]
 	for _, k := range []float64{0.35, 0.5, 0.65} {
-		if changed(plain, marked, lerpPt(from, to, k), 2) == 0 {
+		if changed(plain, marked, hexdraw.Lerp(from, to, k), 2) == 0 {
 			t.Errorf("no line %.0f%% of the way from the attacker at 0603 to its combat", 100*k)
 		}
 	}
 	// Nothing runs from where the attacker is now.
-	if n := changed(plain, marked, lerpPt(r.centre(h("0601")), to, 0.5), 2); n != 0 {
+	if n := changed(plain, marked, hexdraw.Lerp(r.centre(h("0601")), to, 0.5), 2); n != 0 {
 		t.Errorf("a line runs from the attacker's hex after the round (%d pixels)", n)
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"math"
 	"testing"
 
+	"fieldpost/engine/hexdraw"
 	"fieldpost/engine/stargeneral/rules"
 )
 
@@ -27,9 +28,9 @@ func renderPNG(t *testing.T, rs *rules.Ruleset, st *rules.State, ev []rules.Even
 // share is the fraction of pixels within rad of p that are exactly col.
 func share(img image.Image, p pt, rad float64, col color.RGBA) float64 {
 	n, hits := 0, 0
-	for y := int(p.y - rad); y <= int(p.y+rad); y++ {
-		for x := int(p.x - rad); x <= int(p.x+rad); x++ {
-			if math.Hypot(float64(x)-p.x, float64(y)-p.y) > rad {
+	for y := int(p.Y - rad); y <= int(p.Y+rad); y++ {
+		for x := int(p.X - rad); x <= int(p.X+rad); x++ {
+			if math.Hypot(float64(x)-p.X, float64(y)-p.Y) > rad {
 				continue
 			}
 			n++
@@ -184,7 +185,7 @@ func TestMoveArrowsFollowTheirPath(t *testing.T) {
 		r := newRenderer(rs, st, nil, DefaultHexRadius)
 		for i := 0; i+1 < len(path); i++ {
 			a, b := r.centre(path[i]), r.centre(path[i+1])
-			if changed(plain, moved, lerpPt(a, b, 0.5), 6) == 0 {
+			if changed(plain, moved, hexdraw.Lerp(a, b, 0.5), 6) == 0 {
 				t.Errorf("%s: nothing drawn between %s and %s", kind, path[i], path[i+1])
 			}
 		}
@@ -202,8 +203,8 @@ func TestMoveArrowsFollowTheirPath(t *testing.T) {
 // changed counts the pixels within a square of half-side d around p that differ.
 func changed(a, b image.Image, p pt, d int) int {
 	n := 0
-	for y := int(p.y) - d; y <= int(p.y)+d; y++ {
-		for x := int(p.x) - d; x <= int(p.x)+d; x++ {
+	for y := int(p.Y) - d; y <= int(p.Y)+d; y++ {
+		for x := int(p.X) - d; x <= int(p.X)+d; x++ {
 			if a.At(x, y) != b.At(x, y) {
 				n++
 			}
@@ -233,7 +234,7 @@ func TestCombatMarkers(t *testing.T) {
 	}
 	plain, _ := Render(rs, st, nil, Options{})
 	marked, _ := Render(rs, st, events, Options{})
-	if changed(plain, marked, r.centre(h("0205")).add(pt{0.25 * r.r, 0.25 * r.r}), 3) == 0 {
+	if changed(plain, marked, r.centre(h("0205")).Add(pt{X: 0.25 * r.r, Y: 0.25 * r.r}), 3) == 0 {
 		t.Error("no cross where a stand was destroyed")
 	}
 }

@@ -6,15 +6,18 @@ package mapview
 
 import (
 	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"image"
 	"image/color"
 	"io"
 	"math"
+	"slices"
 	"sort"
 	"sync"
 
+	"fieldpost/engine/hexdraw"
 	"fieldpost/engine/stargeneral/rules"
 )
 
@@ -40,9 +43,9 @@ func PNG(w io.Writer, rs *rules.Ruleset, st *rules.State, events []rules.Event, 
 	}
 	r.reuse = true
 	r.draw()
-	r.c.img.Palette = r.c.pal.colours
-	defer pixelBuffers.Put(r.c.img.Pix)
-	return writePNG(w, r.c.img, pngLevel)
+	r.c.Img.Palette = r.c.Pal.Colours
+	defer pixelBuffers.Put(r.c.Img.Pix)
+	return hexdraw.WritePNG(w, r.c.Img, pngLevel)
 }
 
 // pixelBuffers are the pixels of pictures saved, for the next: a division
@@ -58,7 +61,7 @@ func SVG(w io.Writer, rs *rules.Ruleset, st *rules.State, events []rules.Event, 
 	}
 	r.vector = true
 	r.draw()
-	_, err = w.Write(r.c.svg.bytes())
+	_, err = w.Write(r.c.SVG.Bytes())
 	return err
 }
 
@@ -70,8 +73,8 @@ func Render(rs *rules.Ruleset, st *rules.State, events []rules.Event, opt Option
 		return nil, err
 	}
 	r.draw()
-	r.c.img.Palette = r.c.pal.colours
-	return r.c.img, nil
+	r.c.Img.Palette = r.c.Pal.Colours
+	return r.c.Img, nil
 }
 
 func newRendererFor(rs *rules.Ruleset, st *rules.State, events []rules.Event, opt Options) (*renderer, error) {
@@ -101,21 +104,23 @@ func checkMap(st *rules.State) error {
 	return nil
 }
 
+// pt is a point in picture pixels.
+type pt = hexdraw.Pt
+
 // renderer holds one drawing: the layout and what the legend must explain.
 type renderer struct {
 	rs     *rules.Ruleset
 	st     *rules.State
 	events []rules.Event
-	c      *canvas
+	c      *hexdraw.Canvas
 
-	r       float64 // hex radius
-	hh      float64 // hex height, flat side to flat side: whole and even
-	colStep float64 // from one column's centres to the next: whole
-	cell    []run   // the pixels of a hex, from its centre
-	margin  float64
-	origin  pt // top-left corner of the map's bounding box
-	width   int
-	mapBot  float64
+	layout hexdraw.Layout // snapped: hex centres on whole pixels
+	r      float64        // hex radius
+	hh     float64        // hex height, flat side to flat side: whole and even
+	cell   []hexdraw.Run  // the pixels of a hex, from its centre
+	margin float64
+	width  int
+	mapBot float64
 
 	sideOf   map[string]int // side name -> 0 or 1
 	counters map[rules.Hex]bool
@@ -127,12 +132,8 @@ type renderer struct {
 }
 
 func newRenderer(rs *rules.Ruleset, st *rules.State, events []rules.Event, radius float64) *renderer {
-	// Hex centres fall on whole pixels, so that every hex has the same
-	// pixels: a picture of many alike hexes compresses well.
-	hh := 2 * math.Round(math.Sqrt(3)*radius/2)
-	r := &renderer{rs: rs, st: st, events: events, r: radius, hh: hh, colStep: math.Round(1.5 * radius),
-		c: newCanvas(), sideOf: map[string]int{}, counters: map[rules.Hex]bool{}}
-	r.cell = hexCell(radius, r.colStep, hh)
+	r := &renderer{rs: rs, st: st, events: events, r: radius,
+		c: hexdraw.NewCanvas(), sideOf: map[string]int{}, counters: map[rules.Hex]bool{}}
 	for i, sd := range st.Sides {
 		if i < 2 {
 			r.sideOf[sd.Name] = i
@@ -152,87 +153,24 @@ func newRenderer(rs *rules.Ruleset, st *rules.State, events []rules.Event, radiu
 	}
 	m := st.Map
 	r.margin = math.Round(math.Max(10, 0.5*radius))
-	mapW := r.colStep*float64(m.Cols-1) + 2*radius
-	mapH := r.hh * float64(m.Rows)
-	if m.Cols > 1 {
-		mapH += r.hh / 2
-	}
-	r.width = int(math.Ceil(mapW + 2*r.margin))
-	r.origin = pt{r.margin, math.Round(r.titleHeight() + r.margin)}
-	r.mapBot = r.origin.y + mapH
+	// Hex centres fall on whole pixels, so that every hex has the same
+	// pixels: a picture of many alike hexes compresses well.
+	r.layout = hexdraw.Layout{R: radius, Margin: r.margin, Top: math.Round(r.titleHeight()+r.margin) - r.margin, Snap: true}
+	r.hh = r.layout.HexHeight()
+	r.cell = r.layout.Cell()
+	r.width, _ = r.layout.Size(m.Cols, m.Rows)
+	r.mapBot = r.layout.Bottom(m.Cols, m.Rows)
 	return r
 }
 
-// centre is the pixel centre of a hex: columns 1.5 radii apart, even columns
-// half a hex lower (engine/hex.go).
-func (r *renderer) centre(h rules.Hex) pt {
-	p := pt{r.origin.x + math.Round(r.r) + float64(h.Col-1)*r.colStep, r.origin.y + r.hh/2 + float64(h.Row-1)*r.hh}
-	if h.Col%2 == 0 {
-		p.y += r.hh / 2
-	}
-	return p
-}
-
-// corners are the corners of the map's hex at c, east first, clockwise.
-func (r *renderer) corners(c pt) []pt {
-	w := r.colStep - r.r // half the flat top: the columns interlock
-	return []pt{{c.x + r.r, c.y}, {c.x + w, c.y + r.hh/2}, {c.x - w, c.y + r.hh/2}, {c.x - r.r, c.y}, {c.x - w, c.y - r.hh/2}, {c.x + w, c.y - r.hh/2}}
-}
-
-// run is a row of pixels of a hex, dy below its centre, from dx0 to dx1
-// (exclusive), as offsets of the pixels from the centre.
-type run struct{ dy, dx0, dx1 int }
-
-// hexCell lists the pixels of a hex: those nearer its centre than any
-// other, a tie going to the hex north or east of the other. Hexes of the
-// picture tile it with the same pixels each.
-func hexCell(radius, colStep, hh float64) []run {
-	next := [6]pt{{0, -hh}, {colStep, -hh / 2}, {colStep, hh / 2}, {0, hh}, {-colStep, hh / 2}, {-colStep, -hh / 2}}
-	mine := func(x, y int) bool {
-		p := pt{float64(x) + 0.5, float64(y) + 0.5}
-		own := p.x*p.x + p.y*p.y
-		for d, n := range next {
-			q := p.sub(n)
-			other := q.x*q.x + q.y*q.y
-			if other < own || (other == own && d < 3) {
-				return false
-			}
-		}
-		return true
-	}
-	var out []run
-	reach := int(radius) + 2
-	for dy := -reach; dy <= reach; dy++ {
-		x0 := -reach
-		for x0 <= reach && !mine(x0, dy) {
-			x0++
-		}
-		x1 := x0
-		for x1 <= reach && mine(x1, dy) {
-			x1++
-		}
-		if x1 > x0 {
-			out = append(out, run{dy, x0, x1})
-		}
-	}
-	return out
-}
-
-// hexagon returns the corners of a flat-topped hexagon.
-func hexagon(c pt, radius float64) []pt {
-	out := make([]pt, 6)
-	for i := range out {
-		a := float64(i) * math.Pi / 3
-		out[i] = pt{c.x + radius*math.Cos(a), c.y + radius*math.Sin(a)}
-	}
-	return out
-}
+// centre is the pixel centre of a hex.
+func (r *renderer) centre(h rules.Hex) pt { return r.layout.Centre(h) }
 
 // edgeMid is the middle of the hex side facing neighbour direction d, in the
 // order of rules.Hex.Neighbours: north first, then clockwise.
 func edgeMid(c pt, hh float64, d int) pt {
 	a := (-90 + 60*float64(d)) * math.Pi / 180
-	return pt{c.x + hh/2*math.Cos(a), c.y + hh/2*math.Sin(a)}
+	return pt{X: c.X + hh/2*math.Cos(a), Y: c.Y + hh/2*math.Sin(a)}
 }
 
 func (r *renderer) draw() {
@@ -284,9 +222,9 @@ func (r *renderer) drawTerrain() {
 		around = append(around, a)
 		ctr := r.centre(h)
 		if r.vector {
-			r.c.fill(terrainGround(r.terrainAt(h), a), r.corners(ctr))
+			r.c.Fill(terrainGround(r.terrainAt(h), a), r.layout.CornersAt(ctr, r.r))
 		} else {
-			r.c.fillRuns(terrainGround(r.terrainAt(h), a), ctr, r.cell)
+			r.c.FillRuns(terrainGround(r.terrainAt(h), a), ctr, r.cell)
 		}
 	}
 	for i, h := range r.allHexes() {
@@ -316,14 +254,14 @@ func (r *renderer) drawRoads() {
 		lines = append(lines, line)
 	}
 	// Crisp roads: their blended edges would cost a tenth of the file.
-	r.c.crisp = true
+	r.c.Crisp = true
 	for _, l := range lines {
-		r.c.stroke(roadEdge, 0.21*r.r, l...)
+		r.c.Stroke(roadEdge, 0.21*r.r, l...)
 	}
 	for _, l := range lines {
-		r.c.stroke(roadFill, 0.13*r.r, l...)
+		r.c.Stroke(roadFill, 0.13*r.r, l...)
 	}
-	r.c.crisp = false
+	r.c.Crisp = false
 }
 
 // roadDirections lists the sides of h that a road crosses.
@@ -361,15 +299,15 @@ func (r *renderer) drawGrid() {
 		}
 		// Each side is drawn once: the north and the two east sides, and
 		// the others at the map's edge.
-		k := r.corners(c)
-		r.c.stroke(gridLine, 1, k[4], k[5], k[0], k[1])
+		k := r.layout.CornersAt(c, r.r)
+		r.c.Stroke(gridLine, 1, k[4], k[5], k[0], k[1])
 		for d, n := range h.Neighbours() {
 			if d >= 3 && !r.st.Map.OnMap(n) {
-				r.c.stroke(gridLine, 1, k[(4+d)%6], k[(5+d)%6])
+				r.c.Stroke(gridLine, 1, k[(4+d)%6], k[(5+d)%6])
 			}
 		}
 	}
-	numFace := r.c.face(false, int(math.Round(0.23*r.r)))
+	numFace := r.c.Face(false, int(math.Round(0.23*r.r)))
 	for _, h := range r.allHexes() {
 		c := r.centre(h)
 		col := numberDark
@@ -379,9 +317,9 @@ func (r *renderer) drawGrid() {
 		// The picture writes them in a pixel font, crisp at their small
 		// size; the SVG, which may be zoomed, as text.
 		if r.vector {
-			r.c.textCentred(numFace, h.String(), c.x, c.y-0.7*r.r, col)
+			r.c.TextCentred(numFace, h.String(), c.X, c.Y-0.7*r.r, col)
 		} else {
-			r.c.pixelDigits(h.String(), c.x, c.y-0.7*r.r, max(1, int(r.r/26)), col)
+			r.c.PixelDigits(h.String(), c.X, c.Y-0.7*r.r, max(1, int(r.r/26)), col)
 		}
 	}
 }
@@ -392,17 +330,17 @@ func (r *renderer) drawGrid() {
 func (r *renderer) gridPixels(h rules.Hex, c pt) {
 	nb := h.Neighbours()
 	off := func(d int) bool { return !r.st.Map.OnMap(nb[d]) }
-	cx, cy := int(c.x), int(c.y)
+	cx, cy := int(c.X), int(c.Y)
 	last := len(r.cell) - 1
 	for i, k := range r.cell {
-		y := cy + k.dy
+		y := cy + k.DY
 		switch {
 		case i == 0 || (i == last && off(3)):
-			r.c.blendSpan(gridLine, cx+k.dx0, cx+k.dx1, y)
+			r.c.BlendSpan(gridLine, cx+k.DX0, cx+k.DX1, y)
 		default:
-			r.c.blendSpan(gridLine, cx+k.dx0, cx+k.dx0+1, y)
-			if (k.dy < 0 && off(1)) || (k.dy >= 0 && off(2)) {
-				r.c.blendSpan(gridLine, cx+k.dx1-1, cx+k.dx1, y)
+			r.c.BlendSpan(gridLine, cx+k.DX0, cx+k.DX0+1, y)
+			if (k.DY < 0 && off(1)) || (k.DY >= 0 && off(2)) {
+				r.c.BlendSpan(gridLine, cx+k.DX1-1, cx+k.DX1, y)
 			}
 		}
 	}
@@ -415,17 +353,17 @@ func (r *renderer) drawObjectives() {
 		}
 		c := r.centre(o.Hex)
 		col := r.ownerColour(o.Owner)
-		r.c.fillRing(col, hexagon(c, r.r*0.97), hexagon(c, r.r*0.83))
-		s := star(r.starCentre(o.Hex), 0.2*r.r)
-		r.c.fill(ink, grow(s, 1.2))
-		r.c.fill(col, s)
+		r.c.FillRing(col, hexdraw.Hexagon(c, r.r*0.97), hexdraw.Hexagon(c, r.r*0.83))
+		s := hexdraw.Star(r.starCentre(o.Hex), 0.2*r.r)
+		r.c.Fill(ink, grow(s, 1.2))
+		r.c.Fill(col, s)
 	}
 }
 
 // starCentre is where an objective's star stands: on its hex's left corner.
 func (r *renderer) starCentre(h rules.Hex) pt {
 	c := r.centre(h)
-	return pt{c.x - 0.86*r.r, c.y}
+	return pt{X: c.X - 0.86*r.r, Y: c.Y}
 }
 
 // features are the marks of the map a name must not cover: each
@@ -435,13 +373,13 @@ func (r *renderer) features() [][]pt {
 	for _, o := range r.st.Objectives {
 		if r.st.Map.OnMap(o.Hex) {
 			c, d := r.starCentre(o.Hex), 0.2*r.r+2
-			out = append(out, rect(c.x-d, c.y-d, c.x+d, c.y+d))
+			out = append(out, hexdraw.RectShape(c.X-d, c.Y-d, c.X+d, c.Y+d))
 		}
 	}
 	for _, h := range r.allHexes() {
 		if t := r.terrainAt(h); t != nil && t.ID == "bridge" {
 			c, d := r.centre(h), 0.25*r.r
-			out = append(out, rect(c.x-d, c.y-d, c.x+d, c.y+d))
+			out = append(out, hexdraw.RectShape(c.X-d, c.Y-d, c.X+d, c.Y+d))
 		}
 	}
 	return out
@@ -451,13 +389,13 @@ func (r *renderer) features() [][]pt {
 func grow(p []pt, d float64) []pt {
 	var c pt
 	for _, q := range p {
-		c = c.add(q)
+		c = c.Add(q)
 	}
-	c = c.scale(1 / float64(len(p)))
+	c = c.Scale(1 / float64(len(p)))
 	out := make([]pt, len(p))
 	for i, q := range p {
-		v := q.sub(c)
-		out[i] = q.add(v.unit().scale(d))
+		v := q.Sub(c)
+		out[i] = q.Add(v.Unit().Scale(d))
 	}
 	return out
 }
@@ -473,7 +411,7 @@ func (r *renderer) ownerColour(owner string) color.RGBA {
 type placeLabel struct {
 	hex       rules.Hex
 	text      string
-	face      *textFace
+	face      *hexdraw.TextFace
 	centre    pt
 	box       []pt
 	objective bool
@@ -523,16 +461,16 @@ func (r *renderer) placeNames() []placeLabel {
 		if l.objective {
 			maxW = float64(r.width) - 8
 		}
-		l.face = r.c.fit(true, int(math.Round(0.26*r.r)), int(math.Round(0.22*r.r)), l.text, math.Min(maxW, 2.9*r.r))
-		l.text = clip(l.face, l.text, maxW)
-		w := float64(l.face.width(l.text))
-		h := float64(l.face.ascent)
+		l.face = r.c.Fit(true, int(math.Round(0.26*r.r)), int(math.Round(0.22*r.r)), l.text, math.Min(maxW, 2.9*r.r))
+		l.text = hexdraw.Clip(l.face, l.text, maxW)
+		w := float64(l.face.Width(l.text))
+		h := float64(l.face.Ascent)
 		box := func(p pt) []pt {
 			// Inside the picture, whatever the hex.
-			p.x = math.Max(4+w/2, math.Min(float64(r.width)-4-w/2, p.x))
-			return rect(p.x-w/2-3, p.y-h*0.5-2, p.x+w/2+3, p.y+h*0.5+3)
+			p.X = math.Max(4+w/2, math.Min(float64(r.width)-4-w/2, p.X))
+			return hexdraw.RectShape(p.X-w/2-3, p.Y-h*0.5-2, p.X+w/2+3, p.Y+h*0.5+3)
 		}
-		l.box = box(pt{c.x, c.y + 0.74*r.r})
+		l.box = box(pt{X: c.X, Y: c.Y + 0.74*r.r})
 		free := func(b []pt) (int, bool) {
 			for _, q := range placed {
 				if overlap(b, q) {
@@ -543,8 +481,8 @@ func (r *renderer) placeNames() []placeLabel {
 		}
 		if !l.objective {
 			// Near its hex, clear of counters if it can be.
-			for _, d := range []pt{{0, 0.74}, {0, -0.74}, {0, 1.1}, {0, -1.1}} {
-				if b := box(c.add(d.scale(r.r))); r.countersUnder(b) == 0 {
+			for _, d := range []pt{{X: 0, Y: 0.74}, {X: 0, Y: -0.74}, {X: 0, Y: 1.1}, {X: 0, Y: -1.1}} {
+				if b := box(c.Add(d.Scale(r.r))); r.countersUnder(b) == 0 {
 					if _, ok := free(b); ok {
 						l.box = b
 						placed = append(placed, b)
@@ -556,10 +494,10 @@ func (r *renderer) placeNames() []placeLabel {
 			// The first place that covers no counter and no other name,
 			// else the one that covers fewest counters.
 			fewest := math.MaxInt
-			for _, d := range []pt{{0, 0.74}, {0, -0.74}, {0, 1.1}, {0, -1.1}, {-0.9, 0.74}, {0.9, 0.74}, {-0.9, -0.74}, {0.9, -0.74},
-				{0, 1.6}, {0, -1.6}, {-1.5, 0}, {1.5, 0}, {-1.2, 1.3}, {1.2, 1.3}, {-1.2, -1.3}, {1.2, -1.3},
-				{0, 2.2}, {0, -2.2}, {-2.2, 0.5}, {2.2, 0.5}, {-2.2, -0.5}, {2.2, -0.5}, {-1.6, 2}, {1.6, 2}, {-1.6, -2}, {1.6, -2}} {
-				b := box(c.add(d.scale(r.r)))
+			for _, d := range []pt{{X: 0, Y: 0.74}, {X: 0, Y: -0.74}, {X: 0, Y: 1.1}, {X: 0, Y: -1.1}, {X: -0.9, Y: 0.74}, {X: 0.9, Y: 0.74}, {X: -0.9, Y: -0.74}, {X: 0.9, Y: -0.74},
+				{X: 0, Y: 1.6}, {X: 0, Y: -1.6}, {X: -1.5, Y: 0}, {X: 1.5, Y: 0}, {X: -1.2, Y: 1.3}, {X: 1.2, Y: 1.3}, {X: -1.2, Y: -1.3}, {X: 1.2, Y: -1.3},
+				{X: 0, Y: 2.2}, {X: 0, Y: -2.2}, {X: -2.2, Y: 0.5}, {X: 2.2, Y: 0.5}, {X: -2.2, Y: -0.5}, {X: 2.2, Y: -0.5}, {X: -1.6, Y: 2}, {X: 1.6, Y: 2}, {X: -1.6, Y: -2}, {X: 1.6, Y: -2}} {
+				b := box(c.Add(d.Scale(r.r)))
 				if n, ok := free(b); ok && n < fewest {
 					l.box, fewest = b, n
 				}
@@ -569,7 +507,7 @@ func (r *renderer) placeNames() []placeLabel {
 			}
 			placed = append(placed, l.box)
 		}
-		l.centre = pt{(l.box[0].x + l.box[1].x) / 2, (l.box[0].y+l.box[2].y)/2 - 0.5}
+		l.centre = pt{X: (l.box[0].X + l.box[1].X) / 2, Y: (l.box[0].Y+l.box[2].Y)/2 - 0.5}
 	}
 	return labels
 }
@@ -584,12 +522,12 @@ func (r *renderer) drawNames(objectives bool) {
 		if l.objective {
 			bg = objLabelBack
 		}
-		x0, y0, x1, y1 := l.box[0].x, l.box[0].y, l.box[2].x, l.box[2].y
-		r.c.fill(bg, roundRect(x0, y0, x1, y1, 2))
+		x0, y0, x1, y1 := l.box[0].X, l.box[0].Y, l.box[2].X, l.box[2].Y
+		r.c.Fill(bg, hexdraw.RoundRect(x0, y0, x1, y1, 2))
 		if l.objective {
-			r.c.strokeClosed(counterRim, 1, roundRect(x0, y0, x1, y1, 2))
+			r.c.StrokeClosed(counterRim, 1, hexdraw.RoundRect(x0, y0, x1, y1, 2))
 		}
-		r.c.textCentred(l.face, l.text, l.centre.x, l.centre.y, ink)
+		r.c.TextCentred(l.face, l.text, l.centre.X, l.centre.Y, ink)
 	}
 }
 
@@ -601,8 +539,8 @@ func (r *renderer) drawDestroyed() {
 		}
 		c := r.centre(e.From)
 		d := 0.42 * r.r
-		r.c.stroke(destroyed, 0.13*r.r, pt{c.x - d, c.y - d}, pt{c.x + d, c.y + d})
-		r.c.stroke(destroyed, 0.13*r.r, pt{c.x - d, c.y + d}, pt{c.x + d, c.y - d})
+		r.c.Stroke(destroyed, 0.13*r.r, pt{X: c.X - d, Y: c.Y - d}, pt{X: c.X + d, Y: c.Y + d})
+		r.c.Stroke(destroyed, 0.13*r.r, pt{X: c.X - d, Y: c.Y + d}, pt{X: c.X + d, Y: c.Y - d})
 	}
 }
 
@@ -628,65 +566,42 @@ func luminance(c color.RGBA) float64 {
 	return (0.299*float64(c.R) + 0.587*float64(c.G) + 0.114*float64(c.B)) / 255
 }
 
-// The base of a picture is what only the map decides: the terrain, the
-// roads and the grid, above the legend, and the palette they are drawn
-// in. A game's map is drawn every round over the same base, so each base
-// is drawn once and kept.
-type base struct {
-	img *image.Paletted
-	pal *palette
-}
-
-var bases = struct {
-	sync.Mutex
-	m map[[sha256.Size]byte]*base
-}{m: map[[sha256.Size]byte]*base{}}
-
-// maxBases bounds the bases kept: past it they are drawn afresh.
-const maxBases = 32
-
 // drawBase gives the picture its paper, its terrain, roads and grid, height
 // pixels high, copying them when a picture of the same map at the same
 // size was drawn before. An SVG is written whole every time.
 func (r *renderer) drawBase(height int) {
 	if r.vector {
-		r.c.svg = newSVGWriter(r.width, height)
-		r.c.fillRect(0, 0, r.width, height, paperColour)
+		r.c.SVG = hexdraw.NewSVGWriter(r.width, height, hexdraw.GoFonts)
+		r.c.FillRect(0, 0, r.width, height, paperColour)
 		r.drawBaseLayers()
 		return
 	}
 	rows := int(math.Ceil(r.mapBot + r.margin))
 	key := r.baseKey(rows)
-	bases.Lock()
-	b := bases.m[key]
-	bases.Unlock()
+	b, kept := hexdraw.KeptBase(key)
 	if n := r.width * height; r.reuse {
 		// Every pixel is drawn below: a used buffer serves as well.
 		buf, _ := pixelBuffers.Get().([]uint8)
 		if cap(buf) < n {
 			buf = make([]uint8, n)
 		}
-		r.c.img = &image.Paletted{Pix: buf[:n], Stride: r.width, Rect: image.Rect(0, 0, r.width, height)}
+		r.c.Img = &image.Paletted{Pix: buf[:n], Stride: r.width, Rect: image.Rect(0, 0, r.width, height)}
 	} else {
-		r.c.img = image.NewPaletted(image.Rect(0, 0, r.width, height), nil)
+		r.c.Img = image.NewPaletted(image.Rect(0, 0, r.width, height), nil)
 	}
-	if b == nil {
-		r.c.pal = newPalette(nil)
-		r.c.fillRect(0, 0, r.width, rows, paperColour)
+	if !kept {
+		// The base: the terrain, the roads and the grid, above the legend,
+		// and the palette they are drawn in.
+		r.c.Pal = hexdraw.NewPalette(flatColours())
+		r.c.FillRect(0, 0, r.width, rows, paperColour)
 		r.drawBaseLayers()
-		b = &base{img: image.NewPaletted(image.Rect(0, 0, r.width, rows), nil), pal: r.c.pal}
-		copy(b.img.Pix, r.c.img.Pix)
-		bases.Lock()
-		if len(bases.m) >= maxBases {
-			clear(bases.m)
-		}
-		bases.m[key] = b
-		bases.Unlock()
+		b = &hexdraw.Base{Pix: slices.Clone(r.c.Img.Pix[:r.width*rows]), Pal: r.c.Pal}
+		hexdraw.KeepBase(key, b)
 	}
 	// The picture adds its colours to a palette of its own.
-	copy(r.c.img.Pix, b.img.Pix)
-	r.c.pal = newPalette(b.pal)
-	r.c.fillRect(0, rows, r.width, height, paperColour)
+	copy(r.c.Img.Pix, b.Pix)
+	r.c.Pal = b.Pal.Over()
+	r.c.FillRect(0, rows, r.width, height, paperColour)
 }
 
 func (r *renderer) drawBaseLayers() {
@@ -696,12 +611,13 @@ func (r *renderer) drawBaseLayers() {
 }
 
 // baseKey names a base by everything that draws it.
-func (r *renderer) baseKey(rows int) [sha256.Size]byte {
+func (r *renderer) baseKey(rows int) string {
 	raw, _ := json.Marshal(struct {
 		Terrain     []rules.TerrainType
 		Map         *rules.Map
 		Radius      float64
 		Width, Rows int
 	}{r.rs.Terrain, r.st.Map, r.r, r.width, rows})
-	return sha256.Sum256(raw)
+	sum := sha256.Sum256(raw)
+	return "stargeneral " + hex.EncodeToString(sum[:])
 }

@@ -5,43 +5,44 @@ import (
 	"math"
 	"strconv"
 
+	"fieldpost/engine/hexdraw"
 	"fieldpost/engine/stargeneral/rules"
 )
 
 // The palette: muted map colours for the ground, so that the counters and
 // the round's arrows and markers stand out on top of it.
 var (
-	paperColour  = rgb(0xf3efe3)
-	ink          = rgb(0x1c1c1c)
-	gridLine     = withAlpha(rgb(0x2a2a2a), 70)
-	numberDark   = withAlpha(rgb(0x2a2a2a), 190)
-	numberLight  = withAlpha(rgb(0xffffff), 220)
-	labelBack    = rgb(0xfbfaf4)
-	objLabelBack = rgb(0xfff1b8)
-	roadEdge     = rgb(0x7a5c35)
-	roadFill     = rgb(0xf0d68c)
-	bridgeSide   = rgb(0x3d3d3d)
-	bridgeDeck   = rgb(0xbfb7a6)
-	destroyed    = rgb(0xd98a80) // faint: the stand is gone
-	unheld       = rgb(0xc62828)
+	paperColour  = hexdraw.RGB(0xf3efe3)
+	ink          = hexdraw.RGB(0x1c1c1c)
+	gridLine     = hexdraw.WithAlpha(hexdraw.RGB(0x2a2a2a), 70)
+	numberDark   = hexdraw.WithAlpha(hexdraw.RGB(0x2a2a2a), 190)
+	numberLight  = hexdraw.WithAlpha(hexdraw.RGB(0xffffff), 220)
+	labelBack    = hexdraw.RGB(0xfbfaf4)
+	objLabelBack = hexdraw.RGB(0xfff1b8)
+	roadEdge     = hexdraw.RGB(0x7a5c35)
+	roadFill     = hexdraw.RGB(0xf0d68c)
+	bridgeSide   = hexdraw.RGB(0x3d3d3d)
+	bridgeDeck   = hexdraw.RGB(0xbfb7a6)
+	destroyed    = hexdraw.RGB(0xd98a80) // faint: the stand is gone
+	unheld       = hexdraw.RGB(0xc62828)
 
-	openGround  = rgb(0xe2ebc0)
-	woodsGround = rgb(0x5f8f48)
-	woodsTree   = rgb(0x3c6a2c)
-	townGround  = rgb(0xcdc7bd)
-	townHouse   = rgb(0xa4533b)
-	roughGround = rgb(0xd6bd8e)
-	roughSpeck  = rgb(0x7c5c34)
-	bocageField = rgb(0xd3e3a4)
-	bocageHedge = rgb(0x3f6e2b)
-	worksGround = rgb(0xe3d3a0)
-	worksLine   = rgb(0x5e3f22)
-	streamBlue  = rgb(0x4a8fd6)
-	riverBlue   = rgb(0x7fb3e6)
-	riverWave   = rgb(0xaed0f2)
-	lakeBlue    = rgb(0x5a8fd0)
-	lakeWave    = rgb(0x8fb8e8)
-	otherGround = rgb(0xd9d2c2)
+	openGround  = hexdraw.RGB(0xe2ebc0)
+	woodsGround = hexdraw.RGB(0x5f8f48)
+	woodsTree   = hexdraw.RGB(0x3c6a2c)
+	townGround  = hexdraw.RGB(0xcdc7bd)
+	townHouse   = hexdraw.RGB(0xa4533b)
+	roughGround = hexdraw.RGB(0xd6bd8e)
+	roughSpeck  = hexdraw.RGB(0x7c5c34)
+	bocageField = hexdraw.RGB(0xd3e3a4)
+	bocageHedge = hexdraw.RGB(0x3f6e2b)
+	worksGround = hexdraw.RGB(0xe3d3a0)
+	worksLine   = hexdraw.RGB(0x5e3f22)
+	streamBlue  = hexdraw.RGB(0x4a8fd6)
+	riverBlue   = hexdraw.RGB(0x7fb3e6)
+	riverWave   = hexdraw.RGB(0xaed0f2)
+	lakeBlue    = hexdraw.RGB(0x5a8fd0)
+	lakeWave    = hexdraw.RGB(0x8fb8e8)
+	otherGround = hexdraw.RGB(0xd9d2c2)
 )
 
 // terrainBase is the colour that fills most of a hex of terrain t.
@@ -92,18 +93,18 @@ func terrainLook(t *rules.TerrainType) string {
 
 // paintTerrain draws the marks of a hex over its ground. around holds the
 // looks of its six neighbours (terrainLook, "" off the map), so that
-// streams run on into the water next to them and a bridge over a stream is
+// streams hexdraw.Run on into the water next to them and a bridge over a stream is
 // drawn as a stream, not a river. The ground is flat and the marks (trees,
 // houses, stones) are the same in every hex of a kind, drawn without
 // blended edges: a plain map reads well and its picture stays small.
-func paintTerrain(c *canvas, t *rules.TerrainType, ctr pt, r float64, around [6]string) {
+func paintTerrain(c *hexdraw.Canvas, t *rules.TerrainType, ctr pt, r float64, around [6]string) {
 	look := terrainLook(t)
 	if look == "bridge" && !nextToBroadWater(around) {
 		look = "stream"
 	}
-	crisp := c.crisp
-	defer func() { c.crisp = crisp }()
-	c.crisp = true
+	crisp := c.Crisp
+	defer func() { c.Crisp = crisp }()
+	c.Crisp = true
 	switch look {
 	case "stream":
 		var dirs []int
@@ -118,73 +119,73 @@ func paintTerrain(c *canvas, t *rules.TerrainType, ctr pt, r float64, around [6]
 		case 1:
 			dirs = append(dirs, (dirs[0]+3)%6)
 		}
-		c.crisp = false
+		c.Crisp = false
 		hh := math.Sqrt(3) * r
 		for _, d := range dirs {
 			mid := edgeMid(ctr, hh, d)
-			bend := lerpPt(ctr, mid, 0.5).add(mid.sub(ctr).perp().scale(0.12))
-			c.stroke(streamBlue, r*0.2, ctr, bend, mid)
+			bend := hexdraw.Lerp(ctr, mid, 0.5).Add(mid.Sub(ctr).Perp().Scale(0.12))
+			c.Stroke(streamBlue, r*0.2, ctr, bend, mid)
 		}
 	case "other":
 		// Terrain this package has no picture for shows its map letter.
 		if t != nil {
-			c.crisp = false
-			f := c.face(true, int(math.Round(0.5*r)))
-			c.textCentred(f, t.Letter, ctr.x, ctr.y+0.35*r, ink)
+			c.Crisp = false
+			f := c.Face(true, int(math.Round(0.5*r)))
+			c.TextCentred(f, t.Letter, ctr.X, ctr.Y+0.35*r, ink)
 		}
 	case "woods", "town", "rough", "bocage", "works", "river", "lake":
 		// The marks sit on whole pixels, so that every hex's are alike; an
 		// SVG draws them once and places a copy in every hex.
-		c.stamp(look+strconv.Itoa(int(math.Round(10*r))), pt{math.Round(ctr.x), math.Round(ctr.y)}, func(o pt) { terrainMarks(c, look, o, r) })
+		c.Stamp(look+strconv.Itoa(int(math.Round(10*r))), pt{X: math.Round(ctr.X), Y: math.Round(ctr.Y)}, func(o pt) { terrainMarks(c, look, o, r) })
 	}
 }
 
 // terrainMarks draws the marks of a terrain look around o: trees, houses,
 // stones, hedges, the works' trace, ripples.
-func terrainMarks(c *canvas, look string, o pt, r float64) {
-	at := func(x, y float64) pt { return pt{o.x + x*r, o.y + y*r} }
+func terrainMarks(c *hexdraw.Canvas, look string, o pt, r float64) {
+	at := func(x, y float64) pt { return pt{X: o.X + x*r, Y: o.Y + y*r} }
 	switch look {
 	case "woods":
 		for _, p := range [][2]float64{{-0.45, -0.4}, {0.4, -0.3}, {-0.4, 0.3}, {0.45, 0.4}} {
-			c.fillCircle(woodsTree, at(p[0], p[1]), 0.17*r)
+			c.FillCircle(woodsTree, at(p[0], p[1]), 0.17*r)
 		}
 	case "town":
 		for _, p := range [][4]float64{{-0.55, -0.45, 0.24, 0.18}, {0.3, -0.5, 0.26, 0.18}, {0.45, 0.2, 0.22, 0.2}, {-0.6, 0.25, 0.26, 0.18}} {
 			q := at(p[0], p[1])
-			c.fill(townHouse, rect(q.x, q.y, q.x+math.Round(p[2]*r), q.y+math.Round(p[3]*r)))
+			c.Fill(townHouse, hexdraw.RectShape(q.X, q.Y, q.X+math.Round(p[2]*r), q.Y+math.Round(p[3]*r)))
 		}
 	case "rough":
 		s := math.Max(2, math.Round(0.08*r))
 		for _, p := range [][2]float64{{-0.5, -0.45}, {0.4, -0.45}, {0.65, 0.15}, {-0.65, 0.15}, {0.4, 0.5}, {-0.35, 0.5}} {
 			q := at(p[0], p[1])
-			c.fill(roughSpeck, []pt{{q.x - s, q.y + s}, {q.x, q.y - s}, {q.x + s, q.y + s}})
+			c.Fill(roughSpeck, []pt{{X: q.X - s, Y: q.Y + s}, {X: q.X, Y: q.Y - s}, {X: q.X + s, Y: q.Y + s}})
 		}
 	case "bocage":
 		// Small fields behind hedgerows.
-		inner := hexagon(o, r*0.9)
+		inner := hexdraw.Hexagon(o, r*0.9)
 		for _, l := range [][4]float64{{-1, -0.45, 1, -0.3}, {-1, 0.2, 1, 0.35}, {-0.35, -1, -0.25, 1}, {0.4, -1, 0.3, 1}} {
 			if p0, p1, ok := clipToConvex(at(l[0], l[1]), at(l[2], l[3]), inner); ok {
-				c.stroke(bocageHedge, math.Max(2, 0.1*r), p0, p1)
+				c.Stroke(bocageHedge, math.Max(2, 0.1*r), p0, p1)
 			}
 		}
 	case "works":
 		// The fortification line: a trace with teeth facing outwards.
-		ring := hexagon(o, r*0.74)
-		c.strokeClosed(worksLine, math.Max(1.5, r*0.07), ring)
+		ring := hexdraw.Hexagon(o, r*0.74)
+		c.StrokeClosed(worksLine, math.Max(1.5, r*0.07), ring)
 		for i := range 6 {
 			a, b := ring[i], ring[(i+1)%6]
-			out := b.sub(a).perp().unit().scale(-r * 0.13)
+			out := b.Sub(a).Perp().Unit().Scale(-r * 0.13)
 			for k := 1; k <= 3; k++ {
-				m0 := lerpPt(a, b, float64(2*k-1)/7)
-				m1 := lerpPt(a, b, float64(2*k)/7)
-				c.fill(worksLine, []pt{m0, m1, lerpPt(m0, m1, 0.5).add(out)})
+				m0 := hexdraw.Lerp(a, b, float64(2*k-1)/7)
+				m1 := hexdraw.Lerp(a, b, float64(2*k)/7)
+				c.Fill(worksLine, []pt{m0, m1, hexdraw.Lerp(m0, m1, 0.5).Add(out)})
 			}
 		}
 	case "river":
-		c.crisp = false
+		c.Crisp = false
 		waves(c, o, r, riverWave)
 	case "lake":
-		c.crisp = false
+		c.Crisp = false
 		waves(c, o, r, lakeWave)
 	}
 }
@@ -209,48 +210,48 @@ func nextToBroadWater(around [6]string) bool {
 
 // drawBridgeDeck draws a bridge's deck from the hex centre out through the
 // given sides; the road is drawn over it.
-func drawBridgeDeck(c *canvas, ctr pt, r float64, dirs []int) {
+func drawBridgeDeck(c *hexdraw.Canvas, ctr pt, r float64, dirs []int) {
 	hh := math.Sqrt(3) * r
 	for _, d := range dirs {
-		c.stroke(bridgeSide, 0.42*r, ctr, edgeMid(ctr, hh, d))
+		c.Stroke(bridgeSide, 0.42*r, ctr, edgeMid(ctr, hh, d))
 	}
 	for _, d := range dirs {
-		c.stroke(bridgeDeck, 0.32*r, ctr, edgeMid(ctr, hh, d))
+		c.Stroke(bridgeDeck, 0.32*r, ctr, edgeMid(ctr, hh, d))
 	}
 }
 
 // waves draws three short ripple marks on water.
-func waves(c *canvas, ctr pt, r float64, col color.RGBA) {
-	for _, o := range []pt{{-0.45, -0.35}, {0.3, 0.05}, {-0.3, 0.45}} {
-		p := pt{ctr.x + o.x*r, ctr.y + o.y*r}
+func waves(c *hexdraw.Canvas, ctr pt, r float64, col color.RGBA) {
+	for _, o := range []pt{{X: -0.45, Y: -0.35}, {X: 0.3, Y: 0.05}, {X: -0.3, Y: 0.45}} {
+		p := pt{X: ctr.X + o.X*r, Y: ctr.Y + o.Y*r}
 		var line []pt
 		for i := 0; i <= 4; i++ {
 			x := float64(i) / 4
-			line = append(line, pt{p.x + x*0.4*r, p.y + math.Sin(x*2*math.Pi)*0.06*r})
+			line = append(line, pt{X: p.X + x*0.4*r, Y: p.Y + math.Sin(x*2*math.Pi)*0.06*r})
 		}
-		c.stroke(col, math.Max(1.5, r*0.06), line...)
+		c.Stroke(col, math.Max(1.5, r*0.06), line...)
 	}
 }
 
 // clipToConvex cuts the segment a-b to the part inside a convex polygon.
 func clipToConvex(a, b pt, poly []pt) (pt, pt, bool) {
 	t0, t1 := 0.0, 1.0
-	d := b.sub(a)
+	d := b.Sub(a)
 	// The polygon's winding decides which side of each edge is inside.
 	area := 0.0
 	for i := range poly {
 		j := (i + 1) % len(poly)
-		area += poly[i].x*poly[j].y - poly[j].x*poly[i].y
+		area += poly[i].X*poly[j].Y - poly[j].X*poly[i].Y
 	}
 	for i := range poly {
 		e0, e1 := poly[i], poly[(i+1)%len(poly)]
-		n := e1.sub(e0).perp()
+		n := e1.Sub(e0).Perp()
 		if area > 0 {
-			n = n.scale(-1)
+			n = n.Scale(-1)
 		}
 		// Inside where (p - e0)·n <= 0.
-		num := a.sub(e0).x*n.x + a.sub(e0).y*n.y
-		den := d.x*n.x + d.y*n.y
+		num := a.Sub(e0).X*n.X + a.Sub(e0).Y*n.Y
+		den := d.X*n.X + d.Y*n.Y
 		switch {
 		case den == 0:
 			if num > 0 {
@@ -265,5 +266,5 @@ func clipToConvex(a, b pt, poly []pt) (pt, pt, bool) {
 	if t0 >= t1 {
 		return a, b, false
 	}
-	return lerpPt(a, b, t0), lerpPt(a, b, t1), true
+	return hexdraw.Lerp(a, b, t0), hexdraw.Lerp(a, b, t1), true
 }
