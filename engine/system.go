@@ -199,6 +199,12 @@ const (
 // ErrMapFormat is wrapped by Map when a system does not draw a format.
 var ErrMapFormat = errors.New("map format not drawn by this game system")
 
+// NoMap is the error of a family's Map asked for a format it does not
+// draw: it wraps ErrMapFormat.
+func NoMap(family string, f MapFormat) error {
+	return fmt.Errorf("no %q map in %s: %w", f, family, ErrMapFormat)
+}
+
 // Standing is a position whose sides that do not play next may still
 // change, between two plays, the orders they stand by: Frontline General's
 // REACT orders, which answer for a side during its opponent's turn.

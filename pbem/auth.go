@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"fieldpost/engine"
 )
 
 // identity is an authenticated player: a side of a game.
@@ -39,7 +41,7 @@ func (t *txn) authenticate(req *request, claimedGame string) (*identity, error) 
 		}
 	}
 	for _, id := range valid {
-		if (claimedGame == "" || id.game.ID == claimedGame) && (req.Header.Side == "" || strings.EqualFold(req.Header.Side, id.side)) {
+		if (claimedGame == "" || id.game.ID == claimedGame) && (req.Header.Side == "" || engine.SameSide(req.Header.Side, id.side)) {
 			return &id, nil
 		}
 	}
@@ -83,7 +85,7 @@ func (t *txn) authFailed(req *request, claimedGame string) error {
 	}
 	var p *Player
 	for i := range g.Players {
-		if req.Header.Side != "" && strings.EqualFold(g.Players[i].Side, req.Header.Side) ||
+		if req.Header.Side != "" && engine.SameSide(g.Players[i].Side, req.Header.Side) ||
 			req.Header.Side == "" && strings.EqualFold(g.Players[i].Address, from) {
 			p = &g.Players[i]
 			break

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"fieldpost/engine/systems"
 	"fieldpost/mail"
 	"fieldpost/mail/mailtest"
 )
@@ -91,7 +92,7 @@ func benchJudge(b *testing.B, games int) (*replyWatch, *mailtest.IMAPServer, []m
 	cfg.IMAPAddr, cfg.IMAPTLS, cfg.IMAPUsername, cfg.IMAPPassword = imapSrv.Addr, mail.TLSNone, imapSrv.Username, imapSrv.Password
 	cfg.SMTPAddr, cfg.SMTPTLS = smtpSrv.Addr, mail.TLSNone
 	cfg.GMSecret, cfg.GMAddress, cfg.Deadline = testGMSecret, testGM, 0
-	d, err := newDaemon(cfg, testGames, slog.New(slog.DiscardHandler), SystemClock())
+	d, err := newDaemon(cfg, systems.New, slog.New(slog.DiscardHandler), SystemClock())
 	if err != nil {
 		b.Fatal(err)
 	}

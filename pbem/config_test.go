@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"fieldpost/engine/systems"
 	"fieldpost/mail"
 )
 
@@ -139,7 +140,7 @@ func TestServeSaysWhichSecretsAreMissing(t *testing.T) {
 	var logs syncBuffer
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if err := Serve(ctx, cfg, testGames, testLogger(t, &logs)); err != nil {
+	if err := Serve(ctx, cfg, systems.New, testLogger(t, &logs)); err != nil {
 		t.Fatal(err)
 	}
 	for _, env := range []string{EnvIMAPPassword, EnvSMTPPassword, EnvGMSecret} {

@@ -12,6 +12,8 @@ import (
 	"time"
 
 	"go.etcd.io/bbolt"
+
+	"fieldpost/engine/systems"
 )
 
 // waitSocket waits until the judge of w answers on its control socket.
@@ -59,7 +61,7 @@ func TestControlSocketWhileRunning(t *testing.T) {
 	if fi, err := os.Stat(socket); err != nil || fi.Mode().Perm() != 0o600 || fi.Mode().Type() != fs.ModeSocket {
 		t.Fatalf("the socket: %v %v", fi.Mode(), err)
 	}
-	a := openAdmin(t, AdminOptions{Games: testGames, Database: w.cfg.Database, Write: true})
+	a := openAdmin(t, AdminOptions{Games: systems.New, Database: w.cfg.Database, Write: true})
 	if !a.Live() {
 		t.Fatal("the running judge is not reached")
 	}
@@ -137,7 +139,7 @@ func TestControlSocketWhileRunning(t *testing.T) {
 // is no obstacle, to the administration or to the judge starting.
 func TestAdminWithoutJudge(t *testing.T) {
 	w := newWorld(t)
-	if _, err := OpenAdmin(AdminOptions{Games: testGames, Database: w.cfg.Database}); err == nil || !strings.Contains(err.Error(), "there is no database") {
+	if _, err := OpenAdmin(AdminOptions{Games: systems.New, Database: w.cfg.Database}); err == nil || !strings.Contains(err.Error(), "there is no database") {
 		t.Fatalf("no database: %v", err)
 	}
 	w.start() // creates the database and the key
@@ -145,10 +147,10 @@ func TestAdminWithoutJudge(t *testing.T) {
 	w.stop()
 	staleSocket(t, ControlSocket(w.cfg.Database))
 
-	if _, err := OpenAdmin(AdminOptions{Games: testGames, Database: w.cfg.Database, Write: true}); !errors.Is(err, ErrNeedConfig) {
+	if _, err := OpenAdmin(AdminOptions{Games: systems.New, Database: w.cfg.Database, Write: true}); !errors.Is(err, ErrNeedConfig) {
 		t.Errorf("a command without the configuration: %v", err)
 	}
-	a := openAdmin(t, AdminOptions{Games: testGames, Config: w.cfg, Write: true})
+	a := openAdmin(t, AdminOptions{Games: systems.New, Config: w.cfg, Write: true})
 	if a.Live() {
 		t.Fatal("a stale socket is taken for a judge")
 	}
@@ -166,7 +168,7 @@ func TestAdminWithoutJudge(t *testing.T) {
 	}
 	a.Close()
 
-	reader := openAdmin(t, AdminOptions{Games: testGames, Database: w.cfg.Database})
+	reader := openAdmin(t, AdminOptions{Games: systems.New, Database: w.cfg.Database})
 	if g, err := reader.Game(ctx, "tutorial-1"); err != nil || g.Round != 2 || g.MailWaiting != 8 {
 		t.Errorf("game: %+v %v", g, err)
 	}
@@ -184,7 +186,7 @@ func TestAdminWithoutJudge(t *testing.T) {
 	mails := w.take(8)
 	byKind(t, mails, kindWelcome, alice)
 	byKind(t, mails, kindReport, bob)
-	if live := openAdmin(t, AdminOptions{Games: testGames, Database: w.cfg.Database}); !live.Live() {
+	if live := openAdmin(t, AdminOptions{Games: systems.New, Database: w.cfg.Database}); !live.Live() {
 		t.Error("the restarted judge is not reached")
 	}
 }
@@ -201,7 +203,7 @@ func TestAdminDatabaseLocked(t *testing.T) {
 	}
 	defer db.Close()
 	start := time.Now()
-	_, err = OpenAdmin(AdminOptions{Games: testGames, Database: w.cfg.Database})
+	_, err = OpenAdmin(AdminOptions{Games: systems.New, Database: w.cfg.Database})
 	if err == nil || !strings.Contains(err.Error(), "is in use by another program") || time.Since(start) > 3*time.Second {
 		t.Errorf("after %v: %v", time.Since(start), err)
 	}

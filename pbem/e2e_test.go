@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"fieldpost/engine/systems"
 	"fieldpost/mail"
 	"fieldpost/mail/mailtest"
 )
@@ -55,7 +56,7 @@ func newWorld(t *testing.T) *world {
 
 func (w *world) start() {
 	w.t.Helper()
-	d, err := newDaemon(w.cfg, testGames, testLogger(w.t, w.logs), w.clock)
+	d, err := newDaemon(w.cfg, systems.New, testLogger(w.t, w.logs), w.clock)
 	if err != nil {
 		w.t.Fatal(err)
 	}
@@ -341,7 +342,7 @@ func TestRestartBetweenCommitAndSend(t *testing.T) {
 
 	// A daemon with no outbox loop, whose process is killed as soon as the
 	// handler's transaction has committed.
-	d, err := newDaemon(w.cfg, testGames, testLogger(t, w.logs), w.clock)
+	d, err := newDaemon(w.cfg, systems.New, testLogger(t, w.logs), w.clock)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -435,7 +436,7 @@ func TestServeFromConfigFile(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	logs := &syncBuffer{}
-	go func() { done <- Serve(ctx, cfg, testGames, testLogger(t, logs)) }()
+	go func() { done <- Serve(ctx, cfg, systems.New, testLogger(t, logs)) }()
 	imapSrv.Append("INBOX", gmMail("NEWGAME scenario=tutorial id=t1 us="+alice+" german="+bob).raw())
 	smtpSrv.WaitMessages(t, 3)
 	cancel()

@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"fieldpost/data"
 	"fieldpost/engine/stargeneral/ordertext"
 	"fieldpost/engine/stargeneral/rules"
 )
@@ -148,7 +147,7 @@ func TestRoundIsPlayedWhenBothSidesSent(t *testing.T) {
 
 	// Anyone can replay the round from the opening position, the orders and
 	// the seed.
-	sc, _ := data.Scenario("tutorial")
+	sc, _ := rules.BundledScenario("tutorial")
 	st := sc.NewGame()
 	us, errs := ordertext.Parse(sc.Ruleset, st, "us", usOrders)
 	ger, errs2 := ordertext.Parse(sc.Ruleset, st, "german", germanOrders(t, 1))

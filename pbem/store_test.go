@@ -13,7 +13,6 @@ import (
 
 	"go.etcd.io/bbolt"
 
-	"fieldpost/data"
 	"fieldpost/engine/stargeneral/rules"
 )
 
@@ -23,7 +22,7 @@ func TestStoreRoundTrips(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sc, _ := data.Scenario("tutorial")
+	sc, _ := rules.BundledScenario("tutorial")
 	st := sc.NewGame()
 	now := time.Date(2026, 3, 2, 18, 0, 0, 0, time.UTC)
 	g := &Game{ID: "g1", Scenario: "tutorial", Seed: 1<<63 + 12345, Players: []Player{{Side: "us", Address: "a@b.c"}, {Side: "german", Address: "d@e.f"}},

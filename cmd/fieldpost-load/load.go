@@ -27,6 +27,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"fieldpost/engine"
+	"fieldpost/engine/systems"
 	"fieldpost/internal/clubjudge"
 	"fieldpost/mail"
 	"fieldpost/mail/club"
@@ -197,15 +198,15 @@ type loadRun struct {
 }
 
 func runLoad(ctx context.Context, logw io.Writer, opt loadOptions) (*loadReport, error) {
-	systems, err := hostedGames(templates.FS)
+	hosted, err := systems.New(templates.FS)
 	if err != nil {
 		return nil, err
 	}
-	_, sc, err := systems.Scenario(opt.scenario)
+	_, sc, err := hosted.Scenario(opt.scenario)
 	if err != nil {
 		return nil, err
 	}
-	run := &loadRun{opt: opt, log: logw, systems: systems, arrivals: newArrivals()}
+	run := &loadRun{opt: opt, log: logw, systems: hosted, arrivals: newArrivals()}
 	names := []string{judgeAccount, gmAccount, echoAccount}
 	for game := 1; game <= opt.played; game++ {
 		for _, sd := range sc.Sides {
@@ -214,7 +215,7 @@ func runLoad(ctx context.Context, logw io.Writer, opt loadOptions) (*loadReport,
 	}
 	var longSides []string
 	if opt.longGame != "" {
-		_, lsc, err := systems.Scenario(opt.longGame)
+		_, lsc, err := hosted.Scenario(opt.longGame)
 		if err != nil {
 			return nil, err
 		}
@@ -384,7 +385,7 @@ func (run *loadRun) build(ctx context.Context, sc engine.ScenarioInfo) error {
 	if _, err := pbem.LoadServerKey(db + ".key"); err != nil {
 		return err
 	}
-	a, err := pbem.OpenAdmin(pbem.AdminOptions{Config: cfg, Write: true, Games: hostedGames})
+	a, err := pbem.OpenAdmin(pbem.AdminOptions{Config: cfg, Write: true, Games: systems.New})
 	if err != nil {
 		return err
 	}

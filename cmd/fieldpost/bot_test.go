@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"fieldpost/data"
 	"fieldpost/engine/stargeneral/ordertext"
 	"fieldpost/engine/stargeneral/rules"
 	"fieldpost/mail"
@@ -71,7 +70,7 @@ func (jm judgeMail) raw(t *testing.T) []byte {
 
 // welcome is the judge's first mail of the tutorial to side us.
 func welcome(t *testing.T, id string, st *rules.State) judgeMail {
-	sc, err := data.Scenario("tutorial")
+	sc, err := rules.BundledScenario("tutorial")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -147,7 +146,7 @@ func (w *botWorld) sent(t *testing.T, inReplyTo ...string) []*mail.Inbound {
 }
 
 func tutorialStart(t *testing.T) (*rules.Ruleset, *rules.State) {
-	sc, err := data.Scenario("tutorial")
+	sc, err := rules.BundledScenario("tutorial")
 	if err != nil {
 		t.Fatal(err)
 	}

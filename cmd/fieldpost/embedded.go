@@ -17,6 +17,7 @@ import (
 	"sync"
 	"time"
 
+	"fieldpost/engine/systems"
 	"fieldpost/internal/clubjudge"
 	"fieldpost/mail"
 	"fieldpost/mail/club"
@@ -210,7 +211,7 @@ func serveEmbedded(ctx context.Context, e *env, opt embeddedOptions) error {
 	created := false
 	if !opt.demo {
 		args := strings.Fields(newGameCommand("demo", srv))[1:]
-		if created, err = pbem.CreateFirstGame(cfg, hostedGames, log.With("part", "judge"), args...); err != nil {
+		if created, err = pbem.CreateFirstGame(cfg, systems.New, log.With("part", "judge"), args...); err != nil {
 			return fmt.Errorf("creating the game demo: %w", err)
 		}
 	}
@@ -220,7 +221,7 @@ func serveEmbedded(ctx context.Context, e *env, opt embeddedOptions) error {
 	var wg sync.WaitGroup
 	var judgeErr error
 	wg.Go(func() {
-		judgeErr = pbem.Serve(runCtx, cfg, hostedGames, log.With("part", "judge"))
+		judgeErr = pbem.Serve(runCtx, cfg, systems.New, log.With("part", "judge"))
 		stop()
 	})
 
@@ -308,7 +309,7 @@ func (b *clubBots) account(game, side string) (string, error) {
 // socket, and returns the connection to it.
 func waitForJudge(ctx context.Context, database string) (*pbem.AdminConn, error) {
 	for wait := time.Now().Add(30 * time.Second); ; {
-		a, err := pbem.OpenAdmin(pbem.AdminOptions{Database: database, Games: hostedGames})
+		a, err := pbem.OpenAdmin(pbem.AdminOptions{Database: database, Games: systems.New})
 		if err == nil && a.Live() {
 			return a, nil
 		}

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"fieldpost/engine/systems"
 	"fieldpost/pbem"
 )
 
@@ -116,7 +117,7 @@ func (f *adminFlags) parse(args []string) ([]string, error) {
 // open connects to the judge, or opens its database when it is not
 // running; write for the commands that change games.
 func (f *adminFlags) open(write bool) (*pbem.AdminConn, error) {
-	opts := pbem.AdminOptions{Database: *f.database, Write: write, Games: hostedGames}
+	opts := pbem.AdminOptions{Database: *f.database, Write: write, Games: systems.New}
 	switch {
 	case *f.config != "":
 		cfg, err := pbem.LoadConfig(*f.config, os.Getenv)

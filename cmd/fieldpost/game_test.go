@@ -16,6 +16,7 @@ import (
 
 	"go.etcd.io/bbolt"
 
+	"fieldpost/engine/systems"
 	"fieldpost/mail/mailtest"
 	"fieldpost/pbem"
 )
@@ -60,7 +61,7 @@ func (j *judge) start() {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		done <- pbem.Serve(ctx, cfg, hostedGames, slog.New(slog.NewTextHandler(j.t.Output(), &slog.HandlerOptions{Level: slog.LevelWarn})))
+		done <- pbem.Serve(ctx, cfg, systems.New, slog.New(slog.NewTextHandler(j.t.Output(), &slog.HandlerOptions{Level: slog.LevelWarn})))
 	}()
 	j.halt = func() {
 		cancel()

@@ -9,6 +9,7 @@ import (
 	"syscall"
 	"time"
 
+	"fieldpost/engine/systems"
 	"fieldpost/mail"
 	"fieldpost/pbem"
 )
@@ -65,7 +66,7 @@ func cmdServe(e *env, args []string) error {
 	// finished, the outbox flushed and the database closed.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	return pbem.Serve(ctx, cfg, hostedGames, newLogger(e.stderr, cfg))
+	return pbem.Serve(ctx, cfg, systems.New, newLogger(e.stderr, cfg))
 }
 
 // testInHand is nil but in the tests, whose judge dies with it while a

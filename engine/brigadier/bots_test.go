@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"fieldpost/engine"
-	"fieldpost/engine/brigadier/data"
+	"fieldpost/engine/brigadier/rules"
 )
 
 // Bot against bot, each side of every scenario wins some games: neither
@@ -14,7 +14,7 @@ import (
 func TestEachSideWinsSomeBotGames(t *testing.T) {
 	sys := newSystem(t)
 	games := 20
-	for _, name := range data.ScenarioNames() {
+	for _, name := range rules.BundledScenarioNames() {
 		wins := map[string]int{}
 		for g := range games {
 			pos, err := sys.NewGame(name, 1)

@@ -71,11 +71,11 @@ func checkFog(t *testing.T, where string, before, after *Position, round engine.
 		}
 		// The turn's map, with the events as the side read them (its
 		// report, checked above): the same without those platoons.
-		r2 := &Round{before: without(before, hidden), after: without(after, hidden)}
+		r2 := &Round{Played: engine.Played[*Position, rules.Event]{Before: without(before, hidden), After: without(after, hidden)}}
 		sight := report.NewSight(after.sys.rs, before.st, after.st, side)
-		for _, e := range round.(*Round).events {
+		for _, e := range round.(*Round).Events {
 			if e, ok := sight.Observe(e); ok || side == engine.Public {
-				r2.events = append(r2.events, e)
+				r2.Events = append(r2.Events, e)
 			}
 		}
 		fogtest.SamePictures(t, where+": round map", side, round.Map, r2.Map)

@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"fieldpost/engine"
-	"fieldpost/engine/brigadier/data"
 	"fieldpost/engine/brigadier/rules"
 )
 
@@ -27,7 +26,7 @@ func TestPropertiesOverRandomGames(t *testing.T) {
 	}
 	for g := range games {
 		rng := rand.New(rand.NewPCG(uint64(g), 7))
-		names := data.ScenarioNames()
+		names := rules.BundledScenarioNames()
 		pos, err := sys.NewGame(names[g%len(names)], 1)
 		if err != nil {
 			t.Fatal(err)

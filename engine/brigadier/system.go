@@ -14,7 +14,6 @@ import (
 
 	"fieldpost/engine"
 	"fieldpost/engine/brigadier/bot"
-	"fieldpost/engine/brigadier/data"
 	"fieldpost/engine/brigadier/mapview"
 	"fieldpost/engine/brigadier/ordertext"
 	"fieldpost/engine/brigadier/report"
@@ -24,6 +23,9 @@ import (
 // Name is the system's stored name.
 const Name = "brigadier"
 
+// family names the game in errors.
+const family = "Brigadier General Commands"
+
 // System is Brigadier General Commands for the judge.
 type System struct {
 	rs *rules.Ruleset
@@ -31,7 +33,7 @@ type System struct {
 
 // New returns the system with its bundled ruleset.
 func New() (*System, error) {
-	rs, err := rules.LoadRuleset(data.Ruleset())
+	rs, err := rules.BundledRuleset()
 	if err != nil {
 		return nil, err
 	}
@@ -55,7 +57,7 @@ func (s *System) Ruleset() *rules.Ruleset { return s.rs }
 // Scenarios implements engine.System.
 func (s *System) Scenarios() []engine.ScenarioInfo {
 	var out []engine.ScenarioInfo
-	for _, name := range data.ScenarioNames() {
+	for _, name := range rules.BundledScenarioNames() {
 		sc, err := s.scenario(name)
 		if err != nil {
 			continue // the package's tests load every bundled scenario
@@ -69,7 +71,7 @@ func (s *System) Scenarios() []engine.ScenarioInfo {
 }
 
 func (s *System) scenario(name string) (*rules.Scenario, error) {
-	text, err := data.Scenario(name)
+	text, err := rules.BundledScenarioText(name)
 	if err != nil {
 		return nil, err
 	}
@@ -169,9 +171,7 @@ func (p *Position) Turn() int { return p.st.Turn }
 func (p *Position) Step() engine.Step {
 	step := engine.Step{Name: fmt.Sprintf("turn %d, %s", p.st.Turn+1, rules.ClockText(p.st.Clock)), Over: p.st.Ended, Winner: p.st.Winner, Result: p.st.Result}
 	if !p.st.Ended {
-		for _, sd := range p.st.Sides {
-			step.Waiting = append(step.Waiting, sd.Name)
-		}
+		step.Waiting = engine.SideNames(p.Sides())
 	}
 	return step
 }
@@ -196,7 +196,7 @@ func (p *Position) Read(side, text string, maxErrors int) engine.Reading {
 	case errs != nil:
 		r.Answer = ordertext.ErrorReport(errs, maxErrors)
 	case r.Found:
-		r.Orders = &Orders{sub.Orders}
+		r.Orders = &Orders{Orders: sub.Orders}
 		r.Answer = ordertext.Echo(p.sys.rs, p.st, sub.Orders)
 	}
 	return r
@@ -204,25 +204,21 @@ func (p *Position) Read(side, text string, maxErrors int) engine.Reading {
 
 // Default implements engine.Position: the solo-play advice (brief §3).
 func (p *Position) Default(side string) engine.Orders {
-	return &Orders{rules.DefaultOrders(p.sys.rs, p.st, side)}
+	return &Orders{Orders: rules.DefaultOrders(p.sys.rs, p.st, side)}
 }
 
 // LoadOrders implements engine.Position.
 func (p *Position) LoadOrders(side string, stored []byte) (engine.Orders, error) {
-	var o rules.Orders
-	if err := json.Unmarshal(stored, &o); err != nil {
-		return nil, fmt.Errorf("reading %s's stored orders: %w", side, err)
-	}
-	return &Orders{&o}, nil
+	return engine.LoadJSONOrders[*rules.Orders](side, stored)
 }
 
 // WriteOrders implements engine.Position.
 func (p *Position) WriteOrders(side string, o engine.Orders, game string) (string, error) {
-	bo, ok := o.(*Orders)
-	if !ok {
-		return "", fmt.Errorf("orders of %s are not Brigadier General Commands orders: %T", side, o)
+	bo, err := engine.OrdersOf[*rules.Orders](family, side, o)
+	if err != nil {
+		return "", err
 	}
-	return ordertext.Format(p.sys.rs, p.st, bo.Orders, game), nil
+	return ordertext.Format(p.sys.rs, p.st, bo, game), nil
 }
 
 // Play implements engine.Position.
@@ -233,31 +229,27 @@ func (p *Position) Play(orders map[string]engine.Orders, dice engine.Dice) (engi
 		if !given || o == nil {
 			continue // the rules play the default orders
 		}
-		bo, ok := o.(*Orders)
-		if !ok {
-			return nil, nil, fmt.Errorf("orders of %s are not Brigadier General Commands orders: %T", sd.Name, o)
+		bo, err := engine.OrdersOf[*rules.Orders](family, sd.Name, o)
+		if err != nil {
+			return nil, nil, err
 		}
-		list = append(list, bo.Orders)
+		list = append(list, bo)
 	}
 	next, events, err := rules.Resolve(p.sys.rs, p.st, list, dice)
 	if err != nil {
 		return nil, nil, err
 	}
 	after := &Position{sys: p.sys, st: next}
-	return after, &Round{before: p, after: after, events: events}, nil
+	return after, &Round{Played: engine.Played[*Position, rules.Event]{Before: p, After: after, Events: events}}, nil
 }
 
 // LoadRound implements engine.Position.
 func (p *Position) LoadRound(after engine.Position, stored []byte) (engine.Round, error) {
-	a, ok := after.(*Position)
-	if !ok {
-		return nil, fmt.Errorf("not a Brigadier General Commands position: %T", after)
+	played, err := engine.LoadPlayed[*Position, rules.Event](family, p, after, stored)
+	if err != nil {
+		return nil, err
 	}
-	var events []rules.Event
-	if err := json.Unmarshal(stored, &events); err != nil {
-		return nil, fmt.Errorf("reading a stored turn: %w", err)
-	}
-	return &Round{before: p, after: a, events: events}, nil
+	return &Round{Played: played}, nil
 }
 
 // Situation implements engine.Position.
@@ -326,7 +318,7 @@ func drawMap(w io.Writer, rs *rules.Ruleset, st *rules.State, events []rules.Eve
 		_, err := io.WriteString(w, report.ASCII(rs, v, side))
 		return err
 	}
-	return fmt.Errorf("no %q map in Brigadier General Commands: %w", f, engine.ErrMapFormat)
+	return engine.NoMap(family, f)
 }
 
 // Forces implements engine.Position: battalions with platoons left, the
@@ -349,27 +341,20 @@ func (p *Position) Forces(side string) engine.Forces {
 func (p *Position) Objectives() []string { return report.Objectives(p.st) }
 
 // Orders are a side's orders for a turn.
-type Orders struct{ *rules.Orders }
-
-// Marshal implements engine.Orders.
-func (o *Orders) Marshal() ([]byte, error) { return json.Marshal(o.Orders) }
+type Orders = engine.JSONOrders[*rules.Orders]
 
 // Round is a turn played.
 type Round struct {
-	before, after *Position
-	events        []rules.Event
+	engine.Played[*Position, rules.Event]
 }
-
-// Marshal implements engine.Round.
-func (r *Round) Marshal() ([]byte, error) { return json.Marshal(r.events) }
 
 // Report implements engine.Round: what side may read of the turn; the
 // public reads that it was played, and the position as it may know it.
 func (r *Round) Report(side string, meta engine.RoundMeta) (string, error) {
-	rd := report.Round{Ruleset: r.after.sys.rs, Before: r.before.st, After: r.after.st, Events: r.events,
+	rd := report.Round{Ruleset: r.After.sys.rs, Before: r.Before.st, After: r.After.st, Events: r.Events,
 		Game: meta.Game, Seed: meta.Seed, Defaulted: meta.Defaulted}
 	if side == engine.Public {
-		return report.PublicText(rd, publicView(r.after.st)), nil
+		return report.PublicText(rd, publicView(r.After.st)), nil
 	}
 	return report.Text(rd, umpireAsAll(side)), nil
 }
@@ -377,20 +362,21 @@ func (r *Round) Report(side string, meta engine.RoundMeta) (string, error) {
 // Map implements engine.Round: the events drawn are those the side saw,
 // as it saw them.
 func (r *Round) Map(w io.Writer, side string, f engine.MapFormat) error {
-	rs := r.after.sys.rs
-	events := r.events
+	rs := r.After.sys.rs
+	events := r.Events
 	if side != engine.Public && side != engine.Umpire {
-		sight := report.NewSight(rs, r.before.st, r.after.st, side)
+		sight := report.NewSight(rs, r.Before.st, r.After.st, side)
 		events = nil
-		for _, e := range r.events {
+		for _, e := range r.Events {
 			if e, ok := sight.Observe(e); ok {
 				events = append(events, e)
 			}
 		}
 	}
-	return drawMap(w, rs, r.after.st, events, side, f)
+	return drawMap(w, rs, r.After.st, events, side, f)
 }
 
+// sides are the game's sides, as the scenario names them.
 func sides(st *rules.State) []engine.Side {
 	out := make([]engine.Side, len(st.Sides))
 	for i, sd := range st.Sides {

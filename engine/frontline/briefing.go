@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	frontlinedata "fieldpost/data/frontline"
 	"fieldpost/engine"
+	"fieldpost/engine/frontline/data"
 	"fieldpost/engine/frontline/rules"
 )
 
@@ -44,9 +44,9 @@ func (p *Position) Briefing(side string) engine.Briefing {
 		b.Victory = append(b.Victory, fmt.Sprintf("Otherwise, after turn %d: victory to %s.", st.Turns, sideTitle(limit)))
 	}
 	b.Score = []string{
-		fmt.Sprintf("Taking a key city scores %d, a ruined city or a port city %d.", rl.Int("score_key_city"), rl.Int("score_ruined_city")),
+		fmt.Sprintf("Taking a key city scores %d, a ruined city or a port city %d.", rl.ScoreKeyCity, rl.ScoreRuinedCity),
 		"Destroying an enemy unit scores its cost; capturing one scores its cost, twice over when it surrenders without terms.",
-		fmt.Sprintf("Each experience star a unit of yours earns scores %d.", rl.Int("score_star")),
+		fmt.Sprintf("Each experience star a unit of yours earns scores %d.", rl.ScoreStar),
 	}
 	if st.Limit != "" && strings.ToUpper(st.Limit) != "SCORE" {
 		b.Score = append(b.Score, "The score decides nothing in this scenario: it is kept for the report.")
@@ -73,7 +73,7 @@ func placeName(st *rules.State, h rules.Hex) string {
 // scenarioDescription is the DESCRIPTION lines of a bundled scenario's
 // file, a line with no text starting a paragraph; "" when it has none.
 func scenarioDescription(name string) string {
-	raw, err := frontlinedata.Files.ReadFile("scenarios/" + name + ".txt")
+	raw, err := data.Files.ReadFile("scenarios/" + name + ".txt")
 	if err != nil {
 		return ""
 	}

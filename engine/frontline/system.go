@@ -25,6 +25,9 @@ import (
 // Name is the system's stored name.
 const Name = "frontline"
 
+// family names the game in errors.
+const family = "Frontline General"
+
 // System is Frontline General for the judge.
 type System struct{}
 
@@ -146,7 +149,7 @@ func (p *Position) Read(side, text string, maxErrors int) engine.Reading {
 		return r
 	}
 	if r.Found {
-		r.Orders = &Orders{o}
+		r.Orders = &Orders{Orders: o}
 		r.Answer = ordertext.Echo(p.st, o)
 	}
 	return r
@@ -187,36 +190,34 @@ func (p *Position) Stand(side, text string, maxErrors int) (engine.Position, eng
 	case o.Standing == nil:
 		return nil, r
 	}
-	next, err := p.st.SetStanding(strings.ToUpper(side), *o.Standing)
+	next, err := p.st.SetStanding(p.side(side), *o.Standing)
 	if err != nil {
 		r.Errors, r.Answer = 1, err.Error()
 		return nil, r
 	}
-	r.Orders = &Orders{o}
+	r.Orders = &Orders{Orders: o}
 	r.Answer = fmt.Sprintf("Standing orders of %s accepted: they answer for you during %s's turn.\n\n%s",
-		strings.ToUpper(side), p.st.Active, ordertext.FormatStanding(*o.Standing))
+		p.side(side), p.st.Active, ordertext.FormatStanding(*o.Standing))
 	return &Position{st: next}, r
 }
 
 // Default implements engine.Position: nothing bought, nothing moved.
-func (p *Position) Default(side string) engine.Orders { return &Orders{p.st.Default(side)} }
+func (p *Position) Default(side string) engine.Orders {
+	return &Orders{Orders: p.st.Default(side)}
+}
 
 // LoadOrders implements engine.Position.
 func (p *Position) LoadOrders(side string, stored []byte) (engine.Orders, error) {
-	var o rules.Orders
-	if err := json.Unmarshal(stored, &o); err != nil {
-		return nil, fmt.Errorf("reading %s's stored orders: %w", side, err)
-	}
-	return &Orders{o}, nil
+	return engine.LoadJSONOrders[rules.Orders](side, stored)
 }
 
 // WriteOrders implements engine.Position.
 func (p *Position) WriteOrders(side string, o engine.Orders, game string) (string, error) {
-	fo, ok := o.(*Orders)
-	if !ok {
-		return "", fmt.Errorf("orders of %s are not Frontline General orders: %T", side, o)
+	fo, err := engine.OrdersOf[rules.Orders](family, side, o)
+	if err != nil {
+		return "", err
 	}
-	return ordertext.Format(p.st, fo.Orders, game), nil
+	return ordertext.Format(p.st, fo, game), nil
 }
 
 // Play implements engine.Position: the active side's player turn.
@@ -226,29 +227,25 @@ func (p *Position) Play(orders map[string]engine.Orders, dice engine.Dice) (engi
 	if !given || o == nil {
 		o = p.Default(active)
 	}
-	fo, ok := o.(*Orders)
-	if !ok {
-		return nil, nil, fmt.Errorf("orders of %s are not Frontline General orders: %T", active, o)
+	fo, err := engine.OrdersOf[rules.Orders](family, active, o)
+	if err != nil {
+		return nil, nil, err
 	}
-	next, events, err := p.st.Play(fo.Orders, dice)
+	next, events, err := p.st.Play(fo, dice)
 	if err != nil {
 		return nil, nil, err
 	}
 	after := &Position{st: next}
-	return after, &Round{before: p, after: after, events: events}, nil
+	return after, &Round{Played: engine.Played[*Position, rules.Event]{Before: p, After: after, Events: events}}, nil
 }
 
 // LoadRound implements engine.Position.
 func (p *Position) LoadRound(after engine.Position, stored []byte) (engine.Round, error) {
-	a, ok := after.(*Position)
-	if !ok {
-		return nil, fmt.Errorf("not a Frontline General position: %T", after)
+	played, err := engine.LoadPlayed[*Position, rules.Event](family, p, after, stored)
+	if err != nil {
+		return nil, err
 	}
-	var events []rules.Event
-	if err := json.Unmarshal(stored, &events); err != nil {
-		return nil, fmt.Errorf("reading a stored turn: %w", err)
-	}
-	return &Round{before: p, after: a, events: events}, nil
+	return &Round{Played: played}, nil
 }
 
 // Situation implements engine.Position: the scores and the map as the side
@@ -257,6 +254,7 @@ func (p *Position) Situation(side string) (string, error) {
 	return situation(p.st, side), nil
 }
 
+// situation is the scores and the map as side sees them.
 func situation(st *rules.State, side string) string {
 	v := sideView(st, side)
 	var b strings.Builder
@@ -315,15 +313,16 @@ func drawMap(w io.Writer, v *rules.State, t *mapview.Turn, f engine.MapFormat) e
 		_, err := io.WriteString(w, mapview.ASCII(v))
 		return err
 	}
-	return fmt.Errorf("no %q map in Frontline General: %w", f, engine.ErrMapFormat)
+	return engine.NoMap(family, f)
 }
 
 // Forces implements engine.Position: units in play, on the map, and their
 // steps (a damaged unit has one left, a sound one two).
 func (p *Position) Forces(side string) engine.Forces {
 	var f engine.Forces
+	side = p.side(side)
 	for _, u := range p.st.Units {
-		if u.Side != strings.ToUpper(side) {
+		if u.Side != side {
 			continue
 		}
 		f.Units++
@@ -352,25 +351,18 @@ func (p *Position) Objectives() []string {
 }
 
 // Orders are a side's orders for a player turn.
-type Orders struct{ rules.Orders }
-
-// Marshal implements engine.Orders.
-func (o *Orders) Marshal() ([]byte, error) { return json.Marshal(o.Orders) }
+type Orders = engine.JSONOrders[rules.Orders]
 
 // Round is a player turn played.
 type Round struct {
-	before, after *Position
-	events        []rules.Event
+	engine.Played[*Position, rules.Event]
 }
-
-// Marshal implements engine.Round.
-func (r *Round) Marshal() ([]byte, error) { return json.Marshal(r.events) }
 
 // Report implements engine.Round: what the side saw of the turn, every die
 // with what it was checked against, then its situation.
 func (r *Round) Report(side string, meta engine.RoundMeta) (string, error) {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s\n%s", r.before.st.Title, r.before.st.Step())
+	fmt.Fprintf(&b, "%s\n%s", r.Before.st.Title, r.Before.st.Step())
 	if meta.Game != "" {
 		fmt.Fprintf(&b, " - game %s", meta.Game)
 	}
@@ -382,16 +374,16 @@ func (r *Round) Report(side string, meta engine.RoundMeta) (string, error) {
 	case engine.Public:
 		b.WriteString("Fog of war (VIII.1) and hidden units: what each side did and saw is told to that side only, and to everybody once the game is over.\n")
 	case engine.Umpire:
-		b.WriteString(report.Text(r.events, fog.Umpire))
+		b.WriteString(report.Text(r.Events, fog.Umpire))
 	default:
-		b.WriteString(report.Text(r.events, r.sight(side)))
+		b.WriteString(report.Text(r.Events, r.sight(side)))
 	}
 	fmt.Fprintf(&b, "\nDice seed for this turn: %d (its SHA-256 was promised before the orders).\n", meta.Seed)
-	if r.after.st.Over {
-		fmt.Fprintf(&b, "\nTHE GAME IS OVER. %s\n", r.after.st.Result)
+	if r.After.st.Over {
+		fmt.Fprintf(&b, "\nTHE GAME IS OVER. %s\n", r.After.st.Result)
 	}
 	b.WriteString("\nSITUATION\n")
-	b.WriteString(situation(r.after.st, side))
+	b.WriteString(situation(r.After.st, side))
 	return b.String(), nil
 }
 
@@ -403,18 +395,23 @@ func (r *Round) Map(w io.Writer, side string, f engine.MapFormat) error {
 	switch side {
 	case engine.Public:
 	case engine.Umpire:
-		t = &mapview.Turn{Before: sideView(r.before.st, side), Events: r.events}
+		t = &mapview.Turn{Before: sideView(r.Before.st, side), Events: r.Events}
 	default:
-		t = &mapview.Turn{Before: sideView(r.before.st, side), Events: observed(r.sight(side), r.events)}
+		t = &mapview.Turn{Before: sideView(r.Before.st, side), Events: observed(r.sight(side), r.Events)}
 	}
-	return drawMap(w, sideView(r.after.st, side), t, f)
+	return drawMap(w, sideView(r.After.st, side), t, f)
 }
 
 // sight is what side observed of the turn.
 func (r *Round) sight(side string) fog.Sight {
-	return fog.New(side, r.before.st, r.after.st, r.events)
+	return fog.New(side, r.Before.st, r.After.st, r.Events)
 }
 
+// side is the game's spelling of a side named to the seam ("us": "US");
+// "" for an observer or a side the game has not.
+func (p *Position) side(name string) string { return engine.SideNamed(p.Sides(), name) }
+
+// sides are the game's sides, as the scenario names them.
 func sides(st *rules.State) []engine.Side {
 	out := make([]engine.Side, len(st.Sides))
 	for i, sd := range st.Sides {

@@ -3,7 +3,6 @@ package stargeneral
 import (
 	"fmt"
 
-	"fieldpost/data"
 	"fieldpost/engine"
 	"fieldpost/engine/stargeneral/rules"
 )
@@ -23,7 +22,7 @@ func (p *Position) Briefing(side string) engine.Briefing {
 		},
 		Orders: "How to write orders: the order form at the end of this mail says it line by line, and is valid sent back unchanged. Reply HELP for the commands; the whole order language is docs/orders.md of Fieldpost.",
 	}
-	if sc, err := data.Scenario(st.Scenario); err == nil {
+	if sc, err := rules.BundledScenario(st.Scenario); err == nil {
 		b.Situation = sc.Description
 	}
 	var points []string

@@ -11,7 +11,6 @@ import (
 	"io"
 	"io/fs"
 
-	"fieldpost/data"
 	"fieldpost/engine"
 	"fieldpost/engine/stargeneral/bot"
 	"fieldpost/engine/stargeneral/mapview"
@@ -23,6 +22,9 @@ import (
 // Name is the system's stored name. Games stored before systems had names
 // are Star General games.
 const Name = "stargeneral"
+
+// family names the game in errors.
+const family = "Star General"
 
 // System is Star General for the judge. Its reports are written with the
 // templates it is given (a club may restyle them).
@@ -54,8 +56,8 @@ func (s *System) Title() string { return "Two Star General / Three Star General"
 // Scenarios implements engine.System: the bundled scenarios.
 func (s *System) Scenarios() []engine.ScenarioInfo {
 	var out []engine.ScenarioInfo
-	for _, name := range data.ScenarioNames() {
-		sc, err := data.Scenario(name)
+	for _, name := range rules.BundledScenarioNames() {
+		sc, err := rules.BundledScenario(name)
 		if err != nil {
 			continue // data's own tests load every bundled scenario
 		}
@@ -70,7 +72,7 @@ func (s *System) Scenarios() []engine.ScenarioInfo {
 
 // NewGame implements engine.System; Star General's setup draws nothing.
 func (s *System) NewGame(scenario string, _ uint64) (engine.Position, error) {
-	sc, err := data.Scenario(scenario)
+	sc, err := rules.BundledScenario(scenario)
 	if err != nil {
 		return nil, err
 	}
@@ -88,7 +90,7 @@ func (s *System) Load(stored []byte) (engine.Position, error) {
 
 // Wrap makes a position of a state, with the bundled ruleset it names.
 func (s *System) Wrap(st *rules.State) (*Position, error) {
-	rs, err := data.Ruleset(st.Ruleset)
+	rs, err := rules.BundledRuleset(st.Ruleset)
 	if err != nil {
 		return nil, err
 	}
@@ -104,7 +106,7 @@ func (s *System) Plan(view []byte, side, game string, seed uint64) (engine.Plan,
 	if sit.State == nil || sit.State.Map == nil {
 		return engine.Plan{}, errors.New("the situation holds no position")
 	}
-	rs, err := data.Ruleset(sit.Ruleset)
+	rs, err := rules.BundledRuleset(sit.Ruleset)
 	if err != nil {
 		return engine.Plan{}, err
 	}
@@ -174,9 +176,7 @@ func (p *Position) Turn() int { return p.st.Turn }
 func (p *Position) Step() engine.Step {
 	step := engine.Step{Name: ordertext.RoundName(p.rs, p.st), Over: p.st.Ended, Winner: p.st.Winner, Result: p.st.Result}
 	if !p.st.Ended {
-		for _, sd := range p.st.Sides {
-			step.Waiting = append(step.Waiting, sd.Name)
-		}
+		step.Waiting = engine.SideNames(p.Sides())
 	}
 	return step
 }
@@ -222,7 +222,7 @@ func (p *Position) Read(side, text string, maxErrors int) engine.Reading {
 	case errs != nil:
 		r.Answer = ordertext.ErrorReport(errs, maxErrors)
 	case r.Found:
-		r.Orders = &Orders{sub.Orders}
+		r.Orders = &Orders{Orders: sub.Orders}
 		r.Answer = ordertext.Echo(p.rs, p.st, sub.Orders)
 	}
 	return r
@@ -230,16 +230,12 @@ func (p *Position) Read(side, text string, maxErrors int) engine.Reading {
 
 // Default implements engine.Position: everything holds.
 func (p *Position) Default(side string) engine.Orders {
-	return &Orders{rules.DefaultOrders(p.rs, p.st, side)}
+	return &Orders{Orders: rules.DefaultOrders(p.rs, p.st, side)}
 }
 
 // LoadOrders implements engine.Position.
 func (p *Position) LoadOrders(side string, stored []byte) (engine.Orders, error) {
-	var o rules.Orders
-	if err := json.Unmarshal(stored, &o); err != nil {
-		return nil, fmt.Errorf("reading %s's stored orders: %w", side, err)
-	}
-	return &Orders{&o}, nil
+	return engine.LoadJSONOrders[*rules.Orders](side, stored)
 }
 
 // WriteOrders implements engine.Position.
@@ -267,7 +263,7 @@ func (p *Position) Play(orders map[string]engine.Orders, dice engine.Dice) (engi
 		return nil, nil, err
 	}
 	after := &Position{sys: p.sys, rs: p.rs, st: next}
-	return after, &Round{before: p, after: after, events: events}, nil
+	return after, &Round{Played: engine.Played[*Position, rules.Event]{Before: p, After: after, Events: events}}, nil
 }
 
 // orderList puts orders in the order of the sides, a side without any
@@ -280,26 +276,22 @@ func (p *Position) orderList(orders map[string]engine.Orders) ([]*rules.Orders, 
 			list = append(list, rules.DefaultOrders(p.rs, p.st, sd.Name))
 			continue
 		}
-		so, ok := o.(*Orders)
-		if !ok {
-			return nil, fmt.Errorf("orders of %s are not Star General orders: %T", sd.Name, o)
+		so, err := engine.OrdersOf[*rules.Orders](family, sd.Name, o)
+		if err != nil {
+			return nil, err
 		}
-		list = append(list, so.Orders)
+		list = append(list, so)
 	}
 	return list, nil
 }
 
 // LoadRound implements engine.Position.
 func (p *Position) LoadRound(after engine.Position, stored []byte) (engine.Round, error) {
-	a, ok := after.(*Position)
-	if !ok {
-		return nil, fmt.Errorf("not a Star General position: %T", after)
+	played, err := engine.LoadPlayed[*Position, rules.Event](family, p, after, stored)
+	if err != nil {
+		return nil, err
 	}
-	var events []rules.Event
-	if err := json.Unmarshal(stored, &events); err != nil {
-		return nil, fmt.Errorf("reading a stored round: %w", err)
-	}
-	return &Round{before: p, after: a, events: events}, nil
+	return &Round{Played: played}, nil
 }
 
 // Situation implements engine.Position.
@@ -328,41 +320,31 @@ func drawMap(w io.Writer, rs *rules.Ruleset, st *rules.State, events []rules.Eve
 		_, err := io.WriteString(w, mapview.ASCII(rs, st))
 		return err
 	}
-	return fmt.Errorf("no %q map in Star General: %w", f, engine.ErrMapFormat)
+	return engine.NoMap(family, f)
 }
 
 // Orders are a side's orders for a Star General round.
-type Orders struct{ *rules.Orders }
+type Orders = engine.JSONOrders[*rules.Orders]
 
-// Marshal implements engine.Orders.
-func (o *Orders) Marshal() ([]byte, error) { return json.Marshal(o.Orders) }
-
-// Round is a Star General round played.
+// Round is a Star General round played; Events is its event log.
 type Round struct {
-	before, after *Position
-	events        []rules.Event
+	engine.Played[*Position, rules.Event]
 }
-
-// Events is the round's event log.
-func (r *Round) Events() []rules.Event { return r.events }
-
-// Marshal implements engine.Round.
-func (r *Round) Marshal() ([]byte, error) { return json.Marshal(r.events) }
 
 // Report implements engine.Round: the report without an order form (the
 // judge adds the reader's).
 func (r *Round) Report(side string, meta engine.RoundMeta) (string, error) {
-	orders, err := r.before.orderList(meta.Orders)
+	orders, err := r.Before.orderList(meta.Orders)
 	if err != nil {
 		return "", err
 	}
-	return report.Text(r.before.sys.templates, report.Round{Ruleset: r.after.rs, Before: r.before.st, After: r.after.st,
-		Events: r.events, Seed: meta.Seed, Game: meta.Game, Defaulted: meta.Defaulted, Orders: orders})
+	return report.Text(r.Before.sys.templates, report.Round{Ruleset: r.After.rs, Before: r.Before.st, After: r.After.st,
+		Events: r.Events, Seed: meta.Seed, Game: meta.Game, Defaulted: meta.Defaulted, Orders: orders})
 }
 
 // Map implements engine.Round.
 func (r *Round) Map(w io.Writer, side string, f engine.MapFormat) error {
-	return drawMap(w, r.after.rs, r.after.st, r.events, f)
+	return drawMap(w, r.After.rs, r.After.st, r.Events, f)
 }
 
 // sixSided rolls the rules' d6 from the engine's dice.
@@ -370,6 +352,7 @@ type sixSided struct{ engine.Dice }
 
 func (d sixSided) D6() int { return d.Roll(6) }
 
+// sides are the game's sides, as the scenario names them.
 func sides(st *rules.State) []engine.Side {
 	out := make([]engine.Side, len(st.Sides))
 	for i, sd := range st.Sides {

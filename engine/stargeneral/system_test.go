@@ -3,15 +3,14 @@ package stargeneral
 import (
 	"bytes"
 	"encoding/xml"
-	"errors"
 	"io"
 	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
 
-	"fieldpost/data"
 	"fieldpost/engine"
+	"fieldpost/engine/stargeneral/rules"
 	"fieldpost/templates"
 )
 
@@ -32,8 +31,8 @@ func TestScenariosAreTheBundledOnes(t *testing.T) {
 			t.Errorf("scenario %s: %+v", sc.Name, sc)
 		}
 	}
-	if !slices.Equal(names, data.ScenarioNames()) {
-		t.Errorf("scenarios %v, bundled %v", names, data.ScenarioNames())
+	if !slices.Equal(names, rules.BundledScenarioNames()) {
+		t.Errorf("scenarios %v, bundled %v", names, rules.BundledScenarioNames())
 	}
 	if info := newSystem(t).Scenarios()[slices.Index(names, "tutorial")]; info.Map != "13x10" || info.Ruleset != "2sg" {
 		t.Errorf("tutorial: %+v", info)
@@ -52,9 +51,10 @@ func TestTemplatesAreCheckedAtStart(t *testing.T) {
 	}
 }
 
-// A round played through the seam: both sides are waited for, the stored
-// position reads back the same, the same seed gives the same bytes, and
-// the bot's orders read back as valid orders.
+// A round of the tutorial played through the seam: both sides are waited
+// for, the bot's orders read back as valid orders, the report and the maps
+// say what Star General's must (what every system must, the conformance
+// test of engine/systems checks).
 func TestRoundThroughTheSeam(t *testing.T) {
 	sys := newSystem(t)
 	pos, err := sys.NewGame("tutorial", 1)
@@ -98,22 +98,7 @@ func TestRoundThroughTheSeam(t *testing.T) {
 		}
 		orders[side] = r.Orders
 	}
-	play := func() ([]byte, []byte) {
-		next, round, err := loaded.Play(orders, engine.NewSeededDice(99))
-		if err != nil {
-			t.Fatal(err)
-		}
-		a, _ := next.Marshal()
-		b, _ := round.Marshal()
-		return a, b
-	}
-	next1, events1 := play()
-	next2, events2 := play()
-	if !bytes.Equal(next1, next2) || !bytes.Equal(events1, events2) {
-		t.Error("the same position, orders and seed gave different bytes")
-	}
-	next, _ := sys.Load(next1)
-	round, err := loaded.LoadRound(next, events1)
+	next, round, err := loaded.Play(orders, engine.NewSeededDice(99))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -131,9 +116,6 @@ func TestRoundThroughTheSeam(t *testing.T) {
 			t.Fatalf("%s SVG map: %v", what, err)
 		}
 		checkSVG(t, what, svg.Bytes())
-	}
-	if err := next.Map(io.Discard, "us", engine.MapFormat("gif")); !errors.Is(err, engine.ErrMapFormat) {
-		t.Errorf("a map format Star General does not draw: %v, want ErrMapFormat", err)
 	}
 	if next.Turn() != 1 || next.Forces("us").Units == 0 {
 		t.Errorf("after the round: turn %d, forces %+v", next.Turn(), next.Forces("us"))

@@ -9,14 +9,13 @@ import (
 
 	"fieldpost/engine"
 	"fieldpost/engine/brigadier/bot"
-	"fieldpost/engine/brigadier/data"
 	"fieldpost/engine/brigadier/rules"
 	"fieldpost/engine/hexdraw/hexdrawtest"
 )
 
 func ruleset(tb testing.TB) *rules.Ruleset {
 	tb.Helper()
-	rs, err := rules.LoadRuleset(data.Ruleset())
+	rs, err := rules.BundledRuleset()
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -25,7 +24,7 @@ func ruleset(tb testing.TB) *rules.Ruleset {
 
 func woodEdge(tb testing.TB, rs *rules.Ruleset) *rules.State {
 	tb.Helper()
-	text, err := data.Scenario("wood-edge")
+	text, err := rules.BundledScenarioText("wood-edge")
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"fieldpost/engine"
 	"fieldpost/engine/brigadier/rules"
 )
 
@@ -67,7 +68,7 @@ func Parse(rs *rules.Ruleset, st *rules.State, side, text string) (Submission, [
 			}
 			sub.Lines++
 			for j := 1; j+1 < len(f); j += 2 {
-				if strings.EqualFold(f[j], "SIDE") && f[j+1] != side {
+				if strings.EqualFold(f[j], "SIDE") && !engine.SameSide(f[j+1], side) {
 					bad(n, "these orders are for side %s, but you play %s", f[j+1], side)
 				}
 				if strings.EqualFold(f[j], "TURN") {

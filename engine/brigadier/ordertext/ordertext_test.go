@@ -5,17 +5,16 @@ import (
 	"strings"
 	"testing"
 
-	"fieldpost/engine/brigadier/data"
 	"fieldpost/engine/brigadier/rules"
 )
 
 func woodEdge(t *testing.T) (*rules.Ruleset, *rules.State) {
 	t.Helper()
-	rs, err := rules.LoadRuleset(data.Ruleset())
+	rs, err := rules.BundledRuleset()
 	if err != nil {
 		t.Fatal(err)
 	}
-	text, _ := data.Scenario("wood-edge")
+	text, _ := rules.BundledScenarioText("wood-edge")
 	sc, err := rules.ParseScenario(rs, text)
 	if err != nil {
 		t.Fatal(err)
@@ -153,11 +152,11 @@ func TestFormShowsHowToWriteEachOrder(t *testing.T) {
 // The optional rules' lines, CANCEL and AIR ... BY, written out read back
 // the same; the form names a side's planned barrages and not the enemy's.
 func TestOptionalRuleLinesReadBack(t *testing.T) {
-	rs, err := rules.LoadRuleset(data.Ruleset())
+	rs, err := rules.BundledRuleset()
 	if err != nil {
 		t.Fatal(err)
 	}
-	text, _ := data.Scenario("river-crest")
+	text, _ := rules.BundledScenarioText("river-crest")
 	sc, err := rules.ParseScenario(rs, text)
 	if err != nil {
 		t.Fatal(err)

@@ -10,7 +10,6 @@ import (
 	"testing"
 
 	"fieldpost/engine"
-	"fieldpost/engine/brigadier/data"
 	"fieldpost/engine/brigadier/ordertext"
 	"fieldpost/engine/brigadier/report"
 	"fieldpost/engine/brigadier/rules"
@@ -41,7 +40,7 @@ func TestCases(t *testing.T) {
 	if len(files) < 50 {
 		t.Errorf("%d adjudication cases, want at least 50", len(files))
 	}
-	rs, err := rules.LoadRuleset(data.Ruleset())
+	rs, err := rules.BundledRuleset()
 	if err != nil {
 		t.Fatal(err)
 	}

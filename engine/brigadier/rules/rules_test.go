@@ -10,7 +10,7 @@ import (
 
 func ruleset(t testing.TB) *Ruleset {
 	t.Helper()
-	rs, err := LoadRuleset(data.Ruleset())
+	rs, err := BundledRuleset()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -20,7 +20,7 @@ func ruleset(t testing.TB) *Ruleset {
 func woodEdge(t testing.TB) (*Ruleset, *State) {
 	t.Helper()
 	rs := ruleset(t)
-	text, err := data.Scenario("wood-edge")
+	text, err := BundledScenarioText("wood-edge")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +69,11 @@ func TestWoodEdgeLoads(t *testing.T) {
 // Every tunable number carries its source; a bare number or an unknown
 // source is refused when the ruleset loads.
 func TestRulesetNumbersAreTagged(t *testing.T) {
-	raw := string(data.Ruleset())
+	rawBytes, err := data.Files.ReadFile("bgc.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw := string(rawBytes)
 	for _, bad := range []string{
 		strings.Replace(raw, `"count": [4, "book §11.5.2"]`, `"count": 4`, 1),
 		strings.Replace(raw, `"count": [4, "book §11.5.2"]`, `"count": [4, "a guess"]`, 1),
@@ -87,7 +91,7 @@ func TestRulesetNumbersAreTagged(t *testing.T) {
 // a slope rising to a level from 1; the error names the row and column.
 func TestLevelsChecked(t *testing.T) {
 	rs := ruleset(t)
-	text, err := data.Scenario("river-crest")
+	text, err := BundledScenarioText("river-crest")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -121,7 +121,7 @@ type Movement struct {
 	Double bool `json:"double"`
 }
 
-// Ruleset is the tunable numbers of the game (data/bgc.json).
+// Ruleset is the tunable numbers of the game (engine/brigadier/data/bgc.json).
 type Ruleset struct {
 	Name           string                    `json:"name"`
 	Title          string                    `json:"title"`

@@ -525,7 +525,7 @@ func (b *planner) emptyPillbox(u *rules.Unit) string {
 				inside++
 			}
 		}
-		if inside < v.Lib().Rules.Int("emplacement_capacity") && !b.occupying[p.ID] {
+		if inside < v.Lib().Rules.EmplacementCapacity && !b.occupying[p.ID] {
 			b.occupying[p.ID] = true
 			return p.ID
 		}

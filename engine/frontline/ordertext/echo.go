@@ -144,7 +144,7 @@ func Echo(s *rules.State, o rules.Orders) string {
 			}
 			rl := s.Lib().Rules
 			fmt.Fprintf(&b, "    %s lays smoke %s: attacks on your units it screens need %d more, Withdraw and Suspend Attack +%d, for %d rounds\n",
-				so.Unit, when, rl.Int("vehicle_smoke_attack_penalty"), rl.Int("smoke_withdraw_bonus"), rl.Int("vehicle_smoke_rounds"))
+				so.Unit, when, rl.VehicleSmokeAttackPenalty, rl.SmokeWithdrawBonus, rl.VehicleSmokeRounds)
 		}
 	}
 	for _, d := range o.Deploys {

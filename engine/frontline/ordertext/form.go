@@ -88,7 +88,7 @@ func Form(s *rules.State, game, side string) string {
 	comment(&b, "", "REACT may also hold: SMOKE hex|any IF cond; ENGINEERS-FIGHT yes|no; IDLE-FIGHT yes|no (no unless written)")
 	example(&b, fmt.Sprintf("%-22s # under REACT: withdraw when losing", "  WITHDRAW any IF ODDS<0.5"))
 	b.WriteString("REACT              # standing orders for the enemy's next turn\n")
-	b.WriteString(FormatStanding(p.Standing))
+	b.WriteString(FormatStanding(p.Standing.Still(v, side)))
 	b.WriteString("END\n")
 	return b.String()
 }

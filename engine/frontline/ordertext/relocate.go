@@ -33,7 +33,7 @@ func echoCommandPosts(b *strings.Builder, s *rules.State, o rules.Orders) {
 		}
 		fmt.Fprintf(b, "  command post at %s costs %d%s\n", bu.Hex, cost, why)
 	}
-	up := s.Player(o.Side).OwnTurn + s.Lib().Rules.Int("cp_relocate_turns")
+	up := s.Player(o.Side).OwnTurn + s.Lib().Rules.CPRelocateTurns
 	for _, rl := range o.Relocate {
 		fmt.Fprintf(b, "  %s is taken down now and set up at %s at the end of your turn %d if a land unit of yours holds it then (%s stands there); it works the turn after\n", rl.Post, rl.To, up, rl.By)
 	}

@@ -13,6 +13,6 @@ func shipDelayNote(s *rules.State, side, id string) string {
 	if u == nil || s.Card(u).Ship != "large" {
 		return ""
 	}
-	onTime := s.Lib().Rules.Ints("ship_delay")[0]
+	onTime := s.Lib().Rules.ShipDelay[0]
 	return fmt.Sprintf(" (on time on d10 1-%d = %d%%, else 1-3 turns late: Table V.2)", onTime, onTime*10)
 }

@@ -108,16 +108,16 @@ func (s *State) Defense(u *Unit) int {
 	if u.Damaged {
 		if c.Damaged.Defense != nil {
 			d = *c.Damaged.Defense
-		} else if d >= s.lib.Rules.Int("damaged_defense_loss_from") {
+		} else if d >= s.lib.Rules.DamagedDefenseLossFrom {
 			d--
 		}
 	}
 	if c.Kind == "infantry" {
 		if u.DugIn {
-			d += s.lib.Rules.Int("dig_in_defense")
+			d += s.lib.Rules.DigInDefense
 		}
 		if s.Map.City(u.Hex) {
-			d += s.lib.Rules.Int("city_defense")
+			d += s.lib.Rules.CityDefense
 		}
 	}
 	return d
@@ -182,7 +182,7 @@ func (s *State) openCarrier(c *Card) bool { return c.OpenTop && c.Transport > 0 
 // or greater" carry infantry riding on top (§VI.3.4); a transport carries
 // passengers instead.
 func (s *State) TakesRiders(c *Card) bool {
-	return c.Kind == "vehicle" && c.Requires == "tank" && c.Transport == 0 && c.Cost >= s.lib.Rules.Int("riders_min_cost")
+	return c.Kind == "vehicle" && c.Requires == "tank" && c.Transport == 0 && c.Cost >= s.lib.Rules.RidersMinCost
 }
 
 // munitionsSpent: a gun that fired for effect, out of munitions until its
@@ -455,7 +455,7 @@ func (r *resolver) fight(e Engagement, att []*Unit, side string, defensive bool,
 	// Inspire: once per Combat Phase per side (§IV.3.4).
 	r.tryInspire(b, side, e.Inspire)
 	r.tryInspire(b, enemy, r.standingInspire(enemy, e.Hex))
-	maxRounds := r.r.Int("max_rounds")
+	maxRounds := r.r.MaxRounds
 	for b.round = 1; b.round <= maxRounds && !b.over; b.round++ {
 		r.sweep(b)
 		if b.round == 1 {
@@ -658,17 +658,17 @@ func (r *resolver) initMods(b *battle, side string, e Engagement) (int, string) 
 		case vehicleIntoCity:
 			words = append(words, "no attack bonus: a vehicle entering a city to attack")
 		default:
-			add(r.r.Int("attack_initiative"), "attack")
+			add(r.r.AttackInitiative, "attack")
 		}
 		if r.recon[b.hex] {
-			add(r.r.Int("recon_initiative"), "recon")
+			add(r.r.ReconInitiative, "recon")
 		}
 		if _, ok := r.encircled[b.hex]; ok {
-			add(r.r.Int("encircle_initiative"), "encircle")
+			add(r.r.EncircleInitiative, "encircle")
 		}
 		for _, f := range fs {
 			if r.hitAndRun[f.u.Key()] {
-				add(r.r.Int("hit_and_run_initiative"), "hit and run")
+				add(r.r.HitAndRunInitiative, "hit and run")
 				break
 			}
 		}
@@ -677,10 +677,10 @@ func (r *resolver) initMods(b *battle, side string, e Engagement) (int, string) 
 		}
 	} else {
 		if s.Map.City(b.hex) {
-			add(r.r.Int("city_initiative"), "city")
+			add(r.r.CityInitiative, "city")
 		}
 		if outside {
-			add(-r.r.Int("outside_command_initiative"), "outside command")
+			add(-r.r.OutsideCommandInitiative, "outside command")
 		}
 		if vigilant > 0 {
 			add(vigilant, "vigilant")
@@ -856,7 +856,7 @@ func (r *resolver) pickTarget(b *battle, f *fighter, w Weapon, side string) *Uni
 func (s *State) Need(a *Unit, w Weapon, bonus int) int {
 	need := w.Attack
 	if a.Damaged {
-		need += s.lib.Rules.Int("damaged_attack_penalty")
+		need += s.lib.Rules.DamagedAttackPenalty
 	}
 	// Marksman stars (Inset VIII.3), cumulative (§VIII.2.1): "If no
 	// secondary weapon exists, apply this bonus to primary weapon."
@@ -873,7 +873,7 @@ func (s *State) Need(a *Unit, w Weapon, bonus int) int {
 		need--
 	}
 	if w.Bomb && s.Card(a).DiveBomb {
-		need -= s.lib.Rules.Int("dive_bomb_bonus")
+		need -= s.lib.Rules.DiveBombBonus
 	}
 	return need - bonus
 }
@@ -927,13 +927,13 @@ func (r *resolver) missionBonus(b *battle, f *fighter, t *Unit) int {
 		return 0 // a smoked observer sees nothing
 	}
 	if m.Pin {
-		return r.r.Int("destroy_bonus")
+		return r.r.DestroyBonus
 	}
 	if m.Blind {
-		return r.r.Int("blind_bonus")
+		return r.r.BlindBonus
 	}
 	n := b.onTarget[t.Key()]
-	return min(r.r.Int("destroy_bonus")+n, r.r.Int("destroy_bonus_max"))
+	return min(r.r.DestroyBonus+n, r.r.DestroyBonusMax)
 }
 
 // divesIn: a dive bomber aloft with a bomb not yet dropped dives on its
@@ -956,7 +956,7 @@ func (r *resolver) diveBonus(b *battle, a, t *Unit) int {
 	if !b.diving[t] || a.Side == t.Side || !r.s.Card(a).Land() {
 		return 0
 	}
-	return r.r.Int("dive_retaliation_bonus")
+	return r.r.DiveRetaliationBonus
 }
 
 // fire rolls one weapon's shots at t (Inset V.6 steps 5-7).
@@ -965,7 +965,7 @@ func (r *resolver) fire(b *battle, f *fighter, wi int, w Weapon, t *Unit, side s
 	bonus := r.missionBonus(b, f, t)
 	need := s.Need(f.u, w, bonus+r.diveBonus(b, f.u, t))
 	if b.isSmoked(f.u) {
-		need += r.r.Int("smoke_attack_penalty")
+		need += r.r.SmokeAttackPenalty
 	}
 	need += r.smokePenalty(b, t)
 	if w.OneShot {
@@ -1001,7 +1001,7 @@ func (r *resolver) fire(b *battle, f *fighter, wi int, w Weapon, t *Unit, side s
 		r.gunHit(b, f)
 		m, _, _ := b.missionOf(side)
 		if f.gun && bonus > 0 && m.Blind {
-			until := b.round + r.r.Int("smoke_rounds")
+			until := b.round + r.r.SmokeRounds
 			var ids []string
 			for _, u := range r.pool(b, side) {
 				if u.Hex == b.hex {
@@ -1009,16 +1009,16 @@ func (r *resolver) fire(b *battle, f *fighter, wi int, w Weapon, t *Unit, side s
 					ids = append(ids, u.ID)
 				}
 			}
-			r.emit("fire", "VI.7.6.2", b.hex, "", "%s: d20=%d vs %d HIT -> smoke on %s: %v fire at -%d and see nothing through round %d", label, v, need, b.hex, ids, r.r.Int("smoke_attack_penalty"), until)
+			r.emit("fire", "VI.7.6.2", b.hex, "", "%s: d20=%d vs %d HIT -> smoke on %s: %v fire at -%d and see nothing through round %d", label, v, need, b.hex, ids, r.r.SmokeAttackPenalty, until)
 			return
 		}
 		if f.gun && bonus > 0 && m.Pin {
 			b.pinned[t] = true
-			if v < r.r.Int("pin_damage_roll") {
+			if v < r.r.PinDamageRoll {
 				r.emit("fire", "VI.7.6.2", b.hex, "", "%s: d20=%d vs %d HIT -> pinned: no fire, no move, no withdrawal in its next round", label, v, need)
 				continue
 			}
-			r.emit("fire", "VI.7.6.2", b.hex, "", "%s: d20=%d vs %d HIT, natural %d+ -> pinned and damaged", label, v, need, r.r.Int("pin_damage_roll"))
+			r.emit("fire", "VI.7.6.2", b.hex, "", "%s: d20=%d vs %d HIT, natural %d+ -> pinned and damaged", label, v, need, r.r.PinDamageRoll)
 		}
 		r.hit(b, f, w, t, label, v, need, v == 19)
 	}

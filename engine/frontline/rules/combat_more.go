@@ -26,12 +26,10 @@ func (r *resolver) destroy(u *Unit, by *Unit) {
 			r.emit("survival", "VII.5.4", h, "", "%s was on the ground apart from %s: unhurt, placed in %s", c.ID, u.ID, h)
 			continue
 		}
-		table := "crew_survival"
-		section := "Table VI.3"
+		bands, section := r.r.CrewSurvival, "Table VI.3"
 		if c.Role == "passenger" {
-			table, section = "carrier_loss", "Table VI.1"
+			bands, section = r.r.CarrierLoss, "Table VI.1"
 		}
-		bands := r.r.Ints(table)
 		v := r.roll(10, c.ID+" survival", fmt.Sprintf("1-%d destroyed, %d-%d damaged, %d+ intact", bands[0], bands[0]+1, bands[1], bands[1]+1))
 		c.In, c.Role = "", ""
 		c.Hex = h
@@ -80,9 +78,9 @@ func (r *resolver) destroyScore(u *Unit) int {
 	c := r.s.Card(u)
 	score := c.Cost
 	if c.Kind == "structure" && c.Radius > 0 {
-		score = r.r.Int("score_command_post")
+		score = r.r.ScoreCommandPost
 	}
-	return score + len(u.Stars)*r.r.Int("score_star")
+	return score + len(u.Stars)*r.r.ScoreStar
 }
 
 // experienceHolder: experience goes to the crew or infantry operating a
@@ -294,8 +292,8 @@ func (r *resolver) interdict(b *battle) bool {
 		if len(guns) == 0 {
 			continue
 		}
-		bonus := r.r.Int("interdict_bonus")
-		big := r.r.Int("interdict_damage_roll")
+		bonus := r.r.InterdictBonus
+		big := r.r.InterdictDamageRoll
 		success := false
 		var damaging []*Unit
 		for _, g := range guns {
@@ -535,11 +533,11 @@ func (r *resolver) fireForEffect(b *battle, side string) {
 		return
 	}
 	w0 := s.Card(guns[0].u).Weapons[0]
-	need := s.Need(guns[0].u, w0, r.r.Int("ffe_bonus"))
+	need := s.Need(guns[0].u, w0, r.r.FFEBonus)
 	v := r.roll(20, "Fire for Effect", fmt.Sprintf("%d+", need))
 	hit := v != 1 && (v >= need || v == 20)
 	r.emit("fire", "VI.7.6.2", b.hex, "", "%s calls Fire for Effect through %s with %d gun(s): d20=%d vs %d (rating %d -%d) -> %s",
-		side, fo.ID, len(guns), v, need, w0.Attack, r.r.Int("ffe_bonus"), map[bool]string{true: "every gun hits, intensity doubled", false: "miss"}[hit])
+		side, fo.ID, len(guns), v, need, w0.Attack, r.r.FFEBonus, map[bool]string{true: "every gun hits, intensity doubled", false: "miss"}[hit])
 	// "any Unit engaged in a Fire for Effect mission may not continue to
 	// attack for the remainder of the Engagement"; its munitions come back
 	// when its side's next Supply Phase is completed (Inset VI.6).

@@ -30,7 +30,7 @@ func (s *State) PostCost(side, code string, h Hex) (cost int, half bool) {
 func (s *State) CommandPostCost(side string, h Hex) (cost int, half bool) {
 	c := s.lib.Cards["CP"].Cost
 	if (s.Map.Terrain(h) == KeyCity && s.Control[h] == side) || s.emplacementOf(side, h) != nil {
-		return (c*s.lib.Rules.Int("cp_key_city_percent") + 99) / 100, true
+		return (c*s.lib.Rules.CPKeyCityPercent + 99) / 100, true
 	}
 	return c, false
 }
@@ -127,7 +127,7 @@ func (r *resolver) takeDown(o Orders) {
 		cp := s.Unit(r.side, rl.Post)
 		from := cp.Hex
 		cp.Hex, cp.Found, cp.Revealed = rl.To, false, false
-		cp.Relocate = r.own + r.r.Int("cp_relocate_turns")
+		cp.Relocate = r.own + r.r.CPRelocateTurns
 		r.emit("command", "IV.1.3", from, r.side, "%s takes down %s at %s to set it up at %s at the end of its turn %d", r.side, cp.ID, from, rl.To, cp.Relocate)
 	}
 }

@@ -3,12 +3,15 @@ package rules
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math"
+	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
 
-	frontlinedata "fieldpost/data/frontline"
+	"fieldpost/engine/frontline/data"
 )
 
 // Weapon is one row of a unit card (Inset III.1).
@@ -112,31 +115,96 @@ func (c *Card) Land() bool { return c.Kind == "infantry" || c.Kind == "vehicle" 
 // towSize orders the tow classes S < M < L (Glossary Tow Capacity).
 func towSize(s string) int { return strings.Index("SML", s) + 1 }
 
-// Rules are the numbers the engine plays by, read from rules.json where
-// each carries its source.
+// Rules are the numbers the engine plays by, decoded from rules.json, where
+// each carries its source: every rule of the file is a field here and every
+// field a rule of the file, or the file does not load.
 type Rules struct {
-	ints  map[string]int
-	lists map[string][]int
-	// Sources maps a rule name to where its value comes from.
-	Sources map[string]string
-}
+	StartTreasury             int   `json:"start_treasury"`
+	HandLimit                 int   `json:"hand_limit"`
+	EventRollMax              int   `json:"event_roll_max"`
+	ProductionEvery           int   `json:"production_every"`
+	SupplyPercent             int   `json:"supply_percent"`
+	PortSupplyCut             int   `json:"port_supply_cut"`
+	PortSupplyCutDamaged      int   `json:"port_supply_cut_damaged"`
+	DeficitIdleFactor         int   `json:"deficit_idle_factor"`
+	ExperienceRollCost        int   `json:"experience_roll_cost"`
+	ExperienceRollsMax        int   `json:"experience_rolls_max"`
+	MaxStars                  int   `json:"max_stars"`
+	AttackInitiative          int   `json:"attack_initiative"`
+	ReconInitiative           int   `json:"recon_initiative"`
+	CityInitiative            int   `json:"city_initiative"`
+	CityDefense               int   `json:"city_defense"`
+	OutsideCommandInitiative  int   `json:"outside_command_initiative"`
+	HitAndRunInitiative       int   `json:"hit_and_run_initiative"`
+	EncircleInitiative        int   `json:"encircle_initiative"`
+	DigInRoll                 int   `json:"dig_in_roll"`
+	DigInDefense              int   `json:"dig_in_defense"`
+	ReconRoll                 int   `json:"recon_roll"`
+	ReconHiddenRoll           int   `json:"recon_hidden_roll"`
+	ReconEngineerBonus        int   `json:"recon_engineer_bonus"`
+	RiverInfantry             int   `json:"river_infantry"`
+	RiverInfantryEngineer     int   `json:"river_infantry_engineer"`
+	RiverVehicle              int   `json:"river_vehicle"`
+	SwampInfantry             int   `json:"swamp_infantry"`
+	MountainVehicle           int   `json:"mountain_vehicle"`
+	MaxRounds                 int   `json:"max_rounds"`
+	DestroyBonus              int   `json:"destroy_bonus"`
+	DestroyBonusMax           int   `json:"destroy_bonus_max"`
+	FFEBonus                  int   `json:"ffe_bonus"`
+	InterdictBonus            int   `json:"interdict_bonus"`
+	InterdictDamageRoll       int   `json:"interdict_damage_roll"`
+	BlindBonus                int   `json:"blind_bonus"`
+	SmokeRounds               int   `json:"smoke_rounds"`
+	SmokeAttackPenalty        int   `json:"smoke_attack_penalty"`
+	VehicleSmokeRounds        int   `json:"vehicle_smoke_rounds"`
+	VehicleSmokeAttackPenalty int   `json:"vehicle_smoke_attack_penalty"`
+	SmokeWithdrawBonus        int   `json:"smoke_withdraw_bonus"`
+	PinDamageRoll             int   `json:"pin_damage_roll"`
+	AircraftExitRounds        int   `json:"aircraft_exit_rounds"`
+	RidersMinCost             int   `json:"riders_min_cost"`
+	DiveBombBonus             int   `json:"dive_bomb_bonus"`
+	DiveRetaliationBonus      int   `json:"dive_retaliation_bonus"`
+	CarrierLoss               []int `json:"carrier_loss"`
+	CrewSurvival              []int `json:"crew_survival"`
+	BridgeBombOverLb          int   `json:"bridge_bomb_over_lb"`
+	DetonateExistingBridge    []int `json:"detonate_existing_bridge"`
+	ClearVehicleObstacle      []int `json:"clear_vehicle_obstacle"`
+	ClearInfantryObstacle     []int `json:"clear_infantry_obstacle"`
+	EmplacementCapacity       int   `json:"emplacement_capacity"`
+	DetonatePort              []int `json:"detonate_port"`
+	DetonateAirfield          []int `json:"detonate_airfield"`
+	DetonateEngineeredBridge  []int `json:"detonate_engineered_bridge"`
+	ClearEmplacement          []int `json:"clear_emplacement"`
+	PushInterval              int   `json:"push_interval"`
+	PushHexes                 int   `json:"push_hexes"`
+	PushAirHexes              int   `json:"push_air_hexes"`
+	ConvertCostPercent        int   `json:"convert_cost_percent"`
+	CPKeyCityPercent          int   `json:"cp_key_city_percent"`
+	CPRelocateTurns           int   `json:"cp_relocate_turns"`
+	ShipDelay                 []int `json:"ship_delay"`
+	ConvertTurns              int   `json:"convert_turns"`
+	TowMovementLoss           int   `json:"tow_movement_loss"`
+	CardsPerDecision          int   `json:"cards_per_decision"`
+	EventCopies               int   `json:"event_copies"`
+	KeyCityUnits              int   `json:"key_city_units"`
+	RepairCostPercent         int   `json:"repair_cost_percent"`
+	ScoreKeyCity              int   `json:"score_key_city"`
+	ScoreRuinedCity           int   `json:"score_ruined_city"`
+	ScorePrimaryObjective     int   `json:"score_primary_objective"`
+	ScoreSecondaryObjective   int   `json:"score_secondary_objective"`
+	ScoreStar                 int   `json:"score_star"`
+	CaptureScoreFactor        int   `json:"capture_score_factor"`
+	ScoreCommand              int   `json:"score_command"`
+	ScoreCommandPost          int   `json:"score_command_post"`
+	DamagedAttackPenalty      int   `json:"damaged_attack_penalty"`
+	DamagedDefenseLossFrom    int   `json:"damaged_defense_loss_from"`
+	PartisanReconRoll         int   `json:"partisan_recon_roll"`
+	MomentumGroup             int   `json:"momentum_group"`
+	MomentumMax               int   `json:"momentum_max"`
 
-// Int returns a whole-number rule value; a missing one is a data bug.
-func (r *Rules) Int(name string) int {
-	v, ok := r.ints[name]
-	if !ok {
-		panic(fmt.Sprintf("frontline: rule %q is not a number in rules.json", name))
-	}
-	return v
-}
-
-// Ints returns a list rule value (tables by try or band).
-func (r *Rules) Ints(name string) []int {
-	v, ok := r.lists[name]
-	if !ok {
-		panic(fmt.Sprintf("frontline: rule %q is not a list of numbers in rules.json", name))
-	}
-	return v
+	// Sources maps a rule's name in rules.json to where its value comes
+	// from.
+	Sources map[string]string `json:"-"`
 }
 
 // EventCard is one card of the event deck.
@@ -190,29 +258,12 @@ func loadLibrary() (*Library, error) {
 		l.Codes = append(l.Codes, c.Code)
 	}
 	sort.Strings(l.Codes)
-	var raw map[string]struct {
-		Value  json.RawMessage `json:"value"`
-		Source string          `json:"source"`
+	text, err := data.Files.ReadFile("rules.json")
+	if err != nil {
+		return nil, fmt.Errorf("frontline data rules.json: %w", err)
 	}
-	if err := readJSON("rules.json", &raw); err != nil {
+	if l.Rules, err = decodeRules("rules.json", text); err != nil {
 		return nil, err
-	}
-	l.Rules = &Rules{ints: map[string]int{}, lists: map[string][]int{}, Sources: map[string]string{}}
-	for k, v := range raw {
-		if v.Source == "" {
-			return nil, fmt.Errorf("rules.json: %s has no source", k)
-		}
-		var n int
-		var list []int
-		switch {
-		case json.Unmarshal(v.Value, &n) == nil:
-			l.Rules.ints[k] = n
-		case json.Unmarshal(v.Value, &list) == nil:
-			l.Rules.lists[k] = list
-		default:
-			return nil, fmt.Errorf("rules.json: %s is neither a number nor a list of numbers", k)
-		}
-		l.Rules.Sources[k] = v.Source
 	}
 	var ev struct {
 		Events []EventCard `json:"events"`
@@ -224,8 +275,49 @@ func loadLibrary() (*Library, error) {
 	return l, nil
 }
 
+// decodeRules reads the rule numbers of file: an object of rules, each a
+// value and its source. A rule the file lacks, one it has that Rules does
+// not know, or a value of the wrong kind is an error naming the rule.
+func decodeRules(file string, text []byte) (*Rules, error) {
+	var raw map[string]struct {
+		Value  json.RawMessage `json:"value"`
+		Source string          `json:"source"`
+	}
+	if err := json.Unmarshal(text, &raw); err != nil {
+		return nil, fmt.Errorf("frontline data %s: %w", file, err)
+	}
+	r := &Rules{Sources: map[string]string{}}
+	fields := reflect.ValueOf(r).Elem()
+	byName := map[string]reflect.Value{}
+	for i := range fields.NumField() {
+		if name := strings.Split(fields.Type().Field(i).Tag.Get("json"), ",")[0]; name != "-" {
+			byName[name] = fields.Field(i)
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(raw)) {
+		v := raw[name]
+		field, ok := byName[name]
+		switch {
+		case !ok:
+			return nil, fmt.Errorf("frontline data %s: unknown rule %q", file, name)
+		case v.Source == "":
+			return nil, fmt.Errorf("frontline data %s: rule %q has no source", file, name)
+		}
+		if err := json.Unmarshal(v.Value, field.Addr().Interface()); err != nil {
+			return nil, fmt.Errorf("frontline data %s: rule %q: want %s: %w", file, name, field.Type(), err)
+		}
+		r.Sources[name] = v.Source
+	}
+	for _, name := range slices.Sorted(maps.Keys(byName)) {
+		if _, ok := raw[name]; !ok {
+			return nil, fmt.Errorf("frontline data %s: rule %q is missing", file, name)
+		}
+	}
+	return r, nil
+}
+
 func readJSON(name string, v any) error {
-	b, err := frontlinedata.Files.ReadFile(name)
+	b, err := data.Files.ReadFile(name)
 	if err != nil {
 		return fmt.Errorf("frontline data %s: %w", name, err)
 	}

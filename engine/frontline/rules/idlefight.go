@@ -25,7 +25,7 @@ func (r *resolver) putBack(b *battle) {
 		own := s.Player(u.Side).OwnTurn
 		if u.Building != "" {
 			if u.Ready == 0 {
-				every := r.r.Int("production_every")
+				every := r.r.ProductionEvery
 				u.Ready = (own/every+1)*every + 1
 			} else {
 				u.Ready++

@@ -15,7 +15,7 @@ func (r *resolver) landCaptured(u *Unit, h Hex) {
 	r.place(u, h)
 	u.Aloft, u.TOF, u.Spent = false, 0, false
 	r.emit("air", "VII.5.1", h, "", "%s lands at %s, an airfield %s controls: aircraft and crew are captured", u.ID, h, captor)
-	r.capture(u, captor, r.r.Int("capture_score_factor"), "VII.5.1")
+	r.capture(u, captor, r.r.CaptureScoreFactor, "VII.5.1")
 }
 
 // parachute: the surviving crew of an aircraft destroyed in flight comes
@@ -26,5 +26,5 @@ func (r *resolver) parachute(plane, crew *Unit) {
 		return
 	}
 	r.emit("captured", "VI.1.2", crew.Hex, "", "%s parachutes into %s, held by the enemy", crew.ID, crew.Hex)
-	r.capture(crew, s.Enemy(crew.Side), r.r.Int("capture_score_factor"), "VI.1.2")
+	r.capture(crew, s.Enemy(crew.Side), r.r.CaptureScoreFactor, "VI.1.2")
 }

@@ -18,7 +18,7 @@ func (r *resolver) encircle(e Encircle) {
 	won, text := r.rollOff(r.side, r.enemy, "Encircle")
 	if won {
 		r.encircled[e.Hex] = e.Open
-		r.emit("card", "IV.3.3", e.Hex, "", "%s plays Encircle on %s (open hex %s): %s -> encircled: +%d attack initiative there this turn", r.side, e.Hex, e.Open, text, r.r.Int("encircle_initiative"))
+		r.emit("card", "IV.3.3", e.Hex, "", "%s plays Encircle on %s (open hex %s): %s -> encircled: +%d attack initiative there this turn", r.side, e.Hex, e.Open, text, r.r.EncircleInitiative)
 		return
 	}
 	r.emit("card", "IV.3.3", e.Hex, "", "%s plays Encircle on %s (open hex %s): %s -> lost", r.side, e.Hex, e.Open, text)
@@ -157,7 +157,7 @@ func (r *resolver) offers(b *battle, e Engagement) bool {
 			}
 			r.captureWorks(b.hex, of.side, other, 1, "IV.3.2")
 			b.noExperience = true
-			s.Player(of.side).Score += r.r.Int("score_command")
+			s.Player(of.side).Score += r.r.ScoreCommand
 			r.afterBattle(b)
 			return true
 		}
@@ -184,7 +184,7 @@ func (r *resolver) capture(u *Unit, captor string, factor int, section string) {
 		}
 		r.capture(c, captor, factor, section)
 	}
-	score := factor*s.Card(u).Cost + len(u.Stars)*r.r.Int("score_star")
+	score := factor*s.Card(u).Cost + len(u.Stars)*r.r.ScoreStar
 	s.Player(captor).Score += score
 	r.emit("captured", section, u.Hex, "", "%s:%s is captured by %s (+%d score)", u.Side, u.ID, captor, score)
 	if s.Card(u).Kind == "infantry" {
@@ -316,7 +316,7 @@ func (r *resolver) aircraftExit(b *battle, e Engagement) {
 		return
 	}
 	for _, side := range []string{b.att, b.def} {
-		after := r.r.Int("aircraft_exit_rounds")
+		after := r.r.AircraftExitRounds
 		if side == r.side && e.Exit > 0 {
 			after = e.Exit
 		}
@@ -387,7 +387,7 @@ func (r *resolver) bridgeFire(b *battle, e Engagement) {
 			}
 			bonus := 0
 			if f.gun && b.fo != nil {
-				bonus = r.r.Int("destroy_bonus")
+				bonus = r.r.DestroyBonus
 			}
 			need := s.Need(f.u, w, bonus)
 			if w.OneShot {
@@ -409,7 +409,7 @@ func (r *resolver) bridgeFire(b *battle, e Engagement) {
 // equal to or larger than 155mm and bombs larger than 500 lb" (§VII.4),
 // where ports and airfields take bombs "equal to or larger than 500 lb".
 func (s *State) BreaksBridges(w Weapon) bool {
-	return w.Heavy && (w.BombLb == 0 || w.BombLb > s.lib.Rules.Int("bridge_bomb_over_lb"))
+	return w.Heavy && (w.BombLb == 0 || w.BombLb > s.lib.Rules.BridgeBombOverLb)
 }
 
 // bridgeTarget reads a target written BRIDGE:CCRR-CCRR.
@@ -427,7 +427,7 @@ func bridgeTarget(t string) (Side2, bool) {
 // cost, one per post per turn (§VI.4); Rest and Refit makes it free.
 func (r *resolver) startRepair(u *Unit) {
 	s := r.s
-	cost := (s.Card(u).Cost*r.r.Int("repair_cost_percent") + 99) / 100
+	cost := (s.Card(u).Cost*r.r.RepairCostPercent + 99) / 100
 	if s.modifier("rest-refit", u.Side) {
 		cost = 0
 	}
@@ -498,7 +498,7 @@ func (r *resolver) finishRepairs() {
 			}
 			u.Damaged = false
 			for _, st := range o.Stars {
-				if len(u.Stars) < r.r.Int("max_stars") {
+				if len(u.Stars) < r.r.MaxStars {
 					u.Stars = append(u.Stars, st)
 				}
 			}

@@ -77,7 +77,7 @@ func (r *resolver) groupMomentum(b *battle, side string) int {
 			best = g
 		}
 	}
-	if len(best) < r.r.Int("momentum_group") {
+	if len(best) < r.r.MomentumGroup {
 		return 0
 	}
 	return groupValue(best)
@@ -100,21 +100,21 @@ func (r *resolver) settleMomentum(b *battle, winner string) {
 		for _, g := range s.groupsOf(us) {
 			v := groupValue(g)
 			switch {
-			case len(g) < r.r.Int("momentum_group"):
+			case len(g) < r.r.MomentumGroup:
 				v = 0
 			case side == winner && v < 0, side != winner && v > 0:
 				v = 0
 			case side == winner:
-				v = min(v+1, r.r.Int("momentum_max"))
+				v = min(v+1, r.r.MomentumMax)
 			default:
-				v = max(v-1, -r.r.Int("momentum_max"))
+				v = max(v-1, -r.r.MomentumMax)
 			}
 			var ids []string
 			for _, u := range g {
 				u.Momentum = v
 				ids = append(ids, u.ID)
 			}
-			if len(g) >= r.r.Int("momentum_group") {
+			if len(g) >= r.r.MomentumGroup {
 				text = append(text, fmt.Sprintf("%s %s %+d", side, strings.Join(ids, " "), v))
 			}
 		}
@@ -145,7 +145,7 @@ func (r *resolver) breakMomentum() {
 				n++
 			}
 		}
-		if n < r.r.Int("momentum_group") {
+		if n < r.r.MomentumGroup {
 			broken = append(broken, u.ID)
 		}
 	}
@@ -171,10 +171,10 @@ func (r *resolver) cityMomentum(side string, h Hex) {
 			land = append(land, u)
 		}
 	}
-	if len(land) < r.r.Int("momentum_group") {
+	if len(land) < r.r.MomentumGroup {
 		return
 	}
-	v := min(groupValue(land)+1, r.r.Int("momentum_max"))
+	v := min(groupValue(land)+1, r.r.MomentumMax)
 	for _, u := range land {
 		u.Momentum = v
 	}

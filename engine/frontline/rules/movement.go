@@ -20,7 +20,7 @@ func (s *State) Movement(u *Unit, push bool) int {
 	}
 	if c.Kind == "vehicle" {
 		if s.towing(u) != nil {
-			m -= s.lib.Rules.Int("tow_movement_loss")
+			m -= s.lib.Rules.TowMovementLoss
 		}
 		if s.modifier("fuel-shortage", u.Side) {
 			m = (m + 1) / 2
@@ -34,9 +34,9 @@ func (s *State) Movement(u *Unit, push bool) int {
 	}
 	if push {
 		if c.Kind == "aircraft" {
-			m += s.lib.Rules.Int("push_air_hexes")
+			m += s.lib.Rules.PushAirHexes
 		} else {
-			m += s.lib.Rules.Int("push_hexes")
+			m += s.lib.Rules.PushHexes
 		}
 	}
 	return max(m, 0)
@@ -175,12 +175,12 @@ func (r *resolver) moveUnit(u *Unit, m Move) {
 			r.moved[u.Key()], r.moved[g.Key()] = true, true
 			r.emit("move", "VI.3.5", u.Hex, r.side, "%s unhitches %s (an idle Movement Phase)", u.ID, g.ID)
 		case ActDig:
-			need := r.r.Int("dig_in_roll")
+			need := r.r.DigInRoll
 			v := r.roll(6, "dig in "+u.ID, fmt.Sprintf("%d+", need))
 			r.moved[u.Key()] = true
 			if v >= need {
 				u.DugIn = true
-				r.emit("dig", "VI.2.4", u.Hex, r.side, "%s digs in: d6=%d vs %d+ -> dug in, Defense +%d", u.ID, v, need, r.r.Int("dig_in_defense"))
+				r.emit("dig", "VI.2.4", u.Hex, r.side, "%s digs in: d6=%d vs %d+ -> dug in, Defense +%d", u.ID, v, need, r.r.DigInDefense)
 			} else {
 				r.emit("dig", "VI.2.4", u.Hex, r.side, "%s digs in: d6=%d vs %d+ -> fails", u.ID, v, need)
 			}
@@ -232,11 +232,11 @@ func (r *resolver) enterCheck(u *Unit, from, to Hex) bool {
 	vehicle := c.Kind == "vehicle"
 	road := s.Map.Road(from, to)
 	if s.Map.River(from, to) && s.Bridges[hexside(from, to)] != "intact" && !s.bridgeCarries(u, hexside(from, to)) {
-		need := r.r.Int("river_infantry")
+		need := r.r.RiverInfantry
 		if vehicle {
-			need = r.r.Int("river_vehicle")
+			need = r.r.RiverVehicle
 		} else if s.friendlyEngineer(u, from) {
-			need = r.r.Int("river_infantry_engineer")
+			need = r.r.RiverInfantryEngineer
 		}
 		if s.modifier("heavy-rain", u.Side) {
 			need++
@@ -252,13 +252,13 @@ func (r *resolver) enterCheck(u *Unit, from, to Hex) bool {
 	switch t {
 	case Swamp:
 		if !vehicle && !road {
-			if !r.check(u, r.r.Int("swamp_infantry"), fmt.Sprintf("%s enters the swamp %s", u.ID, to), "III.3.1", to) {
+			if !r.check(u, r.r.SwampInfantry, fmt.Sprintf("%s enters the swamp %s", u.ID, to), "III.3.1", to) {
 				return false
 			}
 		}
 	case Mountain:
 		if vehicle && !road {
-			if !r.check(u, r.r.Int("mountain_vehicle"), fmt.Sprintf("%s enters the mountains %s", u.ID, to), "III.3.1", to) {
+			if !r.check(u, r.r.MountainVehicle, fmt.Sprintf("%s enters the mountains %s", u.ID, to), "III.3.1", to) {
 				return false
 			}
 		}
@@ -315,7 +315,7 @@ func (r *resolver) obstacles(u *Unit) bool {
 		w := oc.Weapons[0]
 		need := w.Attack
 		if o.Damaged {
-			need += r.r.Int("damaged_attack_penalty")
+			need += r.r.DamagedAttackPenalty
 		}
 		v := r.roll(20, o.ID+" attacks "+u.ID, fmt.Sprintf("%d+", need))
 		if v == 1 || (v < need && v != 20) {
@@ -367,9 +367,9 @@ func (r *resolver) applyDamageNow(u *Unit, net int, by *Unit) string {
 // stack, 8+ also finds hidden units (§VI.6, §IV.1.7).
 func (r *resolver) reconnoitre(u *Unit, h Hex) {
 	s := r.s
-	need, hidden := r.r.Int("recon_roll"), r.r.Int("recon_hidden_roll")
+	need, hidden := r.r.ReconRoll, r.r.ReconHiddenRoll
 	if s.modifier("partisan", u.Side) {
-		need = r.r.Int("partisan_recon_roll")
+		need = r.r.PartisanReconRoll
 	}
 	v := r.roll(10, u.ID+" recon "+h.String(), fmt.Sprintf("%d+ (%d+ for hidden units)", need, hidden))
 	r.noFight[u.Key()] = true
@@ -398,7 +398,7 @@ func (r *resolver) reconnoitre(u *Unit, h Hex) {
 		found = strings.Join(seen, " ")
 	}
 	r.emit("recon", "VI.6", h, r.side, "%s reconnoitres %s: d10=%d vs %d+ -> success (%d+ finds hidden units); seen: %s; +%d initiative attacking it this turn",
-		u.ID, h, v, need, hidden, found, r.r.Int("recon_initiative"))
+		u.ID, h, v, need, hidden, found, r.r.ReconInitiative)
 }
 
 // detonate: an engineer blows the existing bridge between its hex and h
@@ -419,7 +419,7 @@ func (r *resolver) detonate(u *Unit, h Hex) {
 		return
 	}
 	key := "bridge " + side.String()
-	table := r.r.Ints("detonate_existing_bridge")
+	table := r.r.DetonateExistingBridge
 	r.engineerTry(u, key, table, h, func() {
 		s.Bridges[side] = "collapsed"
 	}, "blows the bridge "+side.String())
@@ -429,7 +429,7 @@ func (r *resolver) detonate(u *Unit, h Hex) {
 // Table VI.2); the grounded aircraft on it are lost with it (§VII.5.4).
 // Blowing one is no combat: nobody scores for it.
 func (r *resolver) detonateAirfield(u *Unit, af *Unit) {
-	r.engineerTry(u, "airfield "+af.Key(), r.r.Ints("detonate_airfield"), af.Hex, func() {
+	r.engineerTry(u, "airfield "+af.Key(), r.r.DetonateAirfield, af.Hex, func() {
 		r.destroy(af, nil)
 	}, "blows the airfield "+af.ID)
 }
@@ -447,12 +447,12 @@ func (r *resolver) clear(u *Unit, id string) {
 		r.emit("engineer", "VI.5", u.Hex, r.side, "%s finds no obstacle %s to clear", u.ID, id)
 		return
 	}
-	table := r.r.Ints("clear_infantry_obstacle")
+	table := r.r.ClearInfantryObstacle
 	if strings.Contains(s.Card(ob).Obstacle, "V") {
-		table = r.r.Ints("clear_vehicle_obstacle")
+		table = r.r.ClearVehicleObstacle
 	}
 	if s.Card(ob).Structure == "emplacement" {
-		table = r.r.Ints("clear_emplacement")
+		table = r.r.ClearEmplacement
 	}
 	r.engineerTry(u, "obstacle "+ob.Side+":"+ob.ID, table, u.Hex, func() {
 		r.remove(ob)
@@ -465,7 +465,7 @@ func (r *resolver) engineerTry(u *Unit, key string, table []int, h Hex, done fun
 	need := table[min(try, len(table)-1)]
 	r.moved[u.Key()] = true
 	if need > 0 && r.recon[h] {
-		need = max(need-r.r.Int("recon_engineer_bonus"), 1)
+		need = max(need-r.r.ReconEngineerBonus, 1)
 	}
 	// The try is told before what it brings down (aircraft lost with an
 	// airfield, crews rolling for survival).

@@ -291,3 +291,32 @@ func itoa(n int) string {
 // purchases, supply paid with judge-chosen idle units, no moves, no
 // attacks, nothing deployed; its standing orders stay as they were.
 func (s *State) Default(side string) Orders { return Orders{Side: side} }
+
+// Still returns the standing orders without the units of side that are
+// gone since they were given (destroyed, captured): what its next order
+// form offers, valid sent back unchanged. A fire mission loses a gun gone,
+// and goes with its observer or its last gun; a RETALIATE list emptied is
+// RETALIATE none.
+func (s Standing) Still(st *State, side string) Standing {
+	s = s.clone()
+	has := func(id string) bool { return st.Unit(side, id) != nil }
+	missions := func(list []HexOrder) []HexOrder {
+		var out []HexOrder
+		for _, o := range list {
+			o.Guns = slices.DeleteFunc(slices.Clone(o.Guns), func(id string) bool { return !has(id) })
+			if has(o.FO) && len(o.Guns) > 0 {
+				out = append(out, o)
+			}
+		}
+		return out
+	}
+	s.Interdict, s.Support, s.Cover = missions(s.Interdict), missions(s.Support), missions(s.Cover)
+	s.Scramble = slices.DeleteFunc(s.Scramble, func(id string) bool { return !has(id) })
+	if s.Retaliate == "list" {
+		s.RetaliateUnits = slices.DeleteFunc(s.RetaliateUnits, func(id string) bool { return !has(id) })
+		if len(s.RetaliateUnits) == 0 {
+			s.Retaliate = "none"
+		}
+	}
+	return s
+}

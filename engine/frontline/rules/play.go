@@ -151,7 +151,7 @@ func (s *State) openTurn(r *resolver) {
 		p.Treasury += income
 		r.emit("income", "V.1", Hex{}, "", "%s income %d (FHQ and command posts) -> treasury %d", s.Active, income, p.Treasury)
 		if s.Options.Events && len(s.EventDeck) > 0 {
-			need := r.r.Int("event_roll_max")
+			need := r.r.EventRollMax
 			v := r.roll(10, "event", fmt.Sprintf("1-%d", need))
 			if v <= need {
 				n := s.EventDeck[0]
@@ -186,9 +186,9 @@ func (r *resolver) drawCard() {
 	}
 	c := s.CommandDeck[0]
 	s.CommandDeck = s.CommandDeck[1:]
-	if len(p.Hand) >= r.r.Int("hand_limit") {
+	if len(p.Hand) >= r.r.HandLimit {
 		s.CommandDiscard = append(s.CommandDiscard, c)
-		r.emit("card", "III.7", Hex{}, "", "%s draws a command card over the hand limit of %d: %s discarded", r.side, r.r.Int("hand_limit"), c)
+		r.emit("card", "III.7", Hex{}, "", "%s draws a command card over the hand limit of %d: %s discarded", r.side, r.r.HandLimit, c)
 		return
 	}
 	p.Hand = append(p.Hand, c)
@@ -219,7 +219,7 @@ func (r *resolver) production(o Orders) {
 	for _, b := range o.Buys {
 		c := r.s.lib.Cards[b.Code]
 		for range b.Count {
-			cost := c.Cost + b.XP*r.r.Int("experience_roll_cost")
+			cost := c.Cost + b.XP*r.r.ExperienceRollCost
 			p.Treasury -= cost
 			u := &Unit{ID: r.s.nextID(r.side, b.Code), Side: r.side, Code: b.Code, Staged: r.own}
 			r.s.Units = append(r.s.Units, u)
@@ -285,7 +285,7 @@ func (r *resolver) convert(id string) {
 	s := r.s
 	cp := s.Unit(r.side, id)
 	p := s.Player(r.side)
-	cost := (s.lib.Cards["FHQ"].Cost*r.r.Int("convert_cost_percent") + 99) / 100
+	cost := (s.lib.Cards["FHQ"].Cost*r.r.ConvertCostPercent + 99) / 100
 	p.Treasury -= cost
 	for _, u := range append([]*Unit(nil), s.Units...) {
 		if u.Side == r.side && u.Code == "FHQ" {
@@ -296,7 +296,7 @@ func (r *resolver) convert(id string) {
 	}
 	old := cp.ID
 	cp.Code, cp.ID = "FHQ", s.nextID(r.side, "FHQ")
-	cp.Works = r.own + r.r.Int("convert_turns")
+	cp.Works = r.own + r.r.ConvertTurns
 	s.sortUnits()
 	r.emit("command", "IV.1.9", cp.Hex, r.side, "%s converts %s into %s for %d (treasury %d); it works from %s's turn %d", r.side, old, cp.ID, cost, p.Treasury, r.side, cp.Works)
 }
@@ -304,12 +304,12 @@ func (r *resolver) convert(id string) {
 // ProductionTurn reports own turns 1, 6, 11...
 func (s *State) ProductionTurn(side string) bool {
 	t := s.Player(side).OwnTurn
-	return (t-1)%s.lib.Rules.Int("production_every") == 0
+	return (t-1)%s.lib.Rules.ProductionEvery == 0
 }
 
 // DeploymentTurn reports own turns 5, 10, 15...
 func (s *State) DeploymentTurn(side string) bool {
-	return s.Player(side).OwnTurn%s.lib.Rules.Int("production_every") == 0
+	return s.Player(side).OwnTurn%s.lib.Rules.ProductionEvery == 0
 }
 
 func (s *State) nextID(side, code string) string {
@@ -330,7 +330,7 @@ func (r *resolver) experience(u *Unit) string {
 	if !ok {
 		return fmt.Sprintf("d10=%d none", v)
 	}
-	if len(u.Stars) >= r.r.Int("max_stars") || r.s.Card(u).Kind == "obstacle" {
+	if len(u.Stars) >= r.r.MaxStars || r.s.Card(u).Kind == "obstacle" {
 		return fmt.Sprintf("d10=%d %s (no room)", v, star)
 	}
 	u.Stars = append(u.Stars, star)
@@ -346,7 +346,7 @@ func (s *State) SupplyDue(side string) (due, gross, ports int) {
 			cost += s.Card(u).Cost
 		}
 	}
-	gross = roundHalfUp(float64(cost) * float64(s.lib.Rules.Int("supply_percent")) / 100)
+	gross = roundHalfUp(float64(cost) * float64(s.lib.Rules.SupplyPercent) / 100)
 	cut, ports := s.portCut(side)
 	return max(gross-cut, 0), gross, ports
 }
@@ -413,7 +413,7 @@ func (r *resolver) supply(o Orders) {
 	if deficit == 0 {
 		return
 	}
-	need := deficit * r.r.Int("deficit_idle_factor")
+	need := deficit * r.r.DeficitIdleFactor
 	var chosen []*Unit
 	total := 0
 	// A unit and its crew idle together (Inset V.5): both costs count.
@@ -732,7 +732,7 @@ func (s *State) updateControl(r *resolver) {
 			need := land >= 1
 			switch s.Map.Terrain(h) {
 			case KeyCity:
-				need = land >= s.lib.Rules.Int("key_city_units") && inf >= 1
+				need = land >= s.lib.Rules.KeyCityUnits && inf >= 1
 			case RuinedCity, PortCity:
 				need = inf >= 1
 			}
@@ -742,9 +742,9 @@ func (s *State) updateControl(r *resolver) {
 				points := 0
 				switch s.Map.Terrain(h) {
 				case KeyCity:
-					points = s.lib.Rules.Int("score_key_city")
+					points = s.lib.Rules.ScoreKeyCity
 				case RuinedCity, PortCity:
-					points = s.lib.Rules.Int("score_ruined_city")
+					points = s.lib.Rules.ScoreRuinedCity
 				}
 				s.Player(side).Score += points
 				if r != nil {
@@ -774,9 +774,9 @@ func (r *resolver) objectives() {
 			continue
 		}
 		o.Achieved = true
-		kind, points := "secondary", r.r.Int("score_secondary_objective")
+		kind, points := "secondary", r.r.ScoreSecondaryObjective
 		if o.Primary {
-			kind, points = "primary", r.r.Int("score_primary_objective")
+			kind, points = "primary", r.r.ScorePrimaryObjective
 		}
 		city := r.cityScored[o.Side+" "+o.Hex.String()]
 		s.Player(o.Side).Score += max(points, city) - city

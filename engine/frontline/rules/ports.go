@@ -53,9 +53,9 @@ func (s *State) portCut(side string) (cut, ports int) {
 		case portDestroyed:
 			continue
 		case portDamaged:
-			cut += s.lib.Rules.Int("port_supply_cut_damaged")
+			cut += s.lib.Rules.PortSupplyCutDamaged
 		default:
-			cut += s.lib.Rules.Int("port_supply_cut")
+			cut += s.lib.Rules.PortSupplyCut
 		}
 		ports++
 	}
@@ -84,7 +84,7 @@ func (r *resolver) portFire(b *battle) {
 			}
 			bonus := 0
 			if f.gun && b.fo != nil {
-				bonus = r.r.Int("destroy_bonus")
+				bonus = r.r.DestroyBonus
 			}
 			need := s.Need(f.u, w, bonus)
 			if w.OneShot {
@@ -139,7 +139,7 @@ func (s *State) setPort(h Hex, st string) {
 // Facility); each try in a later turn needs less, prior recon -2.
 func (r *resolver) detonatePort(u *Unit) {
 	h := u.Hex
-	r.engineerTry(u, "port "+h.String(), r.r.Ints("detonate_port"), h, func() {
+	r.engineerTry(u, "port "+h.String(), r.r.DetonatePort, h, func() {
 		r.s.setPort(h, portDestroyed)
 	}, "blows the port "+h.String())
 }

@@ -211,7 +211,7 @@ func checkInvariants(t *testing.T, s *State, cards int) {
 		if p.Treasury < 0 {
 			t.Fatalf("%s treasury %d", p.Side, p.Treasury)
 		}
-		if len(p.Hand) > s.lib.Rules.Int("hand_limit") {
+		if len(p.Hand) > s.lib.Rules.HandLimit {
 			t.Fatalf("%s holds %d cards", p.Side, len(p.Hand))
 		}
 		held += len(p.Hand)

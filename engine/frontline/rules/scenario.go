@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"strings"
 
-	frontlinedata "fieldpost/data/frontline"
 	"fieldpost/engine"
+	"fieldpost/engine/frontline/data"
 )
 
 // ScenarioInfo names a bundled scenario.
@@ -19,7 +19,7 @@ type ScenarioInfo struct {
 
 // Scenarios lists the bundled scenarios in name order.
 func Scenarios() ([]ScenarioInfo, error) {
-	entries, err := fs.ReadDir(frontlinedata.Files, "scenarios")
+	entries, err := fs.ReadDir(data.Files, "scenarios")
 	if err != nil {
 		return nil, fmt.Errorf("frontline scenarios: %w", err)
 	}
@@ -39,7 +39,7 @@ func Scenarios() ([]ScenarioInfo, error) {
 // LoadScenario parses a bundled scenario into its opening position, decks
 // not yet shuffled.
 func LoadScenario(name string) (*State, error) {
-	b, err := frontlinedata.Files.ReadFile("scenarios/" + name + ".txt")
+	b, err := data.Files.ReadFile("scenarios/" + name + ".txt")
 	if err != nil {
 		return nil, fmt.Errorf("frontline scenario %q: no such scenario", name)
 	}
@@ -68,13 +68,13 @@ func (s *State) shuffleDecks(d Dice) {
 	r := s.lib.Rules
 	s.CommandDeck = s.CommandDeck[:0]
 	if s.Options.Cards {
-		for range r.Int("cards_per_decision") {
+		for range r.CardsPerDecision {
 			s.CommandDeck = append(s.CommandDeck, CardNames...)
 		}
 	}
 	s.EventDeck = s.EventDeck[:0]
 	if s.Options.Events {
-		for range r.Int("event_copies") {
+		for range r.EventCopies {
 			for _, e := range s.lib.Events {
 				s.EventDeck = append(s.EventDeck, e.N)
 			}
@@ -248,7 +248,7 @@ func ParseScenario(text string) (*State, error) {
 			}
 			s.Sides = []string{strings.ToUpper(args[0]), strings.ToUpper(args[1])}
 			for _, side := range s.Sides {
-				s.Players = append(s.Players, &Player{Side: side, Hand: []string{}, Treasury: l.Rules.Int("start_treasury")})
+				s.Players = append(s.Players, &Player{Side: side, Hand: []string{}, Treasury: l.Rules.StartTreasury})
 			}
 			s.Active = s.Sides[0]
 		case "TURNS":

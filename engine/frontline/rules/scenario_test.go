@@ -70,9 +70,9 @@ func TestBookAnchors(t *testing.T) {
 	check("CP radius", c["CP"].Radius, 15)
 	check("CP damaged radius", c["CP"].RadiusDamaged, 8)
 	check("FHQ income", c["FHQ"].Income, 30)
-	check("Key City command post percent", l.Rules.Int("cp_key_city_percent"), 50)
-	check("large ship on time up to", l.Rules.Ints("ship_delay")[0], 7)
-	check("momentum group", l.Rules.Int("momentum_group"), 3)
+	check("Key City command post percent", l.Rules.CPKeyCityPercent, 50)
+	check("large ship on time up to", l.Rules.ShipDelay[0], 7)
+	check("momentum group", l.Rules.MomentumGroup, 3)
 	for name := range l.Rules.Sources {
 		if l.Rules.Sources[name] == "" {
 			t.Errorf("rule %s has no source", name)

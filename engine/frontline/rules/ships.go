@@ -158,7 +158,7 @@ func (r *resolver) deployNaval(u *Unit, dp Deploy) bool {
 		return true
 	}
 	if s.Card(u).Ship == "large" {
-		bands := r.r.Ints("ship_delay")
+		bands := r.r.ShipDelay
 		v := r.roll(10, "deployment of "+u.ID, fmt.Sprintf("1-%d on time, %d/%d/%d late 1/2/3 turns", bands[0], bands[0]+1, bands[0]+2, bands[0]+3))
 		if late := v - bands[0]; late > 0 {
 			u.Hex, u.Arrives = dp.Hex, r.own+late

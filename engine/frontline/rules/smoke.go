@@ -91,7 +91,7 @@ func (r *resolver) laySmoke(b *battle, side, id string) {
 				break
 			}
 		}
-		sc := smokeScreen{side: side, hex: u.Hex, reach: reach, until: round + r.r.Int("vehicle_smoke_rounds") - 1}
+		sc := smokeScreen{side: side, hex: u.Hex, reach: reach, until: round + r.r.VehicleSmokeRounds - 1}
 		b.screens = append(b.screens, sc)
 		b.layer[u] = round
 		where := "in " + u.Hex.String()
@@ -99,7 +99,7 @@ func (r *resolver) laySmoke(b *battle, side, id string) {
 			where = fmt.Sprintf("within %d hex(es) of %s", reach, u.Hex)
 		}
 		r.emit("smoke", "Glossary Smoke", u.Hex, "", "%s lays smoke at %s instead of firing in round %d: attacks on %s units %s need %d more, and their Withdraw and Suspend Attack checks get +%d, through round %d",
-			u.ID, u.Hex, round, side, where, r.r.Int("vehicle_smoke_attack_penalty"), r.r.Int("smoke_withdraw_bonus"), sc.until)
+			u.ID, u.Hex, round, side, where, r.r.VehicleSmokeAttackPenalty, r.r.SmokeWithdrawBonus, sc.until)
 		return
 	}
 }
@@ -117,7 +117,7 @@ func (b *battle) screened(t *Unit) bool {
 // smokePenalty is what an attack on t needs more under smoke.
 func (r *resolver) smokePenalty(b *battle, t *Unit) int {
 	if b.screened(t) {
-		return r.r.Int("vehicle_smoke_attack_penalty")
+		return r.r.VehicleSmokeAttackPenalty
 	}
 	return 0
 }
@@ -133,7 +133,7 @@ func (r *resolver) smokeRollOff(b *battle, side, what string, fs []*fighter) (bo
 	if !screened {
 		return r.rollOff(side, other, what)
 	}
-	bonus := r.r.Int("smoke_withdraw_bonus")
+	bonus := r.r.SmokeWithdrawBonus
 	var text []string
 	for {
 		a := r.roll(10, side+" "+what, "")

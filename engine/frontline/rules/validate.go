@@ -91,10 +91,10 @@ func (v *validator) buys() {
 		if b.XP > 0 && (!s.Options.Experience || c.Kind != "infantry") {
 			v.add(b.Line, "VIII.2", "experience rolls are bought for crews and squads, with the experience option on")
 		}
-		if b.XP > s.lib.Rules.Int("experience_rolls_max") {
-			v.add(b.Line, "VIII.2", "at most %d experience rolls per unit", s.lib.Rules.Int("experience_rolls_max"))
+		if b.XP > s.lib.Rules.ExperienceRollsMax {
+			v.add(b.Line, "VIII.2", "at most %d experience rolls per unit", s.lib.Rules.ExperienceRollsMax)
 		}
-		total += b.Count * (c.Cost + b.XP*s.lib.Rules.Int("experience_roll_cost"))
+		total += b.Count * (c.Cost + b.XP*s.lib.Rules.ExperienceRollCost)
 		if c.Crew != "" {
 			crews[c.Crew] += b.Count
 		}
@@ -128,7 +128,7 @@ func (v *validator) builds() {
 	total := 0
 	for _, b := range o.Buys {
 		if c := s.lib.Cards[b.Code]; c != nil {
-			total += b.Count * (c.Cost + b.XP*s.lib.Rules.Int("experience_roll_cost"))
+			total += b.Count * (c.Cost + b.XP*s.lib.Rules.ExperienceRollCost)
 		}
 	}
 	busy := map[string]bool{}
@@ -323,8 +323,8 @@ func (v *validator) moves() {
 				v.add(m.Line, "IV.3.5", "PUSH: no Push card left in your hand")
 			case c.Kind != "infantry" && u.Damaged:
 				v.add(m.Line, "IV.3.5", "PUSH: never for a damaged mechanised unit (vehicles, tanks, aircraft, ships)")
-			case u.PushTurn != 0 && p.OwnTurn-u.PushTurn < s.lib.Rules.Int("push_interval"):
-				v.add(m.Line, "IV.3.5", "PUSH: %s was pushed in your turn %d; once per %d Movement Phases", u.ID, u.PushTurn, s.lib.Rules.Int("push_interval"))
+			case u.PushTurn != 0 && p.OwnTurn-u.PushTurn < s.lib.Rules.PushInterval:
+				v.add(m.Line, "IV.3.5", "PUSH: %s was pushed in your turn %d; once per %d Movement Phases", u.ID, u.PushTurn, s.lib.Rules.PushInterval)
 			case !s.hasFHQ(o.Side) || !s.commanded(u) || s.modifier("signals-breakdown", o.Side):
 				v.add(m.Line, "IV.3", "PUSH: %s is outside the command network (or no FHQ, or Signals Breakdown)", u.ID)
 			}
@@ -942,11 +942,11 @@ func (v *validator) convert() {
 	if u.Code != "CP" || !u.OnMap() {
 		v.add(0, "IV.1.9", "CONVERT %s: only a command post on the map becomes the new FHQ", u.ID)
 	}
-	cost := (s.lib.Cards["FHQ"].Cost*s.lib.Rules.Int("convert_cost_percent") + 99) / 100
+	cost := (s.lib.Cards["FHQ"].Cost*s.lib.Rules.ConvertCostPercent + 99) / 100
 	spent := 0
 	for _, b := range o.Buys {
 		if c := s.lib.Cards[b.Code]; c != nil {
-			spent += b.Count * (c.Cost + b.XP*s.lib.Rules.Int("experience_roll_cost"))
+			spent += b.Count * (c.Cost + b.XP*s.lib.Rules.ExperienceRollCost)
 		}
 	}
 	for _, b := range o.Builds {

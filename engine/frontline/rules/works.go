@@ -62,7 +62,7 @@ func (s *State) occupants(e *Unit) int {
 func (r *resolver) occupy(u *Unit, id string) {
 	s := r.s
 	e := s.Unit(u.Side, id)
-	if e == nil || !e.OnMap() || e.Hex != u.Hex || s.occupants(e) >= r.r.Int("emplacement_capacity") {
+	if e == nil || !e.OnMap() || e.Hex != u.Hex || s.occupants(e) >= r.r.EmplacementCapacity {
 		r.emit("move", "Glossary Emplacement", u.Hex, r.side, "%s cannot occupy %s now", u.ID, id)
 		return
 	}
@@ -75,7 +75,7 @@ func (r *resolver) occupy(u *Unit, id string) {
 // end (Table VI.2, Inset VI.3).
 func (r *resolver) detonateEngineered(u *Unit, ebr *Unit) {
 	hs := hexside(ebr.Hex, ebr.Across)
-	r.engineerTry(u, "bridge "+ebr.Key(), r.r.Ints("detonate_engineered_bridge"), ebr.Hex, func() {
+	r.engineerTry(u, "bridge "+ebr.Key(), r.r.DetonateEngineeredBridge, ebr.Hex, func() {
 		r.remove(ebr)
 	}, fmt.Sprintf("blows the engineered bridge %s (%s)", ebr.ID, hs))
 }
@@ -117,7 +117,7 @@ func (v *validator) occupyCheck(line int, u *Unit, at Hex, id string, last bool)
 		v.add(line, "Glossary Emplacement", "%s: only infantry occupies an emplacement", u.ID)
 	case e == nil || !e.OnMap() || s.Card(e).Structure != "emplacement" || e.Hex != at:
 		v.add(line, "Glossary Emplacement", "OCCUPY %s: no emplacement of yours standing in %s", id, at)
-	case s.occupants(e) >= s.lib.Rules.Int("emplacement_capacity") && u.Within != e.ID:
+	case s.occupants(e) >= s.lib.Rules.EmplacementCapacity && u.Within != e.ID:
 		v.add(line, "Glossary Emplacement", "OCCUPY %s: it holds one squad and is full", id)
 	case !last:
 		v.add(line, "Glossary Emplacement", "OCCUPY %s: a unit occupies an emplacement after moving, as its last step", id)

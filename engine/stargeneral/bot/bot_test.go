@@ -7,7 +7,6 @@ import (
 	"slices"
 	"testing"
 
-	"fieldpost/data"
 	"fieldpost/engine/stargeneral/bot"
 	"fieldpost/engine/stargeneral/ordertext"
 	"fieldpost/engine/stargeneral/rules"
@@ -39,7 +38,7 @@ type result struct {
 // rules.Validate refuses.
 func play(t *testing.T, name string, players [2]player, seed uint64) result {
 	t.Helper()
-	sc, err := data.Scenario(name)
+	sc, err := rules.BundledScenario(name)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +77,7 @@ func play(t *testing.T, name string, players [2]player, seed uint64) result {
 // back through the order language unchanged; the games reach their end and
 // the armies fight.
 func TestBotGamesEveryScenario(t *testing.T) {
-	for _, name := range data.ScenarioNames() {
+	for _, name := range rules.BundledScenarioNames() {
 		combats := 0
 		for seed := uint64(1); seed <= 2; seed++ {
 			r := play(t, name, [2]player{checkedBot(t, seed), checkedBot(t, seed+100)}, seed)
@@ -129,7 +128,7 @@ func TestBotBeatsDoNothing(t *testing.T) {
 }
 
 func TestPlanIsDeterministic(t *testing.T) {
-	sc, err := data.Scenario("krinkelt")
+	sc, err := rules.BundledScenario("krinkelt")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -156,7 +155,7 @@ OBJECTIVE 1205 value=1 owner=red Farm
 
 func drillState(t *testing.T, units string) (*rules.Ruleset, *rules.State) {
 	t.Helper()
-	sc, err := rules.ParseScenario([]byte(drill+units), data.Ruleset)
+	sc, err := rules.ParseScenario([]byte(drill+units), rules.BundledRuleset)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -329,7 +328,7 @@ UNIT Rifles H
 // At night the bot recovers damaged stands, rebuilds a lost one next to its
 // unit and brings a lost platoon back.
 func TestBotNight(t *testing.T) {
-	sc, err := data.Scenario("tutorial")
+	sc, err := rules.BundledScenario("tutorial")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,15 +6,15 @@ import (
 	"image/png"
 	"testing"
 
-	"fieldpost/data"
 	"fieldpost/engine/hexdraw"
+	"fieldpost/engine/stargeneral/rules"
 )
 
 // A map drawn over a kept base is the picture drawn afresh, pixel for
 // pixel, for every bundled scenario, before and after its first round.
 func TestKeptBaseDrawsTheSamePicture(t *testing.T) {
-	for _, name := range data.ScenarioNames() {
-		sc, err := data.Scenario(name)
+	for _, name := range rules.BundledScenarioNames() {
+		sc, err := rules.BundledScenario(name)
 		if err != nil {
 			t.Fatal(err)
 		}

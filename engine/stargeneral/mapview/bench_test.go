@@ -4,7 +4,7 @@ import (
 	"io"
 	"testing"
 
-	"fieldpost/data"
+	"fieldpost/engine/stargeneral/rules"
 )
 
 // BenchmarkRender30x20 draws and encodes a 30x20 division battle with 74
@@ -36,7 +36,7 @@ func BenchmarkDraw30x20(b *testing.B) {
 // as a mail of it does: after the first, over the kept base. Target (issue
 // 14): drawing and saving ≤ 30 ms.
 func BenchmarkKrinkelt(b *testing.B) {
-	sc, err := data.Scenario("krinkelt")
+	sc, err := rules.BundledScenario("krinkelt")
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -51,7 +51,7 @@ func BenchmarkKrinkelt(b *testing.B) {
 
 // BenchmarkKrinkeltDraw is the drawing alone.
 func BenchmarkKrinkeltDraw(b *testing.B) {
-	sc, err := data.Scenario("krinkelt")
+	sc, err := rules.BundledScenario("krinkelt")
 	if err != nil {
 		b.Fatal(err)
 	}

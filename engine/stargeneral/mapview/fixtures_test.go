@@ -2,16 +2,18 @@ package mapview
 
 import (
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"fieldpost/engine/stargeneral/data"
 	"fieldpost/engine/stargeneral/rules"
 )
 
 func loadRuleset(name string) (*rules.Ruleset, error) {
-	data, err := os.ReadFile(filepath.Join("..", "..", "..", "data", "rulesets", name+".json"))
+	data, err := data.Files.ReadFile("rulesets/" + name + ".json")
 	if err != nil {
 		return nil, err
 	}
@@ -217,13 +219,16 @@ func TestWritePreviews(t *testing.T) {
 	write("tutorial-small", rs, st, tutorialEvents(), Options{HexRadius: 22})
 	rs, st = parse(t, bigScenario())
 	write("big", rs, st, bigEvents(st), Options{})
-	scenarios := os.Getenv("MAPVIEW_SCENARIOS")
-	if scenarios == "" {
-		scenarios = filepath.Join("..", "..", "..", "data", "scenarios")
+	scenarios, err := fs.Sub(data.Files, "scenarios")
+	if err != nil {
+		t.Fatal(err)
 	}
-	files, _ := filepath.Glob(filepath.Join(scenarios, "*.txt"))
+	if dir := os.Getenv("MAPVIEW_SCENARIOS"); dir != "" {
+		scenarios = os.DirFS(dir)
+	}
+	files, _ := fs.Glob(scenarios, "*.txt")
 	for _, f := range files {
-		text, err := os.ReadFile(f)
+		text, err := fs.ReadFile(scenarios, f)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -8,7 +8,6 @@ import (
 	"strings"
 	"testing"
 
-	"fieldpost/data"
 	"fieldpost/engine"
 	"fieldpost/engine/hexdraw"
 	"fieldpost/engine/stargeneral/bot"
@@ -20,7 +19,7 @@ import (
 // events: a crowded map with every kind of mark.
 func midGame(t testing.TB, rounds int) (*rules.Ruleset, *rules.State, []rules.Event) {
 	t.Helper()
-	sc, err := data.Scenario("krinkelt")
+	sc, err := rules.BundledScenario("krinkelt")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -129,8 +128,8 @@ func TestObjectiveNamesWhole(t *testing.T) {
 		st   *rules.State
 	}
 	var games []game
-	for _, name := range data.ScenarioNames() {
-		sc, err := data.Scenario(name)
+	for _, name := range rules.BundledScenarioNames() {
+		sc, err := rules.BundledScenario(name)
 		if err != nil {
 			t.Fatal(err)
 		}

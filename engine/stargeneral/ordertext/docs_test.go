@@ -7,8 +7,8 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"fieldpost/data"
 	"fieldpost/engine/stargeneral/ordertext"
+	"fieldpost/engine/stargeneral/rules"
 )
 
 // docs/orders.md carries a complete example for every bundled scenario; each
@@ -23,7 +23,7 @@ func TestDocumentedExamplesAreValid(t *testing.T) {
 	for _, b := range blocks {
 		name, side, body := b[1], b[2], b[3]
 		seen[name] = true
-		sc, err := data.Scenario(name)
+		sc, err := rules.BundledScenario(name)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -31,7 +31,7 @@ func TestDocumentedExamplesAreValid(t *testing.T) {
 			t.Errorf("docs/orders.md example for %s (%s):\n%v", name, side, errs)
 		}
 	}
-	for _, name := range data.ScenarioNames() {
+	for _, name := range rules.BundledScenarioNames() {
 		if !seen[name] {
 			t.Errorf("docs/orders.md has no complete example for scenario %s", name)
 		}
@@ -41,8 +41,8 @@ func TestDocumentedExamplesAreValid(t *testing.T) {
 // The order form of every side of every bundled scenario, sent back as it
 // is, is valid and changes nothing.
 func TestEveryFormRoundTrips(t *testing.T) {
-	for _, name := range data.ScenarioNames() {
-		sc, err := data.Scenario(name)
+	for _, name := range rules.BundledScenarioNames() {
+		sc, err := rules.BundledScenario(name)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"fieldpost/data"
 	"fieldpost/engine"
 	"fieldpost/engine/stargeneral/rules"
 )
@@ -71,7 +70,7 @@ func TestErrorReport(t *testing.T) {
 // after the round: here 743 A's fire at the church is blocked by the town
 // at 0604 on one side of the line and by 743 B at 0505 on the other (3.3).
 func TestEchoNamesAStandThatCannotJoinTheAttack(t *testing.T) {
-	sc, err := data.Scenario("tutorial")
+	sc, err := rules.BundledScenario("tutorial")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,6 @@ import (
 	"reflect"
 	"testing"
 
-	"fieldpost/data"
 	"fieldpost/engine/stargeneral/ordertext"
 	"fieldpost/engine/stargeneral/rules"
 )
@@ -18,8 +17,8 @@ import (
 // random rounds, and worn positions with damaged, lost and HQ-less units.
 func TestFormatRoundTrips(t *testing.T) {
 	checked := 0
-	for _, name := range data.ScenarioNames() {
-		sc, err := data.Scenario(name)
+	for _, name := range rules.BundledScenarioNames() {
+		sc, err := rules.BundledScenario(name)
 		if err != nil {
 			t.Fatal(err)
 		}

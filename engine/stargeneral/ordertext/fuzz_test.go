@@ -2,14 +2,12 @@ package ordertext_test
 
 import (
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
-	"fieldpost/data"
 	"fieldpost/engine"
+	"fieldpost/engine/stargeneral/data"
 	"fieldpost/engine/stargeneral/ordertext"
 	"fieldpost/engine/stargeneral/rules"
 )
@@ -25,8 +23,8 @@ type fuzzPosition struct {
 // of a few random rounds of each, worn and at night (samplePositions).
 func fuzzPositions(f *testing.F) []fuzzPosition {
 	var out []fuzzPosition
-	for _, name := range data.ScenarioNames() {
-		sc, err := data.Scenario(name)
+	for _, name := range rules.BundledScenarioNames() {
+		sc, err := rules.BundledScenario(name)
 		if err != nil {
 			f.Fatal(err)
 		}
@@ -90,8 +88,8 @@ func FuzzOrders(f *testing.F) {
 // mail: the unchanged order form of each side, day and night, is accepted
 // and orders nothing.
 func FuzzScenario(f *testing.F) {
-	for _, name := range data.ScenarioNames() {
-		text, err := os.ReadFile(filepath.Join("..", "..", "..", "data", "scenarios", name+".txt"))
+	for _, name := range rules.BundledScenarioNames() {
+		text, err := data.Files.ReadFile("scenarios/" + name + ".txt")
 		if err != nil {
 			f.Fatal(err)
 		}
@@ -100,7 +98,7 @@ func FuzzScenario(f *testing.F) {
 	f.Add("RULESET 2sg\nMAP 10 10 0\nTERRAIN woods 0101\n")
 	f.Add("RULESET 2sg\nMAP 3 2 open\nSIDE 0\nUNIT a M\n  HQ hq 0101\n  1b infantry 0102\n  1B infantry 0201\nSIDE b\nUNIT c H\n  HQ hq 0302\n")
 	f.Fuzz(func(t *testing.T, text string) {
-		sc, err := rules.ParseScenario([]byte(text), data.Ruleset)
+		sc, err := rules.ParseScenario([]byte(text), rules.BundledRuleset)
 		lines := strings.Count(text, "\n") + 1
 		if err != nil {
 			errs, ok := err.(rules.LineErrors)

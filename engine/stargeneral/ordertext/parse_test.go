@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"fieldpost/engine/stargeneral/data"
 	"fieldpost/engine/stargeneral/rules"
 )
 
@@ -37,7 +38,7 @@ BATTERY 3/80 artillery 1208
 `
 
 func loadTestRuleset(name string) (*rules.Ruleset, error) {
-	data, err := os.ReadFile(filepath.Join("..", "..", "..", "data", "rulesets", name+".json"))
+	data, err := data.Files.ReadFile("rulesets/" + name + ".json")
 	if err != nil {
 		return nil, err
 	}

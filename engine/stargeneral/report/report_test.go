@@ -6,7 +6,6 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"fieldpost/data"
 	"fieldpost/engine"
 	"fieldpost/engine/stargeneral/report"
 	"fieldpost/engine/stargeneral/rules"
@@ -14,7 +13,7 @@ import (
 )
 
 func playRound(t *testing.T) report.Round {
-	sc, err := data.Scenario("tutorial")
+	sc, err := rules.BundledScenario("tutorial")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +84,7 @@ UNIT B1 H
   Y infantry 0506 +aa
   T medium_armour 0406
 `
-	sc, err := rules.ParseScenario([]byte(position), data.Ruleset)
+	sc, err := rules.ParseScenario([]byte(position), rules.BundledRuleset)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -29,15 +29,6 @@ func TestCases(t *testing.T) {
 	}
 }
 
-// loadRuleset reads a bundled ruleset from the data folder.
-func loadRuleset(name string) (*Ruleset, error) {
-	data, err := os.ReadFile(filepath.Join("..", "..", "..", "data", "rulesets", name+".json"))
-	if err != nil {
-		return nil, err
-	}
-	return ParseRuleset(data)
-}
-
 type caseFile struct {
 	sections     []string
 	prestate     string
@@ -136,7 +127,7 @@ func parseCaseFile(t *testing.T, path string) *caseFile {
 
 func runCaseFile(t *testing.T, path string) {
 	cf := parseCaseFile(t, path)
-	sc, err := ParseScenario([]byte(cf.prestate), loadRuleset)
+	sc, err := ParseScenario([]byte(cf.prestate), BundledRuleset)
 	if err != nil {
 		t.Fatalf("PRESTATE (from line %d): %v", cf.prestateLine, err)
 	}

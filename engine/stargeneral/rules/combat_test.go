@@ -42,7 +42,7 @@ func TestHitRuleHits(t *testing.T) {
 // as the case runner does, so that a test can set what movement records.
 func testResolver(t *testing.T, text string, faces ...int) *resolver {
 	t.Helper()
-	sc, err := ParseScenario([]byte(text), loadRuleset)
+	sc, err := ParseScenario([]byte(text), BundledRuleset)
 	if err != nil {
 		t.Fatal(err)
 	}

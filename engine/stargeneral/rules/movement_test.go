@@ -9,7 +9,7 @@ import (
 // so that a test can call one step of the round and look inside.
 func newTestResolver(t *testing.T, scenario string, orders ...*Orders) *resolver {
 	t.Helper()
-	sc, err := ParseScenario([]byte(scenario), loadRuleset)
+	sc, err := ParseScenario([]byte(scenario), BundledRuleset)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -157,7 +157,7 @@ UNIT E1 H
   HQ hq 1212
   1 infantry 1211
 `
-			sc, err := ParseScenario([]byte(scenario), loadRuleset)
+			sc, err := ParseScenario([]byte(scenario), BundledRuleset)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -9,7 +9,7 @@ import (
 
 func parseTestScenario(t *testing.T, text string) (*Ruleset, *State) {
 	t.Helper()
-	sc, err := ParseScenario([]byte(text), loadRuleset)
+	sc, err := ParseScenario([]byte(text), BundledRuleset)
 	if err != nil {
 		t.Fatal(err)
 	}

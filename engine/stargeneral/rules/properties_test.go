@@ -1,8 +1,6 @@
 package rules
 
 import (
-	"fieldpost/engine"
-
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -12,19 +10,24 @@ import (
 	"path/filepath"
 	"slices"
 	"testing"
+
+	"fieldpost/engine"
+	"fieldpost/engine/stargeneral/data"
 )
 
 // The properties hold after every round of every game, whatever the dice and
 // whatever legal orders the players give: they are checked over many seeds
 // with random legal orders on the bundled scenarios.
 
+// loadScenarioFile parses a bundled scenario afresh, for a test that may
+// change it.
 func loadScenarioFile(t testing.TB, name string) *Scenario {
 	t.Helper()
-	text, err := os.ReadFile(filepath.Join("..", "..", "..", "data", "scenarios", name+".txt"))
+	text, err := data.Files.ReadFile("scenarios/" + name + ".txt")
 	if err != nil {
 		t.Fatal(err)
 	}
-	sc, err := ParseScenario(text, loadRuleset)
+	sc, err := ParseScenario(text, BundledRuleset)
 	if err != nil {
 		t.Fatalf("scenario %s: %v", name, err)
 	}
@@ -49,7 +52,7 @@ func propertyScenarios(t testing.TB) map[string]func(testing.TB) *Scenario {
 			if err != nil {
 				t.Fatal(err)
 			}
-			sc, err := ParseScenario(text, loadRuleset)
+			sc, err := ParseScenario(text, BundledRuleset)
 			if err != nil {
 				t.Fatalf("scenario %s: %v", f, err)
 			}
@@ -60,16 +63,9 @@ func propertyScenarios(t testing.TB) map[string]func(testing.TB) *Scenario {
 }
 
 func bundledScenarios(t testing.TB) []string {
-	files, err := filepath.Glob(filepath.Join("..", "..", "..", "data", "scenarios", "*.txt"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var names []string
-	for _, f := range files {
-		names = append(names, filepath.Base(f[:len(f)-len(".txt")]))
-	}
+	names := BundledScenarioNames()
 	if len(names) == 0 {
-		t.Skip("no bundled scenarios yet")
+		t.Fatal("no bundled scenarios")
 	}
 	return names
 }

@@ -11,7 +11,7 @@ import (
 )
 
 // Ruleset is everything in which Two Star General and its variants differ.
-// It is data (data/rulesets/*.json): the engine never asks which game it plays,
+// It is data (engine/stargeneral/data/rulesets/*.json): the engine never asks which game it plays,
 // only what a setting says.
 type Ruleset struct {
 	Name string `json:"name"`

@@ -55,7 +55,7 @@ func TestScenarioRefusesWhatOrdersCannotWrite(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := ParseScenario([]byte(tc.text), loadRuleset)
+			_, err := ParseScenario([]byte(tc.text), BundledRuleset)
 			var errs LineErrors
 			if !errors.As(err, &errs) {
 				t.Fatalf("want LineErrors, got %T: %v", err, err)
@@ -68,7 +68,7 @@ func TestScenarioRefusesWhatOrdersCannotWrite(t *testing.T) {
 			t.Errorf("no error at line %d containing %q; got:\n%v", tc.line, tc.want, errs)
 		})
 	}
-	if _, err := ParseScenario([]byte(strings.Join(base, "\n")), loadRuleset); err != nil {
+	if _, err := ParseScenario([]byte(strings.Join(base, "\n")), BundledRuleset); err != nil {
 		t.Errorf("the base scenario (with a platoon named at) is refused: %v", err)
 	}
 }

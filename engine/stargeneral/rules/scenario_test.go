@@ -48,7 +48,7 @@ func with(n int, extra ...string) string {
 }
 
 func TestValidScenarioParses(t *testing.T) {
-	sc, err := ParseScenario([]byte(lines(validScenario...)), loadRuleset)
+	sc, err := ParseScenario([]byte(lines(validScenario...)), BundledRuleset)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,7 +170,7 @@ func TestScenarioErrors(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := ParseScenario([]byte(tc.text), loadRuleset)
+			_, err := ParseScenario([]byte(tc.text), BundledRuleset)
 			if len(tc.want) == 0 {
 				if err != nil {
 					t.Fatalf("want no error, got:\n%v", err)
@@ -205,7 +205,7 @@ func TestScenarioErrors(t *testing.T) {
 }
 
 func TestScenarioErrorText(t *testing.T) {
-	_, err := ParseScenario([]byte(edit(12, "  1A infantry 0102 +infantry")), loadRuleset)
+	_, err := ParseScenario([]byte(edit(12, "  1A infantry 0102 +infantry")), BundledRuleset)
 	want := `line 12: stand 1A: "infantry" is not a support platoon or transport of 2sg`
 	if err == nil || !strings.HasPrefix(err.Error(), want) {
 		t.Errorf("error text %q, want it to start %q", err, want)
@@ -247,7 +247,7 @@ func TestScenarioOptions(t *testing.T) {
 		"  A medium_armour 0706 maxsp=5 fs=3 move=slow_tracked",
 		"  B infantry 0705 elite armoured fs=2 +engineers:sappers +truck",
 	)
-	sc, err := ParseScenario([]byte(text), loadRuleset)
+	sc, err := ParseScenario([]byte(text), BundledRuleset)
 	if err != nil {
 		t.Fatal(err)
 	}

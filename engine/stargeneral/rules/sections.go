@@ -11,7 +11,7 @@ import (
 // their sections differently (Three Star General's retreat is 2.5, Two Star
 // General's 2.6; its air power 9, not 7), so the number a report line, a
 // refusal or a case cites comes from the ruleset being played ("sections"
-// in data/rulesets/*.json), never from the code.
+// in engine/stargeneral/data/rulesets/*.json), never from the code.
 type Sec int
 
 // The parts of the rules the engine cites. SecNone cites nothing.

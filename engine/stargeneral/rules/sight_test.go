@@ -18,7 +18,7 @@ UNIT E/505 H
   HQ hq 0808
   1 infantry 0302
 `
-	sc, err := ParseScenario([]byte(scenario), loadRuleset)
+	sc, err := ParseScenario([]byte(scenario), BundledRuleset)
 	if err != nil {
 		t.Fatal(err)
 	}

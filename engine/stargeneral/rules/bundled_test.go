@@ -1,4 +1,4 @@
-package data
+package rules
 
 import (
 	"os"
@@ -7,39 +7,17 @@ import (
 	"strings"
 	"sync"
 	"testing"
-
-	"fieldpost/engine/stargeneral/rules"
 )
 
-// filesOn lists the files in a folder of the source tree with the given
-// extension, without it: what the embedded lists must match.
-func filesOn(t *testing.T, dir, ext string) []string {
-	t.Helper()
-	entries, err := os.ReadDir(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, e := range entries {
-		if name, ok := strings.CutSuffix(e.Name(), ext); ok {
-			out = append(out, name)
-		}
-	}
-	return out
-}
-
 func TestRulesetsLoad(t *testing.T) {
-	names := RulesetNames()
-	if want := filesOn(t, rulesetDir, rulesetExt); !slices.Equal(names, want) {
-		t.Fatalf("RulesetNames() = %v, files %v", names, want)
-	}
+	names := BundledRulesetNames()
 	for _, want := range []string{"2sg", "3sg"} {
 		if !slices.Contains(names, want) {
 			t.Errorf("ruleset %s is not bundled", want)
 		}
 	}
 	for _, name := range names {
-		rs, err := Ruleset(name)
+		rs, err := BundledRuleset(name)
 		if err != nil {
 			t.Errorf("ruleset %s: %v", name, err)
 			continue
@@ -51,10 +29,7 @@ func TestRulesetsLoad(t *testing.T) {
 }
 
 func TestScenarioListIsComplete(t *testing.T) {
-	names := ScenarioNames()
-	if want := filesOn(t, scenarioDir, scenarioExt); !slices.Equal(names, want) {
-		t.Fatalf("ScenarioNames() = %v, files %v", names, want)
-	}
+	names := BundledScenarioNames()
 	for _, want := range []string{"arras", "krinkelt", "tutorial"} {
 		if !slices.Contains(names, want) {
 			t.Errorf("scenario %s is not bundled", want)
@@ -63,25 +38,25 @@ func TestScenarioListIsComplete(t *testing.T) {
 }
 
 func TestUnknownNamesListWhatExists(t *testing.T) {
-	_, err := Scenario("stalingrad")
+	_, err := BundledScenario("stalingrad")
 	if err == nil || !strings.Contains(err.Error(), `"stalingrad"`) || !strings.Contains(err.Error(), "tutorial") {
-		t.Errorf("Scenario(stalingrad) error = %v, want one naming it and listing the bundled scenarios", err)
+		t.Errorf("BundledScenario(stalingrad) error = %v, want one naming it and listing the bundled scenarios", err)
 	}
-	_, err = Ruleset("4sg")
+	_, err = BundledRuleset("4sg")
 	if err == nil || !strings.Contains(err.Error(), `"4sg"`) || !strings.Contains(err.Error(), "2sg, 3sg") {
-		t.Errorf("Ruleset(4sg) error = %v, want one naming it and listing the bundled rulesets", err)
+		t.Errorf("BundledRuleset(4sg) error = %v, want one naming it and listing the bundled rulesets", err)
 	}
 }
 
 func TestLoadsOnceWhenAskedConcurrently(t *testing.T) {
 	const n = 8
-	got := make([]*rules.Scenario, n)
+	got := make([]*Scenario, n)
 	var wg sync.WaitGroup
 	for i := range n {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			sc, err := Scenario("tutorial")
+			sc, err := BundledScenario("tutorial")
 			if err != nil {
 				t.Error(err)
 			}
@@ -99,9 +74,9 @@ func TestLoadsOnceWhenAskedConcurrently(t *testing.T) {
 // TestBundledScenarios checks every bundled scenario's opening position: what
 // the parser accepts is not enough for a fair and playable start.
 func TestBundledScenarios(t *testing.T) {
-	for _, name := range ScenarioNames() {
+	for _, name := range BundledScenarioNames() {
 		t.Run(name, func(t *testing.T) {
-			sc, err := Scenario(name)
+			sc, err := BundledScenario(name)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -113,10 +88,10 @@ func TestBundledScenarios(t *testing.T) {
 // a core stand or battery on the map at the start.
 type piece struct {
 	side, who string
-	hex       rules.Hex
+	hex       Hex
 }
 
-func checkOpening(t *testing.T, sc *rules.Scenario) {
+func checkOpening(t *testing.T, sc *Scenario) {
 	rs, st := sc.Ruleset, sc.State
 	if sc.Title == "" || sc.Description == "" {
 		t.Error("a bundled scenario needs a TITLE and a DESCRIPTION")
@@ -124,7 +99,7 @@ func checkOpening(t *testing.T, sc *rules.Scenario) {
 	if st.Day != 1 || st.Round != 1 || st.Night || st.Turn != 0 {
 		t.Errorf("starts on day %d round %d (night %v, turn %d), want the first round", st.Day, st.Round, st.Night, st.Turn)
 	}
-	terrain := func(h rules.Hex) *rules.TerrainType { return rs.TerrainByLetter(st.Map.Letter(h)) }
+	terrain := func(h Hex) *TerrainType { return rs.TerrainByLetter(st.Map.Letter(h)) }
 	var pieces []piece
 	for _, u := range st.Units {
 		if len(u.Lost) > 0 {
@@ -138,7 +113,7 @@ func checkOpening(t *testing.T, sc *rules.Scenario) {
 		for _, s := range u.Stands {
 			pieces = append(pieces, piece{u.Side, u.ID + " " + s.Name, s.Hex})
 			// 1.1: every stand starts in command.
-			if d := rules.Distance(hq.Hex, s.Hex); d > rs.CommandRange {
+			if d := Distance(hq.Hex, s.Hex); d > rs.CommandRange {
 				t.Errorf("%s %s at %s is %d hexes from its HQ at %s (command range %d)", u.ID, s.Name, s.Hex, d, hq.Hex, rs.CommandRange)
 			}
 		}
@@ -146,7 +121,7 @@ func checkOpening(t *testing.T, sc *rules.Scenario) {
 	for _, b := range st.Batteries {
 		pieces = append(pieces, piece{b.Side, "battery " + b.ID, b.Hex})
 	}
-	held := map[rules.Hex]string{}
+	held := map[Hex]string{}
 	for _, p := range pieces {
 		if !st.Map.OnMap(p.hex) || terrain(p.hex).Impassable {
 			t.Errorf("%s at %s is not on passable ground", p.who, p.hex)
@@ -159,7 +134,7 @@ func checkOpening(t *testing.T, sc *rules.Scenario) {
 	// 2.4: nobody starts in an enemy zone of control.
 	for i, a := range pieces {
 		for _, b := range pieces[i+1:] {
-			if a.side != b.side && rules.Adjacent(a.hex, b.hex) {
+			if a.side != b.side && Adjacent(a.hex, b.hex) {
 				t.Errorf("%s at %s and %s at %s start next to each other", a.who, a.hex, b.who, b.hex)
 			}
 		}
@@ -177,7 +152,7 @@ func checkOpening(t *testing.T, sc *rules.Scenario) {
 			t.Errorf("objective %s has no name", o.Hex)
 		}
 	}
-	onRoad := map[rules.Hex]bool{}
+	onRoad := map[Hex]bool{}
 	for _, road := range st.Map.Roads {
 		for _, h := range road {
 			onRoad[h] = true
@@ -188,7 +163,7 @@ func checkOpening(t *testing.T, sc *rules.Scenario) {
 	}
 	for r := 1; r <= st.Map.Rows; r++ {
 		for c := 1; c <= st.Map.Cols; c++ {
-			h := rules.Hex{Col: c, Row: r}
+			h := Hex{Col: c, Row: r}
 			if terrain(h).ID == "bridge" && !onRoad[h] {
 				t.Errorf("bridge at %s carries no road", h)
 			}
@@ -222,7 +197,7 @@ func TestScenarioBriefs(t *testing.T) {
 	}
 	for _, b := range briefs {
 		t.Run(b.name, func(t *testing.T) {
-			sc, err := Scenario(b.name)
+			sc, err := BundledScenario(b.name)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -279,12 +254,12 @@ func TestScenarioBriefs(t *testing.T) {
 
 // checkSection12 checks a battalion against the sample organisations of 2SG
 // section 12: an HQ and three core stands, and its support platoons.
-func checkSection12(t *testing.T, rs *rules.Ruleset, u *rules.Unit) {
+func checkSection12(t *testing.T, rs *Ruleset, u *Unit) {
 	t.Helper()
 	roles := map[string]int{}
 	for _, s := range u.Stands {
 		roles[rs.StandTypes[s.Type].Role]++
-		for _, p := range []*rules.Platoon{s.Support, s.Transport} {
+		for _, p := range []*Platoon{s.Support, s.Transport} {
 			if p != nil {
 				roles["+"+rs.StandTypes[p.Type].Role]++
 			}
@@ -293,20 +268,20 @@ func checkSection12(t *testing.T, rs *rules.Ruleset, u *rules.Unit) {
 	for _, p := range u.LostPlatoons {
 		roles["+"+rs.StandTypes[p.Type].Role]++
 	}
-	if roles[rules.RoleHQ] != 1 || len(u.Stands) != 4 {
-		t.Errorf("%s: %d stands with %d HQ, want an HQ and three core stands (12)", u.ID, len(u.Stands), roles[rules.RoleHQ])
+	if roles[RoleHQ] != 1 || len(u.Stands) != 4 {
+		t.Errorf("%s: %d stands with %d HQ, want an HQ and three core stands (12)", u.ID, len(u.Stands), roles[RoleHQ])
 	}
 	switch {
-	case roles[rules.RoleTank] > 0:
+	case roles[RoleTank] > 0:
 		// A panzer Kampfgruppe or tank battalion: tanks, perhaps infantry in
 		// armoured transport, anti-tank and light artillery platoons.
-		if roles[rules.RoleTank] < 2 {
-			t.Errorf("%s: an armoured battalion with %d tank stands, want at least 2 (12)", u.ID, roles[rules.RoleTank])
+		if roles[RoleTank] < 2 {
+			t.Errorf("%s: an armoured battalion with %d tank stands, want at least 2 (12)", u.ID, roles[RoleTank])
 		}
-	case roles[rules.RoleInfantry] == 3:
+	case roles[RoleInfantry] == 3:
 		// An infantry battalion: a machine-gun and a light artillery platoon,
 		// or armoured transport that counts as machine guns (2.1).
-		if roles["+"+rules.RoleMG] == 0 || (roles["+"+rules.RoleLightArtillery] == 0 && roles["+"+rules.RoleMG] < 3) {
+		if roles["+"+RoleMG] == 0 || (roles["+"+RoleLightArtillery] == 0 && roles["+"+RoleMG] < 3) {
 			t.Errorf("%s: an infantry battalion needs its machine-gun and mortar platoons (12)", u.ID)
 		}
 	default:
@@ -317,13 +292,13 @@ func checkSection12(t *testing.T, rs *rules.Ruleset, u *rules.Unit) {
 // TestDocsListEveryTypeAndLetter keeps docs/scenarios.md in step with the
 // rulesets: every stand type and terrain of each is documented.
 func TestDocsListEveryTypeAndLetter(t *testing.T) {
-	doc, err := os.ReadFile(filepath.Join("..", "docs", "scenarios.md"))
+	doc, err := os.ReadFile(filepath.Join("..", "..", "..", "docs", "scenarios.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	text := string(doc)
-	for _, name := range RulesetNames() {
-		rs, err := Ruleset(name)
+	for _, name := range BundledRulesetNames() {
+		rs, err := BundledRuleset(name)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -343,7 +318,7 @@ func TestDocsListEveryTypeAndLetter(t *testing.T) {
 // TestDocsExample parses the complete example of docs/scenarios.md and holds
 // it to the rules of the bundled scenarios.
 func TestDocsExample(t *testing.T) {
-	doc, err := os.ReadFile(filepath.Join("..", "docs", "scenarios.md"))
+	doc, err := os.ReadFile(filepath.Join("..", "..", "..", "docs", "scenarios.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -356,7 +331,7 @@ func TestDocsExample(t *testing.T) {
 	if !ok || !ok2 {
 		t.Fatal("the complete example is not in a text block")
 	}
-	sc, err := rules.ParseScenario([]byte(example), Ruleset)
+	sc, err := ParseScenario([]byte(example), BundledRuleset)
 	if err != nil {
 		t.Fatal(err)
 	}

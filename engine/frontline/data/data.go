@@ -1,8 +1,8 @@
-// Package frontlinedata holds the Frontline General data Fieldpost ships:
+// Package data holds the Frontline General data Fieldpost ships:
 // unit cards, rule values, the event deck and the scenarios, every value
 // tagged with its source (the rulebook's section, or "fieldpost estimate").
 // It only embeds the files; engine/frontline reads them.
-package frontlinedata
+package data
 
 import "embed"
 

@@ -1,0 +1,91 @@
+package engine
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+)
+
+// What every family means by the seam's small parts, written once: orders
+// and rounds stored as the JSON of the rules' own types, and side names.
+
+// JSONOrders are a family's orders for a play, stored as the JSON of its
+// rules' orders type O.
+type JSONOrders[O any] struct{ Orders O }
+
+// Marshal implements Orders.
+func (o *JSONOrders[O]) Marshal() ([]byte, error) { return json.Marshal(o.Orders) }
+
+// LoadJSONOrders reads back side's orders stored by JSONOrders.Marshal.
+func LoadJSONOrders[O any](side string, stored []byte) (*JSONOrders[O], error) {
+	var o O
+	if err := json.Unmarshal(stored, &o); err != nil {
+		return nil, fmt.Errorf("reading %s's stored orders: %w", side, err)
+	}
+	return &JSONOrders[O]{o}, nil
+}
+
+// OrdersOf returns the rules' orders that side's o holds; an error when o
+// is not of the family's orders type O (orders of another game).
+func OrdersOf[O any](family, side string, o Orders) (O, error) {
+	jo, ok := o.(*JSONOrders[O])
+	if !ok {
+		var none O
+		return none, fmt.Errorf("orders of %s are not %s orders: %T", side, family, o)
+	}
+	return jo.Orders, nil
+}
+
+// Played is one play as a family keeps it: the positions before and after
+// (of the family's position type P) and the rules' event log, of event type
+// E, which is what the judge stores. A family's Round embeds it and adds
+// Report and Map.
+type Played[P Position, E any] struct {
+	Before, After P
+	Events        []E
+}
+
+// Marshal implements Round: the event log.
+func (r *Played[P, E]) Marshal() ([]byte, error) { return json.Marshal(r.Events) }
+
+// LoadPlayed reads back the play from before to after, stored by
+// Played.Marshal; an error when after is not of the family's position type.
+func LoadPlayed[P Position, E any](family string, before P, after Position, stored []byte) (Played[P, E], error) {
+	a, ok := after.(P)
+	if !ok {
+		return Played[P, E]{}, fmt.Errorf("not a %s position: %T", family, after)
+	}
+	var events []E
+	if err := json.Unmarshal(stored, &events); err != nil {
+		return Played[P, E]{}, fmt.Errorf("reading a stored %s round: %w", family, err)
+	}
+	return Played[P, E]{Before: before, After: a, Events: events}, nil
+}
+
+// SameSide reports whether two spellings name the same side. Side names
+// are one word matched without regard to case wherever a player writes one
+// (mail headers, order headers) and wherever the judge hands one to a
+// position: "us" is "US". Each game keeps its own spelling (Position.Sides)
+// for what it writes.
+func SameSide(a, b string) bool { return strings.EqualFold(a, b) }
+
+// SideNamed returns the game's own spelling of the side name names, "" when
+// no side of sides is named so.
+func SideNamed(sides []Side, name string) string {
+	for _, sd := range sides {
+		if SameSide(sd.Name, name) {
+			return sd.Name
+		}
+	}
+	return ""
+}
+
+// SideNames lists the names of sides, in their order: the sides a
+// simultaneous round waits for.
+func SideNames(sides []Side) []string {
+	names := make([]string, len(sides))
+	for i, sd := range sides {
+		names[i] = sd.Name
+	}
+	return names
+}
