@@ -109,7 +109,7 @@ func cmdBot(e *env, args []string) error {
 		Sender: sender, Systems: systems, Log: log})
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	log.Info("bot started", "side", *side, "game", cmp.Or(*game, "every game"), "address", from, "imap", *imapAddr, "smtp", *smtpAddr, "once", *once)
+	log.Info("bot started", "side", *side, "game", cmp.Or(strings.ToLower(*game), "every game"), "address", from, "imap", *imapAddr, "smtp", *smtpAddr, "once", *once)
 	if *once {
 		return runOnce(ctx, intake, b.Handle)
 	}
