@@ -4,6 +4,8 @@ import (
 	"context"
 	"slices"
 	"testing"
+
+	"fieldpost/engine/systems"
 )
 
 // CopyGame makes copies of a game that stand in the database as games of
@@ -16,7 +18,7 @@ func TestCopyGameAndMeasureStorage(t *testing.T) {
 	w.waitSocket()
 	w.stop()
 	ctx := context.Background()
-	a := openAdmin(t, AdminOptions{Games: testGames, Config: w.cfg, Write: true})
+	a := openAdmin(t, AdminOptions{Games: systems.New, Config: w.cfg, Write: true})
 	if answer, err := a.Command(ctx, "NEWGAME", "scenario=tutorial", "id=tutorial-1", "us="+alice, "german="+bob); err != nil || answer.Refused {
 		t.Fatalf("NEWGAME: %+v %v", answer, err)
 	}
@@ -29,7 +31,7 @@ func TestCopyGameAndMeasureStorage(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	a = openAdmin(t, AdminOptions{Games: testGames, Config: w.cfg, Write: true})
+	a = openAdmin(t, AdminOptions{Games: systems.New, Config: w.cfg, Write: true})
 	if err := a.CopyGame("tutorial-1", 3); err != nil {
 		t.Fatal(err)
 	}
@@ -38,7 +40,7 @@ func TestCopyGameAndMeasureStorage(t *testing.T) {
 	}
 	a.Close()
 
-	reader := openAdmin(t, AdminOptions{Games: testGames, Database: w.cfg.Database})
+	reader := openAdmin(t, AdminOptions{Games: systems.New, Database: w.cfg.Database})
 	games, err := reader.Games(ctx)
 	if err != nil {
 		t.Fatal(err)
