@@ -37,6 +37,7 @@ const (
 	kindError      = protocol.KindError
 	kindGM         = protocol.KindGM
 	kindGameOver   = protocol.KindGameOver
+	kindTeam       = protocol.KindTeam
 )
 
 // formMarker opens the order form at the end of a mail's text; the form's
@@ -51,7 +52,7 @@ const mapContentID = "map@fieldpost"
 // share "situation.txt.tmpl".
 var mailTemplates = []string{
 	kindWelcome, "round", kindAccepted, kindRejected, kindCheck, kindReminder, kindDefaulted,
-	kindStatus, kindMap, kindHistory, kindHelp, kindAuthFailed, kindError, kindGM,
+	kindStatus, kindMap, kindHistory, kindHelp, kindAuthFailed, kindError, kindGM, kindTeam,
 }
 
 // templateFuncs are the helpers the mail templates may use.

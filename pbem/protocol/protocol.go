@@ -41,6 +41,8 @@ const (
 	KindError      = "error"
 	KindGM         = "gm"
 	KindGameOver   = "game-over"
+	// KindTeam is a TEAM message from another seat of the side (docs/team-play.md).
+	KindTeam = "team"
 )
 
 // FormMarker opens the order form at the end of a mail's text; the form's
