@@ -16,38 +16,39 @@ import (
 
 	"fieldpost/engine"
 	"fieldpost/mail"
+	"fieldpost/pbem/protocol"
 )
 
-// The kinds of mail the judge sends (docs/mail-format.md), as the
-// X-Fieldpost-Kind field names them.
+// The kinds of mail the judge sends, as the X-Fieldpost-Kind field names
+// them (pbem/protocol defines them for the players' programs too).
 const (
-	kindWelcome    = "welcome"
-	kindReport     = "report"
-	kindAccepted   = "accepted"
-	kindRejected   = "rejected"
-	kindCheck      = "check"
-	kindReminder   = "reminder"
-	kindDefaulted  = "defaulted"
-	kindStatus     = "status"
-	kindMap        = "map"
-	kindHistory    = "history"
-	kindHelp       = "help"
-	kindAuthFailed = "auth-failed"
-	kindError      = "error"
-	kindGM         = "gm"
-	kindGameOver   = "game-over"
+	kindWelcome    = protocol.KindWelcome
+	kindReport     = protocol.KindReport
+	kindAccepted   = protocol.KindAccepted
+	kindRejected   = protocol.KindRejected
+	kindCheck      = protocol.KindCheck
+	kindReminder   = protocol.KindReminder
+	kindDefaulted  = protocol.KindDefaulted
+	kindStatus     = protocol.KindStatus
+	kindMap        = protocol.KindMap
+	kindHistory    = protocol.KindHistory
+	kindHelp       = protocol.KindHelp
+	kindAuthFailed = protocol.KindAuthFailed
+	kindError      = protocol.KindError
+	kindGM         = protocol.KindGM
+	kindGameOver   = protocol.KindGameOver
+	kindTeam       = protocol.KindTeam
 	// The people side of a game (seats.go, talk.go, absence.go,
 	// address.go); their mails are written by the gm template.
-	kindSeat    = "seat"
-	kindTalk    = "talk"
-	kindAbsence = "absence"
-	kindConfirm = "confirm"
-	kindTeam    = "team"
+	kindSeat    = protocol.KindSeat
+	kindTalk    = protocol.KindTalk
+	kindAbsence = protocol.KindAbsence
+	kindConfirm = protocol.KindConfirm
 )
 
 // formMarker opens the order form at the end of a mail's text; the form's
 // END line closes it (docs/mail-format.md).
-const formMarker = "--- ORDER FORM ---"
+const formMarker = protocol.FormMarker
 
 // mapContentID is the Content-ID of the map picture in a mail's HTML.
 const mapContentID = "map@fieldpost"
@@ -287,7 +288,7 @@ func situationPart(pos engine.Position, side string) (mail.Part, error) {
 	if err != nil {
 		return mail.Part{}, fmt.Errorf("encoding situation.json: %w", err)
 	}
-	return mail.Part{ContentType: "application/json", Filename: "situation.json", Data: raw}, nil
+	return mail.Part{ContentType: "application/json", Filename: protocol.SituationFile, Data: raw}, nil
 }
 
 // maxReferences bounds the References of a mail: the game's root and the
@@ -352,7 +353,7 @@ func (t *txn) queue(l *letter) error {
 	case l.side != "" && l.game != nil:
 		replyTo = s.tokenAddress(deriveSecret(s.opts.ServerKey, l.game, l.side))
 	}
-	out.Headers = []mail.HeaderField{{Key: "Reply-To", Value: replyTo}, {Key: "X-Fieldpost-Kind", Value: l.kind}}
+	out.Headers = []mail.HeaderField{{Key: "Reply-To", Value: replyTo}, {Key: protocol.HeaderKind, Value: l.kind}}
 
 	// An answer refers to the mail it answers; everything about a game also
 	// refers to the game's root, which puts it in the game's thread.
@@ -364,11 +365,11 @@ func (t *txn) queue(l *letter) error {
 	if g := l.game; g != nil {
 		out.ListID = fmt.Sprintf("<%s.%s>", g.ID, s.domain)
 		out.Headers = append(out.Headers,
-			mail.HeaderField{Key: "X-Fieldpost-Game", Value: g.ID},
-			mail.HeaderField{Key: "X-Fieldpost-System", Value: cmp.Or(g.System, LegacySystem)},
-			mail.HeaderField{Key: "X-Fieldpost-Round", Value: strconv.Itoa(cmp.Or(l.reported, g.Round()))})
+			mail.HeaderField{Key: protocol.HeaderGame, Value: g.ID},
+			mail.HeaderField{Key: protocol.HeaderSystem, Value: cmp.Or(g.System, LegacySystem)},
+			mail.HeaderField{Key: protocol.HeaderRound, Value: strconv.Itoa(cmp.Or(l.reported, g.Round()))})
 		if l.side != "" {
-			out.Headers = append(out.Headers, mail.HeaderField{Key: "X-Fieldpost-Side", Value: l.side})
+			out.Headers = append(out.Headers, mail.HeaderField{Key: protocol.HeaderSide, Value: l.side})
 		}
 		refs = slices.DeleteFunc(refs, func(id string) bool { return id == g.Thread })
 		refs = append([]string{g.Thread}, refs...)
@@ -394,8 +395,7 @@ func (t *txn) queue(l *letter) error {
 
 // tokenAddress is the judge's address with a secret: judge+TOKEN@domain.
 func (s *Service) tokenAddress(secret string) string {
-	local, domain, _ := strings.Cut(s.opts.Address, "@")
-	return local + "+" + secret + "@" + domain
+	return protocol.TokenAddress(s.opts.Address, secret)
 }
 
 // wrap breaks the lines of text longer than width at spaces, for the

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"fieldpost/mail"
+	"fieldpost/pbem/protocol"
 )
 
 // A player's secret is an HMAC of its game and side under the server key:
@@ -69,15 +70,9 @@ func randomHex(n int) string {
 // plusTokens returns the tokens of the recipient addresses that extend the
 // judge's address: judge+TOKEN@domain.
 func plusTokens(msg *mail.Inbound, judge string) []string {
-	local, domain, _ := strings.Cut(judge, "@")
 	var tokens []string
 	for _, r := range msg.Recipients() {
-		at := strings.LastIndexByte(r, '@')
-		if at < 0 || !strings.EqualFold(r[at+1:], domain) {
-			continue
-		}
-		base, token, plus := strings.Cut(r[:at], "+")
-		if plus && strings.EqualFold(base, local) && token != "" {
+		if token, ok := protocol.Token(r, judge); ok {
 			tokens = append(tokens, token)
 		}
 	}

@@ -19,9 +19,12 @@ import (
 	"time"
 
 	"fieldpost/engine/systems"
+	"fieldpost/internal/clubjudge"
 	"fieldpost/mail"
 	"fieldpost/mail/club"
 	"fieldpost/pbem"
+	"fieldpost/pbem/player"
+	"fieldpost/pbem/protocol"
 )
 
 // The embedded default: with no configuration, `fieldpost serve` runs a
@@ -67,8 +70,8 @@ type clubFile struct {
 // The embedded club's accounts besides the players': the judge, the game
 // master, and the referee that watches demo games as an observer.
 const (
-	judgeAccount   = "judge"
-	gmAccount      = "gm"
+	judgeAccount   = clubjudge.JudgeAccount
+	gmAccount      = clubjudge.GMAccount
 	refereeAccount = "referee"
 	demoScenario   = "tutorial"
 )
@@ -370,27 +373,8 @@ func writeJudgeConfig(dataDir string, srv *club.Server, cfg *pbem.Config) error 
 	text := `# Written by "fieldpost serve" (the embedded mode) at every start, for the
 # administration commands (fieldpost game ..., fieldpost backup) while the judge
 # is stopped. The passwords are in club.json, beside this file.
-` + clubJudgeConfig(srv, cfg.Database, "name = "+cfg.Name)
+` + clubjudge.Config(srv, cfg.Database, "name = "+cfg.Name)
 	return writeFileAtomic(filepath.Join(dataDir, judgeConfigName), []byte(text), 0o600)
-}
-
-// clubJudgeConfig is the configuration file of a judge on the club server
-// srv, with its database and further lines, without passwords.
-func clubJudgeConfig(srv *club.Server, database string, more ...string) string {
-	text := fmt.Sprintf(`address = %s
-database = %s
-imap_addr = %s
-imap_tls = none
-imap_username = %s
-smtp_addr = %s
-smtp_tls = none
-smtp_username = %s
-gm_address = %s
-`, srv.Address(judgeAccount), database, srv.IMAPAddr(), judgeAccount, srv.SMTPAddr(), judgeAccount, srv.Address(gmAccount))
-	for _, line := range more {
-		text += line + "\n"
-	}
-	return text
 }
 
 // newGameCommand is the GM's mail that creates a tutorial game with the
@@ -414,19 +398,7 @@ func newGameWith(id string, player func(side string) string) string {
 // gmMail delivers a command from the GM's account to the judge, the same
 // way a GM's mail program would.
 func gmMail(srv *club.Server, cf *clubFile, command string) error {
-	return clubMail(srv, gmAccount, strings.Fields(command)[0], "PASSWORD "+cf.GMSecret+"\n"+command+"\n")
-}
-
-func clubMail(srv *club.Server, account, subject, body string) error {
-	from := srv.Address(account)
-	raw, err := mail.Compose(&mail.Outbound{
-		From: mail.Address{Email: from}, To: []mail.Address{{Email: srv.Address(judgeAccount)}},
-		Subject: subject, MessageID: mail.NewMessageID(srv.Domain()), Date: time.Now(), Text: body, Personal: true,
-	})
-	if err != nil {
-		return err
-	}
-	return srv.Deliver(from, []string{srv.Address(judgeAccount)}, raw)
+	return clubjudge.GMMail(srv, cf.GMSecret, command)
 }
 
 // printPages says where the game pages are, when served.
@@ -503,7 +475,7 @@ func runDemo(ctx context.Context, e *env, srv *club.Server, bots *clubBots, cf *
 	if err := gmMail(srv, cf, newGameWith(id, func(string) string { return "bot" })); err != nil {
 		return err
 	}
-	if err := clubMail(srv, refereeAccount, "SUBSCRIBE", "SUBSCRIBE "+id+"\n"); err != nil {
+	if err := clubjudge.Mail(srv, refereeAccount, "SUBSCRIBE", "SUBSCRIBE "+id+"\n"); err != nil {
 		return err
 	}
 	demoCtx, stop := context.WithCancel(ctx)
@@ -520,7 +492,7 @@ func runDemo(ctx context.Context, e *env, srv *club.Server, bots *clubBots, cf *
 			case <-ctx.Done():
 				return ctx.Err()
 			}
-			return b.handle(ctx, msg)
+			return b.Handle(ctx, msg)
 		}
 		wg.Go(func() { _ = intake.Run(demoCtx, thinking) })
 	}
@@ -545,7 +517,7 @@ func clubIntake(srv *club.Server, cf *clubFile, account string, log *slog.Logger
 // clubBot is a bot player on a club account, playing a side of a game
 // (every game of the account when game is ""), as `fieldpost bot` would
 // run.
-func clubBot(srv *club.Server, cf *clubFile, account, game, side string, seed uint64, log *slog.Logger) (*mailBot, *mail.Intake, error) {
+func clubBot(srv *club.Server, cf *clubFile, account, game, side string, seed uint64, log *slog.Logger) (*player.Bot, *mail.Intake, error) {
 	intake, err := clubIntake(srv, cf, account, log)
 	if err != nil {
 		return nil, nil, err
@@ -554,8 +526,12 @@ func clubBot(srv *club.Server, cf *clubFile, account, game, side string, seed ui
 	if err != nil {
 		return nil, nil, err
 	}
-	b := &mailBot{side: side, game: game, from: mail.Address{Email: srv.Address(account)}, seed: seed, sender: sender,
-		log: log.With("part", "bot", "side", side), games: map[string]*gameMemory{}}
+	systems, err := builtinGames()
+	if err != nil {
+		return nil, nil, err
+	}
+	b := player.New(player.Config{Side: side, Game: game, From: mail.Address{Email: srv.Address(account)}, Seed: seed,
+		Sender: sender, Systems: systems, Log: log.With("part", "bot", "side", side)})
 	return b, intake, nil
 }
 
@@ -570,16 +546,16 @@ type referee struct {
 }
 
 func (r *referee) handle(_ context.Context, msg *mail.Inbound) error {
-	if msg.Header.Get("X-Fieldpost-Game") != r.game {
+	if msg.Header.Get(protocol.HeaderGame) != r.game {
 		return nil
 	}
-	kind := msg.Header.Get("X-Fieldpost-Kind")
-	if kind != "report" && kind != "game-over" {
+	kind := msg.Header.Get(protocol.HeaderKind)
+	if kind != protocol.KindReport && kind != protocol.KindGameOver {
 		return nil
 	}
 	// X-Fieldpost-Round names the round a report reports.
 	name := "final.txt"
-	if round, err := strconv.Atoi(msg.Header.Get("X-Fieldpost-Round")); err == nil && kind == "report" {
+	if round, err := strconv.Atoi(msg.Header.Get(protocol.HeaderRound)); err == nil && kind == protocol.KindReport {
 		name = fmt.Sprintf("round-%02d.txt", round)
 	}
 	if err := os.WriteFile(filepath.Join(r.dir, name), []byte(msg.Text), 0o600); err != nil {
@@ -593,7 +569,7 @@ func (r *referee) handle(_ context.Context, msg *mail.Inbound) error {
 		}
 	}
 	fmt.Fprintf(r.out, "%s  %s\n", time.Now().Format("15:04:05"), firstLine(msg.Subject))
-	if kind == "game-over" {
+	if kind == protocol.KindGameOver {
 		for _, line := range strings.Split(msg.Text, "\n") {
 			if strings.HasPrefix(line, "THE BATTLE IS OVER") {
 				fmt.Fprintln(r.out, line)
