@@ -206,3 +206,41 @@ func dedent(block string) string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// docs/first-game.md prints the start of a refusal in Frontline General
+// and in Brigadier General Commands, and the lines of the form around the
+// error, as the judge answers them (refusalCases' mistakes).
+func TestFirstGameRefusalsInTheDocs(t *testing.T) {
+	doc, err := os.ReadFile("../docs/first-game.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	printed := dedent(string(doc))
+	for _, c := range refusalCases {
+		if c.scenario == "tutorial" {
+			continue // docs/orders.md prints it: TestRefusalInTheDocs
+		}
+		t.Run(c.scenario, func(t *testing.T) {
+			j := newJudge(t, nil)
+			welcome := newRefusalGame(t, j, c)
+			j.handle(welcome.reply(alice, replaceLine(t, welcome.Form(), c.line, c.broken)))
+			text := strings.ReplaceAll(byKind(t, j.take(), kindRejected, alice).Text, "\r\n", "\n")
+			head, form, ok := strings.Cut(text, formMarker)
+			if !ok {
+				t.Fatalf("the refusal has no form:\n%s", text)
+			}
+			if !strings.Contains(printed, head+formMarker) {
+				t.Errorf("docs/first-game.md does not print the refusal's start as the judge writes it:\n%s", head+formMarker)
+			}
+			lines := strings.Split(form, "\n")
+			for i, l := range lines {
+				if strings.Contains(l, "#!! ERROR") && i >= 2 {
+					around := strings.Join(lines[i-2:i+1], "\n")
+					if !strings.Contains(printed, around) {
+						t.Errorf("docs/first-game.md does not print the error in the form as the judge writes it:\n%s", around)
+					}
+				}
+			}
+		})
+	}
+}
