@@ -117,6 +117,14 @@ func (s *interopServers) do(t *testing.T, command string) {
 	t.Logf("servers.sh %s", command)
 }
 
+// kick has the MTA try its deferred mail now (servers.sh flush). It may
+// fail, the MTA stopped by the test: the wait then goes on without it.
+func (s *interopServers) kick() {
+	cmd := exec.Command(s.script, "flush")
+	cmd.Env = append(os.Environ(), "FIELDPOST_INTEROP_DIR="+s.dir)
+	cmd.Run()
+}
+
 // opensmtpd reports whether the stack is Dovecot and OpenSMTPD, the
 // judge taking its mail by LMTP; otherwise it is Dovecot and Postfix, the
 // judge reading its mail over IMAP.
@@ -275,10 +283,20 @@ func interopWaitFor(t *testing.T, what string, ok func() bool) {
 // waitForJudgeMail waits until each side has the judge's mail of the kind
 // for the round (X-Fieldpost-Round: the round a report reports, else the
 // round the next orders are for).
+//
+// While it waits it has the MTA retry its deferred mail every few seconds,
+// as a mail server's own schedule would in minutes: a delivery deferred by
+// a restart of Dovecot (OpenSMTPD keeps an LMTP session to the lmtp process
+// of the Dovecot that stops, which answers 421) is retried at once.
 func (s *interopServers) waitForJudgeMail(t *testing.T, kind string, round int) {
 	t.Helper()
+	lastKick := time.Now()
 	for _, side := range interopSides {
 		interopWaitFor(t, fmt.Sprintf("%s's %s mail of round %d", side, kind, round), func() bool {
+			if time.Since(lastKick) > 5*time.Second {
+				s.kick()
+				lastKick = time.Now()
+			}
 			inbox, processed := s.mails(t, side)
 			return slices.ContainsFunc(append(inbox, processed...), func(m *mail.Inbound) bool {
 				return m.Header.Get("X-Fieldpost-Kind") == kind && m.Header.Get("X-Fieldpost-Round") == fmt.Sprint(round)
