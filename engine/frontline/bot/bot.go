@@ -1,6 +1,7 @@
 // Package bot plays a Frontline General side: legal orders with a purpose.
 // It sees only its side's view; it buys and deploys, sends its units at the
-// objectives it has not taken along the shortest passable way, keeps
+// hexes it lacks of the victory condition nearest to being met along the
+// shortest passable way, keeps a unit in each such hex it holds, keeps
 // garrisons dug in where the enemy must come, reconnoitres with its scouts,
 // flies sorties at stacks within reach, engages where its odds are fair,
 // and leaves standing orders that retaliate and withdraw a losing fight.
