@@ -1,6 +1,7 @@
 // Package bot plays a Frontline General side: legal orders with a purpose.
 // It sees only its side's view; it buys and deploys, sends its units at the
-// objectives it has not taken along the shortest passable way, keeps
+// hexes it lacks of the victory condition nearest to being met along the
+// shortest passable way, keeps a unit in each such hex it holds, keeps
 // garrisons dug in where the enemy must come, reconnoitres with its scouts,
 // flies sorties at stacks within reach, engages where its odds are fair,
 // and leaves standing orders that retaliate and withdraw a losing fight.
@@ -118,25 +119,67 @@ func (b *planner) deployment() {
 	}
 }
 
-// goals are the hexes of its victory conditions it does not hold yet, or,
-// with none left, the enemy's stacks.
+// goals are the hexes it does not hold yet of the one victory condition
+// nearest to being met (the fewest steps from its units to what it lacks),
+// or, with no condition of its own, the enemy's stacks. Spread over every
+// condition, its units would meet none.
 func (b *planner) goals() []rules.Hex {
 	v := b.v
 	var out []rules.Hex
+	best := -1
+	for _, r := range v.Victory {
+		if r.Side != b.side {
+			continue
+		}
+		var missing []rules.Hex
+		cost := 0
+		for _, h := range r.Hold {
+			if !v.Holds(b.side, h) {
+				missing = append(missing, h)
+				cost += b.nearestOwn(h)
+			}
+		}
+		if best < 0 || cost < best {
+			best, out = cost, missing
+		}
+	}
+	if best < 0 {
+		for _, u := range v.Units {
+			if u.Side == b.enemy && u.OnMap() {
+				out = append(out, u.Hex)
+			}
+		}
+	}
+	return out
+}
+
+// nearestOwn is the distance from h to the side's nearest unit on the map.
+func (b *planner) nearestOwn(h rules.Hex) int {
+	d := -1
+	for _, u := range b.v.Units {
+		if u.Side == b.side && u.OnMap() && u.In == "" && (d < 0 || rules.Distance(u.Hex, h) < d) {
+			d = rules.Distance(u.Hex, h)
+		}
+	}
+	if d < 0 {
+		return 1000
+	}
+	return d
+}
+
+// occupied are the hexes of its victory conditions that it holds only by
+// standing in them (no control, no city: §II.2): a unit stays in each, or
+// the hex is lost the moment its units move on to the next one.
+func (b *planner) occupied() map[rules.Hex]bool {
+	v := b.v
+	out := map[rules.Hex]bool{}
 	for _, r := range v.Victory {
 		if r.Side != b.side {
 			continue
 		}
 		for _, h := range r.Hold {
-			if !v.Holds(b.side, h) {
-				out = append(out, h)
-			}
-		}
-	}
-	if len(out) == 0 {
-		for _, u := range v.Units {
-			if u.Side == b.enemy && u.OnMap() {
-				out = append(out, u.Hex)
+			if _, controlled := v.Control[h]; !controlled && !v.Map.City(h) && v.Holds(b.side, h) {
+				out[h] = true
 			}
 		}
 	}
@@ -162,6 +205,7 @@ func (b *planner) movement() {
 	b.dest = map[string]rules.Hex{}
 	goals := b.goals()
 	guards := b.guards()
+	occupied := b.occupied()
 	dists := map[bool]map[rules.Hex]int{}
 	garrison := map[rules.Hex]int{}
 	for _, u := range v.Units {
@@ -190,6 +234,13 @@ func (b *planner) movement() {
 				b.o.Moves = append(b.o.Moves, rules.Move{Line: b.next(), Unit: u.ID, Steps: []rules.Step{{Act: rules.ActOccupy, Unit: p}}})
 				continue
 			}
+			if c.DigIn && !u.DugIn && u.Within == "" {
+				b.o.Moves = append(b.o.Moves, rules.Move{Line: b.next(), Unit: u.ID, Steps: []rules.Step{{Act: rules.ActDig}}})
+			}
+			continue
+		}
+		if occupied[u.Hex] && garrison[u.Hex] == 0 && !c.Recon {
+			garrison[u.Hex]++
 			if c.DigIn && !u.DugIn && u.Within == "" {
 				b.o.Moves = append(b.o.Moves, rules.Move{Line: b.next(), Unit: u.ID, Steps: []rules.Step{{Act: rules.ActDig}}})
 			}

@@ -51,7 +51,7 @@ func (p *planner) bestAttack(u *rules.Unit, g goal, advance *unitPlan) *unitPlan
 			}
 		}
 	}
-	if best == nil || best.value < attackThreshold {
+	if best == nil || best.value < p.odds().attack {
 		return nil
 	}
 	p.bookSupport(best.orders.Attack)
@@ -206,7 +206,7 @@ func (p *planner) holdAttack(u *rules.Unit) *unitPlan {
 			}
 		}
 	}
-	if best == nil || best.value < holdAttackThreshold {
+	if best == nil || best.value < p.odds().holdAttack {
 		return nil
 	}
 	return best
@@ -297,7 +297,7 @@ func (p *planner) attackValue(c *rules.Combat, stands int) float64 {
 	v := cappedMean(att, maxLoss)*p.worth(c.Target) - cappedMean(def, ownMaxLoss)
 	if c.Close {
 		win, lose := rules.ChanceMore(att, def), rules.ChanceMore(def, att)
-		if lose > maxCloseLoss {
+		if lose > p.odds().closeLoss {
 			return 0
 		}
 		hexValue := 0.5

@@ -2,7 +2,8 @@
 // orders for the coming round as a sensible player would. It holds the
 // objectives it owns and digs in when the enemy comes near, advances on the
 // objectives it lacks with each battalion keeping its stands in command of
-// its HQ, attacks when the odds the engine forecasts are good (with light
+// its HQ, attacks when the odds the engine forecasts are good, or merely
+// fair when it loses the battle unless it takes objectives (with light
 // artillery, batteries and air), fires its batteries in the artillery phase,
 // pulls badly damaged units back, and spends the night's recovery. Every
 // plan passes rules.Validate: whatever the rules refuse is dropped for
@@ -58,6 +59,12 @@ const (
 	threatRange = 5
 	// digInRange: a holding unit digs in when an enemy stand is this near.
 	digInRange = 4
+	// boldAttackThreshold and boldCloseLoss are the odds a side losing the
+	// battle accepts: an attack that costs it a little more than it deals,
+	// and close combats it may well lose. (Bolder still, the Germans of
+	// krinkelt wasted themselves: 1 win in 20 against 5.)
+	boldAttackThreshold = -0.5
+	boldCloseLoss       = 0.7
 )
 
 // planKind says what a unit does this round; attacks act first (1.7).
@@ -98,6 +105,25 @@ type planner struct {
 	goals   map[*rules.Unit]goal
 	plans   []*unitPlan
 	reaches map[reachKey]reachable
+}
+
+// odds are the thresholds an attack must clear: a side that loses the battle
+// unless it takes objectives cannot wait for good odds, or it never
+// attacks a defender that holds its ground.
+type odds struct {
+	attack, holdAttack, closeLoss float64
+}
+
+var (
+	carefulOdds = odds{attack: attackThreshold, holdAttack: holdAttackThreshold, closeLoss: maxCloseLoss}
+	boldOdds    = odds{attack: boldAttackThreshold, holdAttack: boldAttackThreshold, closeLoss: boldCloseLoss}
+)
+
+func (p *planner) odds() odds {
+	if p.mustGain() {
+		return boldOdds
+	}
+	return carefulOdds
 }
 
 type reachKey struct {
