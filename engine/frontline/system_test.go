@@ -93,3 +93,38 @@ func TestPlayerTurnThroughTheSeam(t *testing.T) {
 		t.Error("the decks do not follow the setup seed")
 	}
 }
+
+// The supply the form announces is the supply the report then charges,
+// written the same way (issue 25: they disagreed, "7 less 5 for 1 port"
+// against "7 less 1 port").
+func TestFormAndReportAgreeOnSupply(t *testing.T) {
+	sys, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, sc := range sys.Scenarios() {
+		pos, err := sys.NewGame(sc.Name, 7)
+		if err != nil {
+			t.Fatal(err)
+		}
+		active := pos.Step().Waiting[0]
+		form := pos.Form(active, "g1")
+		_, announced, ok := strings.Cut(form, "Supply due ")
+		if !ok {
+			t.Fatalf("%s: the form announces no supply:\n%s", sc.Name, form)
+		}
+		announced, _, _ = strings.Cut(announced, ").")
+		_, round, err := pos.Play(map[string]engine.Orders{active: pos.Default(active)}, engine.NewSeededDice(3))
+		if err != nil {
+			t.Fatal(err)
+		}
+		report, err := round.Report(active, engine.RoundMeta{Game: "g1"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		due, why, _ := strings.Cut(announced, " ")
+		if want := "supply: " + due + " due " + why + ")"; !strings.Contains(report, want) {
+			t.Errorf("%s: the form announces %q, the report lacks %q:\n%s", sc.Name, announced, want, report)
+		}
+	}
+}

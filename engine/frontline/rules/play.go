@@ -401,7 +401,7 @@ func (r *resolver) supply(o Orders) {
 	due, gross, ports := s.SupplyDue(r.side)
 	paid := min(due, p.Treasury)
 	p.Treasury -= paid
-	r.emit("supply", "V.3", Hex{}, r.side, "%s supply: %d due (%d less %d port(s)); paid %d, treasury %d", r.side, due, gross, ports, paid, p.Treasury)
+	r.emit("supply", "V.3", Hex{}, r.side, "%s supply: %d due (%d less %d for %d port(s)); paid %d, treasury %d", r.side, due, gross, gross-due, ports, paid, p.Treasury)
 	// Guns that fired for effect have their munitions again (Inset VI.6);
 	// those a deficit idles stay silent anyway.
 	for _, u := range s.Units {
