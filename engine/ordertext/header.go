@@ -67,10 +67,10 @@ func (h *Header) ReadHeader(words []string) error {
 		case "SEAT", "ROUND":
 			n, isNumber, err := Number(val)
 			if err != nil {
-				return &HeaderError{Msg: fmt.Sprintf("%s %v", kw, err)}
+				return &HeaderError{Msg: fmt.Sprintf("%s %v", strings.ToUpper(words[i]), err)}
 			}
 			if !isNumber || n < 1 {
-				return &HeaderError{Msg: fmt.Sprintf("%s %q: want the %s number from the order form", kw, val, strings.ToLower(kw))}
+				return &HeaderError{Msg: fmt.Sprintf("%s %q: want the %s number from the order form", strings.ToUpper(words[i]), val, strings.ToLower(kw))}
 			}
 			if kw == "SEAT" {
 				h.Seat = n
