@@ -56,7 +56,7 @@ func TestHeaderReadsSeatAndRound(t *testing.T) {
 	for line, msg := range map[string]string{
 		"GAME g SIDE":          `"SIDE" is out of place in the header`,
 		"SEAT two":             `SEAT "two": want the seat number from the order form`,
-		"TURN 0": `TURN "0": want the round number from the order form`,
+		"TURN 0":               `TURN "0": want the round number from the order form`,
 		"ROUND 99999999999999": "ROUND 99999999999999 is too large: numbers in orders are at most 9999",
 		"GAME g BN 743":        `"BN" is out of place in the header`,
 	} {
