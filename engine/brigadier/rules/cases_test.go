@@ -55,33 +55,12 @@ func TestCases(t *testing.T) {
 	}
 }
 
-// scriptedDice rolls each phase's scripted dice in order; a phase without
-// a script rolls seeded dice, so that a case need only script what it checks.
-type scriptedDice struct {
-	t      *testing.T
-	phase  string
-	script map[string][]int
-	rest   *engine.SeededDice
-}
-
-func (d *scriptedDice) SetPhase(p string) { d.phase = p }
-
-func (d *scriptedDice) Roll(faces int) int {
-	s, ok := d.script[d.phase]
-	if !ok {
-		return d.rest.Roll(faces)
-	}
-	if len(s) == 0 {
-		d.t.Fatalf("the case needs more dice in phase %s", d.phase)
-	}
-	d.script[d.phase] = s[1:]
-	return s[0]
-}
-
 func runCase(t *testing.T, rs *rules.Ruleset, text string) {
 	var scen []string
 	orders := map[string]string{}
-	dice := &scriptedDice{t: t, script: map[string][]int{}, rest: engine.NewSeededDice(1)}
+	// A phase without a script rolls seeded dice, so that a case need only
+	// script what it checks.
+	dice := &engine.ScriptedDice{Phases: map[string][]int{}, Unscripted: engine.NewSeededDice(1)}
 	var expects, sees, tables, terrain [][]string
 	upto, cited := "", false
 	hasMap, hasClock := false, false
@@ -108,10 +87,10 @@ func runCase(t *testing.T, rs *rules.Ruleset, text string) {
 				if err != nil {
 					t.Fatalf("DICE %q", v)
 				}
-				dice.script[f[1]] = append(dice.script[f[1]], n)
+				dice.Phases[f[1]] = append(dice.Phases[f[1]], n)
 			}
-			if _, ok := dice.script[f[1]]; !ok {
-				dice.script[f[1]] = []int{}
+			if _, ok := dice.Phases[f[1]]; !ok {
+				dice.Phases[f[1]] = []int{}
 			}
 		case "UPTO":
 			upto = f[1]
@@ -204,6 +183,9 @@ func runCase(t *testing.T, rs *rules.Ruleset, text string) {
 	after, events, err := rules.ResolveUpTo(rs, st, list, dice, upto)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if dice.Short > 0 || len(dice.Wrong) > 0 {
+		t.Fatalf("the case needs %d more dice, wrong faces at %v", dice.Short, dice.Wrong)
 	}
 	var all strings.Builder
 	for _, e := range events {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"fieldpost/engine"
 	"fieldpost/engine/frontline/ordertext"
 	"fieldpost/engine/frontline/rules"
 )
@@ -145,7 +146,7 @@ func runCase(t *testing.T, path string) {
 	if len(probs) > 0 {
 		t.Fatalf("orders refused: %v", probs)
 	}
-	d := &rules.ScriptedDice{Faces: c.dice}
+	d := &engine.ScriptedDice{Faces: c.dice}
 	n, events, err := s.Play(o, d)
 	if err != nil {
 		t.Fatalf("Play: %v", err)

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"fieldpost/engine"
 )
 
 // The adjudication cases under testdata/cases are the rules tests: each file
@@ -153,7 +155,7 @@ func runCaseFile(t *testing.T, path string) {
 			t.Fatalf("ORDERS for unknown side %q", side)
 		}
 	}
-	dice := &ScriptedDice{Faces: cf.dice}
+	dice := &engine.ScriptedDice{Faces: cf.dice}
 	next, events, err := runCase(rs, st, orders, dice, cf.run)
 	if len(cf.errors) > 0 {
 		if err == nil {
