@@ -13,6 +13,7 @@ import (
 	"fieldpost/engine/brigadier/ordertext"
 	"fieldpost/engine/brigadier/report"
 	"fieldpost/engine/brigadier/rules"
+	kernel "fieldpost/engine/ordertext"
 )
 
 // The adjudication cases: testdata/cases/*.case, each a small scenario
@@ -56,42 +57,20 @@ func TestCases(t *testing.T) {
 }
 
 func runCase(t *testing.T, rs *rules.Ruleset, text string) {
-	var scen []string
-	orders := map[string]string{}
+	c, err := kernel.ReadCase(text, kernel.CaseFormat{Loose: true, Directives: []string{"UPTO", "EXPECT", "SEES", "TABLE", "TERRAIN"}})
+	if err != nil {
+		t.Fatal(err)
+	}
 	// A phase without a script rolls seeded dice, so that a case need only
 	// script what it checks.
-	dice := &engine.ScriptedDice{Phases: map[string][]int{}, Unscripted: engine.NewSeededDice(1)}
+	dice := &engine.ScriptedDice{Phases: c.PhaseDice, Unscripted: engine.NewSeededDice(1)}
+	if dice.Phases == nil {
+		dice.Phases = map[string][]int{}
+	}
 	var expects, sees, tables, terrain [][]string
-	upto, cited := "", false
-	hasMap, hasClock := false, false
-	lines := strings.Split(text, "\n")
-	for i := 0; i < len(lines); i++ {
-		f := fields(lines[i])
-		if len(f) == 0 {
-			scen = append(scen, lines[i])
-			continue
-		}
-		switch f[0] {
-		case "CASE":
-		case "CITE":
-			cited = len(f) > 1
-		case "ORDERS":
-			var block []string
-			for i++; i < len(lines) && strings.TrimSpace(lines[i]) != "END"; i++ {
-				block = append(block, lines[i])
-			}
-			orders[f[1]] = strings.Join(block, "\n")
-		case "DICE":
-			for _, v := range f[2:] {
-				n, err := strconv.Atoi(v)
-				if err != nil {
-					t.Fatalf("DICE %q", v)
-				}
-				dice.Phases[f[1]] = append(dice.Phases[f[1]], n)
-			}
-			if _, ok := dice.Phases[f[1]]; !ok {
-				dice.Phases[f[1]] = []int{}
-			}
+	upto := ""
+	for _, d := range c.Directives {
+		switch f := d.Words; strings.ToUpper(f[0]) {
 		case "UPTO":
 			upto = f[1]
 		case "EXPECT":
@@ -102,14 +81,22 @@ func runCase(t *testing.T, rs *rules.Ruleset, text string) {
 			tables = append(tables, f[1:])
 		case "TERRAIN":
 			terrain = append(terrain, f[1:])
-		default:
-			hasMap = hasMap || f[0] == "MAP"
-			hasClock = hasClock || f[0] == "CLOCK"
-			scen = append(scen, lines[i])
 		}
 	}
-	if !cited {
-		t.Fatal("the case cites no section (CITE)")
+	var scen []string
+	hasMap, hasClock := false, false
+	for _, l := range c.Position {
+		scen = append(scen, l.Raw)
+		hasMap = hasMap || len(l.Words) > 0 && l.Words[0] == "MAP"
+		hasClock = hasClock || len(l.Words) > 0 && l.Words[0] == "CLOCK"
+	}
+	orders := map[string]string{}
+	for side, lines := range c.Orders {
+		var raws []string
+		for _, l := range lines {
+			raws = append(raws, l.Raw)
+		}
+		orders[side] = strings.Join(raws, "\n")
 	}
 	head := []string{"SCENARIO case", "RULESET bgc"}
 	if !hasClock {
@@ -321,32 +308,5 @@ func checkTable(t *testing.T, rs *rules.Ruleset, st *rules.State, find func(stri
 		}
 	default:
 		t.Fatalf("unknown TABLE %s", tb[0])
-	}
-}
-
-// fields splits a line into words, a "quoted string" one word, and drops
-// a comment.
-func fields(line string) []string {
-	var out []string
-	for {
-		line = strings.TrimSpace(line)
-		if line == "" || line[0] == '#' {
-			return out
-		}
-		if line[0] == '"' {
-			end := strings.Index(line[1:], `"`)
-			if end < 0 {
-				return append(out, line[1:])
-			}
-			out = append(out, line[1:end+1])
-			line = line[end+2:]
-			continue
-		}
-		i := strings.IndexAny(line, " \t")
-		if i < 0 {
-			return append(out, line)
-		}
-		out = append(out, line[:i])
-		line = line[i:]
 	}
 }
