@@ -2,6 +2,7 @@ package ordertext
 
 import (
 	"fmt"
+	"io/fs"
 	"slices"
 	"strconv"
 	"strings"
@@ -164,5 +165,31 @@ func (c *Case) readDice(words []string, maxFace int) error {
 	}
 	// A phase named with no dice is scripted all the same: it rolls none.
 	c.PhaseDice[phase] = append(c.PhaseDice[phase], faces...)
+	return nil
+}
+
+// EachCase reads every case file of fsys that matches pattern ("*.case",
+// "*/*.case") and hands it to run with its name (the path without
+// ".case"), or with the error that makes it unreadable; it is an error
+// that no file matches.
+func EachCase(fsys fs.FS, pattern string, f CaseFormat, run func(name string, c *Case, err error)) error {
+	names, err := fs.Glob(fsys, pattern)
+	if err != nil {
+		return err
+	}
+	if len(names) == 0 {
+		return fmt.Errorf("no case file matches %s", pattern)
+	}
+	for _, name := range names {
+		var c *Case
+		text, err := fs.ReadFile(fsys, name)
+		if err == nil {
+			c, err = ReadCase(string(text), f)
+		}
+		if err != nil {
+			err = fmt.Errorf("%s: %w", name, err)
+		}
+		run(strings.TrimSuffix(name, ".case"), c, err)
+	}
 	return nil
 }

@@ -1,9 +1,11 @@
 package ordertext
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
+	"testing/fstest"
 )
 
 func TestReadCaseInBlocks(t *testing.T) {
@@ -79,5 +81,24 @@ func TestReadCaseLoose(t *testing.T) {
 	}
 	if len(c.Directives) != 1 || !reflect.DeepEqual(c.Directives[0].Words, []string{"EXPECT", "text", "Step 4 (us)"}) {
 		t.Errorf("directives %+v", c.Directives)
+	}
+}
+
+func TestEachCaseNamesEveryFile(t *testing.T) {
+	fsys := fstest.MapFS{
+		"combat/a.case": {Data: []byte("SECTION 1\nDICE 6\n")},
+		"combat/b.case": {Data: []byte("DICE 6\n")},
+		"README.md":     {Data: []byte("not a case")},
+	}
+	got := map[string]string{}
+	err := EachCase(fsys, "*/*.case", CaseFormat{MaxFace: 6}, func(name string, c *Case, err error) {
+		got[name] = fmt.Sprint(err)
+	})
+	want := map[string]string{"combat/a": "<nil>", "combat/b": "combat/b.case: no SECTION: every case cites the rule it checks"}
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("got %v, %v; want %v", got, err, want)
+	}
+	if err := EachCase(fsys, "*.case", CaseFormat{}, func(string, *Case, error) {}); err == nil {
+		t.Error("no case file found is no error")
 	}
 }

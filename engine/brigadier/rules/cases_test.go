@@ -3,7 +3,6 @@ package rules_test
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -34,33 +33,32 @@ import (
 //	       radio battalion in|out | clock hh:mm | initiative side |
 //	       report side has|hasnot "..."
 func TestCases(t *testing.T) {
-	files, err := filepath.Glob("testdata/cases/*.case")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(files) < 50 {
-		t.Errorf("%d adjudication cases, want at least 50", len(files))
-	}
 	rs, err := rules.BundledRuleset()
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(f), ".case"), func(t *testing.T) {
-			b, err := os.ReadFile(f)
+	// Brigadier's cases are a scenario with the case's lines among its
+	// own, and script their dice by phase.
+	format := kernel.CaseFormat{Loose: true, Directives: []string{"UPTO", "EXPECT", "SEES", "TABLE", "TERRAIN"}}
+	files := 0
+	err = kernel.EachCase(os.DirFS("testdata/cases"), "*.case", format, func(name string, c *kernel.Case, err error) {
+		files++
+		t.Run(name, func(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			runCase(t, rs, string(b))
+			runCase(t, rs, c)
 		})
-	}
-}
-
-func runCase(t *testing.T, rs *rules.Ruleset, text string) {
-	c, err := kernel.ReadCase(text, kernel.CaseFormat{Loose: true, Directives: []string{"UPTO", "EXPECT", "SEES", "TABLE", "TERRAIN"}})
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
+	if files < 50 {
+		t.Errorf("%d adjudication cases, want at least 50", files)
+	}
+}
+
+func runCase(t *testing.T, rs *rules.Ruleset, c *kernel.Case) {
 	// A phase without a script rolls seeded dice, so that a case need only
 	// script what it checks.
 	dice := &engine.ScriptedDice{Phases: c.PhaseDice, Unscripted: engine.NewSeededDice(1)}

@@ -3,7 +3,6 @@ package rules_test
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -20,31 +19,19 @@ import (
 // and states what must follow (POSTSTATE, EVENTS in order, or ERRORS for
 // orders that must be refused). testdata/cases/README.md has the format.
 func TestCases(t *testing.T) {
-	files, err := filepath.Glob("testdata/cases/*.case")
+	// Frontline's dice go up to d20 and its orders name no side.
+	format := kernel.CaseFormat{MaxFace: 20}
+	err := kernel.EachCase(os.DirFS("testdata/cases"), "*.case", format, func(name string, c *kernel.Case, err error) {
+		t.Run(name, func(t *testing.T) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			runCase(t, c)
+		})
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(files) == 0 {
-		t.Fatal("no cases found")
-	}
-	for _, f := range files {
-		name := strings.TrimSuffix(filepath.Base(f), ".case")
-		t.Run(name, func(t *testing.T) { runCase(t, f) })
-	}
-}
-
-// readCase reads a case file in the common format (engine/ordertext):
-// Frontline's dice go up to d20 and its orders name no side.
-func readCase(t *testing.T, path string) *kernel.Case {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := kernel.ReadCase(string(b), kernel.CaseFormat{MaxFace: 20})
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	return c
 }
 
 // written is lines as written, one text.
@@ -56,8 +43,7 @@ func written(lines []kernel.Line) string {
 	return strings.Join(raws, "\n")
 }
 
-func runCase(t *testing.T, path string) {
-	c := readCase(t, path)
+func runCase(t *testing.T, c *kernel.Case) {
 	s, err := rules.ParseScenario(written(c.Position))
 	if err != nil {
 		t.Fatalf("PRESTATE: %v", err)

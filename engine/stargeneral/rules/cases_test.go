@@ -3,7 +3,6 @@ package rules
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -19,35 +18,22 @@ import (
 // The format is documented in testdata/cases/README.md.
 
 func TestCases(t *testing.T) {
-	files, err := filepath.Glob("testdata/cases/*/*.case")
+	// Star General rolls d6 only.
+	format := ordertext.CaseFormat{MaxFace: 6}
+	err := ordertext.EachCase(os.DirFS("testdata/cases"), "*/*.case", format, func(name string, c *ordertext.Case, err error) {
+		t.Run(name, func(t *testing.T) {
+			if err != nil {
+				t.Fatal(err)
+			}
+			runCaseFile(t, c)
+		})
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(files) == 0 {
-		t.Fatal("no cases found")
-	}
-	for _, f := range files {
-		name := strings.TrimSuffix(strings.TrimPrefix(f, "testdata/cases/"), ".case")
-		t.Run(name, func(t *testing.T) { runCaseFile(t, f) })
-	}
 }
 
-// readCase reads a case file in the common format (engine/ordertext):
-// Star General rolls d6 only.
-func readCase(t *testing.T, path string) *ordertext.Case {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c, err := ordertext.ReadCase(string(data), ordertext.CaseFormat{MaxFace: 6})
-	if err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	return c
-}
-
-func runCaseFile(t *testing.T, path string) {
-	cf := readCase(t, path)
+func runCaseFile(t *testing.T, cf *ordertext.Case) {
 	var pre []string
 	for _, l := range cf.Position {
 		pre = append(pre, l.Raw)
