@@ -190,7 +190,7 @@ func TestLineNoOrderReadsIsAnError(t *testing.T) {
 	rs, st := woodEdge(t)
 	mail := strings.Join([]string{
 		"Hello umpire, game on!",
-		"GAME g1 SIDE german TURN 1",
+		"GAME g1 SIDE german SEAT 2 TURN 1",
 		"BUGOUT-DEFAULT 9",
 		"and the others hold fast",
 		"PURSUE no",
