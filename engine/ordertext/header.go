@@ -49,8 +49,9 @@ func (e *HeaderError) Error() string { return e.Msg }
 // headerHint is how a header is written.
 const headerHint = "write GAME name SIDE name ROUND number on one line, or one per line"
 
-// ReadHeader adds what a header line says to h.
-func (h *Header) ReadHeader(words []string) error {
+// ReadHeader adds what a header line says to h; the error, nil when there
+// is none, says why the line cannot be read.
+func (h *Header) ReadHeader(words []string) *HeaderError {
 	for i := 0; i < len(words); i += 2 {
 		kw := HeaderKeyword(words[i])
 		if kw == "" || i+1 >= len(words) {

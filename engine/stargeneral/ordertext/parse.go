@@ -339,7 +339,7 @@ func (p *parser) keyword(l kernel.Line, kw string) {
 func (p *parser) header(l kernel.Line) {
 	var h kernel.Header
 	if err := h.ReadHeader(l.Words); err != nil {
-		p.errorf(l, rules.SecNone, err.(*kernel.HeaderError).Hint, "%s", err)
+		p.errorf(l, rules.SecNone, err.Hint, "%s", err.Msg)
 		return
 	}
 	if h.Side != "" && !strings.EqualFold(h.Side, p.side) {
