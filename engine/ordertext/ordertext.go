@@ -45,13 +45,15 @@ func Lines(text string) []Line {
 	return out
 }
 
-// splitLines splits text at line ends, whichever a mail or a file used.
+// splitLines splits text at its line ends, "\n" or "\r\n", so that each
+// line has the number the judge gives it when it writes problems under
+// their lines (engine.Annotate).
 func splitLines(text string) []string {
-	return strings.Split(strings.NewReplacer("\r\n", "\n", "\r", "\n").Replace(text), "\n")
+	return strings.Split(strings.ReplaceAll(text, "\r\n", "\n"), "\n")
 }
 
 func newLine(n int, raw string, words func(string) []string) Line {
-	raw = strings.TrimRight(raw, " \t")
+	raw = strings.TrimRight(raw, " \t\r")
 	text := strings.TrimSpace(StripComment(raw))
 	return Line{N: n, Raw: raw, Text: text, Words: words(text)}
 }
