@@ -22,7 +22,8 @@ import (
 //	POSTSTATE, EVENTS, ERRORS    what must follow, a line each
 //
 // A family's own one-line directives (CaseFormat.Directives) are kept in
-// Directives, their words split with "quoted phrases" as one word.
+// Directives, their words split with "quoted phrases" as one word; the
+// lines of its own blocks (CaseFormat.Blocks) in Blocks.
 type Case struct {
 	Title    string
 	Sections []string
@@ -33,7 +34,10 @@ type Case struct {
 	PositionLine int
 	// Orders and Standing are each side's lines as written, blank and
 	// comment lines too; Orders[""] are those of an ORDERS naming no side.
+	// OrderSides are the sides (or seats) of the ORDERS headings, in the
+	// order written.
 	Orders, Standing map[string][]Line
+	OrderSides       []string
 	Dice             []int
 	PhaseDice        map[string][]int
 	Run              []string
@@ -41,6 +45,9 @@ type Case struct {
 	// words.
 	Post, Events, Errors []Line
 	Directives           []Line
+	// Blocks are the lines with words of the family's own blocks
+	// (CaseFormat.Blocks), by their heading line ("ERRORS US.2").
+	Blocks map[string][]Line
 }
 
 // CaseFormat is what a family's case files add to the common format.
@@ -52,11 +59,15 @@ type CaseFormat struct {
 	Loose bool
 	// Directives are the family's one-line directives ("EXPECT", "TABLE").
 	Directives []string
+	// Blocks are the headings of the family's own blocks ("SEATS",
+	// "MERGED"); one may take the place of a common one ("ERRORS" with a
+	// seat).
+	Blocks []string
 }
 
 // ReadCase reads a case file; an error names the line it is on.
 func ReadCase(text string, f CaseFormat) (*Case, error) {
-	c := &Case{Orders: map[string][]Line{}, Standing: map[string][]Line{}}
+	c := &Case{Orders: map[string][]Line{}, Standing: map[string][]Line{}, Blocks: map[string][]Line{}}
 	// into is the block the lines below a heading go to, nil outside any;
 	// asWritten: it keeps blank and comment lines too.
 	var into func(Line)
@@ -77,6 +88,10 @@ func ReadCase(text string, f CaseFormat) (*Case, error) {
 		}
 		heading, args := l.Words[0], l.Words[1:] // in capitals: "Run" may be a name
 		switch {
+		case slices.Contains(f.Blocks, heading):
+			key := l.Text
+			c.Blocks[key] = c.Blocks[key] // a block with no line is there all the same
+			open(func(l Line) { c.Blocks[key] = append(c.Blocks[key], l) }, false)
 		case heading == "CASE":
 			c.Title = strings.TrimSpace(l.Text[len("CASE"):])
 		case heading == "SECTION" || heading == "CITE":
@@ -89,6 +104,9 @@ func ReadCase(text string, f CaseFormat) (*Case, error) {
 				return nil, fail("ORDERS takes a side at most")
 			}
 			side := strings.Join(args, "")
+			if _, again := c.Orders[side]; !again {
+				c.OrderSides = append(c.OrderSides, side)
+			}
 			c.Orders[side] = c.Orders[side] // a side's ORDERS with no line is orders of none
 			open(func(l Line) { c.Orders[side] = append(c.Orders[side], l) }, true)
 			inOrders = true

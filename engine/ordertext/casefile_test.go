@@ -102,3 +102,25 @@ func TestEachCaseNamesEveryFile(t *testing.T) {
 		t.Error("no case file found is no error")
 	}
 }
+
+func TestReadCaseFamilyBlocks(t *testing.T) {
+	text := "SECTION IV.2\nSEATS\nUS.2 M18-1\nORDERS US.3\nMOVE\nORDERS US.2\nMOVE\nERRORS US.2\nline 2: BUY\n\nMERGED\n"
+	c, err := ReadCase(text, CaseFormat{Blocks: []string{"SEATS", "ERRORS", "MERGED"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(c.OrderSides, []string{"US.3", "US.2"}) {
+		t.Errorf("order sides %v, want US.3 US.2", c.OrderSides)
+	}
+	got := map[string][]string{}
+	for heading, lines := range c.Blocks {
+		got[heading] = []string{}
+		for _, l := range lines {
+			got[heading] = append(got[heading], l.Text)
+		}
+	}
+	want := map[string][]string{"SEATS": {"US.2 M18-1"}, "ERRORS US.2": {"line 2: BUY"}, "MERGED": {}}
+	if !reflect.DeepEqual(got, want) || len(c.Errors) != 0 {
+		t.Errorf("blocks %v, want %v (errors %v)", got, want, c.Errors)
+	}
+}
