@@ -1,7 +1,6 @@
 package frontline
 
 import (
-	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -9,6 +8,7 @@ import (
 	"fieldpost/engine"
 	"fieldpost/engine/frontline/rules"
 	kernel "fieldpost/engine/ordertext"
+	"fieldpost/engine/ordertext/casetest"
 )
 
 // The Team Play Command cases under testdata/seats (README.md there): each
@@ -16,17 +16,7 @@ import (
 // played.
 func TestSeatCases(t *testing.T) {
 	format := kernel.CaseFormat{MaxFace: 20, Blocks: []string{"SEATS", "ERRORS", "MERGED", "CLASH", "PLAYED"}}
-	err := kernel.EachCase(os.DirFS("testdata/seats"), "*.case", format, func(name string, c *kernel.Case, err error) {
-		t.Run(name, func(t *testing.T) {
-			if err != nil {
-				t.Fatal(err)
-			}
-			runSeatCase(t, c)
-		})
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	casetest.Run(t, "testdata/seats", "*.case", format, runSeatCase)
 }
 
 // texts are the texts of lines.

@@ -2,7 +2,6 @@ package rules_test
 
 import (
 	"fmt"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -13,6 +12,7 @@ import (
 	"fieldpost/engine/brigadier/report"
 	"fieldpost/engine/brigadier/rules"
 	kernel "fieldpost/engine/ordertext"
+	"fieldpost/engine/ordertext/casetest"
 )
 
 // The adjudication cases: testdata/cases/*.case, each a small scenario
@@ -40,19 +40,7 @@ func TestCases(t *testing.T) {
 	// Brigadier's cases are a scenario with the case's lines among its
 	// own, and script their dice by phase.
 	format := kernel.CaseFormat{Loose: true, Directives: []string{"UPTO", "EXPECT", "SEES", "TABLE", "TERRAIN"}}
-	files := 0
-	err = kernel.EachCase(os.DirFS("testdata/cases"), "*.case", format, func(name string, c *kernel.Case, err error) {
-		files++
-		t.Run(name, func(t *testing.T) {
-			if err != nil {
-				t.Fatal(err)
-			}
-			runCase(t, rs, c)
-		})
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	files := casetest.Run(t, "testdata/cases", "*.case", format, func(t *testing.T, c *kernel.Case) { runCase(t, rs, c) })
 	if files < 50 {
 		t.Errorf("%d adjudication cases, want at least 50", files)
 	}

@@ -2,7 +2,6 @@ package rules_test
 
 import (
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 	"testing"
@@ -11,6 +10,7 @@ import (
 	"fieldpost/engine/frontline/ordertext"
 	"fieldpost/engine/frontline/rules"
 	kernel "fieldpost/engine/ordertext"
+	"fieldpost/engine/ordertext/casetest"
 )
 
 // The adjudication cases under testdata/cases are the rules tests: each
@@ -20,18 +20,7 @@ import (
 // orders that must be refused). testdata/cases/README.md has the format.
 func TestCases(t *testing.T) {
 	// Frontline's dice go up to d20 and its orders name no side.
-	format := kernel.CaseFormat{MaxFace: 20}
-	err := kernel.EachCase(os.DirFS("testdata/cases"), "*.case", format, func(name string, c *kernel.Case, err error) {
-		t.Run(name, func(t *testing.T) {
-			if err != nil {
-				t.Fatal(err)
-			}
-			runCase(t, c)
-		})
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	casetest.Run(t, "testdata/cases", "*.case", kernel.CaseFormat{MaxFace: 20}, runCase)
 }
 
 // written is lines as written, one text.

@@ -2,13 +2,13 @@ package rules
 
 import (
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 	"testing"
 
 	"fieldpost/engine"
 	"fieldpost/engine/ordertext"
+	"fieldpost/engine/ordertext/casetest"
 )
 
 // The adjudication cases under testdata/cases are the rules tests: each file
@@ -19,18 +19,7 @@ import (
 
 func TestCases(t *testing.T) {
 	// Star General rolls d6 only.
-	format := ordertext.CaseFormat{MaxFace: 6}
-	err := ordertext.EachCase(os.DirFS("testdata/cases"), "*/*.case", format, func(name string, c *ordertext.Case, err error) {
-		t.Run(name, func(t *testing.T) {
-			if err != nil {
-				t.Fatal(err)
-			}
-			runCaseFile(t, c)
-		})
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	casetest.Run(t, "testdata/cases", "*/*.case", ordertext.CaseFormat{MaxFace: 6}, runCaseFile)
 }
 
 func runCaseFile(t *testing.T, cf *ordertext.Case) {
