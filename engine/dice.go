@@ -77,3 +77,65 @@ func SeedCommitment(seed uint64) string {
 	sum := sha256.Sum256([]byte(strconv.FormatUint(seed, 10)))
 	return hex.EncodeToString(sum[:])
 }
+
+// ScriptedDice rolls the faces it is given, in order: the books' worked
+// examples and every family's adjudication cases inject their dice this
+// way. A case may script its dice by phase (Phases, with SetPhase): a phase
+// with no script then rolls Unscripted, so that a case scripts only what it
+// checks. A face larger than the die asked for, or running out, is recorded
+// for the test to report; the roll then counts 1, 2, 3... so that roll-offs
+// cannot tie for ever and the test ends.
+type ScriptedDice struct {
+	Faces []int
+	// Phases are the faces of each phase, rolled in order once SetPhase
+	// names the phase; nil: Faces serve every phase.
+	Phases     map[string][]int
+	Unscripted Dice
+	Used       int // faces rolled from a script
+	Short      int // rolls asked for after a script ran out
+	// Wrong lists the positions (0-based, among the faces rolled) where a
+	// scripted face did not fit the die that was rolled.
+	Wrong []int
+	phase string
+}
+
+// SetPhase names the phase whose script the next rolls come from.
+func (d *ScriptedDice) SetPhase(phase string) { d.phase = phase }
+
+// Roll returns the next scripted face.
+func (d *ScriptedDice) Roll(faces int) int {
+	f, ok, scripted := d.next()
+	switch {
+	case !scripted:
+		return d.Unscripted.Roll(faces)
+	case !ok:
+		d.Short++
+		return (d.Short-1)%faces + 1
+	case f < 1 || f > faces:
+		d.Wrong = append(d.Wrong, d.Used-1)
+		return (f-1+faces)%faces + 1
+	}
+	return f
+}
+
+// next takes the next face of the script; ok is false when the script has
+// run out, scripted false in a phase that has none.
+func (d *ScriptedDice) next() (face int, ok, scripted bool) {
+	script := d.Faces[min(d.Used, len(d.Faces)):]
+	if d.Phases != nil {
+		if script, scripted = d.Phases[d.phase]; !scripted {
+			return 0, false, false
+		}
+	}
+	if len(script) == 0 {
+		return 0, false, true
+	}
+	if d.Phases != nil {
+		d.Phases[d.phase] = script[1:]
+	}
+	d.Used++
+	return script[0], true, true
+}
+
+// D6 is Roll(6), for rules written in six-sided dice.
+func (d *ScriptedDice) D6() int { return d.Roll(6) }

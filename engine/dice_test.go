@@ -1,6 +1,9 @@
 package engine
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 // The seeded dice are fair enough to play with and fixed forever: the first
 // faces of seed 1 are pinned so that a change of algorithm cannot slip in.
@@ -62,5 +65,34 @@ func TestRoundSeed(t *testing.T) {
 	}
 	if len(SeedCommitment(7)) != 64 {
 		t.Fatal("commitment is not a SHA-256 hex")
+	}
+}
+
+func TestScriptedDiceRollsTheScriptThenCounts(t *testing.T) {
+	d := &ScriptedDice{Faces: []int{6, 8, 2}}
+	got := []int{d.D6(), d.Roll(6), d.Roll(10), d.Roll(6), d.Roll(6)}
+	if want := []int{6, 2, 2, 1, 2}; !slices.Equal(got, want) {
+		t.Errorf("rolled %v, want %v", got, want)
+	}
+	if d.Used != 3 || d.Short != 2 || !slices.Equal(d.Wrong, []int{1}) {
+		t.Errorf("used %d, short %d, wrong %v; want 3, 2, [1]", d.Used, d.Short, d.Wrong)
+	}
+}
+
+func TestScriptedDiceByPhase(t *testing.T) {
+	seeded := NewSeededDice(7)
+	d := &ScriptedDice{Phases: map[string][]int{"firing": {5, 4}, "morale": {}}, Unscripted: NewSeededDice(7)}
+	d.SetPhase("movement")
+	if got, want := d.Roll(6), seeded.Roll(6); got != want {
+		t.Errorf("a phase with no script rolled %d, want the seeded %d", got, want)
+	}
+	d.SetPhase("firing")
+	if a, b := d.Roll(6), d.Roll(6); a != 5 || b != 4 {
+		t.Errorf("firing rolled %d %d, want 5 4", a, b)
+	}
+	d.SetPhase("morale")
+	d.Roll(6)
+	if d.Used != 2 || d.Short != 1 {
+		t.Errorf("used %d, short %d; want 2, 1", d.Used, d.Short)
 	}
 }

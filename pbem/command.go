@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"fieldpost/engine/ordertext"
 )
 
 // The command words (docs/commands.md), with the spellings understood.
@@ -75,13 +77,6 @@ var gmCommands = map[string]bool{
 	cmdReplace: true, cmdOpen: true, cmdApprove: true, cmdPolicy: true, cmdBroadcast: true,
 }
 
-// The header lines of the order language, which also carry the game, side
-// and password of a command.
-var headerWords = map[string]string{
-	"GAME": "GAME", "SIDE": "SIDE", "SEAT": "SEAT", "ROUND": "ROUND", "TURN": "ROUND",
-	"PASSWORD": "PASSWORD", "PASS": "PASSWORD", "SECRET": "PASSWORD",
-}
-
 // request is what a mail asks for, read from the sender's own text (quotes
 // and signature removed).
 type request struct {
@@ -113,7 +108,10 @@ type request struct {
 	Inline bool
 }
 
-// header is what the GAME, SIDE, ROUND and PASSWORD lines say.
+// header is what the GAME, SIDE, SEAT, ROUND and PASSWORD lines say, the
+// header of every family's orders (engine/ordertext), which also carries
+// the game, side and password of a command. It is read leniently: a value
+// that is no number is left out for the family's reader to refuse.
 type header struct {
 	Game, Side string
 	Seat       int // a team seat's number (SEAT 2); 0 when absent
@@ -135,7 +133,7 @@ func readRequest(text, subject string) *request {
 		if len(words) == 0 {
 			continue
 		}
-		if isHeaderLine(words) {
+		if ordertext.IsHeader(words) {
 			r.Header.read(words)
 			continue
 		}
@@ -188,7 +186,7 @@ func readGMCommands(text, subject string) []*request {
 	inParams := false
 	for i, raw := range lines {
 		words := lineWords(raw)
-		if len(words) == 0 || isHeaderLine(words) {
+		if len(words) == 0 || ordertext.IsHeader(words) {
 			continue
 		}
 		if inParams && strings.EqualFold(words[0], "END") && len(words) == 1 {
@@ -213,7 +211,7 @@ func readGMCommands(text, subject string) []*request {
 		}
 		block := make([]string, len(lines))
 		for i, raw := range lines {
-			if i >= start && i < end || i < starts[0] && isHeaderLine(lineWords(raw)) {
+			if i >= start && i < end || i < starts[0] && ordertext.IsHeader(lineWords(raw)) {
 				block[i] = raw
 			}
 		}
@@ -241,21 +239,6 @@ func subjectCommand(subject string) string {
 	return cmd
 }
 
-// isHeaderLine reports whether a line's words are header keywords, each
-// followed by its value ("GAME tut-1 SIDE us ROUND 3"); a greeting such as
-// "Turn 1 orders below" is not one.
-func isHeaderLine(words []string) bool {
-	if len(words) < 2 || len(words)%2 != 0 {
-		return false
-	}
-	for i := 0; i < len(words); i += 2 {
-		if _, ok := headerWords[strings.ToUpper(words[i])]; !ok {
-			return false
-		}
-	}
-	return true
-}
-
 // commandAt reports whether a line's words are a command. END alone is the
 // order language's end of orders, so the END command needs its game id.
 func commandAt(words []string) (string, bool) {
@@ -272,12 +255,10 @@ func commandAt(words []string) (string, bool) {
 
 func (h *header) read(words []string) {
 	for i := 0; i+1 < len(words); i += 2 {
-		kw, ok := headerWords[strings.ToUpper(words[i])]
-		if !ok {
-			return
-		}
 		val := words[i+1]
-		switch kw {
+		switch ordertext.HeaderKeyword(words[i]) {
+		case "":
+			return
 		case "GAME":
 			if h.Game == "" {
 				h.Game = strings.ToLower(val)

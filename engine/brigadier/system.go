@@ -220,6 +220,9 @@ func (p *Position) readSide(side, text string, maxErrors int) engine.Reading {
 	}
 	sub, errs := ordertext.Parse(p.sys.rs, p.st, side, text)
 	r := engine.Reading{Found: sub.Lines > 0, Errors: len(errs)}
+	for _, l := range sub.Ignored {
+		r.Ignored = append(r.Ignored, engine.IgnoredLine{Line: l.N, Text: l.Raw, Why: "after the last order"})
+	}
 	switch {
 	case errs != nil:
 		r.Problems = ordertext.Problems(errs)

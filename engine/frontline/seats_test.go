@@ -1,90 +1,43 @@
 package frontline
 
 import (
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
 	"fieldpost/engine"
 	"fieldpost/engine/frontline/rules"
+	kernel "fieldpost/engine/ordertext"
+	"fieldpost/engine/ordertext/casetest"
 )
 
 // The Team Play Command cases under testdata/seats (README.md there): each
 // seat's mail read by SeatRead, the side's orders joined by Merge and
 // played.
 func TestSeatCases(t *testing.T) {
-	files, err := filepath.Glob("testdata/seats/*.case")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no cases: %v", err)
-	}
-	for _, f := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(f), ".case"), func(t *testing.T) { runSeatCase(t, f) })
-	}
+	format := kernel.CaseFormat{MaxFace: 20, Blocks: []string{"SEATS", "ERRORS", "MERGED", "CLASH", "PLAYED"}}
+	casetest.Run(t, "testdata/seats", "*.case", format, runSeatCase)
 }
 
-type seatCase struct {
-	section, pre, seats []string
-	orders              map[string][]string
-	seatOrder           []string
-	errors              map[string][]string
-	merged, played      []string
-	clash               []string
+// texts are the texts of lines.
+func texts(lines []kernel.Line) []string {
+	out := make([]string, len(lines))
+	for i, l := range lines {
+		out[i] = l.Text
+	}
+	return out
 }
 
-func readSeatCase(t *testing.T, path string) seatCase {
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := seatCase{orders: map[string][]string{}, errors: map[string][]string{}}
-	block, seat := "", ""
-	for i, line := range strings.Split(string(raw), "\n") {
-		f := strings.Fields(line)
-		if len(f) == 0 || strings.HasPrefix(f[0], "#") {
-			continue
-		}
-		switch f[0] {
-		case "SECTION":
-			c.section = append(c.section, f[1:]...)
-			continue
-		case "PRESTATE", "SEATS", "MERGED", "PLAYED", "CLASH":
-			block = f[0]
-			continue
-		case "ORDERS", "ERRORS":
-			if len(f) != 2 {
-				t.Fatalf("%s:%d: %s takes a seat", path, i+1, f[0])
-			}
-			block, seat = f[0], f[1]
-			if block == "ORDERS" {
-				c.seatOrder = append(c.seatOrder, seat)
-			}
-			continue
-		}
-		switch block {
-		case "PRESTATE":
-			c.pre = append(c.pre, line)
-		case "SEATS":
-			c.seats = append(c.seats, line)
-		case "ORDERS":
-			c.orders[seat] = append(c.orders[seat], line)
-		case "ERRORS":
-			c.errors[seat] = append(c.errors[seat], strings.TrimSpace(line))
-		case "MERGED":
-			c.merged = append(c.merged, strings.TrimSpace(line))
-		case "PLAYED":
-			c.played = append(c.played, line)
-		case "CLASH":
-			c.clash = append(c.clash, strings.TrimSpace(line))
-		default:
-			t.Fatalf("%s:%d: %q outside any block", path, i+1, line)
+// mailOf is a seat's mail: its ORDERS lines that hold words, so that a
+// problem's line counts from the first of them.
+func mailOf(lines []kernel.Line) string {
+	var out []string
+	for _, l := range lines {
+		if len(l.Words) > 0 {
+			out = append(out, l.Raw)
 		}
 	}
-	if len(c.section) == 0 {
-		t.Fatalf("%s: no SECTION: every case cites the rule it checks", path)
-	}
-	return c
+	return strings.Join(out, "\n")
 }
 
 // refuses reports whether a reading has the problem want: "line N: text"
@@ -101,15 +54,20 @@ func refuses(r engine.Reading, want string) bool {
 	return strings.Contains(r.Answer, want)
 }
 
-func runSeatCase(t *testing.T, path string) {
-	c := readSeatCase(t, path)
-	st, err := rules.ParseScenario(strings.Join(c.pre, "\n"))
+func runSeatCase(t *testing.T, c *kernel.Case) {
+	var pre []string
+	for _, l := range c.Position {
+		if len(l.Words) > 0 {
+			pre = append(pre, l.Raw)
+		}
+	}
+	st, err := rules.ParseScenario(strings.Join(pre, "\n"))
 	if err != nil {
 		t.Fatalf("PRESTATE: %v", err)
 	}
 	var setups []engine.SeatSetup
-	for _, line := range c.seats {
-		f := strings.Fields(line)
+	for _, line := range c.Blocks["SEATS"] {
+		f := line.Words
 		su := engine.SeatSetup{ID: f[0], Units: []string{}}
 		if len(f) > 1 && f[1] == "empty" {
 			su.Empty, f = true, f[1:]
@@ -124,9 +82,9 @@ func runSeatCase(t *testing.T, path string) {
 	pos := seated.(*Position)
 	side := st.Active
 	accepted := map[string]engine.Orders{}
-	for _, seat := range c.seatOrder {
-		r := pos.SeatRead(seat, strings.Join(c.orders[seat], "\n"), 0)
-		want := c.errors[seat]
+	for _, seat := range c.OrderSides {
+		r := pos.SeatRead(seat, mailOf(c.Orders[seat]), 0)
+		want := texts(c.Blocks["ERRORS "+seat])
 		switch {
 		case len(want) > 0:
 			if r.Errors == 0 {
@@ -143,19 +101,20 @@ func runSeatCase(t *testing.T, path string) {
 			accepted[seat] = r.Orders
 		}
 	}
-	if len(c.clash) > 0 {
+	clash, mergedWant, played := texts(c.Blocks["CLASH"]), texts(c.Blocks["MERGED"]), c.Blocks["PLAYED"]
+	if len(clash) > 0 {
 		_, err := pos.Merge(side, accepted)
 		if err == nil {
 			t.Fatalf("the seats' orders merged, want a clash")
 		}
-		for _, w := range c.clash {
+		for _, w := range clash {
 			if !strings.Contains(err.Error(), w) {
 				t.Errorf("the clash lacks %q: %v", w, err)
 			}
 		}
 		return
 	}
-	if len(c.merged) == 0 && len(c.played) == 0 {
+	if len(mergedWant) == 0 && len(played) == 0 {
 		return
 	}
 	merged, err := pos.Merge(side, accepted)
@@ -167,7 +126,7 @@ func runSeatCase(t *testing.T, path string) {
 		t.Fatal(err)
 	}
 	norm := strings.Join(strings.Fields(text), " ")
-	for _, w := range c.merged {
+	for _, w := range mergedWant {
 		if !strings.Contains(norm, strings.Join(strings.Fields(w), " ")) {
 			t.Errorf("merged orders lack %q:\n%s", w, text)
 		}
@@ -177,10 +136,10 @@ func runSeatCase(t *testing.T, path string) {
 		t.Fatalf("Play: %v", err)
 	}
 	after := next.(*Position)
-	for _, line := range c.played {
-		f := strings.Fields(line)
+	for _, line := range played {
+		f := line.Words
 		if len(f) != 3 || f[0] != "owner" {
-			t.Fatalf("PLAYED: want owner unit seat, got %q", line)
+			t.Fatalf("PLAYED line %d: want owner unit seat, got %q", line.N, line.Text)
 		}
 		if got := after.teams[side].OwnerOf(side, f[1]); got != f[2] {
 			t.Errorf("%s is owned by %s after the turn, want %s", f[1], got, f[2])

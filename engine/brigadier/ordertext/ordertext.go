@@ -14,12 +14,16 @@ import (
 
 	"fieldpost/engine"
 	"fieldpost/engine/brigadier/rules"
+	kernel "fieldpost/engine/ordertext"
 )
 
 // Submission is a side's mail read.
 type Submission struct {
 	Orders *rules.Orders
 	Lines  int // order lines found
+	// Ignored are the lines after the last order read as no order: a
+	// sign-off ("Cheers, Alice").
+	Ignored []kernel.Line
 }
 
 // Error is a problem on a line of the mail.
@@ -35,146 +39,207 @@ func (e Error) Error() string {
 	return fmt.Sprintf("line %d: %s", e.Line, e.Msg)
 }
 
-// Parse reads a side's mail: every problem is returned, by line.
+// Parse reads a side's mail: every problem is returned, by line. The
+// orders start at the first line that reads as one (the lines above are
+// the player's greeting) and end at END; every line between must be an
+// order, and the lines after the last order that are none are a sign-off.
 func Parse(rs *rules.Ruleset, st *rules.State, side, text string) (Submission, []Error) {
-	o := &rules.Orders{Side: side}
-	sub := Submission{Orders: o}
-	var errs []Error
-	bad := func(line int, format string, args ...any) {
-		errs = append(errs, Error{line, fmt.Sprintf(format, args...)})
+	p := &parser{rs: rs, st: st, side: side, sub: Submission{Orders: &rules.Orders{Side: side}}, notOrders: map[int]int{}}
+	lines, ended := kernel.Block{Start: p.opens}.Read(text)
+	for _, l := range lines {
+		p.line(l)
 	}
-	for i, raw := range strings.Split(text, "\n") {
-		n := i + 1
-		line := strings.TrimSpace(raw)
-		if strings.HasPrefix(line, ">") {
-			continue // quoted from an earlier mail
+	p.ignoreSignOff(lines)
+	if ended {
+		p.sub.Lines++
+	}
+	return finish(rs, st, p.sub, p.errs)
+}
+
+type parser struct {
+	rs   *rules.Ruleset
+	st   *rules.State
+	side string
+	sub  Submission
+	errs []Error
+	// notOrders holds the lines read as no order at all, with the index
+	// of their error in errs.
+	notOrders map[int]int
+}
+
+func (p *parser) bad(line int, format string, args ...any) {
+	p.errs = append(p.errs, Error{line, fmt.Sprintf(format, args...)})
+}
+
+// keywords are the words that start a line of orders other than a
+// platoon's.
+var keywords = map[string]bool{"INITIATIVE": true, "PURSUE": true, "BUGOUT-DEFAULT": true, "AIR": true, "CANCEL": true, "CALL": true}
+
+// opens reports whether a line reads as orders, so that the order block
+// starts there: a greeting above it ("Here are my orders", "Game on!")
+// does not; a header line starts it when it names the side.
+func (p *parser) opens(f []string) bool {
+	if kernel.IsHeader(f) {
+		return slices.ContainsFunc(f, func(w string) bool { return kernel.HeaderKeyword(w) == "SIDE" })
+	}
+	return kernel.IsEnd(f) || p.reads(f)
+}
+
+// reads reports whether a line is one of the order language's.
+func (p *parser) reads(f []string) bool {
+	key := strings.ToUpper(f[0])
+	return kernel.IsHeader(f) || keywords[key] || p.heading(key, f) ||
+		p.st.Platoon(p.side, f[0]) != nil || p.namesAnOrder(f)
+}
+
+// heading reports whether a line is a COMPANY or BATTALION heading of the
+// side's.
+func (p *parser) heading(key string, f []string) bool {
+	return (key == "COMPANY" || key == "BATTALION") && len(f) == 2 && unitOf(p.st, p.side, key, f[1])
+}
+
+// namesAnOrder reports whether a line's second word is an order, as on a
+// platoon's line.
+func (p *parser) namesAnOrder(f []string) bool {
+	return len(f) > 1 && (p.rs.RungOf(f[1]) != 0 || strings.EqualFold(f[1], "FOLLOW"))
+}
+
+func (p *parser) line(l kernel.Line) {
+	n, f, o := l.N, l.Words, p.sub.Orders
+	key := strings.ToUpper(f[0])
+	if !p.reads(f) {
+		p.notOrders[n] = len(p.errs)
+		p.bad(n, "%q is not an order word or a platoon of %s; if this line is not an order, end your orders with a line saying END", f[0], p.side)
+		return
+	}
+	p.sub.Lines++
+	switch {
+	case kernel.IsHeader(f):
+		p.header(n, f)
+		return
+	case p.heading(key, f):
+		return // a heading, for reading only
+	}
+	switch key {
+	case "INITIATIVE":
+		if len(f) != 2 || (strings.ToLower(f[1]) != "keep" && strings.ToLower(f[1]) != "pass") {
+			p.bad(n, "INITIATIVE keep or INITIATIVE pass")
+			return
 		}
-		if k := strings.Index(line, "#"); k >= 0 {
-			line = line[:k]
+		o.Initiative = strings.ToLower(f[1])
+		if p.st.Initiative != p.side {
+			p.bad(n, "INITIATIVE: %s holds the initiative; only the holder keeps or passes it (11.1)", p.st.Initiative)
 		}
-		f := strings.Fields(line)
-		if len(f) == 0 {
-			continue
+		return
+	case "PURSUE":
+		if len(f) != 2 || (strings.ToLower(f[1]) != "yes" && strings.ToLower(f[1]) != "no") {
+			p.bad(n, "PURSUE yes or PURSUE no")
+			return
 		}
-		key := strings.ToUpper(f[0])
-		switch key {
-		case "END":
-			if len(f) == 1 {
-				sub.Lines++
-				return finish(rs, st, sub, errs)
-			}
-		case "GAME":
-			if len(f) < 4 || !strings.EqualFold(f[2], "SIDE") {
-				continue // prose: "Game on!"
-			}
-			sub.Lines++
-			for j := 1; j+1 < len(f); j += 2 {
-				if strings.EqualFold(f[j], "SIDE") && !engine.SameSide(f[j+1], side) {
-					bad(n, "these orders are for side %s, but you play %s", f[j+1], side)
-				}
-				if strings.EqualFold(f[j], "TURN") {
-					if t, err := strconv.Atoi(f[j+1]); err != nil || t != st.Turn+1 {
-						bad(n, "these orders are for turn %s, but turn %d is due", f[j+1], st.Turn+1)
-					}
-				}
-			}
-			continue
-		case "INITIATIVE":
-			sub.Lines++
-			if len(f) != 2 || (strings.ToLower(f[1]) != "keep" && strings.ToLower(f[1]) != "pass") {
-				bad(n, "INITIATIVE keep or INITIATIVE pass")
-				continue
-			}
-			o.Initiative = strings.ToLower(f[1])
-			if st.Initiative != side {
-				bad(n, "INITIATIVE: %s holds the initiative; only the holder keeps or passes it (11.1)", st.Initiative)
-			}
-			continue
-		case "PURSUE":
-			sub.Lines++
-			if len(f) != 2 || (strings.ToLower(f[1]) != "yes" && strings.ToLower(f[1]) != "no") {
-				bad(n, "PURSUE yes or PURSUE no")
-				continue
-			}
-			v := strings.ToLower(f[1]) == "yes"
-			o.Pursue = &v
-			continue
-		case "BUGOUT-DEFAULT":
-			sub.Lines++
-			v, err := bugoutValue(f[1:])
-			if err != nil {
-				bad(n, "BUGOUT-DEFAULT: %v", err)
-				continue
-			}
-			o.BugoutDefault = &v
-			continue
-		case "COMPANY", "BATTALION":
-			if len(f) == 2 && unitOf(st, side, key, f[1]) {
-				sub.Lines++ // a heading, for reading only
-				continue
-			}
-		case "AIR":
-			sub.Lines++
-			by := len(f) == 6 && strings.EqualFold(f[4], "BY")
-			if (len(f) != 4 && !by) || !strings.EqualFold(f[2], "ON") {
-				bad(n, "write AIR flight ON hex [BY observer] (11.4.3, 11.4.4)")
-				continue
-			}
-			h, err := rules.ParseHex(f[3])
-			if err != nil {
-				bad(n, "AIR: %v", err)
-				continue
-			}
-			sk := rules.Strike{Line: n, Flight: f[1], Target: h}
-			if by {
-				sk.By = f[5]
-			}
-			o.Strikes = append(o.Strikes, sk)
-			continue
-		case "CANCEL":
-			sub.Lines++
-			if len(f) != 4 || !strings.EqualFold(f[2], "BY") {
-				bad(n, "write CANCEL hex BY platoon (11.4.1)")
-				continue
-			}
-			h, err := rules.ParseHex(f[1])
-			if err != nil {
-				bad(n, "CANCEL: %v", err)
-				continue
-			}
-			o.Cancels = append(o.Cancels, rules.Cancel{Line: n, Target: h, By: f[3]})
-			continue
-		case "CALL":
-			sub.Lines++
-			c, err := parseCall(f[1:])
-			if err != nil {
-				bad(n, "CALL: %v", err)
-				continue
-			}
-			c.Line = n
-			o.Calls = append(o.Calls, c)
-			continue
-		}
-		if st.Platoon(side, f[0]) == nil {
-			if len(f) > 1 && (rs.RungOf(f[1]) != 0 || strings.EqualFold(f[1], "FOLLOW")) {
-				sub.Lines++
-				bad(n, "%s: no platoon of yours by that name is on the map", f[0])
-			}
-			continue // prose
-		}
-		sub.Lines++
-		po, err := parsePlatoon(rs, f)
+		v := strings.ToLower(f[1]) == "yes"
+		o.Pursue = &v
+		return
+	case "BUGOUT-DEFAULT":
+		v, err := bugoutValue(f[1:])
 		if err != nil {
-			bad(n, "%s: %v", f[0], err)
-			continue
+			p.bad(n, "BUGOUT-DEFAULT: %v", err)
+			return
 		}
-		po.Line = n
-		if po.Follow != "" {
-			po.Order = st.Platoon(side, f[0]).Order // a follower keeps its rung (FP-3)
+		o.BugoutDefault = &v
+		return
+	case "AIR":
+		by := len(f) == 6 && strings.EqualFold(f[4], "BY")
+		if (len(f) != 4 && !by) || !strings.EqualFold(f[2], "ON") {
+			p.bad(n, "write AIR flight ON hex [BY observer] (11.4.3, 11.4.4)")
+			return
 		}
-		o.Platoons = append(o.Platoons, po)
+		h, err := rules.ParseHex(f[3])
+		if err != nil {
+			p.bad(n, "AIR: %v", err)
+			return
+		}
+		sk := rules.Strike{Line: n, Flight: f[1], Target: h}
+		if by {
+			sk.By = f[5]
+		}
+		o.Strikes = append(o.Strikes, sk)
+		return
+	case "CANCEL":
+		if len(f) != 4 || !strings.EqualFold(f[2], "BY") {
+			p.bad(n, "write CANCEL hex BY platoon (11.4.1)")
+			return
+		}
+		h, err := rules.ParseHex(f[1])
+		if err != nil {
+			p.bad(n, "CANCEL: %v", err)
+			return
+		}
+		o.Cancels = append(o.Cancels, rules.Cancel{Line: n, Target: h, By: f[3]})
+		return
+	case "CALL":
+		c, err := parseCall(f[1:])
+		if err != nil {
+			p.bad(n, "CALL: %v", err)
+			return
+		}
+		c.Line = n
+		o.Calls = append(o.Calls, c)
+		return
 	}
-	return finish(rs, st, sub, errs)
+	pl := p.st.Platoon(p.side, f[0])
+	if pl == nil {
+		p.bad(n, "%s: no platoon of yours by that name is on the map", f[0])
+		return
+	}
+	po, err := parsePlatoon(p.rs, f)
+	if err != nil {
+		p.bad(n, "%s: %v", f[0], err)
+		return
+	}
+	po.Line = n
+	if po.Follow != "" {
+		po.Order = pl.Order // a follower keeps its rung (FP-3)
+	}
+	o.Platoons = append(o.Platoons, po)
+}
+
+// header checks a header line: the side's, for the turn due.
+func (p *parser) header(n int, f []string) {
+	var h kernel.Header
+	if err := h.ReadHeader(f); err != nil {
+		p.bad(n, "%v", err)
+		return
+	}
+	if h.Side != "" && !engine.SameSide(h.Side, p.side) {
+		p.bad(n, "these orders are for side %s, but you play %s", h.Side, p.side)
+	}
+	if h.Round != 0 && h.Round != p.st.Turn+1 {
+		p.bad(n, "these orders are for turn %d, but turn %d is due", h.Round, p.st.Turn+1)
+	}
+}
+
+// ignoreSignOff takes the lines after the last order out of the errors
+// when none of them is an order: they are a sign-off.
+func (p *parser) ignoreSignOff(lines []kernel.Line) {
+	first := kernel.SignOff(lines, func(l kernel.Line) bool {
+		_, notOrder := p.notOrders[l.N]
+		return notOrder
+	})
+	if first == len(lines) {
+		return
+	}
+	drop := map[int]bool{}
+	for _, l := range lines[first:] {
+		drop[p.notOrders[l.N]] = true
+	}
+	p.sub.Ignored = lines[first:]
+	kept := p.errs[:0]
+	for i, e := range p.errs {
+		if !drop[i] {
+			kept = append(kept, e)
+		}
+	}
+	p.errs = kept
 }
 
 // unitOf reports whether side has a company or battalion of that name.

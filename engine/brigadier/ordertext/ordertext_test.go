@@ -182,3 +182,29 @@ func TestOptionalRuleLinesReadBack(t *testing.T) {
 		t.Errorf("the German form names the US plan:\n%s", form)
 	}
 }
+
+// A line between orders that no order reads is an error on its line, never
+// skipped; the greeting above the orders and the sign-off below the last
+// one are the player's own words (issue 21).
+func TestLineNoOrderReadsIsAnError(t *testing.T) {
+	rs, st := woodEdge(t)
+	mail := strings.Join([]string{
+		"Hello umpire, game on!",
+		"GAME g1 SIDE german SEAT 2 TURN 1",
+		"BUGOUT-DEFAULT 9",
+		"and the others hold fast",
+		"PURSUE no",
+		"Cheers,",
+		"Hans",
+	}, "\n")
+	sub, errs := Parse(rs, st, "german", mail)
+	if len(errs) != 1 || errs[0].Line != 4 || !strings.Contains(errs[0].Msg, `"and" is not an order word or a platoon of german`) {
+		t.Errorf("errors %v, want one on line 4", errs)
+	}
+	if len(sub.Ignored) != 2 || sub.Ignored[0].N != 6 || sub.Ignored[1].Raw != "Hans" {
+		t.Errorf("ignored %+v, want the sign-off (lines 6 and 7)", sub.Ignored)
+	}
+	if sub.Lines != 3 {
+		t.Errorf("%d order lines, want 3", sub.Lines)
+	}
+}

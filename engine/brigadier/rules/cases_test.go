@@ -2,8 +2,6 @@ package rules_test
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -13,6 +11,8 @@ import (
 	"fieldpost/engine/brigadier/ordertext"
 	"fieldpost/engine/brigadier/report"
 	"fieldpost/engine/brigadier/rules"
+	kernel "fieldpost/engine/ordertext"
+	"fieldpost/engine/ordertext/casetest"
 )
 
 // The adjudication cases: testdata/cases/*.case, each a small scenario
@@ -33,86 +33,30 @@ import (
 //	       radio battalion in|out | clock hh:mm | initiative side |
 //	       report side has|hasnot "..."
 func TestCases(t *testing.T) {
-	files, err := filepath.Glob("testdata/cases/*.case")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(files) < 50 {
-		t.Errorf("%d adjudication cases, want at least 50", len(files))
-	}
 	rs, err := rules.BundledRuleset()
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(f), ".case"), func(t *testing.T) {
-			b, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			runCase(t, rs, string(b))
-		})
+	// Brigadier's cases are a scenario with the case's lines among its
+	// own, and script their dice by phase.
+	format := kernel.CaseFormat{Loose: true, Directives: []string{"UPTO", "EXPECT", "SEES", "TABLE", "TERRAIN"}}
+	files := casetest.Run(t, "testdata/cases", "*.case", format, func(t *testing.T, c *kernel.Case) { runCase(t, rs, c) })
+	if files < 50 {
+		t.Errorf("%d adjudication cases, want at least 50", files)
 	}
 }
 
-// scriptedDice rolls each phase's scripted dice in order; a phase without
-// a script rolls seeded dice, so that a case need only script what it checks.
-type scriptedDice struct {
-	t      *testing.T
-	phase  string
-	script map[string][]int
-	rest   *engine.SeededDice
-}
-
-func (d *scriptedDice) SetPhase(p string) { d.phase = p }
-
-func (d *scriptedDice) Roll(faces int) int {
-	s, ok := d.script[d.phase]
-	if !ok {
-		return d.rest.Roll(faces)
+func runCase(t *testing.T, rs *rules.Ruleset, c *kernel.Case) {
+	// A phase without a script rolls seeded dice, so that a case need only
+	// script what it checks.
+	dice := &engine.ScriptedDice{Phases: c.PhaseDice, Unscripted: engine.NewSeededDice(1)}
+	if dice.Phases == nil {
+		dice.Phases = map[string][]int{}
 	}
-	if len(s) == 0 {
-		d.t.Fatalf("the case needs more dice in phase %s", d.phase)
-	}
-	d.script[d.phase] = s[1:]
-	return s[0]
-}
-
-func runCase(t *testing.T, rs *rules.Ruleset, text string) {
-	var scen []string
-	orders := map[string]string{}
-	dice := &scriptedDice{t: t, script: map[string][]int{}, rest: engine.NewSeededDice(1)}
 	var expects, sees, tables, terrain [][]string
-	upto, cited := "", false
-	hasMap, hasClock := false, false
-	lines := strings.Split(text, "\n")
-	for i := 0; i < len(lines); i++ {
-		f := fields(lines[i])
-		if len(f) == 0 {
-			scen = append(scen, lines[i])
-			continue
-		}
-		switch f[0] {
-		case "CASE":
-		case "CITE":
-			cited = len(f) > 1
-		case "ORDERS":
-			var block []string
-			for i++; i < len(lines) && strings.TrimSpace(lines[i]) != "END"; i++ {
-				block = append(block, lines[i])
-			}
-			orders[f[1]] = strings.Join(block, "\n")
-		case "DICE":
-			for _, v := range f[2:] {
-				n, err := strconv.Atoi(v)
-				if err != nil {
-					t.Fatalf("DICE %q", v)
-				}
-				dice.script[f[1]] = append(dice.script[f[1]], n)
-			}
-			if _, ok := dice.script[f[1]]; !ok {
-				dice.script[f[1]] = []int{}
-			}
+	upto := ""
+	for _, d := range c.Directives {
+		switch f := d.Words; strings.ToUpper(f[0]) {
 		case "UPTO":
 			upto = f[1]
 		case "EXPECT":
@@ -123,14 +67,22 @@ func runCase(t *testing.T, rs *rules.Ruleset, text string) {
 			tables = append(tables, f[1:])
 		case "TERRAIN":
 			terrain = append(terrain, f[1:])
-		default:
-			hasMap = hasMap || f[0] == "MAP"
-			hasClock = hasClock || f[0] == "CLOCK"
-			scen = append(scen, lines[i])
 		}
 	}
-	if !cited {
-		t.Fatal("the case cites no section (CITE)")
+	var scen []string
+	hasMap, hasClock := false, false
+	for _, l := range c.Position {
+		scen = append(scen, l.Raw)
+		hasMap = hasMap || len(l.Words) > 0 && l.Words[0] == "MAP"
+		hasClock = hasClock || len(l.Words) > 0 && l.Words[0] == "CLOCK"
+	}
+	orders := map[string]string{}
+	for side, lines := range c.Orders {
+		var raws []string
+		for _, l := range lines {
+			raws = append(raws, l.Raw)
+		}
+		orders[side] = strings.Join(raws, "\n")
 	}
 	head := []string{"SCENARIO case", "RULESET bgc"}
 	if !hasClock {
@@ -204,6 +156,9 @@ func runCase(t *testing.T, rs *rules.Ruleset, text string) {
 	after, events, err := rules.ResolveUpTo(rs, st, list, dice, upto)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if dice.Short > 0 || len(dice.Wrong) > 0 {
+		t.Fatalf("the case needs %d more dice, wrong faces at %v", dice.Short, dice.Wrong)
 	}
 	var all strings.Builder
 	for _, e := range events {
@@ -339,32 +294,5 @@ func checkTable(t *testing.T, rs *rules.Ruleset, st *rules.State, find func(stri
 		}
 	default:
 		t.Fatalf("unknown TABLE %s", tb[0])
-	}
-}
-
-// fields splits a line into words, a "quoted string" one word, and drops
-// a comment.
-func fields(line string) []string {
-	var out []string
-	for {
-		line = strings.TrimSpace(line)
-		if line == "" || line[0] == '#' {
-			return out
-		}
-		if line[0] == '"' {
-			end := strings.Index(line[1:], `"`)
-			if end < 0 {
-				return append(out, line[1:])
-			}
-			out = append(out, line[1:end+1])
-			line = line[end+2:]
-			continue
-		}
-		i := strings.IndexAny(line, " \t")
-		if i < 0 {
-			return append(out, line)
-		}
-		out = append(out, line[:i])
-		line = line[i:]
 	}
 }

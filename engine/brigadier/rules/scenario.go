@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"fieldpost/engine/ordertext"
 )
 
 // Scenario is a scenario read from its text: the position before turn 1.
@@ -22,15 +24,11 @@ func ParseScenario(rs *Ruleset, text string) (*Scenario, error) {
 	sc := &Scenario{State: &State{}}
 	st := sc.State
 	p := scenarioParser{rs: rs, st: st}
-	lines := strings.Split(text, "\n")
+	lines := ordertext.Lines(text)
 	for i := 0; i < len(lines); i++ {
-		line := stripComment(lines[i])
-		f := strings.Fields(line)
-		if len(f) == 0 {
-			continue
-		}
+		line, f := lines[i].Text, lines[i].Words
 		fail := func(format string, args ...any) error {
-			return fmt.Errorf("scenario line %d (%s): %s", i+1, strings.TrimSpace(line), fmt.Sprintf(format, args...))
+			return fmt.Errorf("scenario line %d (%s): %s", lines[i].N, line, fmt.Sprintf(format, args...))
 		}
 		var err error
 		switch f[0] {
@@ -74,7 +72,7 @@ func ParseScenario(rs *Ruleset, text string) (*Scenario, error) {
 				if i >= len(lines) {
 					return nil, fail("the map needs %d rows", rows)
 				}
-				st.Map.Terrain = append(st.Map.Terrain, strings.TrimSpace(stripComment(lines[i])))
+				st.Map.Terrain = append(st.Map.Terrain, lines[i].Text)
 			}
 			if err := st.Map.check(); err != nil {
 				return nil, fail("%v", err)
@@ -88,7 +86,7 @@ func ParseScenario(rs *Ruleset, text string) (*Scenario, error) {
 				if i >= len(lines) {
 					return nil, fail("the levels need %d rows", st.Map.Rows)
 				}
-				st.Map.Levels = append(st.Map.Levels, strings.TrimSpace(stripComment(lines[i])))
+				st.Map.Levels = append(st.Map.Levels, lines[i].Text)
 			}
 			if err := st.Map.check(); err != nil {
 				return nil, fail("%v", err)
@@ -133,13 +131,6 @@ func ParseScenario(rs *Ruleset, text string) (*Scenario, error) {
 		}
 	}
 	return sc, p.finish(sc)
-}
-
-func stripComment(s string) string {
-	if i := strings.Index(s, "#"); i >= 0 {
-		return s[:i]
-	}
-	return s
 }
 
 type scenarioParser struct {

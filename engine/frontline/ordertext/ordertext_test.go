@@ -188,3 +188,26 @@ func TestFormShowsWorkedOrders(t *testing.T) {
 		}
 	}
 }
+
+// The GAME line is read as every family reads its header: a team's SEAT is
+// a header word, another side's orders or a round that is no number are
+// errors on the line (issue 21).
+func TestHeaderLine(t *testing.T) {
+	s, err := rules.NewGame("ofanto", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, probs := Parse(s, s.Active, "GAME g1 SIDE "+s.Active+" SEAT 2 ROUND 1\nMOVE\n"); len(probs) > 0 {
+		t.Errorf("a header with a seat refused: %v", probs)
+	}
+	for text, want := range map[string]string{
+		"GAME g1 SIDE XX ROUND 1\n":                 "these orders are for XX",
+		"GAME g1 SIDE " + s.Active + " ROUND one\n": `ROUND "ONE": want the round number`,
+		"> quoted\nGAME g1 SIDE XX\n":               "these orders are for XX",
+	} {
+		_, probs := Parse(s, s.Active, text)
+		if len(probs) != 1 || !strings.Contains(probs[0].Text, want) || probs[0].Line != strings.Count(text, "\n") {
+			t.Errorf("%q: problems %v, want one on its last line with %q", text, probs, want)
+		}
+	}
+}

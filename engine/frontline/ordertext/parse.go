@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"fieldpost/engine/frontline/rules"
+	kernel "fieldpost/engine/ordertext"
 )
 
 // Parse reads a side's orders and checks them against the position. It
@@ -55,27 +56,23 @@ func (p *parser) standing() *rules.Standing {
 
 var sections = map[string]bool{"PRODUCE": true, "IDLE": true, "MOVE": true, "COMBAT": true, "DEPLOY": true, "RUSH": true, "REACT": true, "END": true, "GAME": true, "CONVERT": true, "RELOCATE": true}
 
+// upperWords are a line's words in upper case: the language is read in
+// any case.
+func upperWords(s string) []string { return strings.Fields(strings.ToUpper(s)) }
+
+// run reads every line of the order block, END aside: a line before any
+// section is an error, as is one no section reads.
 func (p *parser) run(text string) {
-	for i, raw := range strings.Split(text, "\n") {
-		p.n = i + 1
-		line := raw
-		if j := strings.Index(line, "#"); j >= 0 {
-			line = line[:j]
-		}
-		f := strings.Fields(strings.ToUpper(line))
-		if len(f) == 0 {
-			continue
-		}
+	lines, _ := kernel.Block{Words: upperWords}.Read(text)
+	for _, l := range lines {
+		p.n = l.N
+		f := l.Words
 		if sections[f[0]] {
 			p.section = f[0]
 			p.eng = nil
 			switch f[0] {
 			case "GAME":
-				for k := 1; k+1 < len(f); k++ {
-					if f[k] == "SIDE" && f[k+1] != p.o.Side {
-						p.bad("V", "these orders are for %s, sent by %s", f[k+1], p.o.Side)
-					}
-				}
+				p.header(f)
 			case "IDLE":
 				p.o.Idle = append(p.o.Idle, f[1:]...)
 			case "RUSH":
@@ -125,8 +122,20 @@ func (p *parser) run(text string) {
 		case "REACT":
 			p.react(f)
 		default:
-			p.bad("V", "%q before any section (PRODUCE IDLE MOVE COMBAT DEPLOY RUSH REACT)", strings.Fields(line)[0])
+			p.bad("V", "%q before any section (PRODUCE IDLE MOVE COMBAT DEPLOY RUSH REACT)", strings.Fields(l.Text)[0])
 		}
+	}
+}
+
+// header checks the GAME line: the orders are the side's.
+func (p *parser) header(f []string) {
+	var h kernel.Header
+	if err := h.ReadHeader(f); err != nil {
+		p.bad("V", "%v", err)
+		return
+	}
+	if h.Side != "" && h.Side != p.o.Side {
+		p.bad("V", "these orders are for %s, sent by %s", h.Side, p.o.Side)
 	}
 }
 

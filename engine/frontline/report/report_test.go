@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"fieldpost/engine"
 	"fieldpost/engine/frontline/fog"
 	"fieldpost/engine/frontline/ordertext"
 	"fieldpost/engine/frontline/rules"
@@ -21,7 +22,7 @@ func play(t *testing.T, scenario, orders string, dice ...int) (us, ge fog.Sight,
 	if len(probs) > 0 {
 		t.Fatal(probs)
 	}
-	n, ev, err := s.Play(o, &rules.ScriptedDice{Faces: dice})
+	n, ev, err := s.Play(o, &engine.ScriptedDice{Faces: dice})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,14 +2,15 @@ package rules_test
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
+	"fieldpost/engine"
 	"fieldpost/engine/frontline/ordertext"
 	"fieldpost/engine/frontline/rules"
+	kernel "fieldpost/engine/ordertext"
+	"fieldpost/engine/ordertext/casetest"
 )
 
 // The adjudication cases under testdata/cases are the rules tests: each
@@ -18,106 +19,26 @@ import (
 // and states what must follow (POSTSTATE, EVENTS in order, or ERRORS for
 // orders that must be refused). testdata/cases/README.md has the format.
 func TestCases(t *testing.T) {
-	files, err := filepath.Glob("testdata/cases/*.case")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(files) == 0 {
-		t.Fatal("no cases found")
-	}
-	for _, f := range files {
-		name := strings.TrimSuffix(filepath.Base(f), ".case")
-		t.Run(name, func(t *testing.T) { runCase(t, f) })
-	}
+	// Frontline's dice go up to d20 and its orders name no side.
+	casetest.Run(t, "testdata/cases", "*.case", kernel.CaseFormat{MaxFace: 20}, runCase)
 }
 
-type caseFile struct {
-	section              []string
-	pre, orders          []string
-	standing             map[string][]string
-	dice                 []int
-	post, events, errors []string
+// written is lines as written, one text.
+func written(lines []kernel.Line) string {
+	raws := make([]string, len(lines))
+	for i, l := range lines {
+		raws[i] = l.Raw
+	}
+	return strings.Join(raws, "\n")
 }
 
-func readCase(t *testing.T, path string) caseFile {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var c caseFile
-	block := ""
-	for i, raw := range strings.Split(string(b), "\n") {
-		f := strings.Fields(raw)
-		if len(f) == 0 || strings.HasPrefix(f[0], "#") {
-			if block == "ORDERS" {
-				c.orders = append(c.orders, raw)
-			}
-			continue
-		}
-		switch f[0] {
-		case "SECTION":
-			c.section = append(c.section, f[1:]...)
-			continue
-		case "PRESTATE", "ORDERS", "POSTSTATE", "EVENTS", "ERRORS":
-			block = f[0]
-			continue
-		case "STANDING":
-			if len(f) != 2 {
-				t.Fatalf("%s:%d: STANDING takes a side", path, i+1)
-			}
-			block = "STANDING " + f[1]
-			if c.standing == nil {
-				c.standing = map[string][]string{}
-			}
-			continue
-		case "DICE":
-			block = ""
-			for _, d := range f[1:] {
-				if d == "|" {
-					continue
-				}
-				v, err := strconv.Atoi(d)
-				if err != nil || v < 1 || v > 20 {
-					t.Fatalf("%s:%d: die %q is not 1 to 20", path, i+1, d)
-				}
-				c.dice = append(c.dice, v)
-			}
-			continue
-		}
-		line := strings.TrimSpace(raw)
-		switch block {
-		case "PRESTATE":
-			c.pre = append(c.pre, raw)
-		case "ORDERS":
-			c.orders = append(c.orders, raw)
-		case "POSTSTATE":
-			c.post = append(c.post, line)
-		case "EVENTS":
-			c.events = append(c.events, line)
-		case "ERRORS":
-			c.errors = append(c.errors, line)
-		default:
-			if side, ok := strings.CutPrefix(block, "STANDING "); ok {
-				c.standing[side] = append(c.standing[side], line)
-				continue
-			}
-			t.Fatalf("%s:%d: %q outside any block", path, i+1, line)
-		}
-	}
-	if len(c.section) == 0 {
-		t.Fatalf("%s: no SECTION: every case cites the rule it checks", path)
-	}
-	return c
-}
-
-func runCase(t *testing.T, path string) {
-	c := readCase(t, path)
-	s, err := rules.ParseScenario(strings.Join(c.pre, "\n"))
+func runCase(t *testing.T, c *kernel.Case) {
+	s, err := rules.ParseScenario(written(c.Position))
 	if err != nil {
 		t.Fatalf("PRESTATE: %v", err)
 	}
-	for side, lines := range c.standing {
-		so, probs := ordertext.Parse(s, side, "REACT\n"+strings.Join(lines, "\n"))
+	for side, lines := range c.Standing {
+		so, probs := ordertext.Parse(s, side, "REACT\n"+written(lines))
 		if len(probs) > 0 || so.Standing == nil {
 			t.Fatalf("STANDING %s: %v", side, probs)
 		}
@@ -125,16 +46,16 @@ func runCase(t *testing.T, path string) {
 			t.Fatal(err)
 		}
 	}
-	o, probs := ordertext.Parse(s, s.Active, strings.Join(c.orders, "\n"))
-	if len(c.errors) > 0 {
+	o, probs := ordertext.Parse(s, s.Active, written(c.Orders[""]))
+	if len(c.Errors) > 0 {
 		var all []string
 		for _, p := range probs {
 			all = append(all, p.Error())
 		}
 		text := strings.Join(all, "\n")
-		for _, want := range c.errors {
-			if !strings.Contains(text, want) {
-				t.Errorf("problems lack %q; got:\n%s", want, text)
+		for _, want := range c.Errors {
+			if !strings.Contains(text, want.Text) {
+				t.Errorf("problems lack %q; got:\n%s", want.Text, text)
 			}
 		}
 		if len(probs) == 0 {
@@ -145,7 +66,7 @@ func runCase(t *testing.T, path string) {
 	if len(probs) > 0 {
 		t.Fatalf("orders refused: %v", probs)
 	}
-	d := &rules.ScriptedDice{Faces: c.dice}
+	d := &engine.ScriptedDice{Faces: c.Dice}
 	n, events, err := s.Play(o, d)
 	if err != nil {
 		t.Fatalf("Play: %v", err)
@@ -163,23 +84,23 @@ func runCase(t *testing.T, path string) {
 		t.Errorf("dice: %d scripted, %d used, %d asked beyond, wrong faces at %v; log:\n%s", len(d.Faces), d.Used, d.Short, d.Wrong, text)
 	}
 	at := 0
-	for _, want := range c.events {
+	for _, want := range c.Events {
 		found := false
 		for ; at < len(log); at++ {
-			if strings.Contains(log[at], want) {
+			if strings.Contains(log[at], want.Text) {
 				found = true
 				at++
 				break
 			}
 		}
 		if !found {
-			t.Errorf("event %q not found in order; log:\n%s", want, text)
+			t.Errorf("event %q not found in order; log:\n%s", want.Text, text)
 			break
 		}
 	}
-	for _, line := range c.post {
-		if err := checkPost(n, line); err != nil {
-			t.Errorf("POSTSTATE %q: %v\nlog:\n%s", line, err, text)
+	for _, line := range c.Post {
+		if err := checkPost(n, line.Text); err != nil {
+			t.Errorf("POSTSTATE line %d %q: %v\nlog:\n%s", line.N, line.Text, err, text)
 		}
 	}
 }

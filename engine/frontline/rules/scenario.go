@@ -9,6 +9,7 @@ import (
 
 	"fieldpost/engine"
 	"fieldpost/engine/frontline/data"
+	"fieldpost/engine/ordertext"
 )
 
 // ScenarioInfo names a bundled scenario.
@@ -118,16 +119,8 @@ func ParseScenario(text string) (*State, error) {
 		return out
 	}
 	ownTurns := map[string]int{}
-	for i, raw := range strings.Split(text, "\n") {
-		n := i + 1
-		line := raw
-		if j := strings.Index(line, "#"); j >= 0 {
-			line = line[:j]
-		}
-		f := strings.Fields(line)
-		if len(f) == 0 {
-			continue
-		}
+	for _, line := range ordertext.Lines(text) {
+		n, f := line.N, line.Words
 		key, args := strings.ToUpper(f[0]), f[1:]
 		switch key {
 		case "SCENARIO":

@@ -1,11 +1,13 @@
 package ordertext
 
 import (
+	"cmp"
 	"fmt"
 	"sort"
 	"strings"
 
 	"fieldpost/engine"
+	kernel "fieldpost/engine/ordertext"
 	"fieldpost/engine/stargeneral/rules"
 )
 
@@ -52,6 +54,7 @@ type Submission struct {
 	Game     string
 	Side     string
 	Round    int // the ROUND line, 0 if absent
+	Seat     int // the SEAT of a side played by a team, 0 if absent
 	Password string
 	Orders   *rules.Orders
 	// Lines counts the order lines read, header lines (GAME, SIDE, ROUND,
@@ -74,14 +77,14 @@ type Submission struct {
 // out, since it may only follow from them.
 func Parse(rs *rules.Ruleset, st *rules.State, side, body string) (*Submission, Errors) {
 	p := newParser(rs, st, side)
-	lines := blockLines(body, p.isStart)
+	lines, _ := kernel.Block{Words: tokens, Start: p.isStart}.Read(body)
 	for _, l := range lines {
-		p.raw[l.n] = l.raw
+		p.raw[l.N] = l.Raw
 		p.line(l)
 	}
 	p.ignoreSignOff(lines)
 	for _, l := range lines {
-		if !IsHeaderLine(l.toks) {
+		if !kernel.IsHeader(l.Words) {
 			p.sub.Lines++
 		}
 	}
@@ -150,8 +153,8 @@ func newParser(rs *rules.Ruleset, st *rules.State, side string) *parser {
 
 // errorf records an error on a line, citing the part of the rules it breaks
 // by the number the ruleset's book gives it.
-func (p *parser) errorf(l srcLine, section rules.Sec, hint, format string, args ...any) {
-	e := Error{Line: l.n, Quote: l.raw, Msg: fmt.Sprintf(format, args...), Section: p.rs.Section(section), Hint: hint}
+func (p *parser) errorf(l kernel.Line, section rules.Sec, hint, format string, args ...any) {
+	e := Error{Line: l.N, Quote: l.Raw, Msg: fmt.Sprintf(format, args...), Section: p.rs.Section(section), Hint: hint}
 	if p.unit != nil {
 		e.unit = p.unit.ID
 	}
@@ -162,23 +165,15 @@ func (p *parser) errorf(l srcLine, section rules.Sec, hint, format string, args 
 // when none of them is an order, a near-miss of one ("did you mean") or
 // names a hex of the map: they are a sign-off, and orders end at the last
 // order. Text that is no order between orders stays an error.
-func (p *parser) ignoreSignOff(lines []srcLine) {
-	first := len(lines)
-	for first > 0 {
-		l := lines[first-1]
-		i, notOrder := p.notOrders[l.n]
-		if !notOrder || p.errs[i].Hint != endHint || p.hasHex(l.toks) {
-			break
-		}
-		first--
-	}
-	if first == 0 {
-		return // no order at all: every line stays an error
-	}
+func (p *parser) ignoreSignOff(lines []kernel.Line) {
+	first := kernel.SignOff(lines, func(l kernel.Line) bool {
+		i, notOrder := p.notOrders[l.N]
+		return notOrder && p.errs[i].Hint == endHint && !p.hasHex(l.Words)
+	})
 	drop := map[int]bool{}
 	for _, l := range lines[first:] {
-		drop[p.notOrders[l.n]] = true
-		p.sub.Ignored = append(p.sub.Ignored, Error{Line: l.n, Quote: l.raw, Msg: "after the last order"})
+		drop[p.notOrders[l.N]] = true
+		p.sub.Ignored = append(p.sub.Ignored, Error{Line: l.N, Quote: l.Raw, Msg: "after the last order"})
 	}
 	kept := p.errs[:0]
 	for i, e := range p.errs {
@@ -202,7 +197,7 @@ func (p *parser) hasHex(toks []string) bool {
 
 // Keywords, each with the spellings players use.
 var keywords = map[string]string{
-	"GAME": "GAME", "SIDE": "SIDE", "ROUND": "ROUND", "TURN": "ROUND", "PASSWORD": "PASSWORD", "PASS": "PASSWORD", "SECRET": "PASSWORD",
+	"GAME": "GAME", "SIDE": "SIDE", "SEAT": "SEAT", "ROUND": "ROUND", "TURN": "ROUND", "PASSWORD": "PASSWORD", "PASS": "PASSWORD", "SECRET": "PASSWORD",
 	"BN": "UNIT", "BATTALION": "UNIT", "UNIT": "UNIT", "REGIMENT": "UNIT", "REGT": "UNIT", "RGT": "UNIT",
 	"PRIORITY": "PRIORITY", "ORDER": "PRIORITY",
 	"LOSSES": "CHOICES", "PURSUE": "CHOICES", "PURSUIT": "CHOICES", "HOLD-AT-COST": "CHOICES", "DEFENSIVE-SUPPORT": "CHOICES",
@@ -230,8 +225,8 @@ func (p *parser) isStart(toks []string) bool {
 	switch {
 	case !ok:
 		return false
-	case kw == "GAME" || kw == "SIDE" || kw == "ROUND" || kw == "PASSWORD":
-		return IsHeaderLine(toks)
+	case kernel.HeaderKeyword(kw) != "":
+		return kernel.IsHeader(toks)
 	case len(toks) < 2:
 		return false
 	case kw == "CHOICES":
@@ -239,22 +234,6 @@ func (p *parser) isStart(toks []string) bool {
 		return len(toks) == 2 || isChoice
 	}
 	return strings.ContainsAny(toks[1], "0123456789/") || p.findUnit(toks[1]) != nil || p.findBattery(toks[1]) != nil
-}
-
-// IsHeaderLine reports whether a line's words are header keywords (GAME,
-// SIDE, ROUND, PASSWORD), each followed by its value.
-func IsHeaderLine(words []string) bool {
-	if len(words) < 2 || len(words)%2 != 0 {
-		return false
-	}
-	for i := 0; i < len(words); i += 2 {
-		switch keywords[strings.ToUpper(words[i])] {
-		case "GAME", "SIDE", "ROUND", "PASSWORD":
-		default:
-			return false
-		}
-	}
-	return true
 }
 
 func (p *parser) findUnit(id string) *rules.Unit {
@@ -266,11 +245,11 @@ func (p *parser) findUnit(id string) *rules.Unit {
 	return nil
 }
 
-func (p *parser) line(l srcLine) {
-	first := strings.ToUpper(l.toks[0])
+func (p *parser) line(l kernel.Line) {
+	first := strings.ToUpper(l.Words[0])
 	if p.refusedUnit {
 		_, isKeyword := keywords[first]
-		if !isKeyword && p.findUnit(l.toks[0]) == nil {
+		if !isKeyword && p.findUnit(l.Words[0]) == nil {
 			return // under a refused unit line: its error says it all
 		}
 		p.refusedUnit = false
@@ -280,7 +259,7 @@ func (p *parser) line(l srcLine) {
 			p.unitOrder(l, w)
 			return
 		}
-		if s := findStand(p.unit, l.toks[0]); s != nil {
+		if s := findStand(p.unit, l.Words[0]); s != nil {
 			p.standPath(l, s)
 			return
 		}
@@ -292,15 +271,15 @@ func (p *parser) line(l srcLine) {
 		p.keyword(l, kw)
 		return
 	}
-	if u := p.findUnit(l.toks[0]); u != nil {
-		p.unitHeader(l, l.toks)
+	if u := p.findUnit(l.Words[0]); u != nil {
+		p.unitHeader(l, l.Words)
 		return
 	}
-	if l.afterLongComment {
-		p.sub.Ignored = append(p.sub.Ignored, Error{Line: l.n, Quote: l.raw, Msg: "the tail of the comment above, wrapped by the mail program"})
+	if l.AfterLongComment {
+		p.sub.Ignored = append(p.sub.Ignored, Error{Line: l.N, Quote: l.Raw, Msg: "the tail of the comment above, wrapped by the mail program"})
 		return
 	}
-	p.notOrders[l.n] = len(p.errs)
+	p.notOrders[l.N] = len(p.errs)
 	p.unknownLine(l)
 }
 
@@ -309,8 +288,8 @@ func (p *parser) endUnit() { p.unit, p.uo = nil, nil }
 // endHint is the hint of a line that is no order and no near-miss of one.
 const endHint = "if this line is not an order, end your orders with a line saying END"
 
-func (p *parser) unknownLine(l srcLine) {
-	word := l.toks[0]
+func (p *parser) unknownLine(l kernel.Line) {
+	word := l.Words[0]
 	var cands []string
 	for k := range keywords {
 		cands = append(cands, k)
@@ -339,14 +318,14 @@ func (p *parser) unknownLine(l srcLine) {
 	p.errorf(l, rules.SecNone, hint, "%q is not an order word or a unit of %s", word, p.side)
 }
 
-func (p *parser) keyword(l srcLine, kw string) {
-	args := l.toks[1:]
+func (p *parser) keyword(l kernel.Line, kw string) {
+	args := l.Words[1:]
 	switch kw {
-	case "GAME", "SIDE", "ROUND", "PASSWORD":
+	case "GAME", "SIDE", "SEAT", "ROUND", "PASSWORD":
 		p.header(l)
 	case "UNIT":
 		if len(args) == 0 {
-			p.errorf(l, rules.SecNone, "write BN and the unit's id, then its status: BN I/77 M", "%s needs a unit id", l.toks[0])
+			p.errorf(l, rules.SecNone, "write BN and the unit's id, then its status: BN I/77 M", "%s needs a unit id", l.Words[0])
 			return
 		}
 		p.unitHeader(l, args)
@@ -364,43 +343,23 @@ func (p *parser) keyword(l srcLine, kw string) {
 }
 
 // header reads GAME, SIDE, ROUND and PASSWORD, several to a line.
-func (p *parser) header(l srcLine) {
-	toks := l.toks
-	for i := 0; i < len(toks); i++ {
-		kw, ok := keywords[strings.ToUpper(toks[i])]
-		if !ok || i+1 >= len(toks) {
-			p.errorf(l, rules.SecNone, "write GAME name SIDE name ROUND number on one line, or one per line", "%q is out of place in the header", toks[i])
-			return
-		}
-		val := toks[i+1]
-		i++
-		switch kw {
-		case "GAME":
-			p.sub.Game = val
-		case "SIDE":
-			if !strings.EqualFold(val, p.side) {
-				p.errorf(l, rules.SecNone, "", "these orders say SIDE %s, but they are being checked for %s", val, p.side)
-				return
-			}
-			p.sub.Side = p.side
-		case "ROUND":
-			n, isNumber, err := orderNumber(val)
-			if err != nil {
-				p.errorf(l, rules.SecNone, "", "ROUND %v", err)
-				return
-			}
-			if !isNumber || n < 1 {
-				p.errorf(l, rules.SecNone, "", "ROUND %q: want the round number from the order form", val)
-				return
-			}
-			p.sub.Round = n
-		case "PASSWORD":
-			p.sub.Password = val
-		default:
-			p.errorf(l, rules.SecNone, "", "%q is out of place in the header", toks[i-1])
-			return
-		}
+func (p *parser) header(l kernel.Line) {
+	var h kernel.Header
+	if err := h.ReadHeader(l.Words); err != nil {
+		p.errorf(l, rules.SecNone, err.Hint, "%s", err.Msg)
+		return
 	}
+	if h.Side != "" && !strings.EqualFold(h.Side, p.side) {
+		p.errorf(l, rules.SecNone, "", "these orders say SIDE %s, but they are being checked for %s", h.Side, p.side)
+		return
+	}
+	p.sub.Game = cmp.Or(h.Game, p.sub.Game)
+	if h.Side != "" {
+		p.sub.Side = p.side
+	}
+	p.sub.Round = cmp.Or(h.Round, p.sub.Round)
+	p.sub.Seat = cmp.Or(h.Seat, p.sub.Seat)
+	p.sub.Password = cmp.Or(h.Password, p.sub.Password)
 }
 
 // unitHeader starts a unit's block: ID [STATUS].
@@ -408,7 +367,7 @@ func (p *parser) header(l srcLine) {
 // When the unit is the side's but its line is wrong, the lines below are
 // still read as its stands' (and checked), so that one error does not make
 // the next lines errors too.
-func (p *parser) unitHeader(l srcLine, args []string) {
+func (p *parser) unitHeader(l kernel.Line, args []string) {
 	p.endUnit()
 	u := p.findUnit(args[0])
 	if u == nil || u.Side != p.side {
@@ -441,7 +400,7 @@ func (p *parser) unitHeader(l srcLine, args []string) {
 	p.sub.Orders.Units = append(p.sub.Orders.Units, rules.UnitOrders{Unit: u.ID, Status: status})
 	p.unit = u
 	p.uo = &p.sub.Orders.Units[len(p.sub.Orders.Units)-1]
-	p.unitLine[u.ID] = l.n
+	p.unitLine[u.ID] = l.N
 }
 
 func (p *parser) unitHint(word string) string {
@@ -481,14 +440,14 @@ func findStand(u *rules.Unit, name string) *rules.Stand {
 // standPath reads "1A 0506 0606" (also "1A MOVE 0506 0606", "1A stays").
 // A path that begins with the stand's own hex starts from there, so that the
 // order form's "1A 0505" means the stand stays.
-func (p *parser) standPath(l srcLine, s *rules.Stand) {
+func (p *parser) standPath(l kernel.Line, s *rules.Stand) {
 	key := p.unit.ID + " " + s.Name
 	if line, dup := p.standLine[key]; dup {
 		p.errorf(l, rules.SecNone, "", "%s already has a path at line %d", s.Name, line)
 		return
 	}
-	p.standLine[key] = l.n
-	args := l.toks[1:]
+	p.standLine[key] = l.N
+	args := l.Words[1:]
 	if len(args) > 0 && (strings.EqualFold(args[0], "MOVE") || strings.EqualFold(args[0], "TO") || strings.EqualFold(args[0], "MOVES")) {
 		args = args[1:]
 	}
@@ -554,7 +513,7 @@ func digitsDiffer(a, b string) int {
 	return n
 }
 
-func (p *parser) hexes(l srcLine, args []string) ([]rules.Hex, bool) {
+func (p *parser) hexes(l kernel.Line, args []string) ([]rules.Hex, bool) {
 	var out []rules.Hex
 	for _, a := range args {
 		h, err := rules.ParseHex(a)
@@ -571,8 +530,8 @@ func (p *parser) hexes(l srcLine, args []string) ([]rules.Hex, bool) {
 	return out, true
 }
 
-func (p *parser) unitOrder(l srcLine, w string) {
-	args := l.toks[1:]
+func (p *parser) unitOrder(l kernel.Line, w string) {
+	args := l.Words[1:]
 	switch w {
 	case "SWAP":
 		p.swap(l, args)
@@ -591,12 +550,12 @@ func (p *parser) unitOrder(l srcLine, w string) {
 			return
 		}
 		p.uo.HQPlacement = hs[0]
-		p.otherLine["hq "+p.unit.ID] = l.n
+		p.otherLine["hq "+p.unit.ID] = l.N
 	}
 }
 
 // swap reads "SWAP mg TO 1B".
-func (p *parser) swap(l srcLine, args []string) {
+func (p *parser) swap(l kernel.Line, args []string) {
 	if len(args) == 3 && strings.EqualFold(args[1], "TO") {
 		args = []string{args[0], args[2]}
 	}
@@ -624,7 +583,7 @@ func (p *parser) swap(l srcLine, args []string) {
 		return
 	}
 	p.uo.Swaps = append(p.uo.Swaps, rules.Swap{Platoon: pl.Name, To: to.Name})
-	p.swapLine[p.unit.ID+" "+pl.Name] = l.n
+	p.swapLine[p.unit.ID+" "+pl.Name] = l.N
 }
 
 func (p *parser) platoonHint(word string) string {
@@ -665,7 +624,7 @@ func (p *parser) standHint(word string) string {
 //
 // A stand with no mode fights in close combat when its end hex is adjacent to
 // the target and by distant fire otherwise.
-func (p *parser) attack(l srcLine, verb string, args []string) {
+func (p *parser) attack(l kernel.Line, verb string, args []string) {
 	if len(args) > 0 && strings.EqualFold(args[0], "AT") {
 		args = args[1:]
 	}
@@ -742,7 +701,7 @@ func (p *parser) attack(l srcLine, verb string, args []string) {
 		return
 	}
 	p.uo.Attack = a
-	p.attackLine[p.unit.ID] = l.n
+	p.attackLine[p.unit.ID] = l.N
 }
 
 func modeWord(w string) string {
@@ -767,14 +726,14 @@ func (p *parser) endHex(stand string) rules.Hex {
 
 // support reads "mortar ART 2/26 ART 3/26 AIR [n]": the unit's light
 // artillery by platoon name, batteries by id (ART optional), air points.
-func (p *parser) support(l srcLine, a *rules.Attack, args []string) bool {
+func (p *parser) support(l kernel.Line, a *rules.Attack, args []string) bool {
 	for i := 0; i < len(args); i++ {
 		w := strings.ToUpper(args[i])
 		switch {
 		case w == "AIR":
 			n := 1
 			if i+1 < len(args) {
-				v, isNumber, err := orderNumber(args[i+1])
+				v, isNumber, err := kernel.Number(args[i+1])
 				if err != nil {
 					p.errorf(l, rules.SecAir, "", "AIR %v", err)
 					return false
@@ -853,7 +812,7 @@ func (p *parser) batteryHint(word string) string {
 	return "your batteries are " + strings.Join(ids, ", ")
 }
 
-func (p *parser) priority(l srcLine, args []string) {
+func (p *parser) priority(l kernel.Line, args []string) {
 	if len(p.sub.Orders.Priority) > 0 {
 		p.errorf(l, rules.SecSequence, "", "a second PRIORITY line")
 		return
@@ -872,13 +831,13 @@ func (p *parser) priority(l srcLine, args []string) {
 		seen[u.ID] = true
 		p.sub.Orders.Priority = append(p.sub.Orders.Priority, u.ID)
 	}
-	p.otherLine["priority"] = l.n
+	p.otherLine["priority"] = l.N
 }
 
 // choices reads "LOSSES keep-strength PURSUE yes HOLD-AT-COST no DEFENSIVE-SUPPORT yes".
-func (p *parser) choices(l srcLine) {
+func (p *parser) choices(l kernel.Line) {
 	c := &p.sub.Orders.Choices
-	toks := l.toks
+	toks := l.Words
 	for i := 0; i < len(toks); i += 2 {
 		key := strings.ToUpper(toks[i])
 		if i+1 >= len(toks) {
@@ -924,7 +883,7 @@ func (p *parser) choices(l srcLine) {
 }
 
 // artillery reads "ARTILLERY 2/26 FIRE 0808 KEEP 1  3/26 MOVE 0304 0305".
-func (p *parser) artillery(l srcLine, args []string) {
+func (p *parser) artillery(l kernel.Line, args []string) {
 	var cur *rules.BatteryOrders
 	for i := 0; i < len(args); i++ {
 		w := strings.ToUpper(args[i])
@@ -976,7 +935,7 @@ func (p *parser) artillery(l srcLine, args []string) {
 				p.errorf(l, rules.SecArtillery, "", "KEEP needs a number of shots")
 				return
 			}
-			n, isNumber, err := orderNumber(args[i+1])
+			n, isNumber, err := kernel.Number(args[i+1])
 			if err != nil {
 				p.errorf(l, rules.SecArtillery, "", "KEEP %v", err)
 				return
@@ -1001,7 +960,7 @@ func (p *parser) artillery(l srcLine, args []string) {
 			p.battSeen[bt.ID] = true
 			p.sub.Orders.Batteries = append(p.sub.Orders.Batteries, rules.BatteryOrders{Battery: bt.ID})
 			cur = &p.sub.Orders.Batteries[len(p.sub.Orders.Batteries)-1]
-			p.batLine[bt.ID] = l.n
+			p.batLine[bt.ID] = l.N
 		}
 	}
 	if cur == nil {
@@ -1014,7 +973,7 @@ func isHexWord(s string) bool {
 	return err == nil
 }
 
-func (p *parser) airStrikes(l srcLine, args []string) {
+func (p *parser) airStrikes(l kernel.Line, args []string) {
 	hs, ok := p.hexes(l, args)
 	if !ok {
 		return
@@ -1024,7 +983,7 @@ func (p *parser) airStrikes(l srcLine, args []string) {
 		return
 	}
 	p.sub.Orders.AirStrikes = append(p.sub.Orders.AirStrikes, hs...)
-	p.otherLine["air"] = l.n
+	p.otherLine["air"] = l.N
 }
 
 // night reads the night round's orders:
@@ -1034,7 +993,7 @@ func (p *parser) airStrikes(l srcLine, args []string) {
 //	PLATOON II/77 mg FROM I/77 TO 1A  one another unit lost (3SG 8)
 //	REBUILD I/77 1C AT 0505 SP 2 a lost stand back, next to its unit
 //	RESHUFFLE I/77 1A TO 0506    a stand to another hex its unit holds (9.2)
-func (p *parser) night(l srcLine, kw string, args []string) {
+func (p *parser) night(l kernel.Line, kw string, args []string) {
 	n := p.sub.Orders.Night
 	if n == nil {
 		n = &rules.NightOrders{}
@@ -1056,13 +1015,13 @@ func (p *parser) night(l srcLine, kw string, args []string) {
 	}
 	bad := func(form string) { p.errorf(l, rules.SecNight, "", "write %s", form) }
 	num := func(s string) (int, bool) {
-		v, isNumber, err := orderNumber(s)
+		v, isNumber, err := kernel.Number(s)
 		if err != nil {
 			p.errorf(l, rules.SecNight, "", "%v", err)
 		}
 		return v, isNumber && err == nil && v > 0
 	}
-	p.otherLine["night "+u.ID] = l.n
+	p.otherLine["night "+u.ID] = l.N
 	switch kw {
 	case "RECOVER":
 		if len(args) != 3 {

@@ -266,3 +266,16 @@ func TestAdjacentHintPrefersTheNearestTypo(t *testing.T) {
 		}
 	}
 }
+
+// A team's seat is a header word, read with the rest of the header (issue
+// 21, team play).
+func TestHeaderSeat(t *testing.T) {
+	rs, st := testState(t)
+	sub, errs := Parse(rs, st, "axis", "GAME g SIDE axis SEAT 2 ROUND 1\nBN I/77 H\n")
+	if errs != nil || sub.Seat != 2 || sub.Round != 1 || sub.Game != "g" {
+		t.Errorf("seat %d, round %d, game %q, errors %v", sub.Seat, sub.Round, sub.Game, errs)
+	}
+	if _, errs := Parse(rs, st, "axis", "GAME g SIDE axis SEAT x\nBN I/77 H\n"); len(errs) != 1 || !strings.Contains(errs[0].Msg, `SEAT "x": want the seat number`) {
+		t.Errorf("a seat that is no number: %v", errs)
+	}
+}

@@ -2,11 +2,13 @@ package rules
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"fieldpost/engine"
+	"fieldpost/engine/ordertext"
+	"fieldpost/engine/ordertext/casetest"
 )
 
 // The adjudication cases under testdata/cases are the rules tests: each file
@@ -16,129 +18,27 @@ import (
 // The format is documented in testdata/cases/README.md.
 
 func TestCases(t *testing.T) {
-	files, err := filepath.Glob("testdata/cases/*/*.case")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(files) == 0 {
-		t.Fatal("no cases found")
-	}
-	for _, f := range files {
-		name := strings.TrimSuffix(strings.TrimPrefix(f, "testdata/cases/"), ".case")
-		t.Run(name, func(t *testing.T) { runCaseFile(t, f) })
-	}
+	// Star General rolls d6 only.
+	casetest.Run(t, "testdata/cases", "*/*.case", ordertext.CaseFormat{MaxFace: 6}, runCaseFile)
 }
 
-type caseFile struct {
-	sections     []string
-	prestate     string
-	prestateLine int
-	orders       map[string][]caseLine
-	dice         []int
-	run          []string
-	post         []caseLine
-	events       []caseLine
-	errors       []caseLine
-}
-
-type caseLine struct {
-	n    int
-	text string
-}
-
-func parseCaseFile(t *testing.T, path string) *caseFile {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cf := &caseFile{orders: map[string][]caseLine{}, run: []string{"round"}}
-	var block, side string
+func runCaseFile(t *testing.T, cf *ordertext.Case) {
 	var pre []string
-	for i, raw := range strings.Split(string(data), "\n") {
-		n := i + 1
-		line := strings.TrimSpace(raw)
-		if j := strings.Index(line, "#"); j >= 0 {
-			line = strings.TrimSpace(line[:j])
-		}
-		fields := strings.Fields(line)
-		if len(fields) == 0 {
-			if block == "PRESTATE" {
-				pre = append(pre, "")
-			}
-			continue
-		}
-		switch strings.ToUpper(fields[0]) {
-		case "SECTION":
-			cf.sections = append(cf.sections, fields[1:]...)
-			continue
-		case "PRESTATE":
-			block = "PRESTATE"
-			cf.prestateLine = n
-			continue
-		case "ORDERS":
-			if len(fields) != 2 {
-				t.Fatalf("%s:%d: ORDERS takes a side", path, n)
-			}
-			block, side = "ORDERS", fields[1]
-			cf.orders[side] = cf.orders[side]
-			continue
-		case "DICE":
-			block = ""
-			for _, f := range fields[1:] {
-				if f == "|" {
-					continue
-				}
-				v, err := strconv.Atoi(f)
-				if err != nil || v < 1 || v > 6 {
-					t.Fatalf("%s:%d: die %q is not 1 to 6", path, n, f)
-				}
-				cf.dice = append(cf.dice, v)
-			}
-			continue
-		case "RUN":
-			block = ""
-			cf.run = fields[1:]
-			continue
-		case "POSTSTATE", "EVENTS", "ERRORS":
-			block = strings.ToUpper(fields[0])
-			continue
-		}
-		switch block {
-		case "PRESTATE":
-			pre = append(pre, raw)
-		case "ORDERS":
-			cf.orders[side] = append(cf.orders[side], caseLine{n, line})
-		case "POSTSTATE":
-			cf.post = append(cf.post, caseLine{n, line})
-		case "EVENTS":
-			cf.events = append(cf.events, caseLine{n, line})
-		case "ERRORS":
-			cf.errors = append(cf.errors, caseLine{n, line})
-		default:
-			t.Fatalf("%s:%d: %q outside any block", path, n, line)
-		}
+	for _, l := range cf.Position {
+		pre = append(pre, l.Raw)
 	}
-	if len(cf.sections) == 0 {
-		t.Fatalf("%s: no SECTION line: every case cites the rule it checks", path)
-	}
-	cf.prestate = strings.Join(pre, "\n")
-	return cf
-}
-
-func runCaseFile(t *testing.T, path string) {
-	cf := parseCaseFile(t, path)
-	sc, err := ParseScenario([]byte(cf.prestate), BundledRuleset)
+	sc, err := ParseScenario([]byte(strings.Join(pre, "\n")), BundledRuleset)
 	if err != nil {
-		t.Fatalf("PRESTATE (from line %d): %v", cf.prestateLine, err)
+		t.Fatalf("PRESTATE (from line %d): %v", cf.PositionLine, err)
 	}
 	rs := sc.Ruleset
-	if err := checkCitations(rs, cf.sections); err != nil {
+	if err := checkCitations(rs, cf.Sections); err != nil {
 		t.Fatalf("SECTION: %v", err)
 	}
 	st := sc.NewGame()
 	var orders []*Orders
 	for _, sd := range st.Sides {
-		lines, ok := cf.orders[sd.Name]
+		lines, ok := cf.Orders[sd.Name]
 		if !ok {
 			continue
 		}
@@ -148,20 +48,23 @@ func runCaseFile(t *testing.T, path string) {
 		}
 		orders = append(orders, o)
 	}
-	for side := range cf.orders {
+	for side := range cf.Orders {
+		if side == "" {
+			t.Fatal("ORDERS takes a side")
+		}
 		if st.Side(side) == nil {
 			t.Fatalf("ORDERS for unknown side %q", side)
 		}
 	}
-	dice := &ScriptedDice{Faces: cf.dice}
-	next, events, err := runCase(rs, st, orders, dice, cf.run)
-	if len(cf.errors) > 0 {
+	dice := &engine.ScriptedDice{Faces: cf.Dice}
+	next, events, err := runCase(rs, st, orders, dice, cf.Run)
+	if len(cf.Errors) > 0 {
 		if err == nil {
-			t.Fatalf("orders were accepted; want errors:\n%s", joinLines(cf.errors))
+			t.Fatalf("orders were accepted; want errors:\n%s", joinLines(cf.Errors))
 		}
-		for _, want := range cf.errors {
-			if !strings.Contains(err.Error(), want.text) {
-				t.Errorf("line %d: no error containing %q; got:\n%v", want.n, want.text, err)
+		for _, want := range cf.Errors {
+			if !strings.Contains(err.Error(), want.Text) {
+				t.Errorf("line %d: no error containing %q; got:\n%v", want.N, want.Text, err)
 			}
 		}
 		return
@@ -171,14 +74,14 @@ func runCaseFile(t *testing.T, path string) {
 	}
 	log := eventLog(events)
 	if dice.Short > 0 {
-		t.Errorf("the case gave %d dice but the round asked for %d more\n%s", len(cf.dice), dice.Short, log)
+		t.Errorf("the case gave %d dice but the round asked for %d more\n%s", len(cf.Dice), dice.Short, log)
 	} else if dice.Used < len(dice.Faces) {
-		t.Errorf("the case gave %d dice but only %d were rolled\n%s", len(cf.dice), dice.Used, log)
+		t.Errorf("the case gave %d dice but only %d were rolled\n%s", len(cf.Dice), dice.Used, log)
 	}
-	checkEvents(t, cf.events, events, log)
-	for _, l := range cf.post {
-		if msg := checkPost(rs, next, l.text); msg != "" {
-			t.Errorf("POSTSTATE line %d %q: %s\n%s", l.n, l.text, msg, log)
+	checkEvents(t, cf.Events, events, log)
+	for _, l := range cf.Post {
+		if msg := checkPost(rs, next, l.Text); msg != "" {
+			t.Errorf("POSTSTATE line %d %q: %s\n%s", l.N, l.Text, msg, log)
 		}
 	}
 }
@@ -239,10 +142,10 @@ func runCase(rs *Ruleset, st *State, orders []*Orders, dice Dice, run []string) 
 	return r.st, r.events, nil
 }
 
-func joinLines(ls []caseLine) string {
+func joinLines(ls []ordertext.Line) string {
 	var b strings.Builder
 	for _, l := range ls {
-		b.WriteString("  " + l.text + "\n")
+		b.WriteString("  " + l.Text + "\n")
 	}
 	return b.String()
 }
@@ -274,7 +177,7 @@ func eventLog(events []Event) string {
 
 // checkEvents: each EVENTS line must appear, in order, as part of an event's
 // text or as "combat" facts: "attacker dice N", "defender hits N", "winner SIDE".
-func checkEvents(t *testing.T, want []caseLine, events []Event, log string) {
+func checkEvents(t *testing.T, want []ordertext.Line, events []Event, log string) {
 	var texts []string
 	for _, e := range events {
 		texts = append(texts, e.Text)
@@ -291,13 +194,13 @@ func checkEvents(t *testing.T, want []caseLine, events []Event, log string) {
 		found := false
 		for pos < len(texts) {
 			pos++
-			if strings.Contains(texts[pos-1], w.text) {
+			if strings.Contains(texts[pos-1], w.Text) {
 				found = true
 				break
 			}
 		}
 		if !found {
-			t.Errorf("EVENTS line %d: no event containing %q (in order)\n%s", w.n, w.text, log)
+			t.Errorf("EVENTS line %d: no event containing %q (in order)\n%s", w.N, w.Text, log)
 			return
 		}
 	}
@@ -458,7 +361,7 @@ func checkPost(rs *Ruleset, st *State, line string) string {
 //	AIRSTRIKE HEX
 //	CHOICE losses=keep-strength|platoons-first holdatcost=yes|no pursue=yes|no defsupport=yes|no
 //	NIGHT STRENGTH UNIT STAND SP | NIGHT PLATOON UNIT PLATOON STAND | NIGHT REBUILD UNIT STAND HEX SP | NIGHT RESHUFFLE UNIT STAND HEX
-func parseCaseOrders(side string, lines []caseLine) (*Orders, error) {
+func parseCaseOrders(side string, lines []ordertext.Line) (*Orders, error) {
 	o := &Orders{Side: side}
 	var cur *UnitOrders
 	hexes := func(ss []string) ([]Hex, error) {
@@ -479,8 +382,11 @@ func parseCaseOrders(side string, lines []caseLine) (*Orders, error) {
 		return o.Night
 	}
 	for _, l := range lines {
-		f := strings.Fields(l.text)
-		bad := func(err error) error { return fmt.Errorf("line %d %q: %v", l.n, l.text, err) }
+		f := l.Words
+		if len(f) == 0 {
+			continue
+		}
+		bad := func(err error) error { return fmt.Errorf("line %d %q: %v", l.N, l.Text, err) }
 		atoi := func(s string) int { v, _ := strconv.Atoi(s); return v }
 		switch strings.ToUpper(f[0]) {
 		case "UNIT":

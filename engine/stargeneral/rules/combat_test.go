@@ -3,6 +3,8 @@ package rules
 import (
 	"strings"
 	"testing"
+
+	"fieldpost/engine"
 )
 
 func TestHitRuleHits(t *testing.T) {
@@ -55,7 +57,7 @@ func testResolver(t *testing.T, text string, faces ...int) *resolver {
 		}
 		orders[sd.Name] = o
 	}
-	r := newResolver(sc.Ruleset, st, orders, &ScriptedDice{Faces: faces})
+	r := newResolver(sc.Ruleset, st, orders, &engine.ScriptedDice{Faces: faces})
 	r.startRound()
 	return r
 }
@@ -131,7 +133,7 @@ func playAttack(t *testing.T, position, unit string, a *Attack, faces ...int) *r
 	t.Helper()
 	r := testResolver(t, position, faces...)
 	r.attack(r.st.Unit(unit), a)
-	d := r.dice.(*ScriptedDice)
+	d := r.dice.(*engine.ScriptedDice)
 	if d.Short > 0 || d.Used != len(d.Faces) {
 		t.Errorf("%d dice given, %d used, %d missing\n%s", len(d.Faces), d.Used, d.Short, eventLog(r.events))
 	}
@@ -326,7 +328,7 @@ UNIT B1 H
 	if left := r.st.Side("red").AirLeft; left != 1 {
 		t.Errorf("red has %d air points left, want 1", left)
 	}
-	if d := r.dice.(*ScriptedDice); d.Short > 0 {
+	if d := r.dice.(*engine.ScriptedDice); d.Short > 0 {
 		t.Errorf("%d dice rolled, want none", d.Short)
 	}
 }

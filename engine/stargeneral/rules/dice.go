@@ -8,29 +8,6 @@ type Dice interface {
 	D6() int
 }
 
-// ScriptedDice returns the given faces in order: the book's worked examples and
-// the adjudication cases inject their dice this way. Running out is recorded,
-// not fatal, so a test can report it.
-type ScriptedDice struct {
-	Faces []int
-	Used  int
-	// Short counts rolls asked for after the script ran out. They count
-	// 1, 2, ... 6 round, never all alike, so that a roll-off that ran out of
-	// dice cannot tie for ever and the test ends and reports it.
-	Short int
-}
-
-// D6 returns the next scripted face.
-func (d *ScriptedDice) D6() int {
-	if d.Used >= len(d.Faces) {
-		d.Short++
-		return (d.Short-1)%6 + 1
-	}
-	f := d.Faces[d.Used]
-	d.Used++
-	return f
-}
-
 func rollDice(d Dice, n int) []int {
 	out := make([]int, n)
 	for i := range out {

@@ -3,6 +3,8 @@ package rules
 import (
 	"strings"
 	"testing"
+
+	"fieldpost/engine"
 )
 
 // newTestResolver sets up a round from a scenario text, as runCase does,
@@ -23,7 +25,7 @@ func newTestResolver(t *testing.T, scenario string, orders ...*Orders) *resolver
 			bySide[sd.Name] = DefaultOrders(sc.Ruleset, st, sd.Name)
 		}
 	}
-	r := newResolver(sc.Ruleset, st, bySide, &ScriptedDice{})
+	r := newResolver(sc.Ruleset, st, bySide, &engine.ScriptedDice{})
 	r.startRound()
 	return r
 }

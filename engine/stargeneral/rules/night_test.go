@@ -1,10 +1,10 @@
 package rules
 
 import (
-	"fieldpost/engine"
-
 	"strings"
 	"testing"
+
+	"fieldpost/engine"
 )
 
 func parseTestScenario(t *testing.T, text string) (*Ruleset, *State) {
@@ -211,7 +211,7 @@ UNIT S1 H
   HQ hq 0909
   1 infantry 0910
 `)
-	next, _, err := Resolve(rs, st, nil, &ScriptedDice{})
+	next, _, err := Resolve(rs, st, nil, &engine.ScriptedDice{})
 	if err != nil {
 		t.Fatal(err)
 	}

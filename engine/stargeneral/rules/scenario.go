@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"fieldpost/engine/ordertext"
 )
 
 // Scenario is a parsed scenario file: its description and the game's opening state.
@@ -87,28 +89,18 @@ func (p *scenarioParser) errorf(line int, format string, args ...any) {
 func (p *scenarioParser) parse(text string) {
 	p.objSeen = map[Hex]bool{}
 	p.unitLines = map[*Unit]int{}
-	for i, raw := range strings.Split(text, "\n") {
-		n := i + 1
-		line := strings.TrimRight(raw, "\r")
-		if j := strings.IndexByte(line, '#'); j >= 0 {
-			line = line[:j]
-		}
+	for _, l := range ordertext.Lines(text) {
 		if p.gridLeft > 0 {
 			// Blank and comment lines between the rows of the grid are not rows.
-			if row := strings.TrimSpace(line); row != "" {
-				p.gridRow(n, row)
-			}
+			p.gridRow(l.N, l.Text)
 			continue
 		}
-		toks, err := tokenize(line)
+		toks, err := ordertext.QuotedWords(l.Text)
 		if err != nil {
-			p.errorf(n, "%v", err)
+			p.errorf(l.N, "%v", err)
 			continue
 		}
-		if len(toks) == 0 {
-			continue
-		}
-		p.line(n, toks)
+		p.line(l.N, toks)
 	}
 	if p.gridLeft > 0 {
 		p.errorf(p.mapLine, "MAP promised %d rows but the file ended after %d", p.st.Map.Rows, p.st.Map.Rows-p.gridLeft)
@@ -824,30 +816,4 @@ func platoonIn(list []*Platoon, name string) *Platoon {
 		}
 	}
 	return nil
-}
-
-// tokenize splits a line on spaces, keeping "quoted text" as one token.
-func tokenize(line string) ([]string, error) {
-	var toks []string
-	for {
-		line = strings.TrimLeft(line, " \t")
-		if line == "" {
-			return toks, nil
-		}
-		if line[0] == '"' {
-			end := strings.IndexByte(line[1:], '"')
-			if end < 0 {
-				return nil, fmt.Errorf("unterminated quote")
-			}
-			toks = append(toks, line[1:1+end])
-			line = line[2+end:]
-			continue
-		}
-		end := strings.IndexAny(line, " \t")
-		if end < 0 {
-			end = len(line)
-		}
-		toks = append(toks, line[:end])
-		line = line[end:]
-	}
 }
