@@ -48,7 +48,7 @@ var (
 	// long as processed mail ids, to tell whose mail a bounce returns.
 	bucketSent = []byte("sent")
 	// limits: limit kind, NUL, address or player -> limitState (JSON): the
-	// rate limits' windows (limit.go).
+	// rate limits' windows (ratelimit.go).
 	bucketLimits = []byte("limits")
 )
 
