@@ -143,6 +143,9 @@ type Reading struct {
 	Found bool
 	// Errors counts the problems found; Answer lists them by line.
 	Errors int
+	// Problems are the problems found, each with its line of the text
+	// read, for the judge to write them under the player's own lines.
+	Problems []Problem
 	// Answer is the reply in words: the orders echoed with their odds and
 	// warnings, or every error with its line.
 	Answer string

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/emersion/go-message"
 	gomail "github.com/emersion/go-message/mail"
@@ -276,8 +277,18 @@ func binaryEntity(p Part, disposition string) *entity {
 	if p.ContentID != "" {
 		h.Set("Content-Id", "<"+p.ContentID+">")
 	}
-	h.Set("Content-Transfer-Encoding", "base64")
+	h.Set("Content-Transfer-Encoding", transferEncoding(mediaType, p.Data))
 	return &entity{header: h, body: p.Data}
+}
+
+// transferEncoding is base64 for a part, but quoted-printable for a JSON
+// file, which then takes about a quarter less room in the mail (its line
+// breaks may come back as CRLF, which JSON reads alike).
+func transferEncoding(mediaType string, data []byte) string {
+	if mediaType == "application/json" && utf8.Valid(data) && !bytes.ContainsRune(data, 0) {
+		return "quoted-printable"
+	}
+	return "base64"
 }
 
 func multipartEntity(mediaType string, params map[string]string, parts []*entity) *entity {

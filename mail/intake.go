@@ -319,6 +319,10 @@ func (in *Intake) PurgeProcessed(ctx context.Context, before time.Time) (int, er
 	}
 	defer done()
 	if _, err := c.Select(in.cfg.ProcessedMailbox, nil).Wait(); err != nil {
+		if noMailbox(err) {
+			// Made by the first message handled: nothing to delete yet.
+			return 0, c.Logout().Wait()
+		}
 		return 0, fmt.Errorf("imap SELECT %q: %w", in.cfg.ProcessedMailbox, err)
 	}
 	// IMAP's BEFORE compares dates only: a message of the day before is
@@ -335,6 +339,13 @@ func (in *Intake) PurgeProcessed(ctx context.Context, before time.Time) (int, er
 		return 0, fmt.Errorf("in %q: %w", in.cfg.ProcessedMailbox, err)
 	}
 	return len(uids), c.Logout().Wait()
+}
+
+// noMailbox reports whether err is a server's answer that a mailbox does
+// not exist (NONEXISTENT, or TRYCREATE as some servers answer).
+func noMailbox(err error) bool {
+	var ie *imap.Error
+	return errors.As(err, &ie) && (ie.Code == imap.ResponseCodeNonExistent || ie.Code == imap.ResponseCodeTryCreate)
 }
 
 // mailboxState is what Run remembers about the watched mailbox across

@@ -530,3 +530,17 @@ func TestIntakeKeepsHandledMessagesByDefault(t *testing.T) {
 	startIntake(t, srv, IntakeConfig{}, rec.handle)
 	srv.WaitCount(t, "Processed", 2)
 }
+
+// Before the first message is handled there is no processed mailbox:
+// purging it deletes nothing and is no error (issue 25: the first start
+// warned "No such mailbox Processed").
+func TestPurgeProcessedBeforeTheMailboxExists(t *testing.T) {
+	srv := mailtest.NewIMAPServer(t, nil)
+	in, err := NewIntake(IntakeConfig{Addr: srv.Addr, TLS: TLSNone, Username: srv.Username, Password: srv.Password})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n, err := in.PurgeProcessed(context.Background(), time.Now()); n != 0 || err != nil {
+		t.Fatalf("PurgeProcessed = %d, %v; want 0, nil", n, err)
+	}
+}

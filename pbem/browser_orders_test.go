@@ -129,11 +129,11 @@ func TestBrowserOrdersFromThePage(t *testing.T) {
 			t.Fatalf("at %d px: the player's page has no order form to send:\n%s", width, page)
 		}
 		broken := look(t, exe, out, player+"#broken-check", "orders-check-broken", width)
-		if !strings.Contains(broken, "CHECK of orders for round 2") || !strings.Contains(broken, "9999") || !strings.Contains(broken, "nothing was stored or mailed") {
+		if !strings.Contains(broken, "Orders for round 2 checked") || !strings.Contains(broken, "9999") || !strings.Contains(broken, "nothing was stored or mailed") {
 			t.Errorf("at %d px: a check of a spoiled form does not show its error:\n%s", width, broken)
 		}
 		valid := look(t, exe, out, player+"#check", "orders-check", width)
-		if !strings.Contains(valid, "CHECK of orders for round 2: valid") {
+		if !strings.Contains(valid, "Orders for round 2 checked: valid") {
 			t.Errorf("at %d px: the unchanged form does not check valid:\n%s", width, valid)
 		}
 		if got := j.take(); len(got) != 0 {

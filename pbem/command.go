@@ -93,6 +93,9 @@ type request struct {
 	// FromQuotedForm: the orders were read from the order form in the
 	// judge's mail quoted back, which the player edited there.
 	FromQuotedForm bool
+	// Inline: the orders were read from the order form quoted back, with
+	// the lines the player wrote between its quoted lines (see inlineForm).
+	Inline bool
 }
 
 // header is what the GAME, SIDE, ROUND and PASSWORD lines say.
@@ -155,6 +158,52 @@ func readRequest(text, subject string) *request {
 		}
 	}
 	return r
+}
+
+// readGMCommands reads a mail whose first command is the game master's as
+// every GM command it gives, in their order: each line that opens one
+// starts a new request (NEWGAME's settings run up to END or up to the next
+// such line, a "deadline" setting aside), with the header lines above the
+// first command (PASSWORD, GAME) and those of its own block. The requests
+// keep the lines' numbers of text, so that an answer names its line.
+func readGMCommands(text, subject string) []*request {
+	lines := strings.Split(text, "\n")
+	var starts []int
+	inParams := false
+	for i, raw := range lines {
+		words := lineWords(raw)
+		if len(words) == 0 || isHeaderLine(words) {
+			continue
+		}
+		if inParams && strings.EqualFold(words[0], "END") && len(words) == 1 {
+			inParams = false
+			continue
+		}
+		cmd, ok := commandAt(words)
+		if !ok || !gmCommands[cmd] && cmd != cmdTimezone || inParams && cmd == cmdDeadline {
+			continue
+		}
+		starts = append(starts, i)
+		inParams = cmd == cmdNewGame
+	}
+	if len(starts) < 2 {
+		return []*request{readRequest(text, subject)}
+	}
+	var reqs []*request
+	for k, start := range starts {
+		end := len(lines)
+		if k+1 < len(starts) {
+			end = starts[k+1]
+		}
+		block := make([]string, len(lines))
+		for i, raw := range lines {
+			if i >= start && i < end || i < starts[0] && isHeaderLine(lineWords(raw)) {
+				block[i] = raw
+			}
+		}
+		reqs = append(reqs, readRequest(strings.Join(block, "\n"), ""))
+	}
+	return reqs
 }
 
 // subjectCommand returns the command a subject gives over a body, "" when

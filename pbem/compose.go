@@ -110,6 +110,9 @@ type mailData struct {
 	Waiting []string
 	// Briefing is the side's briefing (engine.Briefing), in the welcome.
 	Briefing string
+	// Due lists the sides whose orders the round is played with: both
+	// for simultaneous rounds, the side to play for alternating turns.
+	Due []string
 }
 
 // letter is a mail to queue.
@@ -130,7 +133,13 @@ type letter struct {
 	// map above the text.
 	inline      []mail.Part
 	attachments []mail.Part
+	// textMap is the text map the text holds, left out of the HTML part,
+	// whose picture shows the map: a division's takes 12 KB (issue 25).
+	textMap string
 }
+
+// mapInPicture stands in the HTML part for the text map left out.
+const mapInPicture = "(The map is the picture above; the plain-text version of this mail has it in letters.)\n"
 
 // render executes a text template.
 func (s *Service) render(name string, d *mailData) (string, error) {
@@ -294,7 +303,11 @@ func (t *txn) queue(l *letter) error {
 		Attachments: l.attachments,
 	}
 	if len(l.inline) > 0 {
-		html, err := s.htmlWithMap(l.subject, text)
+		htmlText := text
+		if l.textMap != "" {
+			htmlText = strings.Replace(text, l.textMap, mapInPicture, 1)
+		}
+		html, err := s.htmlWithMap(l.subject, htmlText)
 		if err != nil {
 			return err
 		}

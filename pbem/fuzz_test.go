@@ -18,44 +18,56 @@ func FuzzCommandReader(f *testing.F) {
 	f.Add("DEADLINE tutorial-1 2026-03-01 18:00 UTC\n", "")
 	f.Add("EXTEND tutorial-1 3650d2562047h\n", "")
 	f.Add("GAME g ROUND -3\nCHECK\n", "")
+	f.Add("PASSWORD gm\nNEWGAME scenario=tutorial id=a\n us=a@x german=b@y\nNEWGAME scenario=tutorial id=b deadline 2d\nPAUSE a\n", "")
 	f.Fuzz(func(t *testing.T, text, subject string) {
-		r := readRequest(text, subject)
-		if r.Command != "" && commandWords[r.Command] != r.Command {
-			t.Fatalf("unknown command %q", r.Command)
-		}
-		if r.Empty && r.Command != "" {
-			t.Fatalf("an empty mail with command %q", r.Command)
-		}
-		if r.Header.Round < 0 {
-			t.Fatalf("round %d", r.Header.Round)
-		}
-		if r.Line >= 0 {
-			lines := strings.Split(text, "\n")
-			if r.Line >= len(lines) {
-				t.Fatalf("command line %d of %d", r.Line, len(lines))
-			}
-			words := lineWords(lines[r.Line])
-			if commandWords[strings.ToUpper(words[0])] != r.Command || strings.Join(words[1:], " ") != strings.Join(r.Args, " ") {
-				t.Fatalf("command %s %q is not line %d: %q", r.Command, r.Args, r.Line, lines[r.Line])
-			}
-		}
-		for _, arg := range append(r.Args, r.Params...) {
-			if d, err := parseDuration(arg); err == nil && (d > maxDuration || d < -maxDuration) {
-				t.Fatalf("parseDuration(%q) = %v, beyond %v", arg, d, maxDuration)
-			}
-		}
-		now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
-		if at, err := parseDeadline(r.Args, now); err == nil && !at.IsZero() && !at.After(now) {
-			t.Fatalf("deadline %v is not after now", at)
-		}
-		if pairs, err := keyValues(r.Params); err == nil {
-			for _, kv := range pairs {
-				if kv[1] == "" {
-					t.Fatalf("key %q without value", kv[0])
-				}
-			}
+		checkRequest(t, text, readRequest(text, subject))
+		// A GM's mail of several commands: each is one of its lines.
+		for _, r := range readGMCommands(text, subject) {
+			checkRequest(t, text, r)
 		}
 	})
+}
+
+// checkRequest checks the invariants of a request read from text.
+func checkRequest(t *testing.T, text string, r *request) {
+	t.Helper()
+	if r.Command != "" && commandWords[r.Command] != r.Command {
+		t.Fatalf("unknown command %q", r.Command)
+	}
+	if r.Empty && r.Command != "" {
+		t.Fatalf("an empty mail with command %q", r.Command)
+	}
+	if r.Header.Round < 0 {
+		t.Fatalf("round %d", r.Header.Round)
+	}
+	if r.Line >= 0 {
+		lines := strings.Split(text, "\n")
+		if r.Line >= len(lines) {
+			t.Fatalf("command line %d of %d", r.Line, len(lines))
+		}
+		// The command word is read as commandAt reads it: "status?",
+		// "NEWGAME!" are STATUS and NEWGAME.
+		words := lineWords(lines[r.Line])
+		if cmd, _ := commandAt(words); cmd != r.Command || strings.Join(words[1:], " ") != strings.Join(r.Args, " ") {
+			t.Fatalf("command %s %q is not line %d: %q", r.Command, r.Args, r.Line, lines[r.Line])
+		}
+	}
+	for _, arg := range append(r.Args, r.Params...) {
+		if d, err := parseDuration(arg); err == nil && (d > maxDuration || d < -maxDuration) {
+			t.Fatalf("parseDuration(%q) = %v, beyond %v", arg, d, maxDuration)
+		}
+	}
+	now := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	if at, err := parseDeadline(r.Args, now); err == nil && !at.IsZero() && !at.After(now) {
+		t.Fatalf("deadline %v is not after now", at)
+	}
+	if pairs, err := keyValues(r.Params); err == nil {
+		for _, kv := range pairs {
+			if kv[1] == "" {
+				t.Fatalf("key %q without value", kv[0])
+			}
+		}
+	}
 }
 
 // secretKeys are the configuration keys whose values errors must never

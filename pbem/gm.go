@@ -121,6 +121,10 @@ func (t *txn) refuseGM(g *Game, cmd, why string) error {
 	if t.answer != nil {
 		t.answer.Refused = true
 	}
+	if req := t.req; req != nil && req.Command == cmd && req.Line >= 0 {
+		lines := strings.Split(req.Text, "\n")
+		why = fmt.Sprintf("Line %d of your mail: %s\n\n%s", req.Line+1, strings.TrimSpace(lines[req.Line]), why)
+	}
 	return t.answerGM(kindGM, g, cmd+" refused", why)
 }
 

@@ -242,3 +242,40 @@ func TestRemail(t *testing.T) {
 		t.Errorf("a player's REMAIL: %s", m)
 	}
 }
+
+// Several commands in one GM mail are done in order, each answered, an
+// error naming its line: two NEWGAMEs (the first's settings over two
+// lines) are two games, not one; a refused command does not stop the
+// others.
+func TestSeveralGMCommandsInOneMail(t *testing.T) {
+	j := newJudge(t, nil)
+	j.handle(clientMail{From: "Game Master <" + testGM + ">", To: testJudge, Subject: "two games",
+		Body: "PASSWORD " + testGMSecret + "\n" +
+			"NEWGAME scenario=tutorial id=g1\n  us=" + alice + " german=" + bob + "\n" +
+			"NEWGAME scenario=nowhere id=g2 us=" + alice + " german=" + bob + "\n" +
+			"NEWGAME scenario=tutorial id=g3 us=" + bob + " german=" + alice + " deadline=none\n" +
+			"PAUSE g1\n"})
+	mails := j.take()
+	var gm []*sent
+	welcomes := 0
+	for _, m := range mails {
+		switch {
+		case m.To() == testGM:
+			gm = append(gm, m)
+		case m.Kind() == kindWelcome:
+			welcomes++
+		}
+	}
+	if len(gm) != 4 || welcomes != 4 {
+		t.Fatalf("want 4 answers to the GM and 4 welcomes, got:\n%s", describe(mails))
+	}
+	if !strings.Contains(gm[1].Subject, "NEWGAME refused") || !strings.Contains(gm[1].Text, "Line 4 of your mail: NEWGAME scenario=nowhere") {
+		t.Errorf("the second NEWGAME's refusal does not name its line:\n%s\n%s", gm[1], gm[1].Text)
+	}
+	if g := gameRecord(t, j.store, "g1"); g == nil || !g.Paused || g.Player("us").Address != alice {
+		t.Errorf("game g1 not created with its settings over two lines, or not paused: %+v", g)
+	}
+	if g := gameRecord(t, j.store, "g3"); g == nil || g.Player("us").Address != bob {
+		t.Errorf("game g3 not created: %+v", g)
+	}
+}

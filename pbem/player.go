@@ -70,6 +70,7 @@ func (t *txn) gameData(g *Game, side string, pos engine.Position) *mailData {
 		Paused: g.Paused, Ended: g.Ended, Result: g.Result,
 		Commitment: engine.SeedCommitment(engine.RoundSeed(g.Seed, g.Turn)),
 		SideTitle:  sideTitle(pos, side),
+		Due:        pos.Step().Waiting,
 	}
 	if !g.Deadline.IsZero() {
 		d.Deadline = formatTimeIn(g.Deadline, zoneOf(g, side))
@@ -87,6 +88,24 @@ func (t *txn) gameData(g *Game, side string, pos engine.Position) *mailData {
 // kind's template around body. withForm adds the situation, the order form
 // and situation.json, while the game is on.
 func (t *txn) mailPlayer(g *Game, side, kind, subject, body string, withForm bool) error {
+	return t.mailPlayerForm(g, side, kind, subject, body, withForm, "")
+}
+
+// refuse answers orders with problems (a refusal, or a CHECK's errors):
+// the problems, and as the form to correct and send back, the player's
+// own orders, text, with each problem written under its line.
+func (t *txn) refuse(g *Game, side, kind, subject, body, text string, problems []engine.Problem) error {
+	form := refusalForm(text, problems, t.s.opts.Limits.MaxAnswerSize/2)
+	if form != "" {
+		body += "\nYour orders are below the line " + formMarker + ", each error written under its line:\n" +
+			"correct them there and reply to this mail. Lines starting with # are not read.\n"
+	}
+	return t.mailPlayerForm(g, side, kind, subject, body, false, form)
+}
+
+// mailPlayerForm is mailPlayer with form, when not "", as the mail's form
+// in place of the order form.
+func (t *txn) mailPlayerForm(g *Game, side, kind, subject, body string, withForm bool, form string) error {
 	p := g.Player(side)
 	if p == nil {
 		return fmt.Errorf("game %s has no side %q", g.ID, side)
@@ -111,6 +130,9 @@ func (t *txn) mailPlayer(g *Game, side, kind, subject, body string, withForm boo
 			return err
 		}
 		l.attachments = []mail.Part{attachment}
+	}
+	if form != "" {
+		l.form = form
 	}
 	if l.text, err = t.s.render(kind, d); err != nil {
 		return err
@@ -153,7 +175,7 @@ func (t *txn) orders(id *identity, req *request, check bool) error {
 			fmt.Sprintf("Round %d (%s) takes no orders from %s: it waits for %s.", g.Round(), pos.Step().Name,
 				side, strings.Join(pos.Step().Waiting, ", ")), false)
 	}
-	reading := readOrders(pos, side, g.ID, req, t.msg, check, t.s.opts.Limits.MaxErrors)
+	reading, text := readOrders(pos, side, g.ID, req, t.msg, check, t.s.opts.Limits.MaxErrors)
 	t.reading = &reading
 	notes := readingNotes(req, reading)
 	switch {
@@ -168,12 +190,12 @@ func (t *txn) orders(id *identity, req *request, check bool) error {
 		t.log.Info("orders refused", "check", check, "errors", reading.Errors)
 		subject := fmt.Sprintf("Orders for round %d NOT accepted", g.Round())
 		if check {
-			subject = fmt.Sprintf("CHECK of orders for round %d: %s", g.Round(), plural(reading.Errors, "error"))
+			subject = fmt.Sprintf("Orders for round %d checked: %s", g.Round(), plural(reading.Errors, "error"))
 		}
-		return t.mailPlayer(g, side, refused, subject, reading.Answer+notes, false)
+		return t.refuse(g, side, refused, subject, reading.Answer+notes, text, reading.Problems)
 	case check:
 		t.log.Info("orders checked")
-		return t.mailPlayer(g, side, kindCheck, fmt.Sprintf("CHECK of orders for round %d: valid", g.Round()),
+		return t.mailPlayer(g, side, kindCheck, fmt.Sprintf("Orders for round %d checked: valid", g.Round()),
 			reading.Answer+notes, false)
 	}
 
@@ -207,11 +229,12 @@ func (t *txn) standingOrders(g *Game, side string, standing engine.Standing, req
 	if err != nil {
 		return err
 	}
-	next, reading := standing.Stand(side, withoutOwnMail(req.Text, g.ID, pos.Title()), t.s.opts.Limits.MaxErrors)
+	text := withoutOwnMail(req.Text, g.ID, pos.Title())
+	next, reading := standing.Stand(side, text, t.s.opts.Limits.MaxErrors)
 	switch {
 	case next == nil && reading.Errors > 0:
 		t.log.Info("standing orders refused", "errors", reading.Errors)
-		return t.mailPlayer(g, side, kindRejected, fmt.Sprintf("Standing orders for round %d NOT accepted", g.Round()), reading.Answer, false)
+		return t.refuse(g, side, kindRejected, fmt.Sprintf("Standing orders for round %d NOT accepted", g.Round()), reading.Answer, text, reading.Problems)
 	case next == nil:
 		return t.mailPlayer(g, side, kindRejected, fmt.Sprintf("Orders for round %d NOT accepted", g.Round()),
 			fmt.Sprintf("Round %d (%s) waits for %s's orders; you may send only your standing orders (REACT) now.",
@@ -235,6 +258,10 @@ func readingNotes(req *request, reading engine.Reading) string {
 	if req.FromQuotedForm {
 		b.WriteString("\nThe orders were read from the order form in the judge's mail quoted in yours, which you\n" +
 			"changed there, since you wrote none above or below it.\n")
+	}
+	if req.Inline {
+		b.WriteString("\nThe orders were read from the order form quoted in your mail, with the lines you wrote\n" +
+			"between its quoted lines each in place of the quoted line it follows when both name the same thing.\n")
 	}
 	if req.SubjectCommand != "" {
 		fmt.Fprintf(&b, "\nThe subject of your mail asks for %s, but the mail holds orders: the orders were read and\n"+

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"cmp"
 	"fmt"
+	"slices"
 	"strings"
 
 	"fieldpost/engine"
@@ -56,34 +57,196 @@ func orderAttachment(msg *mail.Inbound) (name, text string) {
 }
 
 // readOrders reads a side's orders for position st of game from a
-// request's text. The judge knows what it sends: a copy of its own mail in
-// the text, quoted back without any mark, is no orders; and when the text
-// holds no orders, they are the order form in that copy if the player
-// edited it there (noted in req.FromQuotedForm), or else the mail's text
-// attachment (noted in req.Attachment).
-func readOrders(pos engine.Position, side, game string, req *request, msg *mail.Inbound, check bool, maxErrors int) engine.Reading {
+// request's text, and returns the reading with the text read. The judge
+// knows what it sends: a copy of its own mail in the text, quoted back
+// without any mark, is no orders; lines the player wrote between the quoted
+// lines of its order form are orders read in the form (noted in
+// req.Inline); and when the text holds no orders, they are the order form
+// in that copy if the player edited it there (noted in
+// req.FromQuotedForm), or else the mail's text attachment (noted in
+// req.Attachment).
+func readOrders(pos engine.Position, side, game string, req *request, msg *mail.Inbound, check bool, maxErrors int) (engine.Reading, string) {
 	text := withoutOwnMail(req.Text, game, pos.Title())
 	if check {
 		text = blankLine(text, req.Line)
 	}
+	if greeting, form, ok := inlineForm(msg.Text, text); ok && !pos.Read(side, greeting, maxErrors).Found {
+		text, req.Inline = form, true
+	}
 	reading := pos.Read(side, text, maxErrors)
 	if reading.Errors > 0 || reading.Found || req.Attachment != "" {
-		return reading
+		return reading, text
 	}
 	if form := quotedForm(msg.Text); form != "" {
 		edited := pos.Read(side, form, maxErrors)
 		forNow := edited.Round == 0 || edited.Round == pos.Turn()+1 // not an old form
-		if edited.Found && forNow && (edited.Errors > 0 || !sameOrders(edited, pos.Read(side, pos.Form(side, game), maxErrors))) {
+		changed := edited.Errors > 0 || isRefusalForm(form) || !sameOrders(edited, pos.Read(side, pos.Form(side, game), maxErrors))
+		if edited.Found && forNow && changed {
 			req.FromQuotedForm = true
-			return edited
+			return edited, form
 		}
 	}
 	if name, attached := orderAttachment(msg); name != "" {
 		if fromFile := pos.Read(side, attached, maxErrors); fromFile.Found {
-			reading, req.Attachment = fromFile, name
+			reading, req.Attachment, text = fromFile, name, attached
 		}
 	}
-	return reading
+	return reading, text
+}
+
+// The form of a refusal is the player's own orders, each error written
+// under its line; it opens with these comment lines. A reply quoting it
+// back is the player's orders even where they came back to the order
+// form's.
+const (
+	refusalFormHead = "# Your orders as the judge read them, each error in the lines under it"
+	refusalFormHelp = "# (#!!). Correct them here and reply; lines starting with # are not read."
+)
+
+// refusalForm is the form of a refusal: the text read with its problems
+// under their lines; "" when it is larger than limit or than an order
+// form can be (a mail of junk), too large to hand back.
+func refusalForm(text string, problems []engine.Problem, limit int64) string {
+	form := refusalFormHead + "\n" + refusalFormHelp + "\n" + engine.Annotate(text, problems)
+	if len(form) > maxOrderAttachment || int64(len(form)) > limit {
+		return ""
+	}
+	return form
+}
+
+// isRefusalForm reports whether a form is a refusal's.
+func isRefusalForm(form string) bool {
+	first, _, _ := strings.Cut(strings.TrimLeft(form, "\n"), "\n")
+	return strings.TrimSpace(first) == refusalFormHead
+}
+
+// inlineForm reads a reply that answers inside the judge's order form: its
+// text quotes the form (">" lines from the form's marker on) and the
+// player wrote lines of their own between the quoted lines. The orders are
+// then the form with those lines in it (see placeWritten). own is what
+// the player wrote, the quotes taken out: besides the lines in the form it
+// may only hold lines above the quoted mail, returned as greeting for the
+// caller to make sure they are no orders; a line written below the form is
+// orders of its own, and the mail is then read as usual.
+func inlineForm(text, own string) (greeting, form string, ok bool) {
+	lines := strings.Split(strings.NewReplacer("\r\n", "\n", "\r", "\n").Replace(text), "\n")
+	marker, last := -1, -1
+	for i, line := range lines {
+		quoted := strings.HasPrefix(strings.TrimSpace(line), ">")
+		switch {
+		case marker < 0 && quoted && unquoteLine(line) == formMarker:
+			marker = i
+		case marker >= 0 && quoted:
+			last = i
+		}
+	}
+	if marker < 0 || last < 0 {
+		return "", "", false
+	}
+	var inForm []formLine
+	var written []string
+	for _, line := range lines[marker+1 : last+1] {
+		trimmed := strings.TrimSpace(line)
+		switch {
+		case strings.HasPrefix(trimmed, ">"):
+			inForm = append(inForm, formLine{text: unquoteLine(line), quoted: true})
+		case trimmed != "":
+			inForm = append(inForm, formLine{text: line})
+			written = append(written, trimmed)
+		}
+	}
+	if len(written) == 0 {
+		return "", "", false
+	}
+	// The rest of what the player wrote must be above the quoted mail.
+	ownLines := nonBlankLines(own)
+	for len(written) > 0 && len(ownLines) > 0 && ownLines[len(ownLines)-1] == written[len(written)-1] {
+		ownLines, written = ownLines[:len(ownLines)-1], written[:len(written)-1]
+	}
+	if len(written) > 0 || !above(ownLines, lines[:marker]) {
+		return "", "", false
+	}
+	return strings.Join(ownLines, "\n"), strings.Join(placeWritten(inForm), "\n"), true
+}
+
+// formLine is a line of a quoted order form, or one the player wrote in it.
+type formLine struct {
+	text   string
+	quoted bool
+}
+
+// placeWritten puts the player's lines in the quoted form: a line replaces
+// the quoted line that starts with the same two words (a battery's
+// ARTILLERY line, a stand and its hex), the nearest one, else the quoted
+// line just above it when both start with the same word (a unit's or a
+// stand's line, edited), else it is added where it stands.
+func placeWritten(form []formLine) []string {
+	replaced := make(map[int]string) // index of a quoted line -> the line replacing it
+	dropped := make(map[int]bool)    // the player's lines put in place of a quoted one
+	for i, l := range form {
+		if l.quoted {
+			continue
+		}
+		target := -1
+		for d := 1; d < len(form) && target < 0; d++ {
+			for _, j := range []int{i - d, i + d} {
+				if j >= 0 && j < len(form) && form[j].quoted && replaced[j] == "" && sameWords(form[j].text, l.text, 2) {
+					target = j
+					break
+				}
+			}
+		}
+		if target < 0 && i > 0 && form[i-1].quoted && replaced[i-1] == "" && sameWords(form[i-1].text, l.text, 1) {
+			target = i - 1
+		}
+		if target >= 0 {
+			replaced[target], dropped[i] = l.text, true
+		}
+	}
+	var out []string
+	for i, l := range form {
+		switch {
+		case replaced[i] != "":
+			out = append(out, replaced[i])
+		case !dropped[i]:
+			out = append(out, l.text)
+		}
+	}
+	return out
+}
+
+// sameWords reports whether two order lines, comments aside, have the same
+// first n words (and at least n).
+func sameWords(a, b string, n int) bool {
+	wa := strings.Fields(strings.ToUpper(strings.SplitN(a, "#", 2)[0]))
+	wb := strings.Fields(strings.ToUpper(strings.SplitN(b, "#", 2)[0]))
+	return len(wa) >= n && len(wb) >= n && slices.Equal(wa[:n], wb[:n])
+}
+
+// nonBlankLines are the lines of text that are not blank, trimmed.
+func nonBlankLines(text string) []string {
+	var out []string
+	for _, l := range strings.Split(text, "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// above reports whether every one of lines is among the lines of head.
+func above(lines, head []string) bool {
+	have := map[string]int{}
+	for _, l := range head {
+		have[strings.TrimSpace(l)]++
+	}
+	for _, l := range lines {
+		if have[l] == 0 {
+			return false
+		}
+		have[l]--
+	}
+	return true
 }
 
 // sameOrders reports whether two readings hold the same valid orders.
@@ -212,7 +375,7 @@ func CheckMail(pos engine.Position, side, game string, msg *mail.Inbound, maxSiz
 		fmt.Fprintf(&b, "The mail gives the command %s, not orders.\n", req.Command)
 		return b.String(), nil
 	}
-	reading := readOrders(pos, side, game, req, msg, req.Command == cmdCheck, DefaultLimits.MaxErrors)
+	reading, text := readOrders(pos, side, game, req, msg, req.Command == cmdCheck, DefaultLimits.MaxErrors)
 	notes := readingNotes(req, reading)
 	switch {
 	case reading.Errors == 0 && !reading.Found && req.SubjectCommand != "":
@@ -223,6 +386,9 @@ func CheckMail(pos engine.Position, side, game string, msg *mail.Inbound, maxSiz
 		return b.String(), nil
 	case reading.Errors > 0:
 		fmt.Fprintf(&b, "The answer would say:\n\n%s%s", reading.Answer, notes)
+		if form := refusalForm(text, reading.Problems, DefaultLimits.MaxAnswerSize/2); form != "" {
+			fmt.Fprintf(&b, "\nwith the sender's orders handed back as the form to correct:\n\n%s\n%s", formMarker, form)
+		}
 		return b.String(), nil
 	}
 	if req.Command == cmdCheck {

@@ -210,6 +210,9 @@ func (t *txn) reportMails(g *Game, turn int, only *Player) error {
 		}
 		l := &letter{kind: kind, game: g, side: side, reported: turn + 1, to: to, subject: subject,
 			inline: []mail.Part{png}, attachments: []mail.Part{attachment}}
+		if l.textMap, err = textMap(p.after, side); err != nil {
+			return err
+		}
 		if side != "" && !g.Ended {
 			l.form = p.after.Form(side, g.ID)
 		}
@@ -263,6 +266,9 @@ func (t *txn) welcome(g *Game, side string, png *mail.Part) error {
 	l := &letter{kind: kindWelcome, game: g, side: side, to: g.Player(side).Address,
 		subject: fmt.Sprintf("[%s] Welcome: you play %s in %s", g.ID, d.SideTitle, g.Title),
 		form:    pos.Form(side, g.ID), inline: []mail.Part{*png}, attachments: []mail.Part{attachment}}
+	if l.textMap, err = textMap(pos, side); err != nil {
+		return err
+	}
 	if l.text, err = t.s.render(kindWelcome, d); err != nil {
 		return err
 	}

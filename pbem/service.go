@@ -461,7 +461,18 @@ func (t *txn) handle() error {
 		return t.help(noReadableText)
 	}
 	t.log.Info("mail received", "command", cmp.Or(req.Command, "orders"), "from", msg.From.Email)
-	return t.dispatch(req)
+	if !gmCommands[req.Command] && req.Command != cmdTimezone || !t.isGM(req) {
+		return t.dispatch(req)
+	}
+	// The game master's mail: every command in it, in order, each
+	// answered, each answer naming its line.
+	for _, r := range readGMCommands(req.Text, msg.Subject) {
+		t.req = r
+		if err := t.dispatch(r); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // dispatch does what a read request asks.

@@ -62,6 +62,11 @@ func TestGamePages(t *testing.T) {
 		return hdr, body
 	}
 	page("/", "/g/tutorial-1", "Saint-Aubin", "round 2")
+	// A game without a deadline says so once (issue 25: "deadline no deadline").
+	j.newGame("no-deadline", "deadline=none")
+	if _, index := page("/", "/g/no-deadline", "no deadline"); strings.Contains(index, "deadline no deadline") {
+		t.Errorf("the index says %q", "deadline no deadline")
+	}
 	_, game := page("/g/tutorial-1", "Round 1: day 1 of 1, round 1 of 5", `href="/g/tutorial-1/round/1"`,
 		`src="/g/tutorial-1/map.svg"`, "waiting", "game.json")
 	if strings.Contains(game, secret) {

@@ -126,7 +126,7 @@ func TestOrdersFromThePage(t *testing.T) {
 		t.Errorf("the page's check lacks the mail's error %q:\n%s", errLine, body)
 	}
 	code, body = post(t, h, path, origin, withOrders(docExample(t), "check"))
-	if code != http.StatusOK || !strings.Contains(body, "CHECK of orders for round 1: valid") {
+	if code != http.StatusOK || !strings.Contains(body, "Orders for round 1 checked: valid") {
 		t.Errorf("a valid check from the page: %d\n%s", code, body)
 	}
 	if got := j.take(); len(got) != 0 {

@@ -122,8 +122,8 @@ func (cf *clubFile) password(name string) string {
 	return ""
 }
 
-// serveEmbedded runs the club mail server and the judge until ctx ends (or,
-// with --demo, until the demo game is over).
+// serveEmbedded runs the club mail server and the judge until ctx ends
+// (Ctrl-C); with --demo, the game played out goes on being served.
 func serveEmbedded(ctx context.Context, e *env, opt embeddedOptions) error {
 	if err := os.MkdirAll(opt.dataDir, 0o700); err != nil {
 		return err
@@ -227,7 +227,18 @@ func serveEmbedded(ctx context.Context, e *env, opt embeddedOptions) error {
 	case opt.demo:
 		printPages(e.stdout, cfg)
 		demoErr = runDemo(runCtx, e, srv, bots, cf, opt, log)
-		stop()
+		if runCtx.Err() != nil {
+			demoErr = nil // stopped before the end: a stop like any other
+		}
+		if demoErr != nil || runCtx.Err() != nil {
+			stop()
+			break
+		}
+		// The game is over: its pages and mail stay to be looked at.
+		fmt.Fprintln(e.stdout, "\nThe demo game is over. Fieldpost goes on serving it: its pages, and every player's")
+		fmt.Fprintln(e.stdout, "mailbox for a mail program (the accounts below). Stop with Ctrl-C.")
+		printPages(e.stdout, cfg)
+		printAccounts(e.stdout, srv)
 	default:
 		// The banner waits for the judge's control socket, so that the
 		// admin commands it mentions work at once.
@@ -264,7 +275,12 @@ func serveEmbedded(ctx context.Context, e *env, opt embeddedOptions) error {
 		}
 	}
 	wg.Wait()
-	return errors.Join(demoErr, judgeErr)
+	if err := errors.Join(demoErr, judgeErr); err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "\nFieldpost stopped: the judge finished what it had in hand. The games, accounts and mail\n"+
+		"are kept in %s; run it again to go on.\n", opt.dataDir)
+	return nil
 }
 
 // clubBots gives bots mail accounts of their own on the club server (a

@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -289,17 +291,48 @@ func TestEmbeddedServePlayersByMail(t *testing.T) {
 }
 
 // serve --demo: two bots play the tutorial by mail to the end, and the
-// reports land in a folder.
+// reports land in a folder; the game's pages are then served on until
+// Ctrl-C, which says the data is kept.
 func TestServeDemoPlaysToTheEnd(t *testing.T) {
 	dir := t.TempDir()
 	var out lockedBuffer
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	e := &env{stdout: &out, stderr: &out}
-	if err := serveEmbedded(ctx, e, embeddedOptions{dataDir: dir, imapAddr: "127.0.0.1:0", smtpAddr: "127.0.0.1:0", demo: true}); err != nil {
+	done := make(chan error, 1)
+	go func() {
+		done <- serveEmbedded(ctx, e, embeddedOptions{dataDir: dir, imapAddr: "127.0.0.1:0", smtpAddr: "127.0.0.1:0",
+			httpAddr: "127.0.0.1:0", demo: true, pace: time.Millisecond})
+	}()
+	for !strings.Contains(out.String(), "The demo game is over") {
+		select {
+		case err := <-done:
+			t.Fatalf("the demo ended the judge: %v\n%s", err, out.String())
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+	// The pages of the game played stay served.
+	base := regexp.MustCompile(`The game pages are at (http://\S+)/ `).FindStringSubmatch(out.String())
+	if base == nil {
+		t.Fatalf("no pages announced:\n%s", out.String())
+	}
+	resp, err := http.Get(base[1] + "/")
+	if err != nil {
+		t.Fatalf("the pages are no longer served after the game: %v", err)
+	}
+	index, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || !strings.Contains(string(index), "/g/demo-") {
+		t.Errorf("the index after the game: %d\n%s", resp.StatusCode, index)
+	}
+	cancel()
+	if err := <-done; err != nil {
 		t.Fatalf("demo: %v\n%s", err, out.String())
 	}
 	got := out.String()
+	if !strings.Contains(got, "Fieldpost stopped") || !strings.Contains(got, "kept in "+dir) {
+		t.Errorf("the stop is not said:\n%s", got)
+	}
 	if !regexp.MustCompile(`THE BATTLE IS OVER\. .*(wins|draw)`).MatchString(got) {
 		t.Fatalf("no victory line:\n%s", got)
 	}

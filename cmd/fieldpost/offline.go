@@ -11,6 +11,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"text/tabwriter"
 
 	"fieldpost/engine"
 	"fieldpost/mail"
@@ -142,11 +143,13 @@ func cmdScenarios(e *env, args []string) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(out)
 	}
+	// Columns as wide as their widest value, so that every row lines up.
+	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
 	for _, en := range out {
-		fmt.Fprintf(e.stdout, "%-10s %-4s %-6s %-20s %-16s %s\n",
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n",
 			en.Name, en.Ruleset, en.Map, en.Length, strings.Join(en.Sides, " v "), en.Title)
 	}
-	return nil
+	return tw.Flush()
 }
 
 func cmdNew(e *env, args []string) error {

@@ -283,3 +283,22 @@ func TestReplayFromTheReport(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 }
+
+// The scenarios' table lines up whatever the rulesets' names (issue 25:
+// "frontline" pushed its row out of line).
+func TestScenariosColumnsLineUp(t *testing.T) {
+	out := mustRun(t, "scenarios")
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	mapColumn := -1
+	for _, l := range lines {
+		col := regexp.MustCompile(`\d+x\d+`).FindStringIndex(l)
+		if col == nil {
+			t.Fatalf("no map size in %q", l)
+		}
+		if mapColumn >= 0 && col[0] != mapColumn {
+			t.Errorf("the map column is not in line:\n%s", out)
+			break
+		}
+		mapColumn = col[0]
+	}
+}

@@ -15,7 +15,7 @@ import (
 )
 
 func init() {
-	commands["serve"] = command{"serve [--config FILE [--database FILE]] [--data DIR] [--demo]",
+	commands["serve"] = command{"serve [--config FILE [--database FILE]] [--data DIR] [--demo [--demo-pace 5s]]",
 		"Run the mail judge: read orders and commands from an IMAP mailbox, mail answers and reports over SMTP.\n" +
 			"With no --config it runs its own small club mail server on loopback, with a game ready to play.", cmdServe}
 }
@@ -32,7 +32,8 @@ func cmdServe(e *env, args []string) error {
 	fs.StringVar(&emb.httpAddr, "http-listen", "127.0.0.1:8080", `without --config: where the game pages are served ("" for none)`)
 	fs.StringVar(&emb.hostname, "hostname", "", "without --config: the host name mail programs connect to (for a LAN)")
 	fs.BoolVar(&emb.demo, "demo", false, "without --config: two bots play a tutorial game by mail while you watch")
-	fs.DurationVar(&emb.pace, "pace", time.Second, "with --demo: how long each bot thinks before it answers")
+	fs.DurationVar(&emb.pace, "demo-pace", time.Second, "with --demo: how long each bot thinks before it answers (5s to watch the game unfold)")
+	fs.DurationVar(&emb.pace, "pace", time.Second, "the same as --demo-pace")
 	fs.BoolVar(&emb.verbose, "verbose", false, "without --config: also print the log (always in DATA/fieldpost.log)")
 	if err := fs.Parse(args); err != nil {
 		return err

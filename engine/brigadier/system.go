@@ -194,7 +194,8 @@ func (p *Position) Read(side, text string, maxErrors int) engine.Reading {
 	r := engine.Reading{Found: sub.Lines > 0, Errors: len(errs)}
 	switch {
 	case errs != nil:
-		r.Answer = ordertext.ErrorReport(errs, maxErrors)
+		r.Problems = ordertext.Problems(errs)
+		r.Answer = engine.Refusal(text, r.Problems, maxErrors)
 	case r.Found:
 		r.Orders = &Orders{Orders: sub.Orders}
 		r.Answer = ordertext.Echo(p.sys.rs, p.st, sub.Orders)

@@ -98,7 +98,7 @@ func TestTurnThroughTheSeam(t *testing.T) {
 	if r := pos.Read("us", "Thanks, see you\nGame on!\nCompany A will hold.\n", 0); r.Found || r.Errors != 0 || r.Orders != nil {
 		t.Errorf("prose read as orders: %+v", r)
 	}
-	if r := pos.Read("us", "1Plt DOUBLE 1304\n2Plt AIM FIRE 0404\n", 0); r.Errors != 2 || !strings.Contains(r.Answer, "line 1") || !strings.Contains(r.Answer, "(11.2)") || !strings.Contains(r.Answer, "line 2") {
+	if r := pos.Read("us", "1Plt DOUBLE 1304\n2Plt AIM FIRE 0404\n", 0); r.Errors != 2 || !strings.Contains(r.Answer, "line 1") || !strings.Contains(r.Answer, "[§11.2]") || !strings.Contains(r.Answer, "line 2") {
 		t.Errorf("a raise without a commander and fire at an unseen hex: %+v", r)
 	}
 	view, _ := pos.View("german")

@@ -145,7 +145,8 @@ func (p *Position) Read(side, text string, maxErrors int) engine.Reading {
 	o, probs := ordertext.Parse(p.st, side, text)
 	r := engine.Reading{Errors: len(probs), Found: found(o)}
 	if len(probs) > 0 {
-		r.Answer = problemReport(probs, maxErrors)
+		r.Problems = problems(probs)
+		r.Answer = engine.Refusal(text, r.Problems, maxErrors)
 		return r
 	}
 	if r.Found {
@@ -161,21 +162,25 @@ func found(o rules.Orders) bool {
 		len(o.Rush)+len(o.Encircle) > 0 || o.Convert != "" || o.Standing != nil
 }
 
-// problemReport lists the problems, at most max of them (0: all).
-func problemReport(probs []rules.Problem, max int) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "These orders were NOT accepted: %d problem(s). Nothing has changed; send the corrected orders.\n\n", len(probs))
-	listed := probs
-	if max > 0 && len(probs) > max {
-		listed = probs[:max]
+// problems are the rules' problems as the judge writes them, under their
+// lines of the text read.
+func problems(probs []rules.Problem) []engine.Problem {
+	out := make([]engine.Problem, len(probs))
+	for i, pr := range probs {
+		out[i] = engine.Problem{Line: pr.Line, Text: pr.Text, Rule: sectionReference(pr.Section)}
 	}
-	for _, pr := range listed {
-		fmt.Fprintf(&b, "  %s\n", pr.Error())
+	return out
+}
+
+// sectionReference writes a section of the book as a reference: "V.4"
+// is "§V.4"; what is not a numbered section ("Glossary Smoke") stays as
+// it is.
+func sectionReference(section string) string {
+	head, _, _ := strings.Cut(section, ".")
+	if head != "" && strings.Trim(head, "IVX") == "" {
+		return "§" + section
 	}
-	if rest := len(probs) - len(listed); rest > 0 {
-		fmt.Fprintf(&b, "  ... and %d more, not listed: correct these first.\n", rest)
-	}
-	return b.String()
+	return section
 }
 
 // Stand implements engine.Standing: a waiting side's REACT orders replace
@@ -185,7 +190,8 @@ func (p *Position) Stand(side, text string, maxErrors int) (engine.Position, eng
 	r := engine.Reading{Errors: len(probs), Found: found(o)}
 	switch {
 	case len(probs) > 0:
-		r.Answer = problemReport(probs, maxErrors)
+		r.Problems = problems(probs)
+		r.Answer = engine.Refusal(text, r.Problems, maxErrors)
 		return nil, r
 	case o.Standing == nil:
 		return nil, r

@@ -34,9 +34,10 @@ type Canvas struct {
 // SVG).
 func NewCanvas() *Canvas { return &Canvas{faces: map[faceKey]*TextFace{}} }
 
-// BlendSteps is how many steps an edge or a glyph is blended in: 3 gives
-// blends of a third and two thirds, enough for small text to read well.
-const BlendSteps = 3
+// BlendSteps is how many steps an edge or a glyph is blended in: 2 gives
+// blends of a half, enough for small text to read well; thirds made the
+// division map's PNG 7% larger for edges hardly smoother.
+const BlendSteps = 2
 
 // FillRect fills an axis-aligned rectangle with exact pixel edges.
 func (c *Canvas) FillRect(x0, y0, x1, y1 int, col color.RGBA) {

@@ -220,7 +220,8 @@ func (p *Position) Read(side, text string, maxErrors int) engine.Reading {
 	}
 	switch {
 	case errs != nil:
-		r.Answer = ordertext.ErrorReport(errs, maxErrors)
+		r.Problems = ordertext.Problems(errs)
+		r.Answer = engine.Refusal(text, r.Problems, maxErrors)
 	case r.Found:
 		r.Orders = &Orders{Orders: sub.Orders}
 		r.Answer = ordertext.Echo(p.rs, p.st, sub.Orders)

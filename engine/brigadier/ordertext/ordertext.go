@@ -7,6 +7,7 @@ package ordertext
 import (
 	"fmt"
 	"math"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -356,23 +357,24 @@ func ladder(rs *rules.Ruleset) []string {
 	return out
 }
 
-// ErrorReport lists every error for the reply.
-// Past max problems (when max > 0) only a count of the rest is given.
-func ErrorReport(errs []Error, max int) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "Your orders were NOT accepted: %d problem(s). Correct them and send the whole orders again.\n\n", len(errs))
-	listed := errs
-	if max > 0 && len(errs) > max {
-		listed = errs[:max]
+// Problems are the errors as the judge writes them, under their lines of
+// the text read, each rule reference the message ends with ("(11.4.1,
+// FP-5)") taken out to be written as references are.
+func Problems(errs []Error) []engine.Problem {
+	out := make([]engine.Problem, len(errs))
+	for i, e := range errs {
+		out[i] = engine.Problem{Line: e.Line, Text: e.Msg}
+		if m := trailingReference.FindStringSubmatchIndex(e.Msg); m != nil {
+			out[i].Text = e.Msg[:m[0]]
+			out[i].Rule = e.Msg[m[2]:m[3]]
+		}
 	}
-	for _, e := range listed {
-		fmt.Fprintf(&b, "  %s\n", e.Error())
-	}
-	if len(listed) < len(errs) {
-		fmt.Fprintf(&b, "  ... and %d more, not listed: correct these first.\n", len(errs)-len(listed))
-	}
-	return b.String()
+	return out
 }
+
+// trailingReference matches the references at the end of a message: the
+// book's sections and Fieldpost's fillers, "(11.2)", "(11.2, FP-3)".
+var trailingReference = regexp.MustCompile(`\s*\(((?:\d+(?:\.\d+)*|FP-\d+)(?:, (?:\d+(?:\.\d+)*|FP-\d+))*)\)$`)
 
 // Format writes orders in the order language, as the bot mails them.
 func Format(rs *rules.Ruleset, st *rules.State, o *rules.Orders, game string) string {

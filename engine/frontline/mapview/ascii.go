@@ -71,6 +71,8 @@ func ASCII(v *rules.State) string {
 		b.WriteString("\n")
 	}
 	b.WriteString("Terrain: . plains  c coastal  ~ sea  ^ mountain  X impassable  % swamp  K key city  R ruined city  P ruined city with port\n")
+	b.WriteString("Units: after the terrain, the side's initial and how many of its units stand in the hex (U2: two US\n" +
+		"units, G1: one GE unit), ** both sides; every hex with units is listed below.\n")
 	var hexes []rules.Hex
 	for h := range stacks {
 		hexes = append(hexes, h)

@@ -35,7 +35,7 @@ func Text(events []rules.Event, sight fog.Sight) string {
 			}
 			fmt.Fprintf(&b, "%s\n", title)
 		}
-		fmt.Fprintf(&b, "  %s  [%s]\n", e.Text, e.Section)
+		fmt.Fprintf(&b, "  %s  %s\n", e.Text, reference(e.Phase, e.Section))
 		if len(e.Rolls) > 0 {
 			var dice []string
 			for _, r := range e.Rolls {
@@ -45,6 +45,25 @@ func Text(events []rules.Event, sight fog.Sight) string {
 		}
 	}
 	return b.String()
+}
+
+// reference writes an event's section as a reference to the book:
+// "[§V.4]"; Fieldpost's reading of an unclear rule ("reading 11", see
+// docs/rules-frontline.md) under the section of its phase: "[§V.5,
+// reading 11]".
+func reference(phase, section string) string {
+	head, _, _ := strings.Cut(section, ".")
+	switch {
+	case section == "":
+		return ""
+	case strings.Trim(head, "IVX") == "":
+		return "[§" + section + "]"
+	}
+	title := phaseTitle[phase]
+	if i := strings.LastIndex(title, "("); i >= 0 {
+		return "[§" + strings.TrimSuffix(title[i+1:], ")") + ", " + section + "]"
+	}
+	return "[" + section + "]"
 }
 
 // Dice lists every die sight observed, in rolling order.

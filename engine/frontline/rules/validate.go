@@ -725,8 +725,8 @@ func (v *validator) engagements() {
 				for _, w := range s.Card(u).Weapons {
 					reach = max(reach, w.Range)
 				}
-				if reach < 0 || Distance(at, e.Hex) > reach {
-					v.add(e.Line, "V.5.2", "%s (at %s) cannot reach %s: range %d", id, at, e.Hex, max(reach, 0))
+				if d := Distance(at, e.Hex); reach < 0 || d > reach {
+					v.add(e.Line, "V.5.2", "%s (at %s) cannot reach %s, %s away: %s", id, at, e.Hex, hexCount(d), reachAdvice(e.Hex, reach))
 				}
 			}
 		}
@@ -969,4 +969,24 @@ func (s *State) ValidateStanding(side string, st Standing) []Problem {
 	v := &validator{s: s, o: Orders{Side: side}}
 	v.standing(&st)
 	return v.probs
+}
+
+// reachAdvice says what a unit out of reach of an engagement must do: move
+// into the hex with range 0, or within its range.
+func reachAdvice(target Hex, reach int) string {
+	switch {
+	case reach < 0:
+		return "it has no weapon to fight with"
+	case reach == 0:
+		return fmt.Sprintf("its weapons have range 0, so it must move into %s (a MOVE line) to fight there", target)
+	}
+	return fmt.Sprintf("its range is %d: move it to within %d hexes of %s first", reach, reach, target)
+}
+
+// hexCount is a distance in words: "1 hex", "3 hexes".
+func hexCount(d int) string {
+	if d == 1 {
+		return "1 hex"
+	}
+	return fmt.Sprintf("%d hexes", d)
 }

@@ -214,6 +214,8 @@ func asciiKey(rs *rules.Ruleset, st *rules.State, codes []standCode) string {
 		}
 		sides = append(sides, fmt.Sprintf("%c1, %c2... %s", letters[sd.Name], letters[sd.Name], name))
 	}
+	sides[len(sides)-1] += fmt.Sprintf(": each mark is one stand, its number that of the stand's line in the list below"+
+		" (%c3 is the third stand, not three of them)", letters[st.Sides[0].Name])
 	b.WriteString(wrap("Sides: ", sides, width))
 
 	if len(st.Objectives) > 0 {

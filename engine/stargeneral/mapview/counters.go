@@ -238,6 +238,11 @@ func (r *renderer) drawCounter(ctr pt, k counter) {
 		avail -= sb + 1
 	}
 	tf := c.Fit(true, int(math.Round(0.27*r.r)), int(math.Round(0.2*r.r)), k.top, avail)
+	if float64(tf.Width(k.top)) > avail {
+		// A long id ("Panther") that bold does not fit at the smallest size
+		// is written in regular, narrower, rather than cut short.
+		tf = c.Fit(false, int(math.Round(0.27*r.r)), int(math.Round(0.2*r.r)), k.top, avail)
+	}
 	c.Text(tf, hexdraw.Clip(tf, k.top, avail), x0+pad, topBase+hexdraw.CapHalf(tf), ink)
 
 	// Middle row: symbol frame and stand name.

@@ -48,9 +48,9 @@ func TestPNGSize(t *testing.T) {
 		opt   Options
 		width int
 	}{
-		// 11 column steps of 1.5 radii (rounded to 38 pixels), two half
-		// hexes, two margins of half a radius (rounded to 13).
-		{Options{}, 494},
+		// 11 column steps of 1.5 radii (rounded to 35 pixels), two half
+		// hexes, two margins of half a radius (rounded to 12).
+		{Options{}, 455},
 		{Options{HexRadius: 20}, 390},
 	} {
 		img, _ := renderPNG(t, rs, st, tutorialEvents(), tc.opt)
@@ -69,8 +69,8 @@ func TestPNGSize(t *testing.T) {
 	}
 	rs, st = parse(t, bigScenario())
 	img, _ := renderPNG(t, rs, st, nil, Options{})
-	if w := img.Bounds().Dx(); w < 1100 || w > 1300 {
-		t.Errorf("a 30-column map is %d pixels wide, want about 1200", w)
+	if w := img.Bounds().Dx(); w < 1000 || w > 1200 {
+		t.Errorf("a 30-column map is %d pixels wide, want about 1100", w)
 	}
 }
 

@@ -21,10 +21,10 @@ import (
 	"fieldpost/engine/stargeneral/rules"
 )
 
-// DefaultHexRadius makes a 30-column map about 1200 pixels wide: counters
-// still read at full size, and the division map's PNG stays near 100 KB,
-// its mails under 250 KB.
-const DefaultHexRadius = 25
+// DefaultHexRadius makes a 30-column map about 1100 pixels wide: counters
+// still read at full size (at 22 they spill out of their hexes), and the
+// division map's PNG stays near 80 KB, its mails under 200 KB (issue 25).
+const DefaultHexRadius = 23
 
 // Options change how the picture is drawn.
 type Options struct {

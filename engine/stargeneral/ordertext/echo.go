@@ -4,44 +4,18 @@ import (
 	"fmt"
 	"strings"
 
+	"fieldpost/engine"
 	"fieldpost/engine/stargeneral/rules"
 )
 
-// ErrorReport writes a refusal: every error with its line, the line
-// quoted, the rule and a hint; past max errors (when max > 0) only a count
-// of the rest, so that one mail of junk cannot make a huge answer.
-func ErrorReport(errs Errors, max int) string {
-	var b strings.Builder
-	n := len(errs)
-	fmt.Fprintf(&b, "These orders were NOT accepted: %s. Nothing has changed; send the corrected orders.\n", countWord(n, "error"))
-	listed := errs
-	if max > 0 && n > max {
-		listed = errs[:max]
+// Problems are the errors as the judge writes them, under their lines of
+// the text read (engine.Refusal, engine.Annotate).
+func Problems(errs Errors) []engine.Problem {
+	out := make([]engine.Problem, len(errs))
+	for i, e := range errs {
+		out[i] = engine.Problem{Line: e.Line, Text: e.Msg, Rule: e.Section, Hint: e.Hint}
 	}
-	for _, e := range listed {
-		b.WriteString("\n")
-		if e.Line > 0 {
-			fmt.Fprintf(&b, "line %d: %s\n", e.Line, strings.TrimSpace(e.Quote))
-		} else {
-			b.WriteString("the orders as a whole:\n")
-		}
-		fmt.Fprintf(&b, "  %s", e.Msg)
-		if e.Section != "" {
-			fmt.Fprintf(&b, " (rule %s)", e.Section)
-		}
-		b.WriteString("\n")
-		if e.Hint != "" {
-			fmt.Fprintf(&b, "  hint: %s\n", e.Hint)
-		}
-	}
-	if rest := n - len(listed); rest > 0 {
-		more := fmt.Sprintf("%d more errors", rest)
-		if rest == 1 {
-			more = "1 more error"
-		}
-		fmt.Fprintf(&b, "\n... and %s, not listed: correct these first.\n", more)
-	}
-	return b.String()
+	return out
 }
 
 func countWord(n int, word string) string {
@@ -88,7 +62,13 @@ func Echo(rs *rules.Ruleset, st *rules.State, o *rules.Orders) string {
 		moved := map[string]bool{}
 		for _, m := range uo.Moves {
 			moved[m.Stand] = true
-			w("  %s moves %s -> %s (%s)\n", m.Stand, u.Stand(m.Stand).Hex, hexList(m.Path), countWord(len(m.Path), "hex"))
+			s := u.Stand(m.Stand)
+			w("  %s moves %s -> %s (%s)\n", m.Stand, s.Hex, hexList(m.Path), countWord(len(m.Path), "hex"))
+			if normal := rs.Allowance(s).Normal; uo.Status == rules.Move && len(m.Path) > normal {
+				w("    from hex %d on a strategic move %s: only where no enemy is within %d hexes of its\n"+
+					"    start, its path and its end, and %s cannot attack this round\n",
+					normal+1, engine.Reference(rs.Section(rules.SecMovement)), rules.StrategicEnemyGap, m.Stand)
+			}
 		}
 		var still []string
 		for _, s := range u.Stands {
@@ -162,7 +142,7 @@ func Warnings(rs *rules.Ruleset, st *rules.State, o *rules.Orders) []string {
 		hqEnd := end(hq)
 		for _, s := range u.Stands {
 			if d := rules.Distance(hqEnd, end(s)); s != hq && d > rs.CommandRange {
-				out = append(out, fmt.Sprintf("%s %s ends at %s, %d hexes from its HQ at %s: out of command (rule 1.1: %d at most)",
+				out = append(out, fmt.Sprintf("%s %s ends at %s, %d hexes from its HQ at %s: out of command (%d hexes at most [§1.1])",
 					u.ID, s.Name, end(s), d, hqEnd, rs.CommandRange))
 			}
 		}

@@ -56,9 +56,10 @@ func TestEchoOddsMatchTheRound(t *testing.T) {
 
 func TestErrorReport(t *testing.T) {
 	rs, st := testState(t)
-	_, errs := Parse(rs, st, "axis", "BN I/77 M\n  1A 0404 0606\n")
-	got := ErrorReport(errs, 0)
-	for _, want := range []string{"NOT accepted: 1 error", "line 2: 1A 0404 0606", "0606 is not adjacent to 0404", "(rule 2)", "hint: did you mean"} {
+	text := "BN I/77 M\n  1A 0404 0606\n"
+	_, errs := Parse(rs, st, "axis", text)
+	got := engine.Refusal(text, Problems(errs), 0)
+	for _, want := range []string{"NOT accepted: 1 error", "line 2: 1A 0404 0606", "0606 is not adjacent to 0404", "[§2]", "did you mean"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("error report lacks %q:\n%s", want, got)
 		}

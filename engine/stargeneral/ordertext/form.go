@@ -23,10 +23,9 @@ func Form(rs *rules.Ruleset, st *rules.State, side, game string) string {
 			"stand | REBUILD unit stand AT hex SP n | RESHUFFLE unit stand TO hex. Points you leave are "+
 			"given out for you: strength to the most damaged stands in command, then platoons.", rs.Section(rules.SecNight)))
 	} else {
-		w("# A stand's line is its path: \"1A 0506 0606\" walks 1A into 0506,\n")
-		w("# then 0606. Status after the unit: M move, H hold, D dig in,\n")
-		w("# R retreat. Attack: ATTACK hex WITH stand [stand] [CLOSE|FIRE]\n")
-		w("#   SUPPORT platoon, ART battery, AIR\n")
+		comment(&b, "", "A stand's line is its path: "+pathExample(st, side)+
+			" Status after the unit: M move, H hold, D dig in, R retreat. Attack: ATTACK hex WITH stand [stand] "+
+			"[CLOSE|FIRE] SUPPORT platoon, ART battery, AIR")
 	}
 	w("# Everything after # is a comment. The whole language: reply HELP.\n\n")
 	w("GAME %s  SIDE %s  ROUND %d\n", orDash(game), side, st.Turn+1)
@@ -38,6 +37,36 @@ func Form(rs *rules.Ruleset, st *rules.State, side, game string) string {
 	w("\nLOSSES keep-strength PURSUE yes HOLD-AT-COST yes DEFENSIVE-SUPPORT yes\n")
 	w("END\n")
 	return b.String()
+}
+
+// pathExample shows a path with a stand of the side: its first unit's
+// first stand that is no HQ, walking two empty hexes of the map.
+func pathExample(st *rules.State, side string) string {
+	taken := map[rules.Hex]bool{}
+	for _, u := range st.Units {
+		for _, s := range u.Stands {
+			taken[s.Hex] = true
+		}
+	}
+	for _, bt := range st.Batteries {
+		taken[bt.Hex] = true
+	}
+	free := func(h rules.Hex) bool { return st.Map.OnMap(h) && !taken[h] }
+	for _, u := range st.ActiveUnits(side) {
+		for _, s := range u.Stands {
+			if s.Name == "HQ" {
+				continue
+			}
+			for _, a := range s.Hex.Neighbours() {
+				for _, b := range a.Neighbours() {
+					if free(a) && free(b) && !rules.Adjacent(b, s.Hex) {
+						return fmt.Sprintf("\"%s %s %s %s\" walks %s of %s from %s into %s, then %s.", s.Name, s.Hex, a, b, s.Name, u.ID, s.Hex, a, b)
+					}
+				}
+			}
+		}
+	}
+	return "the stand's name, then every hex it walks into in turn."
 }
 
 func orDash(s string) string {
@@ -79,7 +108,11 @@ func dayForm(b *strings.Builder, rs *rules.Ruleset, st *rules.State, side string
 		if bt.Side != side || bt.Removed {
 			continue
 		}
-		commented(b, "", fmt.Sprintf("ARTILLERY %s HOLD", bt.ID), fmt.Sprintf("at %s, %d SP, %d shots, range %d: FIRE hex | MOVE hexes | KEEP n",
+		order := "HOLD"
+		if bt.Keep > 0 {
+			order = fmt.Sprintf("KEEP %d", bt.Keep) // as the last orders kept
+		}
+		commented(b, "", fmt.Sprintf("ARTILLERY %s %s", bt.ID, order), fmt.Sprintf("at %s, %d SP, %d shots, range %d: HOLD | FIRE hex | MOVE hexes | KEEP n",
 			bt.Hex, bt.SP, bt.ShotsPerRound, bt.Range))
 	}
 	if sd := st.Side(side); sd.Air > 0 {

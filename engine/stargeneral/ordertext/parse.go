@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strings"
 
+	"fieldpost/engine"
 	"fieldpost/engine/stargeneral/rules"
 )
 
@@ -23,8 +24,8 @@ func (e Error) Error() string {
 		fmt.Fprintf(&b, "line %d: ", e.Line)
 	}
 	b.WriteString(e.Msg)
-	if e.Section != "" {
-		fmt.Fprintf(&b, " (rule %s)", e.Section)
+	if ref := engine.Reference(e.Section); ref != "" {
+		b.WriteString(" " + ref)
 	}
 	if e.Hint != "" {
 		b.WriteString("; " + e.Hint)
@@ -955,6 +956,11 @@ func (p *parser) artillery(l srcLine, args []string) {
 			bt := p.st.Battery(cur.Battery)
 			if hs[0] == bt.Hex {
 				hs = hs[1:]
+			}
+			if len(hs) == 0 {
+				// Its own hex alone is no move: HOLD says that.
+				p.errorf(l, rules.SecArtilleryPhase, "", "MOVE %s: battery %s is at %s already; write the hexes it moves into, or HOLD", bt.Hex, bt.ID, bt.Hex)
+				return
 			}
 			cur.Move = hs
 			i = j - 1

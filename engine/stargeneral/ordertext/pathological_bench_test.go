@@ -8,6 +8,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"fieldpost/engine"
 )
 
 // Order texts of n lines, each line an error, as a hostile or broken mail
@@ -34,7 +36,7 @@ func BenchmarkPathologicalOrders(b *testing.B) {
 				start := cpuTime()
 				for b.Loop() {
 					_, errs = Parse(rs, st, "axis", body)
-					ErrorReport(errs, 0)
+					engine.Refusal(body, Problems(errs), 0)
 				}
 				b.ReportMetric(float64(len(errs)), "errors")
 				b.ReportMetric(float64((cpuTime()-start).Milliseconds())/float64(b.N), "cpu-ms/op")

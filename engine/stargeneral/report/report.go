@@ -9,11 +9,13 @@ import (
 	"bytes"
 	"fmt"
 	"io/fs"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 	"text/template"
 
+	"fieldpost/engine"
 	"fieldpost/engine/stargeneral/mapview"
 	"fieldpost/engine/stargeneral/ordertext"
 	"fieldpost/engine/stargeneral/rules"
@@ -213,16 +215,32 @@ func narrative(rs *rules.Ruleset, events []rules.Event) []Block {
 	return blocks
 }
 
+// bareSection matches a section written in parentheses in an event's
+// text: "(2)", "(5.1)".
+var bareSection = regexp.MustCompile(`\((\d+(?:\.\d+)*)\)`)
+
+// asReferences writes the book's sections cited in parentheses in text as
+// references, "[§2]": a bare "(2)" after a path reads like a count of
+// hexes (issue 25).
+func asReferences(rs *rules.Ruleset, text string) string {
+	return bareSection.ReplaceAllStringFunc(text, func(m string) string {
+		if sec := m[1 : len(m)-1]; rs.InBook(sec) {
+			return engine.Reference(sec)
+		}
+		return m
+	})
+}
+
 func eventLines(rs *rules.Ruleset, e rules.Event) []string {
-	text := e.Text
+	text := asReferences(rs, e.Text)
 	if len(e.Dice) > 0 && e.Kind != rules.EvInitiative && !strings.Contains(text, "roll") {
 		text += " [dice " + dice(e.Dice) + "]"
 	}
 	if e.Kind == rules.EvInitiative && len(e.Dice) == 4 {
 		text += fmt.Sprintf(" [%d+%d v %d+%d]", e.Dice[0], e.Dice[1], e.Dice[2], e.Dice[3])
 	}
-	if e.Section != "" && e.Kind != rules.EvCombat && e.Kind != rules.EvBarrage && !strings.Contains(text, "("+e.Section) {
-		text += " (" + e.Section + ")"
+	if e.Section != "" && e.Kind != rules.EvCombat && e.Kind != rules.EvBarrage && !strings.Contains(text, engine.Reference(e.Section)) {
+		text += " " + engine.Reference(e.Section)
 	}
 	if e.Combat == nil {
 		return []string{text}
@@ -269,9 +287,9 @@ func combatLines(rs *rules.Ruleset, c *rules.Combat, heading string) []string {
 	}
 	switch {
 	case c.Winner != "":
-		out = append(out, fmt.Sprintf("  Result : %s scored more hits (%d to %d) and wins the close combat (%s)", c.Winner, max(c.Attacker.Hits, c.Defender.Hits), min(c.Attacker.Hits, c.Defender.Hits), rs.Section(rules.SecFallBack)))
+		out = append(out, fmt.Sprintf("  Result : %s scored more hits (%d to %d) and wins the close combat %s", c.Winner, max(c.Attacker.Hits, c.Defender.Hits), min(c.Attacker.Hits, c.Defender.Hits), engine.Reference(rs.Section(rules.SecFallBack))))
 	case c.Close:
-		out = append(out, fmt.Sprintf("  Result : equal hits (%d each): nobody falls back (%s)", c.Attacker.Hits, rs.Section(rules.SecFallBack)))
+		out = append(out, fmt.Sprintf("  Result : equal hits (%d each): nobody falls back %s", c.Attacker.Hits, engine.Reference(rs.Section(rules.SecFallBack))))
 	}
 	return out
 }
@@ -284,7 +302,7 @@ func sourceSum(rs *rules.Ruleset, s rules.DiceSource) string {
 	}
 	fmt.Fprintf(&b, " %d", s.Base)
 	for _, f := range s.Factors {
-		fmt.Fprintf(&b, " %+d %s (%s)", f.Dice, f.Why, f.Section)
+		fmt.Fprintf(&b, " %+d %s %s", f.Dice, f.Why, engine.Reference(f.Section))
 	}
 	if s.Shots > 1 {
 		fmt.Fprintf(&b, ", %d shots", s.Shots)
@@ -346,7 +364,7 @@ func roster(rs *rules.Ruleset, st *rules.State) []RosterSide {
 				r.Lines = append(r.Lines, fmt.Sprintf("%-10s %-2s %-6s %-18s %-5s %-6s %s", unit, status, s.Name, rs.StandTypes[s.Type].Title, s.Hex, fmt.Sprintf("%d/%d", s.SP, s.MaxSP), note))
 			}
 			if hq == nil {
-				r.Lines = append(r.Lines, fmt.Sprintf("%-10s    HQ lost: returns in the unit's next turn (%s)", "", rs.Section(rules.SecHQ)))
+				r.Lines = append(r.Lines, fmt.Sprintf("%-10s    HQ lost: returns in the unit's next turn %s", "", engine.Reference(rs.Section(rules.SecHQ))))
 			}
 		}
 		for _, bt := range st.Batteries {

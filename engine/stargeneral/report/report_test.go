@@ -105,21 +105,21 @@ UNIT B1 H
 	}
 	text := strings.Join(lines, "\n")
 	for _, want := range []string{
-		"in the ZOC of B1 T: 1 SP lost (2.5)",
+		"in the ZOC of B1 T: 1 SP lost [§2.5]",
 		"fires at red's air point: rolls",
-		"(9)",
+		"[§9]",
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("report lacks %q:\n%s", want, text)
 		}
 	}
-	for _, m := range regexp.MustCompile(`\((\d+(?:\.\d+)*)\)`).FindAllStringSubmatch(text, -1) {
+	for _, m := range regexp.MustCompile(`[(§](\d+(?:\.\d+)*)[)\]]`).FindAllStringSubmatch(text, -1) {
 		if !rs.InBook(m[1]) {
 			t.Errorf("report cites (%s), which Three Star General does not have:\n%s", m[1], text)
 		}
 	}
-	for _, old := range []string{"(2.6)", "(7)", "(9.1)", "(3.7.3)"} {
-		if strings.Contains(text, old) {
+	for _, old := range []string{"2.6", "7", "9.1", "3.7.3"} {
+		if strings.Contains(text, "("+old+")") || strings.Contains(text, "[§"+old+"]") {
 			t.Errorf("report cites Two Star General's %s:\n%s", old, text)
 		}
 	}

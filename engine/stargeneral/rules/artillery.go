@@ -163,6 +163,7 @@ func (r *resolver) strike(side, unitID, who, kind string, base, shots int, o occ
 		Text: fmt.Sprintf("Combat %d: %s fires %d %s at %s in %s, spotted by %s. Each shot: %s, hitting on %s. Rolls %s: %s (at most 1 a shot). No return fire (%s).",
 			c.Number, who, shots, shotWord, r.label(o), o.hex(), spotter, sourceText(src), c.Attacker.Rule,
 			strings.Join(perShot, " | "), hitsText(c.Attacker.Hits), r.sec(SecArtilleryPhase))})
+	r.lossCapNote(r.label(o), c.Attacker.Hits, min(c.Attacker.Hits, r.rs.MaxLossPerCombat))
 	c.Defender.Losses, _ = r.takeLosses(o, min(c.Attacker.Hits, r.rs.MaxLossPerCombat), section)
 }
 

@@ -150,7 +150,13 @@ func (b *board) moveClass(s *Stand) string {
 	return b.rs.StandTypes[s.Type].Move
 }
 
-func (b *board) allowance(s *Stand) MoveAllowance { return b.rs.Movement[b.moveClass(s)] }
+func (b *board) allowance(s *Stand) MoveAllowance { return b.rs.Allowance(s) }
+
+// Allowance is how far a stand moves (2): its normal move, and its
+// strategic move beyond that.
+func (rs *Ruleset) Allowance(s *Stand) MoveAllowance {
+	return rs.Movement[(&board{rs: rs}).moveClass(s)]
+}
 
 // armoured: tanks, armoured infantry (by type or carried in armoured
 // transport, 2.1), armoured artillery and armoured HQs (6).

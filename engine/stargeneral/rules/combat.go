@@ -162,7 +162,7 @@ func (r *resolver) whyCannotAttack(u *Unit, s *Stand, close bool, target Hex) (s
 		return "an HQ cannot initiate combat", r.sec(SecHQ)
 	}
 	if !r.rs.CanInitiate(role) {
-		return fmt.Sprintf("a %s stand cannot initiate combat", r.b.standType(s).Title), r.sec(SecInitiating)
+		return fmt.Sprintf("%s %s stand cannot initiate combat", Article(r.b.standType(s).Title), r.b.standType(s).Title), r.sec(SecInitiating)
 	}
 	if r.strategic[s] {
 		return "it moved strategically this round", r.sec(SecMovement)

@@ -189,7 +189,7 @@ func (r *resolver) coreSource(o occupant, ctx fightCtx) DiceSource {
 	}
 	// 3.7.3
 	if t := r.b.terrain(o.hex()); t.River {
-		add(-1, r.sec(SecOtherFactors), "in a %s hex", t.Title)
+		add(-1, r.sec(SecOtherFactors), "in %s %s hex", Article(t.Title), t.Title)
 	}
 	if !ctx.close && r.rs.LongRange > 0 && ctx.dist >= r.rs.LongRange && role != RoleArtillery {
 		add(-1, r.sec(SecOtherFactors), "long range (%d hexes)", ctx.dist)

@@ -17,6 +17,8 @@ func (r *resolver) combatResults(e *engagement) {
 		attCap *= len(e.stands)
 	}
 	attLoss := min(c.Defender.Hits, attCap)
+	r.lossCapNote(r.label(e.target), c.Attacker.Hits, defLoss)
+	r.lossCapNote(e.unit.ID, c.Defender.Hits, attLoss)
 	var eliminated bool
 	c.Defender.Losses, eliminated = r.takeLosses(e.target, defLoss, r.sec(SecLosses))
 	c.Attacker.Losses = r.attackerLosses(e, attLoss)
@@ -404,5 +406,14 @@ func (r *resolver) pursue(e *engagement, eliminated bool) {
 				Path: []Hex{c.Target}, Section: r.sec(SecPursuit), Text: fmt.Sprintf("%s %s advances from %s into %s (%s)", e.unit.ID, as.s.Name, from, c.Target, r.sec(SecPursuit))})
 			return
 		}
+	}
+}
+
+// lossCapNote says that who takes fewer losses than the hits scored on it
+// because of the cap on the strength lost in one combat (4).
+func (r *resolver) lossCapNote(who string, hits, losses int) {
+	if hits > losses {
+		r.note(r.sec(SecLosses), "%d hits on %s, but the loss cap applies: at most %d SP are lost in one combat, so %d are taken",
+			hits, who, losses, losses)
 	}
 }

@@ -6,9 +6,9 @@ import (
 	"strings"
 )
 
-// strategicEnemyGap: a strategic move cannot start, pass or finish within
+// StrategicEnemyGap: a strategic move cannot start, pass or finish within
 // this many hexes of an enemy stand (2).
-const strategicEnemyGap = 2
+const StrategicEnemyGap = 2
 
 // moveKind is the kind of movement a unit's status allows.
 type moveKind int
@@ -239,16 +239,16 @@ func (r *resolver) walkPath(u *Unit, s *Stand, path []Hex, kind moveKind, held m
 // strategicBar says why a strategic move may not go on into h: it started,
 // passed or would finish within 2 hexes of an enemy stand (2). "" if it may.
 func (r *resolver) strategicBar(side string, start Hex, walked []Hex, h Hex) string {
-	if e, ok := r.enemyWithin(start, side, strategicEnemyGap); ok {
-		return fmt.Sprintf("it started within %d hexes of %s at %s", strategicEnemyGap, e.name(), e.hex())
+	if e, ok := r.enemyWithin(start, side, StrategicEnemyGap); ok {
+		return fmt.Sprintf("it started within %d hexes of %s at %s", StrategicEnemyGap, e.name(), e.hex())
 	}
 	for _, w := range walked {
-		if e, ok := r.enemyWithin(w, side, strategicEnemyGap); ok {
-			return fmt.Sprintf("it passed within %d hexes of %s at %s", strategicEnemyGap, e.name(), e.hex())
+		if e, ok := r.enemyWithin(w, side, StrategicEnemyGap); ok {
+			return fmt.Sprintf("it passed within %d hexes of %s at %s", StrategicEnemyGap, e.name(), e.hex())
 		}
 	}
-	if e, ok := r.enemyWithin(h, side, strategicEnemyGap); ok {
-		return fmt.Sprintf("%s is within %d hexes of %s at %s", h, strategicEnemyGap, e.name(), e.hex())
+	if e, ok := r.enemyWithin(h, side, StrategicEnemyGap); ok {
+		return fmt.Sprintf("%s is within %d hexes of %s at %s", h, StrategicEnemyGap, e.name(), e.hex())
 	}
 	return ""
 }

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"fieldpost/engine"
@@ -410,7 +411,25 @@ func checkLossCap(rs *Ruleset, events []Event) []string {
 	var bad []string
 	var combat *Combat
 	lost := map[string]int{}
+	// A combat whose hits on the defender pass the cap says so (issue 25).
+	var capped *Combat
+	capSaid := func() {
+		if capped != nil {
+			bad = append(bad, fmt.Sprintf("combat %d: %d hits on the defender, over the cap of %d, without a word of the loss cap", capped.Number, capped.Attacker.Hits, rs.MaxLossPerCombat))
+		}
+		capped = nil
+	}
 	for _, e := range events {
+		if e.Kind == EvNote && strings.Contains(e.Text, "the loss cap applies") {
+			capped = nil
+		}
+		switch e.Kind {
+		case EvCombat, EvBarrage, EvActivate, EvPhase, EvRoundStart:
+			capSaid()
+			if (e.Kind == EvCombat || e.Kind == EvBarrage) && e.Combat != nil && e.Combat.Attacker.Hits > rs.MaxLossPerCombat {
+				capped = e.Combat
+			}
+		}
 		switch e.Kind {
 		case EvCombat:
 			combat, lost = e.Combat, map[string]int{}
@@ -431,6 +450,7 @@ func checkLossCap(rs *Ruleset, events []Event) []string {
 			bad = append(bad, fmt.Sprintf("combat %d: %s lost %d, more than the cap of %d per %s", combat.Number, key, lost[key], rs.MaxLossPerCombat, rs.MaxLossPer))
 		}
 	}
+	capSaid()
 	return bad
 }
 

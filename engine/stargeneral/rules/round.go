@@ -139,11 +139,12 @@ func (r *resolver) startRound() {
 }
 
 // issueShotsAndAir gives every battery its shots and every side its air
-// points for the round (5, 7).
+// points for the round (5, 7), and notes the shots each keeps back.
 func (r *resolver) issueShotsAndAir() {
 	for _, bt := range r.st.Batteries {
 		if !bt.Removed {
 			bt.Shots = bt.ShotsPerRound
+			bt.Keep = r.keep(bt)
 		}
 	}
 	for i := range r.st.Sides {

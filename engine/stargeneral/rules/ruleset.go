@@ -459,3 +459,12 @@ func sortedKeys[V any](m map[string]V) []string {
 	sort.Strings(keys)
 	return keys
 }
+
+// Article is "an" before a word said with a vowel first ("an anti-tank
+// platoon", "an open ground hex"), else "a".
+func Article(word string) string {
+	if word != "" && strings.ContainsRune("aeiouAEIOU", rune(word[0])) {
+		return "an"
+	}
+	return "a"
+}

@@ -72,3 +72,12 @@ func TestScenarioRefusesWhatOrdersCannotWrite(t *testing.T) {
 		t.Errorf("the base scenario (with a platoon named at) is refused: %v", err)
 	}
 }
+
+// "an anti-tank platoon", "a machine-gun platoon" (issue 25).
+func TestArticle(t *testing.T) {
+	for word, want := range map[string]string{"anti-tank platoon": "an", "open ground": "an", "machine-gun platoon": "a", "": "a"} {
+		if got := Article(word); got != want {
+			t.Errorf("Article(%q) = %q, want %q", word, got, want)
+		}
+	}
+}

@@ -153,6 +153,9 @@ type Battery struct {
 	Armoured      bool   `json:"armoured,omitempty"`
 	MoveClass     string `json:"move,omitempty"`
 	Removed       bool   `json:"removed,omitempty"`
+	// Keep is the shots its last orders kept back (5): the next round's
+	// form and default orders keep as many, as a unit keeps its status.
+	Keep int `json:"keep,omitempty"`
 }
 
 // Objective is a victory hex (11).

@@ -34,6 +34,11 @@ func DefaultOrders(rs *Ruleset, st *State, side string) *Orders {
 		}
 		o.Units = append(o.Units, UnitOrders{Unit: u.ID, Status: s})
 	}
+	for _, bt := range st.Batteries {
+		if bt.Side == side && !bt.Removed && bt.Keep > 0 {
+			o.Batteries = append(o.Batteries, BatteryOrders{Battery: bt.ID, Keep: min(bt.Keep, bt.ShotsPerRound)})
+		}
+	}
 	return o
 }
 
@@ -436,7 +441,7 @@ func (v *validator) attack(u *Unit, uo *UnitOrders, ends map[*Stand]Hex, strateg
 		case p == nil:
 			v.add(u.ID, name, v.sec(SecSupportAttacking), "there is no platoon %s with %s: only the unit's own light artillery can support it", name, u.ID)
 		case v.rs.StandTypes[p.Type].Role != RoleLightArtillery:
-			v.add(u.ID, name, v.sec(SecSupportAttacking), "%s is a %s, not light artillery", name, v.rs.StandTypes[p.Type].Title)
+			v.add(u.ID, name, v.sec(SecSupportAttacking), "%s is %s %s, not light artillery", name, Article(v.rs.StandTypes[p.Type].Title), v.rs.StandTypes[p.Type].Title)
 		case seenLA[name]:
 			v.add(u.ID, name, v.sec(SecSupportAttacking), "light artillery %s is called twice", name)
 		}
