@@ -10,11 +10,32 @@ import (
 // and rounds stored as the JSON of the rules' own types, and side names.
 
 // JSONOrders are a family's orders for a play, stored as the JSON of its
-// rules' orders type O.
-type JSONOrders[O any] struct{ Orders O }
+// rules' orders type O (a JSON object), with a team's ASSIGN lines beside
+// them (team play, seats.go) under "assign".
+type JSONOrders[O any] struct {
+	Orders O
+	Assign []Assignment
+}
 
 // Marshal implements Orders.
-func (o *JSONOrders[O]) Marshal() ([]byte, error) { return json.Marshal(o.Orders) }
+func (o *JSONOrders[O]) Marshal() ([]byte, error) {
+	raw, err := json.Marshal(o.Orders)
+	if err != nil || len(o.Assign) == 0 {
+		return raw, err
+	}
+	assign, err := json.Marshal(o.Assign)
+	if err != nil {
+		return nil, err
+	}
+	if len(raw) < 2 || raw[len(raw)-1] != '}' {
+		return nil, fmt.Errorf("orders with ASSIGN lines: the orders are not a JSON object: %.40s", raw)
+	}
+	sep := ","
+	if string(raw) == "{}" {
+		sep = ""
+	}
+	return append(append(raw[:len(raw)-1], sep+`"assign":`...), append(assign, '}')...), nil
+}
 
 // LoadJSONOrders reads back side's orders stored by JSONOrders.Marshal.
 func LoadJSONOrders[O any](side string, stored []byte) (*JSONOrders[O], error) {
@@ -22,7 +43,13 @@ func LoadJSONOrders[O any](side string, stored []byte) (*JSONOrders[O], error) {
 	if err := json.Unmarshal(stored, &o); err != nil {
 		return nil, fmt.Errorf("reading %s's stored orders: %w", side, err)
 	}
-	return &JSONOrders[O]{o}, nil
+	var team struct {
+		Assign []Assignment `json:"assign"`
+	}
+	if err := json.Unmarshal(stored, &team); err != nil {
+		return nil, fmt.Errorf("reading %s's stored ASSIGN lines: %w", side, err)
+	}
+	return &JSONOrders[O]{Orders: o, Assign: team.Assign}, nil
 }
 
 // OrdersOf returns the rules' orders that side's o holds; an error when o

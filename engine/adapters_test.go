@@ -10,7 +10,7 @@ type testOrders struct {
 }
 
 func TestJSONOrdersReadBackAndKnowTheirFamily(t *testing.T) {
-	stored, err := (&JSONOrders[*testOrders]{&testOrders{Moves: []string{"A 0303"}}}).Marshal()
+	stored, err := (&JSONOrders[*testOrders]{Orders: &testOrders{Moves: []string{"A 0303"}}}).Marshal()
 	if err != nil {
 		t.Fatal(err)
 	}

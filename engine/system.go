@@ -186,6 +186,9 @@ type RoundMeta struct {
 	Seed      uint64            // revealed in the report
 	Orders    map[string]Orders // as played, by side
 	Defaulted []string          // sides that sent nothing
+	// DefaultedSeats are seats of a team that sent nothing while others of
+	// their side did: their units did the default orders.
+	DefaultedSeats []string
 }
 
 // MapFormat is a kind of map picture.

@@ -229,10 +229,13 @@ func gameInfo(systems engine.Systems, t storeTx, g *Game, mails mailCount) (*Gam
 	}
 	waiting := pos.Step().Waiting
 	for _, p := range g.Players {
-		f := pos.Forces(p.Side)
-		side := SideInfo{Side: p.Side, Title: sideTitle(pos, p.Side), Address: p.Address, Unreachable: p.Unreachable,
+		f := pos.Forces(seatSide(p.Side))
+		side := SideInfo{Side: p.Side, Title: sideTitle(pos, seatSide(p.Side)), Address: p.Address, Unreachable: p.Unreachable,
 			Units: f.Units, Stands: f.Pieces, SP: f.Strength}
-		if !g.Ended && slices.Contains(waiting, p.Side) {
+		if p.Side != seatSide(p.Side) {
+			side.Title += ", seat " + seatLine(pos, p.Side)
+		}
+		if !g.Ended && slices.Contains(waiting, seatSide(p.Side)) {
 			sub, err := t.submission(g.ID, g.Turn, p.Side)
 			if err != nil {
 				return nil, err

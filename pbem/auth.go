@@ -41,7 +41,7 @@ func (t *txn) authenticate(req *request, claimedGame string) (*identity, error) 
 		}
 	}
 	for _, id := range valid {
-		if (claimedGame == "" || id.game.ID == claimedGame) && (req.Header.Side == "" || engine.SameSide(req.Header.Side, id.side)) {
+		if (claimedGame == "" || id.game.ID == claimedGame) && claimsSeat(req.Header, id.side) {
 			return &id, nil
 		}
 	}
@@ -53,6 +53,9 @@ func (t *txn) authenticate(req *request, claimedGame string) (*identity, error) 
 		claim := "game " + claimedGame
 		if claimedGame == "" || claimedGame == id.game.ID {
 			claim = "side " + req.Header.Side
+			if req.Header.Seat > 0 {
+				claim += fmt.Sprintf(" seat %d", req.Header.Seat)
+			}
 		}
 		return nil, t.mailPlayer(id.game, id.side, kindError, "Mail not used: wrong game or side",
 			fmt.Sprintf("Your mail says it is for %s, but the secret it carries is yours, for side %s of game %s.\n"+
@@ -60,6 +63,15 @@ func (t *txn) authenticate(req *request, claimedGame string) (*identity, error) 
 				claim, id.side, id.game.ID), false)
 	}
 	return nil, t.authFailed(req, claimedGame)
+}
+
+// claimsSeat reports whether a mail's SIDE and SEAT lines, where it has
+// them, name the seat a secret is for (SEAT 1, or none, is the
+// commander-in-chief's).
+func claimsSeat(h header, seat string) bool {
+	side, n := engine.SplitSeat(seat)
+	return (h.Side == "" || engine.SameSide(h.Side, side) || engine.SameSide(h.Side, seat)) &&
+		(h.Seat == 0 || h.Seat == n)
 }
 
 // authFailed deals with a mail that carries no valid secret. It is never

@@ -31,6 +31,7 @@ const (
 	cmdEnd         = "END"
 	cmdRemail      = "REMAIL"
 	cmdTimezone    = "TIMEZONE"
+	cmdTeam        = "TEAM"
 )
 
 var commandWords = map[string]string{
@@ -52,6 +53,7 @@ var commandWords = map[string]string{
 	"END": cmdEnd, "ENDGAME": cmdEnd,
 	"REMAIL":   cmdRemail,
 	"TIMEZONE": cmdTimezone, "TZ": cmdTimezone, "ZONE": cmdTimezone,
+	"TEAM": cmdTeam,
 }
 
 // gmCommands may only be given with the GM's secret.
@@ -63,7 +65,7 @@ var gmCommands = map[string]bool{
 // The header lines of the order language, which also carry the game, side
 // and password of a command.
 var headerWords = map[string]string{
-	"GAME": "GAME", "SIDE": "SIDE", "ROUND": "ROUND", "TURN": "ROUND",
+	"GAME": "GAME", "SIDE": "SIDE", "SEAT": "SEAT", "ROUND": "ROUND", "TURN": "ROUND",
 	"PASSWORD": "PASSWORD", "PASS": "PASSWORD", "SECRET": "PASSWORD",
 }
 
@@ -101,6 +103,7 @@ type request struct {
 // header is what the GAME, SIDE, ROUND and PASSWORD lines say.
 type header struct {
 	Game, Side string
+	Seat       int // a team seat's number (SEAT 2); 0 when absent
 	Round      int // 0 when absent or not a number
 	Passwords  []string
 }
@@ -269,6 +272,10 @@ func (h *header) read(words []string) {
 		case "SIDE":
 			if h.Side == "" {
 				h.Side = val
+			}
+		case "SEAT":
+			if n, err := strconv.Atoi(val); err == nil && n > 0 && h.Seat == 0 {
+				h.Seat = n
 			}
 		case "ROUND":
 			if n, err := strconv.Atoi(val); err == nil && n > 0 && h.Round == 0 {

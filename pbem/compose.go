@@ -36,6 +36,7 @@ const (
 	kindError      = "error"
 	kindGM         = "gm"
 	kindGameOver   = "game-over"
+	kindTeam       = "team"
 )
 
 // formMarker opens the order form at the end of a mail's text; the form's
@@ -50,7 +51,7 @@ const mapContentID = "map@fieldpost"
 // share "situation.txt.tmpl".
 var mailTemplates = []string{
 	kindWelcome, "round", kindAccepted, kindRejected, kindCheck, kindReminder, kindDefaulted,
-	kindStatus, kindMap, kindHistory, kindHelp, kindAuthFailed, kindError, kindGM,
+	kindStatus, kindMap, kindHistory, kindHelp, kindAuthFailed, kindError, kindGM, kindTeam,
 }
 
 // templateFuncs are the helpers the mail templates may use.

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"time"
 
+	"fieldpost/engine"
 	"go.etcd.io/bbolt"
 )
 
@@ -52,6 +53,18 @@ type Game struct {
 	// Thread is the root Message-ID every mail of the game refers to.
 	Thread  string    `json:"thread"`
 	Created time.Time `json:"created"`
+	// Team are the TEAM messages between a side's seats, shown publicly
+	// once the game is over.
+	Team []TeamMessage `json:"team,omitempty"`
+}
+
+// TeamMessage is a TEAM message: from a seat to the other seats of its
+// side, through the judge.
+type TeamMessage struct {
+	From  string    `json:"from"` // the seat
+	Round int       `json:"round"`
+	At    time.Time `json:"at"`
+	Text  string    `json:"text"`
 }
 
 // Player is a side's player: where its mail goes. Its secret is in the
@@ -107,8 +120,11 @@ type roundRecord struct {
 	// (engine.Step's Waiting), in that order.
 	Orders    []json.RawMessage `json:"orders"`
 	Defaulted []string          `json:"defaulted,omitempty"`
-	Events    json.RawMessage   `json:"events"`
-	Played    time.Time         `json:"played"`
+	// DefaultedSeats are the seats of a team that sent nothing while
+	// others of their side did: their units did the default orders.
+	DefaultedSeats []string        `json:"defaulted_seats,omitempty"`
+	Events         json.RawMessage `json:"events"`
+	Played         time.Time       `json:"played"`
 }
 
 // submission is a side's latest valid orders for the current round.
@@ -265,27 +281,29 @@ func (t storeTx) deleteSubmissions(game string, turn int) error {
 	return nil
 }
 
-// missingSides lists the sides the current round waits for that have sent
-// no orders yet.
+// missingSides lists the seats the current round waits for that have sent
+// no orders yet: the waiting sides, or their players' seats in a team.
 func (t *txn) missingSides(g *Game) ([]string, error) {
 	pos, err := t.position(g)
 	if err != nil {
 		return nil, err
 	}
-	return t.sidesWithoutOrders(g, pos.Step().Waiting)
+	return t.sidesWithoutOrders(g, pos, pos.Step().Waiting)
 }
 
-// sidesWithoutOrders lists the sides of waiting without orders for the
-// current round.
-func (t storeTx) sidesWithoutOrders(g *Game, waiting []string) ([]string, error) {
+// sidesWithoutOrders lists the seats of the sides of waiting without
+// orders for the current round.
+func (t storeTx) sidesWithoutOrders(g *Game, pos engine.Position, waiting []string) ([]string, error) {
 	var missing []string
 	for _, side := range waiting {
-		sub, err := t.submission(g.ID, g.Turn, side)
-		if err != nil {
-			return nil, err
-		}
-		if sub == nil {
-			missing = append(missing, side)
+		for _, seat := range seatsWaitedFor(g, pos, side) {
+			sub, err := t.submission(g.ID, g.Turn, seat)
+			if err != nil {
+				return nil, err
+			}
+			if sub == nil {
+				missing = append(missing, seat)
+			}
 		}
 	}
 	return missing, nil

@@ -129,7 +129,7 @@ func (t *txn) refuseGM(g *Game, cmd, why string) error {
 }
 
 // newGameSyntax is the reminder sent with a NEWGAME that could not be read.
-const newGameSyntax = "NEWGAME scenario=NAME id=GAMEID SIDE=address|bot SIDE=address|bot [deadline=48h|none]"
+const newGameSyntax = "NEWGAME scenario=NAME id=GAMEID SIDE=address|bot SIDE=address|bot [SIDE.2=address|bot|empty ...] [SIDE.2.units=a,b] [deadline=48h|none]"
 
 // newGame creates a game: NEWGAME scenario=NAME id=GAMEID SIDE=address ...
 // [deadline=DURATION|none]. Each player is mailed a welcome with its
@@ -145,6 +145,9 @@ func (t *txn) newGame(req *request) error {
 	var scenario, id string
 	period := t.s.opts.Deadline
 	addresses := map[string]string{}
+	// Subordinate seats (team play): SIDE.n=address|empty, SIDE.n.name=,
+	// SIDE.n.units=.
+	seats, seatNames, seatUnits := map[string]string{}, map[string]string{}, map[string]string{}
 	for _, kv := range pairs {
 		switch key, val := kv[0], kv[1]; key {
 		case "scenario":
@@ -160,7 +163,15 @@ func (t *txn) newGame(req *request) error {
 				return refuse("deadline=%s: want a duration such as 48h or 2d, or none.", val)
 			}
 		default:
-			addresses[key] = val
+			if base, attr, ok := strings.Cut(key, ".units"); ok && attr == "" && strings.Contains(base, ".") {
+				seatUnits[base] = val
+			} else if base, attr, ok := strings.Cut(key, ".name"); ok && attr == "" && strings.Contains(base, ".") {
+				seatNames[base] = strings.ReplaceAll(val, "_", " ")
+			} else if strings.Contains(key, ".") {
+				seats[key] = val
+			} else {
+				addresses[key] = val
+			}
 		}
 	}
 	sys, sc, err := t.s.opts.Systems.Scenario(scenario)
@@ -191,21 +202,11 @@ func (t *txn) newGame(req *request) error {
 			continue
 		}
 		delete(addresses, strings.ToLower(sd.Name))
-		if strings.EqualFold(val, "bot") {
-			if t.s.opts.BotAccount == nil {
-				return refuse("%s=bot: only the embedded judge (fieldpost serve without --config), while it runs, "+
-					"gives a bot a mail account of its own; here, give the bot's own mail address.", sd.Name)
-			}
-			if val, err = t.s.opts.BotAccount(id, sd.Name); err != nil {
-				return refuse("%s=bot: no account for the bot: %v.", sd.Name, err)
-			}
-			t.log.Info("a bot's account seated", "game", id, "side", sd.Name, "address", val)
+		addr, why := t.playerAddress(id, sd.Name, val)
+		if why != "" {
+			return refuse("%s", why)
 		}
-		addr, err := netmail.ParseAddress(val)
-		if err != nil || !sendable(addr.Address) {
-			return refuse("%s=%s is not a mail address.", sd.Name, val)
-		}
-		g.Players = append(g.Players, Player{Side: sd.Name, Address: addr.Address})
+		g.Players = append(g.Players, Player{Side: sd.Name, Address: addr})
 	}
 	if len(addresses) > 0 {
 		keys := slices.Sorted(maps.Keys(addresses))
@@ -213,6 +214,42 @@ func (t *txn) newGame(req *request) error {
 	}
 	if len(g.Players) != len(sides) {
 		return refuse("Every side needs a player's address: %s.", strings.Join(sides, "=..., ")+"=...")
+	}
+	for _, key := range slices.Sorted(maps.Keys(seatNames)) {
+		if _, ok := seats[key]; !ok {
+			return refuse("%s.name names a seat that has no player (%s=address, or %s=empty).", key, key, key)
+		}
+	}
+	for _, key := range slices.Sorted(maps.Keys(seatUnits)) {
+		if _, ok := seats[key]; !ok {
+			return refuse("%s.units gives units to a seat that has no player (%s=address, or %s=empty).", key, key, key)
+		}
+	}
+	if len(seats) > 0 {
+		seated, ok := pos.(engine.Seated)
+		if !ok {
+			return refuse("%s is played one player a side: it has no seats such as %s.", sys.Title(), slices.Sorted(maps.Keys(seats))[0])
+		}
+		setups := seatSetups(seats, seatNames, seatUnits)
+		for i, su := range setups {
+			side, n := engine.SplitSeat(su.ID)
+			j := slices.IndexFunc(sides, func(sd string) bool { return strings.EqualFold(sd, side) })
+			if j < 0 || n < 2 {
+				return refuse("%s is no seat: seats are SIDE.2, SIDE.3... of the sides %s.", su.ID, strings.Join(sides, ", "))
+			}
+			setups[i].ID = engine.SeatID(sides[j], n)
+			if su.Empty {
+				continue
+			}
+			addr, why := t.playerAddress(id, setups[i].ID, seats[su.ID])
+			if why != "" {
+				return refuse("%s", why)
+			}
+			g.Players = append(g.Players, Player{Side: setups[i].ID, Address: addr})
+		}
+		if pos, err = seated.WithSeats(setups); err != nil {
+			return refuse("The seats: %v.", err)
+		}
 	}
 	t.openRound(g)
 	if err := t.putPosition(g, pos); err != nil {
@@ -241,7 +278,7 @@ func (t *txn) newGame(req *request) error {
 		if err := t.welcome(g, p.Side, png); err != nil {
 			return err
 		}
-		who = append(who, fmt.Sprintf("  %-10s %s", p.Side, p.Address))
+		who = append(who, fmt.Sprintf("  %-10s %s", seatLine(pos, p.Side), p.Address))
 	}
 	deadline := "no deadline"
 	if period > 0 {
@@ -250,6 +287,28 @@ func (t *txn) newGame(req *request) error {
 	return t.answerGM(kindGM, g, "Game created",
 		fmt.Sprintf("Game %s is created: %s (%s), %s.\n\nPlayers, each mailed a welcome with its secret (you are told at once\nif one of them cannot be reached):\n%s\n",
 			g.ID, g.Title, g.Scenario, deadline, strings.Join(who, "\n")))
+}
+
+// playerAddress reads NEWGAME's address of a side's or seat's player: a
+// mail address, or bot for a bot with an account of its own (the embedded
+// judge's). why says what is wrong, "" when nothing is.
+func (t *txn) playerAddress(game, seat, val string) (address, why string) {
+	if strings.EqualFold(val, "bot") {
+		if t.s.opts.BotAccount == nil {
+			return "", fmt.Sprintf("%s=bot: only the embedded judge (fieldpost serve without --config), while it runs, "+
+				"gives a bot a mail account of its own; here, give the bot's own mail address.", seat)
+		}
+		var err error
+		if val, err = t.s.opts.BotAccount(game, seat); err != nil {
+			return "", fmt.Sprintf("%s=bot: no account for the bot: %v.", seat, err)
+		}
+		t.log.Info("a bot's account seated", "game", game, "side", seat, "address", val)
+	}
+	addr, err := netmail.ParseAddress(val)
+	if err != nil || !sendable(addr.Address) {
+		return "", fmt.Sprintf("%s=%s is not a mail address.", seat, val)
+	}
+	return addr.Address, ""
 }
 
 // randomSeed draws a game's dice seed.
@@ -422,7 +481,7 @@ func (t *txn) endGame(g *Game) error {
 	recipients := append(slices.Clone(g.Players), observersAsPlayers(g)...)
 	var png *mail.Part
 	for _, p := range recipients {
-		view := p.Side
+		view := seatSide(p.Side)
 		if view == "" {
 			view = publicView(g) // the game is over: everything
 		}

@@ -119,7 +119,7 @@ func TestForceRollbackEnd(t *testing.T) {
 		t.Errorf("after ROLLBACK: turn %d, seed changed %v", g.Turn, g.Seed != oldSeed)
 	}
 	storeView(t, j.store, func(tx storeTx) error {
-		missing, err := tx.sidesWithoutOrders(g, bothSides)
+		missing, err := tx.sidesWithoutOrders(g, nil, bothSides)
 		if len(missing) != 2 {
 			t.Errorf("the undone round's orders are kept: missing %v", missing)
 		}

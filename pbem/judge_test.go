@@ -212,7 +212,7 @@ func TestCheckStoresNothing(t *testing.T) {
 		t.Errorf("want the error of line 3, got %s:\n%s", m, m.Text)
 	}
 	storeView(t, j.store, func(tx storeTx) error {
-		missing, err := tx.sidesWithoutOrders(gameRecord(t, j.store, "tutorial-1"), bothSides)
+		missing, err := tx.sidesWithoutOrders(gameRecord(t, j.store, "tutorial-1"), nil, bothSides)
 		if len(missing) != 2 {
 			t.Errorf("CHECK stored orders: waiting only for %v", missing)
 		}
@@ -269,7 +269,7 @@ func TestAuthentication(t *testing.T) {
 	noOrders := func() {
 		t.Helper()
 		storeView(t, j.store, func(tx storeTx) error {
-			missing, err := tx.sidesWithoutOrders(gameRecord(t, j.store, "tutorial-1"), bothSides)
+			missing, err := tx.sidesWithoutOrders(gameRecord(t, j.store, "tutorial-1"), nil, bothSides)
 			if len(missing) != 2 {
 				t.Errorf("orders were stored: waiting only for %v", missing)
 			}

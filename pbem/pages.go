@@ -43,12 +43,24 @@ type gamePage struct {
 	// Download is whether the whole game may be downloaded: always for a
 	// system that hides nothing, else once the game is over.
 	Download bool
+	// Team are the TEAM messages between seats, once the game is over.
+	Team []TeamMessage
 }
 
 // sidePage is a side as the public sees it: whether its orders are in,
 // never what they are.
 type sidePage struct {
 	Name, Title  string
+	Waited, Sent bool
+	// Seats are the side's seats in a team game (none for one player).
+	Seats []seatPage
+}
+
+// seatPage is a team seat as the public sees it: whether it is held and,
+// while the side is waited for, whether its orders are in.
+type seatPage struct {
+	ID, Name     string
+	Empty        bool
 	Waited, Sent bool
 }
 
@@ -74,6 +86,9 @@ func readGamePage(systems engine.Systems, t storeTx, g *Game) (*gamePage, error)
 	step := pos.Step()
 	p := &gamePage{ID: g.ID, Title: g.Title, Scenario: g.Scenario, System: sys.Title(), Round: g.Round(),
 		Paused: g.Paused, Ended: g.Ended, Result: g.Result, Download: g.Ended || !pos.HidesInformation()}
+	if g.Ended {
+		p.Team = g.Team
+	}
 	if !g.Ended {
 		p.RoundName, p.Deadline = step.Name, g.Deadline
 		p.Commitment = engine.SeedCommitment(engine.RoundSeed(g.Seed, g.Turn))
@@ -86,6 +101,23 @@ func readGamePage(systems engine.Systems, t storeTx, g *Game) (*gamePage, error)
 				return nil, err
 			}
 			s.Sent = sub != nil
+		}
+		if team, ok := teamSide(pos, sd.Name); ok {
+			waited := seatsWaitedFor(g, pos, sd.Name)
+			s.Sent = s.Waited
+			for _, seat := range team.Seats(sd.Name) {
+				sp := seatPage{ID: seat.ID, Name: seat.Name, Empty: g.Player(seat.ID) == nil,
+					Waited: s.Waited && slices.Contains(waited, seat.ID)}
+				if sp.Waited {
+					sub, err := t.submission(g.ID, g.Turn, seat.ID)
+					if err != nil {
+						return nil, err
+					}
+					sp.Sent = sub != nil
+					s.Sent = s.Sent && sp.Sent
+				}
+				s.Seats = append(s.Seats, sp)
+			}
 		}
 		p.Sides = append(p.Sides, s)
 	}
@@ -160,19 +192,22 @@ func readPlayerPage(systems engine.Systems, t storeTx, g *Game, side string) (*p
 	if err != nil {
 		return nil, err
 	}
-	p := &playerPage{Game: gp, Side: side, Title: sideTitle(pos, side)}
+	p := &playerPage{Game: gp, Side: side, Title: sideTitle(pos, seatSide(side))}
+	if side != seatSide(side) {
+		p.Title += ", seat " + seatLine(pos, side)
+	}
 	if g.Ended {
 		return p, nil
 	}
-	if !slices.Contains(pos.Step().Waiting, side) {
+	if !slices.Contains(pos.Step().Waiting, seatSide(side)) {
 		// A side that does not play next may still change the orders it
 		// stands by during the other's turn (Frontline General's REACT).
 		if _, ok := pos.(engine.Standing); ok {
-			p.Standing = pos.Form(side, g.ID)
+			p.Standing = formOf(pos, side, g.ID)
 		}
 		return p, nil
 	}
-	p.Form = pos.Form(side, g.ID)
+	p.Form = formOf(pos, side, g.ID)
 	sub, err := t.submission(g.ID, g.Turn, side)
 	if err != nil || sub == nil {
 		return p, err

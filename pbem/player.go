@@ -15,7 +15,7 @@ import (
 func (t *txn) playerRequest(req *request) error {
 	claimed := req.Header.Game
 	historyRound := 0
-	if req.Command != cmdOrders && req.Command != cmdCheck {
+	if req.Command != cmdOrders && req.Command != cmdCheck && req.Command != cmdTeam {
 		// The arguments: a game id, HISTORY's round number, TIMEZONE's zone
 		// (its last word).
 		args := req.Args
@@ -51,6 +51,8 @@ func (t *txn) playerRequest(req *request) error {
 		return t.history(id, historyRound)
 	case cmdTimezone:
 		return t.playerTimeZone(id, req)
+	case cmdTeam:
+		return t.teamMessage(id, req)
 	case cmdResend:
 		switch {
 		case id.game.Turn > 0:
@@ -63,8 +65,10 @@ func (t *txn) playerRequest(req *request) error {
 	return fmt.Errorf("no handler for command %s", req.Command)
 }
 
-// gameData fills what every mail about a game shows.
-func (t *txn) gameData(g *Game, side string, pos engine.Position) *mailData {
+// gameData fills what every mail about a game shows, to a seat's player
+// (side is a seat id) or to an observer ("").
+func (t *txn) gameData(g *Game, seat string, pos engine.Position) *mailData {
+	side := seatSide(seat)
 	d := &mailData{
 		Game: g.ID, Title: g.Title, Side: side, Round: g.Round(), RoundName: pos.Step().Name,
 		Paused: g.Paused, Ended: g.Ended, Result: g.Result,
@@ -72,13 +76,16 @@ func (t *txn) gameData(g *Game, side string, pos engine.Position) *mailData {
 		SideTitle:  sideTitle(pos, side),
 		Due:        pos.Step().Waiting,
 	}
+	if seat != side {
+		d.SideTitle += ", seat " + seatLine(pos, seat)
+	}
 	if !g.Deadline.IsZero() {
-		d.Deadline = formatTimeIn(g.Deadline, zoneOf(g, side))
+		d.Deadline = formatTimeIn(g.Deadline, zoneOf(g, seat))
 	}
 	if base := t.s.opts.BaseURL; base != "" {
 		d.GameURL = base + "/g/" + g.ID
-		if side != "" {
-			d.PageURL = base + "/p/" + deriveSecret(t.s.opts.ServerKey, g, side)
+		if seat != "" {
+			d.PageURL = base + "/p/" + deriveSecret(t.s.opts.ServerKey, g, seat)
 		}
 	}
 	return d
@@ -121,11 +128,11 @@ func (t *txn) mailPlayerForm(g *Game, side, kind, subject, body string, withForm
 		if d.Waiting, err = t.missingSides(g); err != nil {
 			return err
 		}
-		if d.Situation, err = pos.Situation(side); err != nil {
+		if d.Situation, err = pos.Situation(seatSide(side)); err != nil {
 			return err
 		}
-		l.form = pos.Form(side, g.ID)
-		attachment, err := situationPart(pos, side)
+		l.form = formOf(pos, side, g.ID)
+		attachment, err := situationPart(pos, seatSide(side))
 		if err != nil {
 			return err
 		}
@@ -167,13 +174,13 @@ func (t *txn) orders(id *identity, req *request, check bool) error {
 	if err != nil {
 		return err
 	}
-	if !slices.Contains(pos.Step().Waiting, side) {
+	if !slices.Contains(pos.Step().Waiting, seatSide(side)) {
 		if standing, ok := pos.(engine.Standing); ok && !check {
 			return t.standingOrders(g, side, standing, req)
 		}
 		return t.mailPlayer(g, side, refused, fmt.Sprintf("Orders for round %d NOT accepted", g.Round()),
 			fmt.Sprintf("Round %d (%s) takes no orders from %s: it waits for %s.", g.Round(), pos.Step().Name,
-				side, strings.Join(pos.Step().Waiting, ", ")), false)
+				seatSide(side), strings.Join(pos.Step().Waiting, ", ")), false)
 	}
 	reading, text := readOrders(pos, side, g.ID, req, t.msg, check, t.s.opts.Limits.MaxErrors)
 	t.reading = &reading
@@ -199,6 +206,16 @@ func (t *txn) orders(id *identity, req *request, check bool) error {
 			reading.Answer+notes, false)
 	}
 
+	if _, team := teamSide(pos, seatSide(side)); team {
+		// The side's orders are its seats' together: these must go with
+		// those the other seats sent (the family refuses a clash).
+		if _, _, err := t.sideOrders(g, pos, seatSide(side), map[string]engine.Orders{side: reading.Orders}); err != nil {
+			t.log.Info("seat orders clash with the side's", "err", err)
+			return t.mailPlayer(g, side, refused, fmt.Sprintf("Orders for round %d NOT accepted", g.Round()),
+				fmt.Sprintf("Your orders are valid alone, but not with those the other seats of %s have sent:\n  %v\n"+
+					"Nothing has changed. Agree with your team (TEAM message) and send them again.\n", seatSide(side), err), false)
+		}
+	}
 	raw, err := reading.Orders.Marshal()
 	if err != nil {
 		return fmt.Errorf("game %s: storing the orders of %s: %w", g.ID, side, err)
@@ -292,12 +309,12 @@ func (t *txn) mapMail(id *identity) error {
 	if err != nil {
 		return err
 	}
-	png, err := t.s.positionMap(pos, id.side)
+	png, err := t.s.positionMap(pos, seatSide(id.side))
 	if err != nil {
 		return err
 	}
 	d := t.gameData(g, id.side, pos)
-	if d.TextMap, err = textMap(pos, id.side); err != nil {
+	if d.TextMap, err = textMap(pos, seatSide(id.side)); err != nil {
 		return err
 	}
 	l := &letter{kind: kindMap, game: g, side: id.side, to: g.Player(id.side).Address,
@@ -326,10 +343,10 @@ func (t *txn) history(id *identity, n int) error {
 		return err
 	}
 	d := t.gameData(g, id.side, played.after)
-	if d.Body, err = played.report(id.side); err != nil {
+	if d.Body, err = played.report(seatSide(id.side)); err != nil {
 		return err
 	}
-	png, err := played.png(id.side)
+	png, err := played.png(seatSide(id.side))
 	if err != nil {
 		return err
 	}

@@ -70,24 +70,24 @@ func readOrders(pos engine.Position, side, game string, req *request, msg *mail.
 	if check {
 		text = blankLine(text, req.Line)
 	}
-	if greeting, form, ok := inlineForm(msg.Text, text); ok && !pos.Read(side, greeting, maxErrors).Found {
+	if greeting, form, ok := inlineForm(msg.Text, text); ok && !readOf(pos, side, greeting, maxErrors).Found {
 		text, req.Inline = form, true
 	}
-	reading := pos.Read(side, text, maxErrors)
+	reading := readOf(pos, side, text, maxErrors)
 	if reading.Errors > 0 || reading.Found || req.Attachment != "" {
 		return reading, text
 	}
 	if form := quotedForm(msg.Text); form != "" {
-		edited := pos.Read(side, form, maxErrors)
+		edited := readOf(pos, side, form, maxErrors)
 		forNow := edited.Round == 0 || edited.Round == pos.Turn()+1 // not an old form
-		changed := edited.Errors > 0 || isRefusalForm(form) || !sameOrders(edited, pos.Read(side, pos.Form(side, game), maxErrors))
+		changed := edited.Errors > 0 || isRefusalForm(form) || !sameOrders(edited, readOf(pos, side, formOf(pos, side, game), maxErrors))
 		if edited.Found && forNow && changed {
 			req.FromQuotedForm = true
 			return edited, form
 		}
 	}
 	if name, attached := orderAttachment(msg); name != "" {
-		if fromFile := pos.Read(side, attached, maxErrors); fromFile.Found {
+		if fromFile := readOf(pos, side, attached, maxErrors); fromFile.Found {
 			reading, req.Attachment, text = fromFile, name, attached
 		}
 	}
@@ -350,6 +350,9 @@ func CheckMail(pos engine.Position, side, game string, msg *mail.Inbound, maxSiz
 	if msg.Oversized {
 		fmt.Fprintf(&b, "The judge would not read this mail: it is larger than %s.\n", byteSize(maxSize))
 		return b.String(), nil
+	}
+	if seatSide(side) == side {
+		pos = wholeSide{pos} // every seat's orders at once: a round replayed
 	}
 	req := readMail(msg)
 	if req.Empty {

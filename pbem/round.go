@@ -2,6 +2,7 @@ package pbem
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
 	"fieldpost/engine"
@@ -30,16 +31,23 @@ func (t *txn) playRound(g *Game, notice string) error {
 	turn := pos.Turn()
 	rec := &roundRecord{Seed: engine.RoundSeed(g.Seed, turn), Played: t.now}
 	orders := map[string]engine.Orders{}
+	var seatsDefaulted []string
 	for _, side := range pos.Step().Waiting {
-		sub, err := t.submission(g.ID, turn, side)
+		o, sent, err := t.sideOrders(g, pos, side, nil)
 		if err != nil {
-			return err
+			return fmt.Errorf("game %s, orders of %s: %w", g.ID, side, err)
 		}
-		o := pos.Default(side)
-		if sub == nil {
+		if o == nil {
 			rec.Defaulted = append(rec.Defaulted, side)
-		} else if o, err = pos.LoadOrders(side, sub.Orders); err != nil {
-			return fmt.Errorf("game %s: %w", g.ID, err)
+			o = pos.Default(side)
+		}
+		for _, seat := range seatsWaitedFor(g, pos, side) {
+			if !slices.Contains(sent, seat) {
+				seatsDefaulted = append(seatsDefaulted, seat)
+				if sent != nil {
+					rec.DefaultedSeats = append(rec.DefaultedSeats, seat)
+				}
+			}
 		}
 		raw, err := o.Marshal()
 		if err != nil {
@@ -71,8 +79,8 @@ func (t *txn) playRound(g *Game, notice string) error {
 		return err
 	}
 	t.log.Info("round played", "round", turn+1, "defaulted", rec.Defaulted, "ended", g.Ended)
-	for _, side := range rec.Defaulted {
-		err := t.mailPlayer(g, side, kindDefaulted, fmt.Sprintf("No orders from you: default orders played in round %d", turn+1),
+	for _, seat := range seatsDefaulted {
+		err := t.mailPlayer(g, seat, kindDefaulted, fmt.Sprintf("No orders from you: default orders played in round %d", turn+1),
 			fmt.Sprintf(notice, turn+1), false)
 		if err != nil {
 			return err
@@ -125,7 +133,7 @@ func newPlayed(g *Game, rec *roundRecord, before, after engine.Position) (*playe
 	if err != nil {
 		return nil, fmt.Errorf("game %s: %w", g.ID, err)
 	}
-	meta := engine.RoundMeta{Game: g.ID, Seed: rec.Seed, Defaulted: rec.Defaulted, Orders: map[string]engine.Orders{}}
+	meta := engine.RoundMeta{Game: g.ID, Seed: rec.Seed, Defaulted: rec.Defaulted, DefaultedSeats: rec.DefaultedSeats, Orders: map[string]engine.Orders{}}
 	for i, side := range before.Step().Waiting {
 		if i >= len(rec.Orders) {
 			break
@@ -188,14 +196,15 @@ func (t *txn) reportMails(g *Game, turn int, only *Player) error {
 	if g.Ended {
 		kind, subject = kindGameOver, fmt.Sprintf("[%s] Game over: report of round %d", g.ID, turn+1)
 	}
-	// send mails side's report (an observer's: side "", the public's view)
-	// to an address.
-	send := func(side, to string) error {
+	// send mails seat's report (its side's; an observer's: seat "", the
+	// public's view) to an address.
+	send := func(seat, to string) error {
+		side := seatSide(seat)
 		view := side
 		if side == "" {
 			view = publicView(g)
 		}
-		d := t.gameData(g, side, p.after)
+		d := t.gameData(g, seat, p.after)
 		var err error
 		if d.Body, err = p.report(view); err != nil {
 			return err
@@ -208,13 +217,13 @@ func (t *txn) reportMails(g *Game, turn int, only *Player) error {
 		if err != nil {
 			return err
 		}
-		l := &letter{kind: kind, game: g, side: side, reported: turn + 1, to: to, subject: subject,
+		l := &letter{kind: kind, game: g, side: seat, reported: turn + 1, to: to, subject: subject,
 			inline: []mail.Part{png}, attachments: []mail.Part{attachment}}
 		if l.textMap, err = textMap(p.after, side); err != nil {
 			return err
 		}
 		if side != "" && !g.Ended {
-			l.form = p.after.Form(side, g.ID)
+			l.form = formOf(p.after, seat, g.ID)
 		}
 		if l.text, err = t.s.render("round", d); err != nil {
 			return err
@@ -240,7 +249,8 @@ func (t *txn) reportMails(g *Game, turn int, only *Player) error {
 // welcome mails a player its secret, the scenario, the situation and the
 // first order form. png is the opening map, when already drawn for a
 // position that hides nothing.
-func (t *txn) welcome(g *Game, side string, png *mail.Part) error {
+func (t *txn) welcome(g *Game, seat string, png *mail.Part) error {
+	side := seatSide(seat)
 	pos, err := t.position(g)
 	if err != nil {
 		return err
@@ -256,16 +266,16 @@ func (t *txn) welcome(g *Game, side string, png *mail.Part) error {
 	if err != nil {
 		return err
 	}
-	secret := deriveSecret(t.s.opts.ServerKey, g, side)
-	d := t.gameData(g, side, pos)
+	secret := deriveSecret(t.s.opts.ServerKey, g, seat)
+	d := t.gameData(g, seat, pos)
 	d.Secret, d.ReplyTo = secret, t.s.tokenAddress(secret)
 	d.Briefing = pos.Briefing(side).Text()
 	if d.Situation, err = pos.Situation(side); err != nil {
 		return err
 	}
-	l := &letter{kind: kindWelcome, game: g, side: side, to: g.Player(side).Address,
+	l := &letter{kind: kindWelcome, game: g, side: seat, to: g.Player(seat).Address,
 		subject: fmt.Sprintf("[%s] Welcome: you play %s in %s", g.ID, d.SideTitle, g.Title),
-		form:    pos.Form(side, g.ID), inline: []mail.Part{*png}, attachments: []mail.Part{attachment}}
+		form:    formOf(pos, seat, g.ID), inline: []mail.Part{*png}, attachments: []mail.Part{attachment}}
 	if l.textMap, err = textMap(pos, side); err != nil {
 		return err
 	}

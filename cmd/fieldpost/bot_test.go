@@ -30,6 +30,7 @@ type judgeMail struct {
 	round          int
 	text           string
 	st             *rules.State // attached as situation.json; nil for none
+	view           []byte       // or this situation.json
 	header         []mail.HeaderField
 }
 
@@ -52,10 +53,13 @@ func (jm judgeMail) raw(t *testing.T) []byte {
 		}, jm.header...),
 		Text: jm.text,
 	}
-	if jm.st != nil {
-		sit, err := json.Marshal(map[string]any{"ruleset": jm.st.Ruleset, "state": jm.st})
-		if err != nil {
-			t.Fatal(err)
+	if jm.st != nil || jm.view != nil {
+		sit := jm.view
+		if jm.st != nil {
+			var err error
+			if sit, err = json.Marshal(map[string]any{"ruleset": jm.st.Ruleset, "state": jm.st}); err != nil {
+				t.Fatal(err)
+			}
 		}
 		out.Attachments = []mail.Part{{ContentType: "application/json", Filename: "situation.json", Data: sit}}
 	}

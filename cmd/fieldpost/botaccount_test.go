@@ -189,3 +189,25 @@ func TestEmbeddedGameWithAnAddressNobodyHas(t *testing.T) {
 		t.Errorf("the GM was told %d times", n)
 	}
 }
+
+// A bot fills a team seat through the embedded judge (docs/team-play.md):
+// us.2=bot gives the seat's bot an account of its own, and `fieldpost bot
+// --game team --side us.2` plays the seat's units with it.
+func TestBotFillsASeatOfTheEmbeddedJudge(t *testing.T) {
+	dir := t.TempDir()
+	out, _ := startEmbedded(t, dir)
+	german, us := printedAccount(t, out.String(), "german"), printedAccount(t, out.String(), "us")
+	made := mustRun(t, "game", "new", "--database", embeddedDatabase(dir), "--scenario", "tutorial", "--id", "team",
+		"--player", "us="+us.address, "--player", "us.2=bot", "--player", "german="+german.address)
+	if !strings.Contains(made, "bot-team-us.2@fieldpost.local") {
+		t.Fatalf("game new does not name the seat's bot account:\n%s", made)
+	}
+	cf, _, err := loadClubFile(filepath.Join(dir, "club.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bot := account{address: "bot-team-us.2@fieldpost.local", password: cf.password("bot-team-us.2"), imap: us.imap, smtp: us.smtp}
+	waitFor(t, "the seat's welcome", 10*time.Second, func() bool { return ofKind(inbox(t, bot), "welcome") != nil })
+	mustRun(t, "bot", "--game", "team", "--side", "us.2", "--once", "--data", dir)
+	waitFor(t, "the seat's orders accepted", time.Minute, func() bool { return ofKind(received(t, bot), "accepted") != nil })
+}

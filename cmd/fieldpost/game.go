@@ -45,7 +45,7 @@ type gameCommand struct {
 var gameCommands = []gameCommand{
 	{"list", "[--json]", "List the games: round, status, deadline.", "", 0},
 	{"show", "GAMEID [--json]", "Show a game: status, round, deadline, players, who has sent orders, forces, outbox.", "", 0},
-	{"new", "--scenario NAME --id GAMEID --player SIDE=ADDRESS ... [--deadline 48h|none]",
+	{"new", "--scenario NAME --id GAMEID --player SIDE=ADDRESS ... [--player SIDE.2=ADDRESS|empty ...] [--deadline 48h|none]",
 		"Create a game; each player is mailed the welcome with its secret and first order form (the GM's NEWGAME).", "NEWGAME", 0},
 	{"pause", "GAMEID", "Pause a game: no round is played and the deadline stops (PAUSE).", "PAUSE", 0},
 	{"resume", "GAMEID", "Resume a paused game with the time its round had left (RESUME).", "RESUME", 0},
@@ -233,7 +233,7 @@ func (n *newGameFlags) define(fs *flag.FlagSet) {
 	n.scenario = fs.String("scenario", "", "the scenario (fieldpost scenarios lists them)")
 	n.id = fs.String("id", "", "the game's id: 1 to 40 lower-case letters, digits and hyphens, never reused")
 	n.deadline = fs.String("deadline", "", "how long each round is open, e.g. 48h or 2d, or none (default: the judge's)")
-	fs.Var(&n.players, "player", "SIDE=ADDRESS: a side's player (once per side); SIDE=bot gives the embedded judge's bot an account")
+	fs.Var(&n.players, "player", "SIDE=ADDRESS: a side's player (once per side); SIDE=bot gives the embedded judge's bot an account; SIDE.2=ADDRESS|bot|empty a team seat (docs/team-play.md)")
 }
 
 // words are the arguments of the NEWGAME command.

@@ -350,3 +350,15 @@ func TestBareFieldpost(t *testing.T) {
 		t.Errorf("--help: exit %d, stdout %q", code, out)
 	}
 }
+
+// `game new` seats a team (docs/team-play.md): a player a seat, each
+// mailed its welcome; `game show` names the seats.
+func TestGameNewSeatsATeam(t *testing.T) {
+	j := newJudge(t)
+	j.start()
+	j.stop()
+	out := mustRun(t, "game", "new", "--config", j.conf, "--scenario", "arras", "--id", "corps", "--player", "allies="+alice,
+		"--player", "allies.2=carol@example.org", "--player", "allies.3=empty", "--player", "german="+bob)
+	contains(t, out, "Game corps is created", "allies.2 (Subordinate 1)", "welcome    to carol@example.org")
+	contains(t, mustRun(t, "game", "show", "corps", "--database", j.db), "allies.2  carol@example.org")
+}

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 
 	"fieldpost/engine"
 	"fieldpost/engine/brigadier/bot"
@@ -96,7 +97,11 @@ func (s *System) Load(stored []byte) (engine.Position, error) {
 	if st.Map == nil || len(st.Sides) != 2 {
 		return nil, errors.New("reading a Brigadier General Commands position: no map or not two sides")
 	}
-	return &Position{sys: s, st: &st}, nil
+	teams, err := loadTeams(stored)
+	if err != nil {
+		return nil, err
+	}
+	return &Position{sys: s, st: &st, teams: teams}, nil
 }
 
 // view is what View writes: the side's picture of the game.
@@ -104,10 +109,13 @@ type view struct {
 	Ruleset string       `json:"ruleset"`
 	Side    string       `json:"side"`
 	State   *rules.State `json:"state"`
+	// Team is the side's seats in a team game.
+	Team *engine.Team `json:"team,omitempty"`
 }
 
 // Plan implements engine.Planner with the bot, from a side's view.
-func (s *System) Plan(raw []byte, side, game string, seed uint64) (engine.Plan, error) {
+func (s *System) Plan(raw []byte, seat, game string, seed uint64) (engine.Plan, error) {
+	side, n := engine.SplitSeat(seat)
 	var v view
 	if err := json.Unmarshal(raw, &v); err != nil {
 		return engine.Plan{}, fmt.Errorf("reading the view: %w", err)
@@ -123,10 +131,16 @@ func (s *System) Plan(raw []byte, side, game string, seed uint64) (engine.Plan, 
 	case st.Side(side) == nil:
 		return engine.Plan{}, fmt.Errorf("the game has no side %q", side)
 	}
-	o := bot.Plan(s.rs, st, side, seed)
+	o := seatShare(v.Team, seat, bot.Plan(s.rs, st, side, seed))
 	plan.Orders = ordertext.Format(s.rs, st, o, game)
-	if _, errs := ordertext.Parse(s.rs, st, side, plan.Orders); errs != nil {
+	if n > 1 {
+		plan.Orders = commandText(strings.Replace(plan.Orders, "SIDE "+side, "SIDE "+side+engine.SeatHeader(seat), 1))
+	}
+	if _, errs := ordertext.Parse(s.rs, st, side, plan.Orders); errs != nil && n == 1 {
 		plan.Orders = ordertext.Form(s.rs, st, side, game)
+		if v.Team != nil {
+			plan.Orders = (&Position{sys: s, st: st, teams: map[string]*engine.Team{side: v.Team}}).SeatForm(seat, game)
+		}
 		plan.Summary = fmt.Sprintf("the order form unchanged: the bot's orders did not read back: %v", errs[0])
 		return plan, nil
 	}
@@ -147,13 +161,16 @@ func (s *System) Plan(raw []byte, side, game string, seed uint64) (engine.Plan, 
 type Position struct {
 	sys *System
 	st  *rules.State
+	// teams are the sides played by a team, by side; nil for one player a
+	// side.
+	teams map[string]*engine.Team
 }
 
 // State is the whole position; callers must not change it.
 func (p *Position) State() *rules.State { return p.st }
 
 // Marshal implements engine.Position.
-func (p *Position) Marshal() ([]byte, error) { return json.Marshal(p.st) }
+func (p *Position) Marshal() ([]byte, error) { return json.Marshal(stored{p.st, p.teams}) }
 
 // Scenario implements engine.Position.
 func (p *Position) Scenario() string { return p.st.Scenario }
@@ -187,6 +204,17 @@ func (p *Position) Form(side, game string) string {
 
 // Read implements engine.Position.
 func (p *Position) Read(side, text string, maxErrors int) engine.Reading {
+	if t := p.teams[side]; t != nil {
+		known := func(name string) bool { return p.st.Platoon(side, name) != nil }
+		return engine.ReadWholeSide[*rules.Orders](text, side, t, known, maxErrors, func(text string) engine.Reading {
+			return p.readSide(side, text, maxErrors)
+		})
+	}
+	return p.readSide(side, text, maxErrors)
+}
+
+// readSide reads a side's orders, its team's ASSIGN lines aside.
+func (p *Position) readSide(side, text string, maxErrors int) engine.Reading {
 	if p.st.Side(side) == nil {
 		return engine.Reading{Errors: 1, Answer: fmt.Sprintf("there is no side %q in this game", side)}
 	}
@@ -219,15 +247,22 @@ func (p *Position) WriteOrders(side string, o engine.Orders, game string) (strin
 	if err != nil {
 		return "", err
 	}
-	return ordertext.Format(p.sys.rs, p.st, bo, game), nil
+	text := ordertext.Format(p.sys.rs, p.st, bo, game)
+	if jo, ok := o.(*Orders); ok {
+		for _, a := range jo.Assign {
+			text = strings.Replace(text, "\nEND\n", fmt.Sprintf("\nASSIGN %s TO %s\nEND\n", strings.Join(a.Units, " "), a.Seat), 1)
+		}
+	}
+	return text, nil
 }
 
 // Play implements engine.Position.
 func (p *Position) Play(orders map[string]engine.Orders, dice engine.Dice) (engine.Position, engine.Round, error) {
 	var list []*rules.Orders
+	var given []*Orders
 	for _, sd := range p.st.Sides {
-		o, given := orders[sd.Name]
-		if !given || o == nil {
+		o, found := orders[sd.Name]
+		if !found || o == nil {
 			continue // the rules play the default orders
 		}
 		bo, err := engine.OrdersOf[*rules.Orders](family, sd.Name, o)
@@ -235,12 +270,13 @@ func (p *Position) Play(orders map[string]engine.Orders, dice engine.Dice) (engi
 			return nil, nil, err
 		}
 		list = append(list, bo)
+		given = append(given, o.(*Orders)) // OrdersOf checked its type
 	}
 	next, events, err := rules.Resolve(p.sys.rs, p.st, list, dice)
 	if err != nil {
 		return nil, nil, err
 	}
-	after := &Position{sys: p.sys, st: next}
+	after := &Position{sys: p.sys, st: next, teams: p.afterTurn(given, next)}
 	return after, &Round{Played: engine.Played[*Position, rules.Event]{Before: p, After: after, Events: events}}, nil
 }
 
@@ -265,7 +301,7 @@ func (p *Position) Situation(side string) (string, error) {
 // View implements engine.Position: the side's own platoons and the enemy
 // it sees, as JSON; the public's has no platoon, the umpire's has all.
 func (p *Position) View(side string) ([]byte, error) {
-	return json.Marshal(view{Ruleset: p.sys.rs.Name, Side: side, State: sideView(p.sys.rs, p.st, side)})
+	return json.Marshal(view{Ruleset: p.sys.rs.Name, Side: side, State: sideView(p.sys.rs, p.st, side), Team: p.teams[side]})
 }
 
 // Map implements engine.Position.
@@ -353,7 +389,7 @@ type Round struct {
 // public reads that it was played, and the position as it may know it.
 func (r *Round) Report(side string, meta engine.RoundMeta) (string, error) {
 	rd := report.Round{Ruleset: r.After.sys.rs, Before: r.Before.st, After: r.After.st, Events: r.Events,
-		Game: meta.Game, Seed: meta.Seed, Defaulted: meta.Defaulted}
+		Game: meta.Game, Seed: meta.Seed, Defaulted: append(slices.Clone(meta.Defaulted), meta.DefaultedSeats...)}
 	if side == engine.Public {
 		return report.PublicText(rd, publicView(r.After.st)), nil
 	}

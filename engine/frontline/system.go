@@ -79,16 +79,23 @@ func (s *System) NewGame(scenario string, seed uint64) (engine.Position, error) 
 }
 
 // Load implements engine.System.
-func (s *System) Load(stored []byte) (engine.Position, error) {
-	st, err := rules.Load(stored)
+func (s *System) Load(raw []byte) (engine.Position, error) {
+	st, err := rules.Load(raw)
 	if err != nil {
 		return nil, err
 	}
-	return &Position{st: st}, nil
+	teams, err := loadTeams(raw)
+	if err != nil {
+		return nil, err
+	}
+	return &Position{st: st, teams: teams}, nil
 }
 
 // Plan implements engine.Planner: the bot plans from the side's view.
-func (s *System) Plan(view []byte, side, game string, seed uint64) (engine.Plan, error) {
+func (s *System) Plan(view []byte, seat, game string, seed uint64) (engine.Plan, error) {
+	side, n := engine.SplitSeat(seat)
+	side = strings.ToUpper(side)
+	seat = engine.SeatID(side, n)
 	v, err := rules.Load(view)
 	if err != nil {
 		return engine.Plan{}, fmt.Errorf("reading the situation: %w", err)
@@ -104,7 +111,15 @@ func (s *System) Plan(view []byte, side, game string, seed uint64) (engine.Plan,
 		return plan, nil // its standing orders went with its own turn
 	}
 	o := bot.Plan(v, side)
+	teams, err := loadTeams(view)
+	if err != nil {
+		return engine.Plan{}, err
+	}
+	o = seatShare(teams[side], seat, o)
 	plan.Orders = ordertext.Format(v, o, game)
+	if h := engine.SeatHeader(seat); h != "" {
+		plan.Orders = strings.Replace(plan.Orders, "SIDE "+side, "SIDE "+side+h, 1)
+	}
 	plan.Summary = fmt.Sprintf("%d buys, %d moves, %d engagements", len(o.Buys), len(o.Moves), len(o.Engagements))
 	return plan, nil
 }
@@ -112,10 +127,13 @@ func (s *System) Plan(view []byte, side, game string, seed uint64) (engine.Plan,
 // Position is a Frontline General game between two player turns.
 type Position struct {
 	st *rules.State
+	// teams are the sides played by a team (§IV.2), by side; nil for one
+	// player a side.
+	teams map[string]*engine.Team
 }
 
 // Marshal implements engine.Position.
-func (p *Position) Marshal() ([]byte, error) { return json.Marshal(p.st) }
+func (p *Position) Marshal() ([]byte, error) { return json.Marshal(stored{p.st, p.teams}) }
 
 // Scenario implements engine.Position.
 func (p *Position) Scenario() string { return p.st.Scenario }
@@ -142,6 +160,17 @@ func (p *Position) Form(side, game string) string { return ordertext.Form(p.st, 
 
 // Read implements engine.Position.
 func (p *Position) Read(side, text string, maxErrors int) engine.Reading {
+	if t := p.teams[strings.ToUpper(side)]; t != nil {
+		known := func(u string) bool { return p.st.Unit(strings.ToUpper(side), u) != nil }
+		return engine.ReadWholeSide[rules.Orders](text, strings.ToUpper(side), t, known, maxErrors, func(text string) engine.Reading {
+			return p.readSide(side, text, maxErrors)
+		})
+	}
+	return p.readSide(side, text, maxErrors)
+}
+
+// readSide reads a side's orders, its team's ASSIGN lines aside.
+func (p *Position) readSide(side, text string, maxErrors int) engine.Reading {
 	o, probs := ordertext.Parse(p.st, side, text)
 	r := engine.Reading{Errors: len(probs), Found: found(o)}
 	if len(probs) > 0 {
@@ -186,6 +215,12 @@ func sectionReference(section string) string {
 // Stand implements engine.Standing: a waiting side's REACT orders replace
 // the standing orders it gave with its own turn.
 func (p *Position) Stand(side, text string, maxErrors int) (engine.Position, engine.Reading) {
+	if side, n := engine.SplitSeat(side); n != 1 {
+		why := []engine.Problem{{Rule: "§IV.2, Table IV.1",
+			Text: fmt.Sprintf("standing orders (REACT) are the Frontline General's, %s's: a Commander gives none", side)}}
+		return nil, engine.Reading{Errors: 1, Found: true, Problems: why, Answer: engine.Refusal(text, why, maxErrors)}
+	}
+	text, _ = engine.CutSeat(text)
 	o, probs := ordertext.Parse(p.st, side, text)
 	r := engine.Reading{Errors: len(probs), Found: found(o)}
 	switch {
@@ -204,7 +239,7 @@ func (p *Position) Stand(side, text string, maxErrors int) (engine.Position, eng
 	r.Orders = &Orders{Orders: o}
 	r.Answer = fmt.Sprintf("Standing orders of %s accepted: they answer for you during %s's turn.\n\n%s",
 		p.side(side), p.st.Active, ordertext.FormatStanding(*o.Standing))
-	return &Position{st: next}, r
+	return &Position{st: next, teams: p.teams}, r
 }
 
 // Default implements engine.Position: nothing bought, nothing moved.
@@ -223,7 +258,15 @@ func (p *Position) WriteOrders(side string, o engine.Orders, game string) (strin
 	if err != nil {
 		return "", err
 	}
-	return ordertext.Format(p.st, fo, game), nil
+	text := ordertext.Format(p.st, fo, game)
+	if jo, ok := o.(*Orders); ok && len(jo.Assign) > 0 {
+		var b strings.Builder
+		for _, a := range jo.Assign {
+			fmt.Fprintf(&b, "ASSIGN %s TO %s\n", strings.Join(a.Units, " "), a.Seat)
+		}
+		text = strings.Replace(text, "\nEND\n", "\n"+b.String()+"END\n", 1)
+	}
+	return text, nil
 }
 
 // Play implements engine.Position: the active side's player turn.
@@ -241,7 +284,7 @@ func (p *Position) Play(orders map[string]engine.Orders, dice engine.Dice) (engi
 	if err != nil {
 		return nil, nil, err
 	}
-	after := &Position{st: next}
+	after := &Position{st: next, teams: p.afterTurn(active, o.(*Orders).Assign, next)} // OrdersOf checked its type
 	return after, &Round{Played: engine.Played[*Position, rules.Event]{Before: p, After: after, Events: events}}, nil
 }
 
@@ -274,7 +317,11 @@ func situation(st *rules.State, side string) string {
 
 // View implements engine.Position: the side's view, as JSON.
 func (p *Position) View(side string) ([]byte, error) {
-	return json.Marshal(sideView(p.st, side))
+	v := stored{State: sideView(p.st, side)}
+	if t := p.teams[strings.ToUpper(side)]; t != nil {
+		v.Teams = map[string]*engine.Team{strings.ToUpper(side): t}
+	}
+	return json.Marshal(v)
 }
 
 // Map implements engine.Position.
@@ -356,7 +403,8 @@ func (p *Position) Objectives() []string {
 	return out
 }
 
-// Orders are a side's orders for a player turn.
+// Orders are a side's orders for a player turn, or a seat's, with its
+// ASSIGN lines (§IV.2).
 type Orders = engine.JSONOrders[rules.Orders]
 
 // Round is a player turn played.
@@ -375,6 +423,9 @@ func (r *Round) Report(side string, meta engine.RoundMeta) (string, error) {
 	b.WriteString("\n\n")
 	for _, d := range meta.Defaulted {
 		fmt.Fprintf(&b, "%s sent no orders: nothing was bought or moved (default orders).\n\n", d)
+	}
+	for _, d := range meta.DefaultedSeats {
+		fmt.Fprintf(&b, "Seat %s sent no orders: its units held (default orders).\n\n", d)
 	}
 	switch side {
 	case engine.Public:

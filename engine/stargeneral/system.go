@@ -10,6 +10,8 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"slices"
+	"strings"
 
 	"fieldpost/engine"
 	"fieldpost/engine/stargeneral/bot"
@@ -85,7 +87,14 @@ func (s *System) Load(stored []byte) (engine.Position, error) {
 	if err := json.Unmarshal(stored, &st); err != nil {
 		return nil, fmt.Errorf("reading a Star General position: %w", err)
 	}
-	return s.Wrap(&st)
+	p, err := s.Wrap(&st)
+	if err != nil {
+		return nil, err
+	}
+	if p.teams, err = loadTeams(stored); err != nil {
+		return nil, err
+	}
+	return p, nil
 }
 
 // Wrap makes a position of a state, with the bundled ruleset it names.
@@ -98,7 +107,8 @@ func (s *System) Wrap(st *rules.State) (*Position, error) {
 }
 
 // Plan implements engine.Planner with the bot, from situation.json.
-func (s *System) Plan(view []byte, side, game string, seed uint64) (engine.Plan, error) {
+func (s *System) Plan(view []byte, seat, game string, seed uint64) (engine.Plan, error) {
+	side, _ := engine.SplitSeat(seat)
 	var sit situation
 	if err := json.Unmarshal(view, &sit); err != nil {
 		return engine.Plan{}, fmt.Errorf("reading the situation: %w", err)
@@ -119,11 +129,21 @@ func (s *System) Plan(view []byte, side, game string, seed uint64) (engine.Plan,
 		return engine.Plan{}, fmt.Errorf("the game has no side %q", side)
 	}
 	o := bot.Plan(rs, st, side, bot.Options{Seed: seed})
+	if team := sit.Teams[side]; team != nil {
+		o = seatShare(team, seat, o)
+	}
 	plan.Orders = ordertext.Format(rs, st, o, game)
-	if _, errs := ordertext.Parse(rs, st, side, plan.Orders); errs != nil {
+	if h := engine.SeatHeader(seat); h != "" {
+		plan.Orders = subordinateText(strings.Replace(plan.Orders, "  ROUND", "  "+strings.TrimSpace(h)+"  ROUND", 1))
+		plan.Summary = "seat " + seat + ": "
+	}
+	if _, errs := ordertext.Parse(rs, st, side, plan.Orders); errs != nil && engine.SeatHeader(seat) == "" {
 		// The bot's plans always validate; should the text still not read
 		// back, the form surely does.
 		plan.Orders = ordertext.Form(rs, st, side, game)
+		if sit.Teams[side] != nil {
+			plan.Orders = (&Position{sys: s, rs: rs, st: st, teams: sit.Teams}).SeatForm(seat, game)
+		}
 		plan.Summary = "the order form unchanged: the bot's orders did not read back: " + errs.Error()
 		return plan, nil
 	}
@@ -133,7 +153,7 @@ func (s *System) Plan(view []byte, side, game string, seed uint64) (engine.Plan,
 			attacks++
 		}
 	}
-	plan.Summary = fmt.Sprintf("%s, %s", plural(len(o.Units), "unit"), plural(attacks, "attack"))
+	plan.Summary += fmt.Sprintf("%s, %s", plural(len(o.Units), "unit"), plural(attacks, "attack"))
 	return plan, nil
 }
 
@@ -141,6 +161,8 @@ func (s *System) Plan(view []byte, side, game string, seed uint64) (engine.Plan,
 type situation struct {
 	Ruleset string       `json:"ruleset"`
 	State   *rules.State `json:"state"`
+	// Teams are the side's seats in a team game (the reader's side's).
+	Teams map[string]*engine.Team `json:"teams,omitempty"`
 }
 
 // Position is a Star General game between rounds. Star General hides
@@ -149,6 +171,9 @@ type Position struct {
 	sys *System
 	rs  *rules.Ruleset
 	st  *rules.State
+	// teams are the sides played by a team, by side; nil for one player a
+	// side.
+	teams map[string]*engine.Team
 }
 
 // State is the rules' position; callers must not change it.
@@ -158,7 +183,7 @@ func (p *Position) State() *rules.State { return p.st }
 func (p *Position) Ruleset() *rules.Ruleset { return p.rs }
 
 // Marshal implements engine.Position.
-func (p *Position) Marshal() ([]byte, error) { return json.Marshal(p.st) }
+func (p *Position) Marshal() ([]byte, error) { return json.Marshal(stored{p.st, p.teams}) }
 
 // Scenario implements engine.Position.
 func (p *Position) Scenario() string { return p.st.Scenario }
@@ -213,6 +238,17 @@ func (p *Position) Form(side, game string) string { return ordertext.Form(p.rs, 
 
 // Read implements engine.Position.
 func (p *Position) Read(side, text string, maxErrors int) engine.Reading {
+	if t := p.teams[side]; t != nil {
+		known := func(u string) bool { x := p.st.Unit(u); return x != nil && x.Side == side && !x.Removed }
+		return engine.ReadWholeSide[*rules.Orders](text, side, t, known, maxErrors, func(text string) engine.Reading {
+			return p.readSide(side, text, maxErrors)
+		})
+	}
+	return p.readSide(side, text, maxErrors)
+}
+
+// readSide reads a side's orders, its team's ASSIGN lines aside.
+func (p *Position) readSide(side, text string, maxErrors int) engine.Reading {
 	sub, errs := ordertext.Parse(p.rs, p.st, side, text)
 	r := engine.Reading{Found: sub.Lines > 0, Errors: len(errs), Round: sub.Round}
 	for _, l := range sub.Ignored {
@@ -246,8 +282,12 @@ func (p *Position) WriteOrders(side string, o engine.Orders, game string) (strin
 		return "", err
 	}
 	for _, so := range list {
-		if so.Side == side {
-			return ordertext.Format(p.rs, p.st, so, game), nil
+		if so.Orders.Side == side {
+			text := ordertext.Format(p.rs, p.st, so.Orders, game)
+			for _, a := range so.Assign {
+				text = strings.Replace(text, "\nEND\n", fmt.Sprintf("\nASSIGN %s TO %s\nEND\n", strings.Join(a.Units, " "), a.Seat), 1)
+			}
+			return text, nil
 		}
 	}
 	return "", fmt.Errorf("no side %q", side)
@@ -259,29 +299,32 @@ func (p *Position) Play(orders map[string]engine.Orders, dice engine.Dice) (engi
 	if err != nil {
 		return nil, nil, err
 	}
-	next, events, err := rules.Resolve(p.rs, p.st, list, sixSided{dice})
+	plain := make([]*rules.Orders, len(list))
+	for i, o := range list {
+		plain[i] = o.Orders
+	}
+	next, events, err := rules.Resolve(p.rs, p.st, plain, sixSided{dice})
 	if err != nil {
 		return nil, nil, err
 	}
-	after := &Position{sys: p.sys, rs: p.rs, st: next}
+	after := &Position{sys: p.sys, rs: p.rs, st: next, teams: p.afterRound(list, next)}
 	return after, &Round{Played: engine.Played[*Position, rules.Event]{Before: p, After: after, Events: events}}, nil
 }
 
 // orderList puts orders in the order of the sides, a side without any
 // playing the default orders.
-func (p *Position) orderList(orders map[string]engine.Orders) ([]*rules.Orders, error) {
-	var list []*rules.Orders
+func (p *Position) orderList(orders map[string]engine.Orders) ([]*Orders, error) {
+	var list []*Orders
 	for _, sd := range p.st.Sides {
 		o, given := orders[sd.Name]
 		if !given || o == nil {
-			list = append(list, rules.DefaultOrders(p.rs, p.st, sd.Name))
+			list = append(list, &Orders{Orders: rules.DefaultOrders(p.rs, p.st, sd.Name)})
 			continue
 		}
-		so, err := engine.OrdersOf[*rules.Orders](family, sd.Name, o)
-		if err != nil {
+		if _, err := engine.OrdersOf[*rules.Orders](family, sd.Name, o); err != nil {
 			return nil, err
 		}
-		list = append(list, so)
+		list = append(list, o.(*Orders)) // OrdersOf checked its type
 	}
 	return list, nil
 }
@@ -303,7 +346,11 @@ func (p *Position) Situation(side string) (string, error) {
 // View implements engine.Position: situation.json, the whole position (it
 // is what `fieldpost resolve --state` replays from).
 func (p *Position) View(side string) ([]byte, error) {
-	return json.Marshal(situation{p.st.Ruleset, p.st})
+	sit := situation{Ruleset: p.st.Ruleset, State: p.st}
+	if t := p.teams[side]; t != nil {
+		sit.Teams = map[string]*engine.Team{side: t}
+	}
+	return json.Marshal(sit)
 }
 
 // Map implements engine.Position.
@@ -324,7 +371,8 @@ func drawMap(w io.Writer, rs *rules.Ruleset, st *rules.State, events []rules.Eve
 	return engine.NoMap(family, f)
 }
 
-// Orders are a side's orders for a Star General round.
+// Orders are a side's orders for a Star General round, or a seat's, with
+// its ASSIGN lines.
 type Orders = engine.JSONOrders[*rules.Orders]
 
 // Round is a Star General round played; Events is its event log.
@@ -335,12 +383,16 @@ type Round struct {
 // Report implements engine.Round: the report without an order form (the
 // judge adds the reader's).
 func (r *Round) Report(side string, meta engine.RoundMeta) (string, error) {
-	orders, err := r.Before.orderList(meta.Orders)
+	list, err := r.Before.orderList(meta.Orders)
 	if err != nil {
 		return "", err
 	}
+	orders := make([]*rules.Orders, len(list))
+	for i, o := range list {
+		orders[i] = o.Orders
+	}
 	return report.Text(r.Before.sys.templates, report.Round{Ruleset: r.After.rs, Before: r.Before.st, After: r.After.st,
-		Events: r.Events, Seed: meta.Seed, Game: meta.Game, Defaulted: meta.Defaulted, Orders: orders})
+		Events: r.Events, Seed: meta.Seed, Game: meta.Game, Defaulted: append(slices.Clone(meta.Defaulted), meta.DefaultedSeats...), Orders: orders})
 }
 
 // Map implements engine.Round.
