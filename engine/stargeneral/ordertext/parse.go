@@ -371,7 +371,7 @@ func (p *parser) header(l srcLine) {
 		case "GAME":
 			p.sub.Game = val
 		case "SIDE":
-			if !strings.EqualFold(val, p.side) {
+			if !engine.SameSide(val, p.side) {
 				p.errorf(l, rules.SecNone, "", "these orders say SIDE %s, but they are being checked for %s", val, p.side)
 				return
 			}
