@@ -3,6 +3,7 @@ module fieldpost
 go 1.26.8
 
 require (
+	github.com/emersion/go-ical v0.0.0-20250329121855-f41e73efc392
 	github.com/emersion/go-imap/v2 v2.0.0-beta.8
 	github.com/emersion/go-message v0.18.2
 	github.com/emersion/go-sasl v0.0.0-20241020182733-b788ff22d5a6
@@ -12,4 +13,7 @@ require (
 	golang.org/x/sys v0.49.0
 )
 
-require golang.org/x/text v0.43.0 // indirect
+require (
+	github.com/teambition/rrule-go v1.8.2 // indirect
+	golang.org/x/text v0.43.0 // indirect
+)

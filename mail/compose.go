@@ -264,9 +264,14 @@ func binaryEntity(p Part, disposition string) *entity {
 		mediaType = "application/octet-stream"
 	}
 	var h message.Header
-	var params map[string]string
+	// A content type may carry parameters of its own (text/calendar's
+	// method); Compose checked that it parses.
+	mediaType, params, _ := mime.ParseMediaType(mediaType)
 	if p.Filename != "" {
-		params = map[string]string{"name": p.Filename}
+		if params == nil {
+			params = map[string]string{}
+		}
+		params["name"] = p.Filename
 	}
 	h.SetContentType(mediaType, params)
 	var dispParams map[string]string

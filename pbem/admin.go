@@ -116,6 +116,8 @@ type GameInfo struct {
 	// yet; MailFailed those given up on.
 	MailWaiting int `json:"mail_waiting"`
 	MailFailed  int `json:"mail_failed"`
+	// Policy is the game's people policy (POLICY).
+	Policy Policy `json:"policy"`
 }
 
 // SideInfo is a side of a game: its player and its forces.
@@ -133,6 +135,17 @@ type SideInfo struct {
 	SP     int `json:"sp"`
 	// Unreachable is set when the judge's mail to the player bounced.
 	Unreachable *Unreachable `json:"unreachable,omitempty"`
+	// The seat: Address "" when open (Abandoned when after missed
+	// deadlines, Joining who asks for it); the player's first round, its
+	// reliability in the seat and over the club, its deadlines missed in
+	// a row, and who held the seat before.
+	Since           int         `json:"since"`
+	Reliability     Reliability `json:"reliability"`
+	ClubReliability Reliability `json:"club_reliability"`
+	MissedInARow    int         `json:"missed_in_a_row,omitempty"`
+	Abandoned       bool        `json:"abandoned,omitempty"`
+	Joining         string      `json:"joining,omitempty"`
+	Past            []Tenure    `json:"past,omitempty"`
 }
 
 // Games returns every game, in id order, read with the game systems hosted.
@@ -227,11 +240,18 @@ func gameInfo(systems engine.Systems, t storeTx, g *Game, mails mailCount) (*Gam
 	if g.Ended {
 		info.RoundName = ""
 	}
+	club, err := t.clubReliabilities()
+	if err != nil {
+		return nil, err
+	}
+	info.Policy = g.Policy
 	waiting := pos.Step().Waiting
 	for _, p := range g.Players {
 		f := pos.Forces(seatSide(p.Side))
 		side := SideInfo{Side: p.Side, Title: sideTitle(pos, seatSide(p.Side)), Address: p.Address, Unreachable: p.Unreachable,
-			Units: f.Units, Stands: f.Pieces, SP: f.Strength}
+			Units: f.Units, Stands: f.Pieces, SP: f.Strength,
+			Since: max(p.Since, 1), Reliability: p.reliability(), ClubReliability: club[strings.ToLower(p.Address)],
+			MissedInARow: p.InARow, Abandoned: p.Abandoned, Joining: p.Joining, Past: p.Past}
 		if p.Side != seatSide(p.Side) {
 			side.Title += ", seat " + seatLine(pos, p.Side)
 		}
@@ -342,15 +362,38 @@ func WriteGame(w io.Writer, g *GameInfo, now time.Time) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	unreachable := false
 	for _, s := range g.Sides {
 		if u := s.Unreachable; u != nil {
 			fmt.Fprintf(w, "\nUNREACHABLE: %s (%s): the judge's mail failed for good %s: %s\n", s.Side, s.Address, formatTime(u.Since), u.Reason)
-			unreachable = true
+			if !g.Ended {
+				fmt.Fprintln(w, wayOut(g.ID, s.Side))
+			}
 		}
 	}
-	if unreachable && !g.Ended {
-		fmt.Fprintln(w, wayOut(g.ID))
+	fmt.Fprintf(w, "\nPolicy: %s\n", g.Policy.describe())
+	fmt.Fprintln(w, "Seats (reliability: rounds with orders in time, in this game; over the club):")
+	for _, s := range g.Sides {
+		who := s.Address
+		switch {
+		case s.Address == "" && s.Joining != "":
+			who = "open, " + s.Joining + " asks to JOIN (APPROVE " + g.ID + " " + s.Side + ")"
+		case s.Address == "" && s.Abandoned:
+			who = "open (abandoned): the caretaker plays it"
+		case s.Address == "":
+			who = "open: the caretaker plays it"
+		}
+		fmt.Fprintf(w, "  %s: %s", s.Side, who)
+		if s.Address != "" {
+			fmt.Fprintf(w, " from round %d; %s; club %s", max(s.Since, 1), s.Reliability, s.ClubReliability)
+			if s.MissedInARow > 0 {
+				fmt.Fprintf(w, "; %s in a row", plural(s.MissedInARow, "missed deadline"))
+			}
+		}
+		fmt.Fprintln(w)
+		for _, past := range s.Past {
+			fmt.Fprintf(w, "    before: %s, %s, %s; %s\n", past.Address, past.rounds(), past.Left,
+				Reliability{OnTime: past.OnTime, Missed: past.Missed})
+		}
 	}
 	if len(g.Objectives) > 0 {
 		fmt.Fprintf(w, "\nObjectives:\n  %s\n", strings.Join(g.Objectives, "\n  "))

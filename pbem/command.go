@@ -31,7 +31,17 @@ const (
 	cmdEnd         = "END"
 	cmdRemail      = "REMAIL"
 	cmdTimezone    = "TIMEZONE"
-	cmdTeam        = "TEAM"
+	// The people side of a game (seats.go, talk.go, absence.go, address.go).
+	cmdReplace   = "REPLACE"
+	cmdOpen      = "OPEN"
+	cmdApprove   = "APPROVE"
+	cmdPolicy    = "POLICY"
+	cmdBroadcast = "BROADCAST"
+	cmdJoin      = "JOIN"
+	cmdAddress   = "ADDRESS"
+	cmdAbsence   = "ABSENCE"
+	cmdMessage   = "MESSAGE"
+	cmdTeam      = "TEAM"
 )
 
 var commandWords = map[string]string{
@@ -53,13 +63,16 @@ var commandWords = map[string]string{
 	"END": cmdEnd, "ENDGAME": cmdEnd,
 	"REMAIL":   cmdRemail,
 	"TIMEZONE": cmdTimezone, "TZ": cmdTimezone, "ZONE": cmdTimezone,
-	"TEAM": cmdTeam,
+	"REPLACE": cmdReplace, "OPEN": cmdOpen, "APPROVE": cmdApprove, "POLICY": cmdPolicy,
+	"BROADCAST": cmdBroadcast, "JOIN": cmdJoin, "ADDRESS": cmdAddress, "ABSENCE": cmdAbsence, "AWAY": cmdAbsence,
+	"MESSAGE": cmdMessage, "MSG": cmdMessage, "TEAM": cmdTeam,
 }
 
 // gmCommands may only be given with the GM's secret.
 var gmCommands = map[string]bool{
 	cmdNewGame: true, cmdDeadline: true, cmdExtend: true, cmdPause: true,
 	cmdResume: true, cmdForce: true, cmdRollback: true, cmdEnd: true, cmdRemail: true,
+	cmdReplace: true, cmdOpen: true, cmdApprove: true, cmdPolicy: true, cmdBroadcast: true,
 }
 
 // The header lines of the order language, which also carry the game, side

@@ -16,32 +16,39 @@ import (
 
 	"fieldpost/engine"
 	"fieldpost/mail"
+	"fieldpost/pbem/protocol"
 )
 
-// The kinds of mail the judge sends (docs/mail-format.md), as the
-// X-Fieldpost-Kind field names them.
+// The kinds of mail the judge sends, as the X-Fieldpost-Kind field names
+// them (pbem/protocol defines them for the players' programs too).
 const (
-	kindWelcome    = "welcome"
-	kindReport     = "report"
-	kindAccepted   = "accepted"
-	kindRejected   = "rejected"
-	kindCheck      = "check"
-	kindReminder   = "reminder"
-	kindDefaulted  = "defaulted"
-	kindStatus     = "status"
-	kindMap        = "map"
-	kindHistory    = "history"
-	kindHelp       = "help"
-	kindAuthFailed = "auth-failed"
-	kindError      = "error"
-	kindGM         = "gm"
-	kindGameOver   = "game-over"
-	kindTeam       = "team"
+	kindWelcome    = protocol.KindWelcome
+	kindReport     = protocol.KindReport
+	kindAccepted   = protocol.KindAccepted
+	kindRejected   = protocol.KindRejected
+	kindCheck      = protocol.KindCheck
+	kindReminder   = protocol.KindReminder
+	kindDefaulted  = protocol.KindDefaulted
+	kindStatus     = protocol.KindStatus
+	kindMap        = protocol.KindMap
+	kindHistory    = protocol.KindHistory
+	kindHelp       = protocol.KindHelp
+	kindAuthFailed = protocol.KindAuthFailed
+	kindError      = protocol.KindError
+	kindGM         = protocol.KindGM
+	kindGameOver   = protocol.KindGameOver
+	kindTeam       = protocol.KindTeam
+	// The people side of a game (seats.go, talk.go, absence.go,
+	// address.go); their mails are written by the gm template.
+	kindSeat    = protocol.KindSeat
+	kindTalk    = protocol.KindTalk
+	kindAbsence = protocol.KindAbsence
+	kindConfirm = protocol.KindConfirm
 )
 
 // formMarker opens the order form at the end of a mail's text; the form's
 // END line closes it (docs/mail-format.md).
-const formMarker = "--- ORDER FORM ---"
+const formMarker = protocol.FormMarker
 
 // mapContentID is the Content-ID of the map picture in a mail's HTML.
 const mapContentID = "map@fieldpost"
@@ -137,14 +144,26 @@ type letter struct {
 	// textMap is the text map the text holds, left out of the HTML part,
 	// whose picture shows the map: a division's takes 12 KB (issue 25).
 	textMap string
+	// calendar: the mail carries the side's deadline as a calendar event.
+	calendar bool
+	// replyTo, when set, is the Reply-To instead of the judge's address or
+	// the player's secret one (an address change's confirmation).
+	replyTo string
 }
 
 // mapInPicture stands in the HTML part for the text map left out.
 const mapInPicture = "(The map is the picture above; the plain-text version of this mail has it in letters.)\n"
 
+// sharedTemplates are the kinds written by another kind's template: a
+// club's own templates folder need not have them.
+var sharedTemplates = map[string]string{kindSeat: kindGM, kindTalk: kindGM, kindAbsence: kindGM, kindConfirm: kindGM}
+
 // render executes a text template.
 func (s *Service) render(name string, d *mailData) (string, error) {
 	d.Judge = s.opts.Address
+	if shared, ok := sharedTemplates[name]; ok {
+		name = shared
+	}
 	var b bytes.Buffer
 	if err := s.text.ExecuteTemplate(&b, name+".txt.tmpl", d); err != nil {
 		return "", fmt.Errorf("mail template %s: %w", name, err)
@@ -269,7 +288,7 @@ func situationPart(pos engine.Position, side string) (mail.Part, error) {
 	if err != nil {
 		return mail.Part{}, fmt.Errorf("encoding situation.json: %w", err)
 	}
-	return mail.Part{ContentType: "application/json", Filename: "situation.json", Data: raw}, nil
+	return mail.Part{ContentType: "application/json", Filename: protocol.SituationFile, Data: raw}, nil
 }
 
 // maxReferences bounds the References of a mail: the game's root and the
@@ -284,7 +303,20 @@ func (t *txn) queue(l *letter) error {
 	if t.unsent {
 		return nil
 	}
+	if l.to == "" {
+		// An open seat: nobody to mail.
+		return nil
+	}
 	s := t.s
+	if l.calendar && l.game != nil {
+		part, ok, err := s.deadlinePart(l.game, l.side, t.now)
+		if err != nil {
+			return err
+		}
+		if ok {
+			l.attachments = append(slices.Clone(l.attachments), part)
+		}
+	}
 	text := l.text
 	if l.form != "" {
 		// The form is kept whole: it is what the player answers with.
@@ -315,10 +347,13 @@ func (t *txn) queue(l *letter) error {
 		out.HTML = html
 	}
 	replyTo := s.opts.Address
-	if l.side != "" && l.game != nil {
+	switch {
+	case l.replyTo != "":
+		replyTo = l.replyTo
+	case l.side != "" && l.game != nil:
 		replyTo = s.tokenAddress(deriveSecret(s.opts.ServerKey, l.game, l.side))
 	}
-	out.Headers = []mail.HeaderField{{Key: "Reply-To", Value: replyTo}, {Key: "X-Fieldpost-Kind", Value: l.kind}}
+	out.Headers = []mail.HeaderField{{Key: "Reply-To", Value: replyTo}, {Key: protocol.HeaderKind, Value: l.kind}}
 
 	// An answer refers to the mail it answers; everything about a game also
 	// refers to the game's root, which puts it in the game's thread.
@@ -330,11 +365,11 @@ func (t *txn) queue(l *letter) error {
 	if g := l.game; g != nil {
 		out.ListID = fmt.Sprintf("<%s.%s>", g.ID, s.domain)
 		out.Headers = append(out.Headers,
-			mail.HeaderField{Key: "X-Fieldpost-Game", Value: g.ID},
-			mail.HeaderField{Key: "X-Fieldpost-System", Value: cmp.Or(g.System, LegacySystem)},
-			mail.HeaderField{Key: "X-Fieldpost-Round", Value: strconv.Itoa(cmp.Or(l.reported, g.Round()))})
+			mail.HeaderField{Key: protocol.HeaderGame, Value: g.ID},
+			mail.HeaderField{Key: protocol.HeaderSystem, Value: cmp.Or(g.System, LegacySystem)},
+			mail.HeaderField{Key: protocol.HeaderRound, Value: strconv.Itoa(cmp.Or(l.reported, g.Round()))})
 		if l.side != "" {
-			out.Headers = append(out.Headers, mail.HeaderField{Key: "X-Fieldpost-Side", Value: l.side})
+			out.Headers = append(out.Headers, mail.HeaderField{Key: protocol.HeaderSide, Value: l.side})
 		}
 		refs = slices.DeleteFunc(refs, func(id string) bool { return id == g.Thread })
 		refs = append([]string{g.Thread}, refs...)
@@ -360,8 +395,7 @@ func (t *txn) queue(l *letter) error {
 
 // tokenAddress is the judge's address with a secret: judge+TOKEN@domain.
 func (s *Service) tokenAddress(secret string) string {
-	local, domain, _ := strings.Cut(s.opts.Address, "@")
-	return local + "+" + secret + "@" + domain
+	return protocol.TokenAddress(s.opts.Address, secret)
 }
 
 // wrap breaks the lines of text longer than width at spaces, for the

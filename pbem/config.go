@@ -76,6 +76,9 @@ type Config struct {
 	// StrangerAnswers, RefusalNotices: stranger_answers, refusal_notices,
 	// as N/DURATION.
 	StrangerAnswers, RefusalNotices Limit
+	// TalkLimit, AbsenceDays: table_talk (N/DURATION), absence_days.
+	TalkLimit   Limit
+	AbsenceDays int
 
 	// HTTPListen is where the game pages are served (host:port); "" for
 	// none. BaseURL is how players reach them (behind a reverse proxy, its
@@ -91,6 +94,8 @@ type Config struct {
 	// BotAccount, not from a file, is Options.BotAccount: the embedded
 	// mode's.
 	BotAccount func(game, side string) (address string, err error)
+	// ClubAccount, not from a file, is Options.ClubAccount.
+	ClubAccount func(name string) (settings string, err error)
 	// InHand, not from a file, is Options.InHand: a test's hook.
 	InHand func(msg *mail.Inbound) error
 
@@ -134,6 +139,8 @@ func DefaultConfig() *Config {
 		SendGiveUp:           72 * time.Hour,
 		StrangerAnswers:      Limit{N: 1, Per: 24 * time.Hour},
 		RefusalNotices:       Limit{N: 3, Per: time.Hour},
+		TalkLimit:            Limit{N: 20, Per: 24 * time.Hour},
+		AbsenceDays:          14,
 		LogLevel:             slog.LevelInfo,
 		LogFormat:            "text",
 	}
@@ -301,6 +308,13 @@ func (c *Config) set(key, val string) error {
 		c.StrangerAnswers, err = ParseLimit(val)
 	case "refusal_notices":
 		c.RefusalNotices, err = ParseLimit(val)
+	case "table_talk":
+		c.TalkLimit, err = ParseLimit(val)
+	case "absence_days":
+		c.AbsenceDays, err = strconv.Atoi(val)
+		if err != nil || c.AbsenceDays < 1 || c.AbsenceDays > 365 {
+			err = errors.New("want a whole number of days from 1 to 365")
+		}
 	case "log_level":
 		err = c.LogLevel.UnmarshalText([]byte(val))
 	case "log_format":

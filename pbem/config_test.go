@@ -45,7 +45,7 @@ func TestExampleConfig(t *testing.T) {
 		"imap_password", "imap_mailbox", "imap_processed_mailbox", "imap_set_aside_mailbox", "imap_processed_keep", "imap_poll_interval", "imap_idle",
 		"max_message_size", "max_header_fields", "max_mime_parts", "max_lines", "max_errors", "max_answer_size",
 		"smtp_addr", "smtp_tls", "smtp_username", "smtp_password", "smtp_helo", "smtp_sessions", "gm_secret", "gm_address", "deadline",
-		"reminders", "grace", "templates", "send_retry_min", "send_retry_max", "send_give_up", "stranger_answers", "refusal_notices", "log_level", "log_format", "http_listen", "base_url", "lmtp_listen"} {
+		"reminders", "grace", "templates", "send_retry_min", "send_retry_max", "send_give_up", "stranger_answers", "refusal_notices", "table_talk", "absence_days", "log_level", "log_format", "http_listen", "base_url", "lmtp_listen"} {
 		if !documented[key] {
 			t.Errorf("%s is not in the example", key)
 		}

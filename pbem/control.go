@@ -12,6 +12,7 @@ import (
 	"net"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -38,6 +39,8 @@ func ControlSocket(database string) string {
 const (
 	opGames   = "games"   // every game: Games
 	opGame    = "game"    // one game: Game
+	opLadder  = "ladder"  // the club ladder: Ladder
+	opAccount = "account" // a club mail account: ClubAccount
 	opCommand = "command" // a GM command: Command and Args
 	opBackup  = "backup"  // the database, after the response line
 	// A mail handed over by the mail server (fieldpost deliver): Length
@@ -62,6 +65,9 @@ type controlResponse struct {
 	Games  []GameInfo   `json:"games,omitempty"`
 	Game   *GameInfo    `json:"game,omitempty"`
 	Answer *AdminAnswer `json:"answer,omitempty"`
+	Ladder []LadderRow  `json:"ladder,omitempty"`
+	// Settings are a club account\'s, created or not.
+	Settings string `json:"settings,omitempty"`
 	// SetAside are the delivered mails set aside.
 	SetAside []SetAsideMail `json:"set_aside,omitempty"`
 	// Size is the length of the backup that follows the response line.
@@ -180,6 +186,10 @@ func (c *control) handle(conn net.Conn) {
 		resp.Games, err = c.d.store.Games(c.d.svc.opts.Systems)
 	case opGame:
 		resp.Game, err = c.d.store.Game(c.d.svc.opts.Systems, req.Game)
+	case opLadder:
+		resp.Ladder, err = c.d.store.Ladder()
+	case opAccount:
+		resp.Settings, err = c.d.svc.clubAccount(req.Game)
 	case opCommand:
 		resp.Answer, err = c.d.svc.Admin(context.Background(), req.Command, req.Args...)
 	case opDeliver:
@@ -385,6 +395,31 @@ func (a *AdminConn) Game(ctx context.Context, id string) (*GameInfo, error) {
 	return resp.Game, nil
 }
 
+// Ladder returns the club ladder (Store.Ladder).
+func (a *AdminConn) Ladder(ctx context.Context) ([]LadderRow, error) {
+	if !a.live {
+		return a.store.Ladder()
+	}
+	resp, err := a.call(ctx, &controlRequest{Op: opLadder}, nil)
+	if err != nil {
+		return nil, err
+	}
+	return resp.Ladder, nil
+}
+
+// ClubAccount creates an account on the running embedded judge's club
+// mail server, and returns what a mail program needs to use it.
+func (a *AdminConn) ClubAccount(ctx context.Context, name string) (string, error) {
+	if !a.live {
+		return "", errors.New("the judge is not running: club accounts are made by the running embedded judge (fieldpost serve without --config)")
+	}
+	resp, err := a.call(ctx, &controlRequest{Op: opAccount, Game: name}, nil)
+	if err != nil {
+		return "", err
+	}
+	return resp.Settings, nil
+}
+
 // Command runs a GM command (see Service.Admin).
 func (a *AdminConn) Command(ctx context.Context, command string, args ...string) (*AdminAnswer, error) {
 	if !a.live {
@@ -577,4 +612,17 @@ func exchange(conn net.Conn, req *controlRequest, sent []byte, body func(r io.Re
 		}
 	}
 	return &resp, nil
+}
+
+// clubAccount creates a club mail account (Options.ClubAccount), refusing
+// one that exists.
+func (s *Service) clubAccount(name string) (string, error) {
+	if s.opts.ClubAccount == nil {
+		return "", errors.New("this judge has no club mail server of its own: only the embedded judge (fieldpost serve without --config) makes accounts")
+	}
+	settings, err := s.opts.ClubAccount(name)
+	if err == nil && settings == "" {
+		err = fmt.Errorf("the club has an account %q already", strings.ToLower(name))
+	}
+	return settings, err
 }

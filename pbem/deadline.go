@@ -118,29 +118,42 @@ func (t *txn) deadlineActions(g *Game) error {
 		t.log.Info("deadline passed; playing the round", "round", g.Round())
 		return t.playRound(g, deadlineNotice)
 	}
+	// One reminder per deadline and kind: a kind sent for this deadline
+	// already (before the deadline was moved away and back) is not sent
+	// again, and kinds due together make one mail.
 	reminding := false
 	for _, r := range t.s.opts.Reminders {
-		if at := g.Deadline.Add(-r); at.After(g.RemindedUntil) && !at.After(t.now) {
+		if at := g.Deadline.Add(-r); at.After(g.RemindedUntil) && !at.After(t.now) && !g.Reminded[r.String()].Equal(g.Deadline) {
 			reminding = true
+			if g.Reminded == nil {
+				g.Reminded = map[string]time.Time{}
+			}
+			g.Reminded[r.String()] = g.Deadline
 		}
-	}
-	if !reminding {
-		return nil
 	}
 	g.RemindedUntil = t.now
 	if err := t.putGame(g); err != nil {
 		return err
+	}
+	if !reminding {
+		return nil
 	}
 	missing, err := t.missingSides(g)
 	if err != nil {
 		return err
 	}
 	for _, side := range missing {
+		if p := g.Player(side); p != nil && p.absentAt(g.Deadline) {
+			continue // away, and said so: the caretaker plays
+		}
 		t.log.Info("reminder", "side", side, "round", g.Round())
+		// The absolute time, in the player's zone: a reminder read late
+		// still says when.
+		due := formatTimeIn(g.Deadline, zoneOf(g, side))
 		body := fmt.Sprintf("The judge has no orders from you yet for round %d. They are due by %s, in %s.\n"+
 			"Without them your units hold where they stand.",
-			g.Round(), formatTime(g.Deadline), formatDuration(g.Deadline.Sub(t.now)))
-		if err := t.mailPlayer(g, side, kindReminder, fmt.Sprintf("Reminder: orders for round %d due %s", g.Round(), formatTime(g.Deadline)), body, true); err != nil {
+			g.Round(), due, formatDuration(g.Deadline.Sub(t.now)))
+		if err := t.mailPlayer(g, side, kindReminder, fmt.Sprintf("Reminder: orders for round %d due %s", g.Round(), due), body, true); err != nil {
 			return err
 		}
 	}
@@ -161,7 +174,8 @@ func (s *Service) pruneProcessed(now time.Time) {
 		if n+sent > 0 {
 			t.log.Info("forgot old mail ids", "handled", n, "sent", sent)
 		}
-		held, addresses, err := t.pruneLimits(now, map[string]Limit{limitStranger: t.s.opts.StrangerAnswers, limitRefusal: t.s.opts.RefusalNotices})
+		held, addresses, err := t.pruneLimits(now, map[string]Limit{limitStranger: t.s.opts.StrangerAnswers,
+			limitRefusal: t.s.opts.RefusalNotices, limitTalk: t.s.opts.TalkLimit})
 		if held > 0 {
 			t.log.Warn("mails held back by the limits, not summed up in a later mail", "held", held, "addresses", addresses)
 		}

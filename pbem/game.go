@@ -41,7 +41,10 @@ type Game struct {
 	// RemindedUntil: the reminders due up to this time have been sent, or
 	// were already due when the deadline was set and are skipped.
 	RemindedUntil time.Time `json:"reminded_until,omitzero"`
-	Paused        bool      `json:"paused,omitempty"`
+	// Reminded is, by reminder (its time before the deadline), the
+	// deadline it was last sent for: one reminder per deadline and kind.
+	Reminded map[string]time.Time `json:"reminded,omitempty"`
+	Paused   bool                 `json:"paused,omitempty"`
 	// TimeZone is the IANA zone the game's mails show times in, for players
 	// who chose none; "" for UTC.
 	TimeZone string `json:"time_zone,omitempty"`
@@ -53,6 +56,9 @@ type Game struct {
 	// Thread is the root Message-ID every mail of the game refers to.
 	Thread  string    `json:"thread"`
 	Created time.Time `json:"created"`
+	// Policy is what the GM chose for the people side of the game:
+	// caretaker, absences, joining, rating (people.go).
+	Policy
 	// Team are the TEAM messages between a side's seats, shown publicly
 	// once the game is over.
 	Team []TeamMessage `json:"team,omitempty"`
@@ -77,6 +83,8 @@ type Player struct {
 	TimeZone string `json:"time_zone,omitempty"`
 	// Unreachable is set when a mail to the player bounced.
 	Unreachable *Unreachable `json:"unreachable,omitempty"`
+	// SeatState is who holds the seat and how it has been kept (seats.go).
+	SeatState
 }
 
 // Unreachable says that mail to a player's address bounced: when, and why
@@ -120,6 +128,13 @@ type roundRecord struct {
 	// (engine.Step's Waiting), in that order.
 	Orders    []json.RawMessage `json:"orders"`
 	Defaulted []string          `json:"defaulted,omitempty"`
+	// Caretaker says, by side, how the caretaker gave the orders of a side
+	// that sent none (not defaulted then).
+	Caretaker map[string]string `json:"caretaker,omitempty"`
+	// OnTime and Missed name the seats whose reliability the round counted
+	// (kept their deadline, missed it), for a ROLLBACK to take back.
+	OnTime []string `json:"on_time,omitempty"`
+	Missed []string `json:"missed,omitempty"`
 	// DefaultedSeats are the seats of a team that sent nothing while
 	// others of their side did: their units did the default orders.
 	DefaultedSeats []string        `json:"defaulted_seats,omitempty"`
@@ -288,7 +303,12 @@ func (t *txn) missingSides(g *Game) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	return t.sidesWithoutOrders(g, pos, pos.Step().Waiting)
+	missing, err := t.sidesWithoutOrders(g, pos, pos.Step().Waiting)
+	// An open seat waits for nobody: the caretaker plays it.
+	return slices.DeleteFunc(missing, func(seat string) bool {
+		p := g.Player(seat)
+		return p != nil && p.isOpen()
+	}), err
 }
 
 // sidesWithoutOrders lists the seats of the sides of waiting without
@@ -353,4 +373,9 @@ func (t storeTx) pruneProcessed(before time.Time) (int, error) {
 		}
 	}
 	return len(old), nil
+}
+
+// deleteToken forgets a secret's hash: the secret no longer works.
+func (t storeTx) deleteToken(hash string) error {
+	return t.tx.Bucket(bucketTokens).Delete([]byte(hash))
 }

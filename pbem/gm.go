@@ -58,8 +58,12 @@ func (t *txn) runGM(req *request) error {
 		if err := t.playRound(g, forcedNotice); err != nil {
 			return err
 		}
+		without := "sides without orders played the default orders"
+		if g.Caretaker == caretakerBot || g.Caretaker == caretakerStanding {
+			without = "the caretaker (" + g.Caretaker + ") played the sides without orders"
+		}
 		return t.answerGM(kindGM, g, fmt.Sprintf("Round %d played", round),
-			fmt.Sprintf("Round %d of game %s was played now; sides without orders played the default orders.", round, g.ID))
+			fmt.Sprintf("Round %d of game %s was played now; %s.", round, g.ID, without))
 	case cmdRollback:
 		return t.rollback(g)
 	case cmdEnd:
@@ -68,6 +72,16 @@ func (t *txn) runGM(req *request) error {
 		return t.remail(g)
 	case cmdTimezone:
 		return t.gameTimeZone(g, args)
+	case cmdReplace:
+		return t.replace(g, args)
+	case cmdOpen:
+		return t.openSeatCommand(g, args)
+	case cmdApprove:
+		return t.approve(g, args)
+	case cmdPolicy:
+		return t.policy(g, args)
+	case cmdBroadcast:
+		return t.broadcast(g, req)
 	}
 	return fmt.Errorf("no handler for command %s", req.Command)
 }
@@ -143,12 +157,19 @@ func (t *txn) newGame(req *request) error {
 		return refuse("%v.", err)
 	}
 	var scenario, id string
+	var policy Policy
 	period := t.s.opts.Deadline
 	addresses := map[string]string{}
 	// Subordinate seats (team play): SIDE.n=address|empty, SIDE.n.name=,
 	// SIDE.n.units=.
 	seats, seatNames, seatUnits := map[string]string{}, map[string]string{}, map[string]string{}
 	for _, kv := range pairs {
+		if known, err := parsePolicy(&policy, kv[0], kv[1]); known {
+			if err != nil {
+				return refuse("%v.", err)
+			}
+			continue
+		}
 		switch key, val := kv[0], kv[1]; key {
 		case "scenario":
 			scenario = strings.ToLower(val)
@@ -193,8 +214,8 @@ func (t *txn) newGame(req *request) error {
 		return fmt.Errorf("setting up %s: %w", sc.Name, err)
 	}
 	g := &Game{ID: id, System: sys.Name(), Scenario: sc.Name, Ruleset: sc.Ruleset, Title: pos.Title(), Seed: seed,
-		Nonce: randomHex(8), Turn: pos.Turn(), Period: period, Thread: mail.NewMessageID(t.s.domain), Created: t.now}
-	var sides []string
+		Nonce: randomHex(8), Turn: pos.Turn(), Period: period, Thread: mail.NewMessageID(t.s.domain), Created: t.now, Policy: policy}
+	var sides, newAccounts []string
 	for _, sd := range pos.Sides() {
 		sides = append(sides, sd.Name)
 		val, ok := addresses[strings.ToLower(sd.Name)]
@@ -202,7 +223,11 @@ func (t *txn) newGame(req *request) error {
 			continue
 		}
 		delete(addresses, strings.ToLower(sd.Name))
-		addr, why := t.playerAddress(id, sd.Name, val)
+		if strings.EqualFold(val, openSeat) {
+			g.Players = append(g.Players, Player{Side: sd.Name})
+			continue
+		}
+		addr, why := t.playerAddress(id, sd.Name, val, &newAccounts)
 		if why != "" {
 			return refuse("%s", why)
 		}
@@ -241,7 +266,7 @@ func (t *txn) newGame(req *request) error {
 			if su.Empty {
 				continue
 			}
-			addr, why := t.playerAddress(id, setups[i].ID, seats[su.ID])
+			addr, why := t.playerAddress(id, setups[i].ID, seats[su.ID], &newAccounts)
 			if why != "" {
 				return refuse("%s", why)
 			}
@@ -259,6 +284,9 @@ func (t *txn) newGame(req *request) error {
 		return err
 	}
 	for _, p := range g.Players {
+		if p.isOpen() {
+			continue
+		}
 		if err := t.putToken(hashSecret(deriveSecret(t.s.opts.ServerKey, g, p.Side)), g.ID, p.Side); err != nil {
 			return err
 		}
@@ -275,6 +303,10 @@ func (t *txn) newGame(req *request) error {
 	}
 	var who []string
 	for _, p := range g.Players {
+		if p.isOpen() {
+			who = append(who, fmt.Sprintf("  %-10s open: JOIN %s %s", p.Side, g.ID, p.seatName()))
+			continue
+		}
 		if err := t.welcome(g, p.Side, png); err != nil {
 			return err
 		}
@@ -285,14 +317,23 @@ func (t *txn) newGame(req *request) error {
 		deadline = fmt.Sprintf("%s a round (the first: %s)", formatDuration(period), formatTime(g.Deadline))
 	}
 	return t.answerGM(kindGM, g, "Game created",
-		fmt.Sprintf("Game %s is created: %s (%s), %s.\n\nPlayers, each mailed a welcome with its secret (you are told at once\nif one of them cannot be reached):\n%s\n",
-			g.ID, g.Title, g.Scenario, deadline, strings.Join(who, "\n")))
+		fmt.Sprintf("Game %s is created: %s (%s), %s.\n\nPlayers, each mailed a welcome with its secret (you are told at once\nif one of them cannot be reached):\n%s\n\nPolicy: %s.\n",
+			g.ID, g.Title, g.Scenario, deadline, strings.Join(who, "\n"), g.Policy.describe())+newAccountsText(newAccounts))
+}
+
+// newAccountsText tells the GM of the club accounts a NEWGAME created,
+// with what their players need to use them.
+func newAccountsText(settings []string) string {
+	if len(settings) == 0 {
+		return ""
+	}
+	return "\nNew club mail accounts, for their players:\n\n" + strings.Join(settings, "\n")
 }
 
 // playerAddress reads NEWGAME's address of a side's or seat's player: a
 // mail address, or bot for a bot with an account of its own (the embedded
 // judge's). why says what is wrong, "" when nothing is.
-func (t *txn) playerAddress(game, seat, val string) (address, why string) {
+func (t *txn) playerAddress(game, seat, val string, newAccounts *[]string) (address, why string) {
 	if strings.EqualFold(val, "bot") {
 		if t.s.opts.BotAccount == nil {
 			return "", fmt.Sprintf("%s=bot: only the embedded judge (fieldpost serve without --config), while it runs, "+
@@ -307,6 +348,18 @@ func (t *txn) playerAddress(game, seat, val string) (address, why string) {
 	addr, err := netmail.ParseAddress(val)
 	if err != nil || !sendable(addr.Address) {
 		return "", fmt.Sprintf("%s=%s is not a mail address.", seat, val)
+	}
+	// A new address of the club's own domain gets an account on the
+	// embedded club server; the GM is told its settings.
+	if local, domain, _ := strings.Cut(addr.Address, "@"); t.s.opts.ClubAccount != nil && strings.EqualFold(domain, t.s.domain) {
+		settings, err := t.s.opts.ClubAccount(local)
+		if err != nil {
+			return "", fmt.Sprintf("%s=%s: no club account for it: %v.", seat, val, err)
+		}
+		if settings != "" {
+			t.log.Info("a club account created for a player", "game", game, "side", seat, "address", addr.Address)
+			*newAccounts = append(*newAccounts, settings)
+		}
 	}
 	return addr.Address, ""
 }
@@ -365,7 +418,7 @@ func (t *txn) setDeadline(g *Game, cmd string, args []string) error {
 // notifyPlayers mails every player of a game a message from the GM.
 func (t *txn) notifyPlayers(g *Game, subject, body string) error {
 	for _, p := range g.Players {
-		if err := t.mailPlayer(g, p.Side, kindGM, subject, body, false); err != nil {
+		if err := t.mailPlayerCalendar(g, p.Side, kindGM, subject, body, false, true); err != nil {
 			return err
 		}
 	}
@@ -431,6 +484,11 @@ func (t *txn) rollback(g *Game) error {
 		return t.refuseGM(g, cmdRollback, fmt.Sprintf("No round of game %s has been played.", g.ID))
 	}
 	undone := g.Turn // the round played from turn Turn-1
+	rec, err := t.round(g.ID, g.Turn-1)
+	if err != nil {
+		return err
+	}
+	uncountRound(g, rec, undone)
 	for _, err := range []error{
 		t.deleteSubmissions(g.ID, g.Turn),
 		t.dropPosition(g, g.Turn),

@@ -47,7 +47,9 @@ func serviceOptions(cfg *Config, games Games, logger *slog.Logger, clock Clock, 
 		MailLimits: mail.Limits{MaxHeaderFields: cfg.MaxHeaderFields, MaxParts: cfg.MaxMIMEParts},
 		Templates:  tmpl, RetryMin: cfg.SendRetryMin, RetryMax: cfg.SendRetryMax, GiveUp: cfg.SendGiveUp,
 		StrangerAnswers: cfg.StrangerAnswers, RefusalNotices: cfg.RefusalNotices,
+		TalkLimit: cfg.TalkLimit, AbsenceDays: cfg.AbsenceDays,
 		Clock: clock, Logger: logger, BaseURL: cfg.pagesURL(), InHand: cfg.InHand, BotAccount: cfg.BotAccount,
+		ClubAccount: cfg.ClubAccount,
 	}, nil
 }
 

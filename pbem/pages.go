@@ -43,6 +43,12 @@ type gamePage struct {
 	// Download is whether the whole game may be downloaded: always for a
 	// system that hides nothing, else once the game is over.
 	Download bool
+	// Holders are who plays each seat and played it before; Talk is the
+	// game's table talk, once it is over. The game's own page only.
+	Holders []seatHolder
+	Talk    []talkRecord
+	// OpenSeats name the seats anyone may JOIN, for the list of games.
+	OpenSeats []string
 	// Team are the TEAM messages between seats, once the game is over.
 	Team []TeamMessage
 }
@@ -120,6 +126,11 @@ func readGamePage(systems engine.Systems, t storeTx, g *Game) (*gamePage, error)
 			}
 		}
 		p.Sides = append(p.Sides, s)
+	}
+	for _, pl := range g.Players {
+		if pl.isOpen() && !g.Ended {
+			p.OpenSeats = append(p.OpenSeats, pl.seatName())
+		}
 	}
 	for turn := range g.Turn {
 		r, err := readRoundSummary(systems, t, g, turn)

@@ -10,12 +10,16 @@ import (
 	"fieldpost/mail"
 )
 
+// playerArgsFree are the player commands whose arguments are text, dates
+// or an address, never a game id: the game comes from the secret.
+var playerArgsFree = map[string]bool{cmdMessage: true, cmdTeam: true, cmdAbsence: true, cmdAddress: true}
+
 // playerRequest handles what only a game's players may ask: orders, CHECK,
 // STATUS, MAP, HISTORY and RESEND.
 func (t *txn) playerRequest(req *request) error {
 	claimed := req.Header.Game
 	historyRound := 0
-	if req.Command != cmdOrders && req.Command != cmdCheck && req.Command != cmdTeam {
+	if req.Command != cmdOrders && req.Command != cmdCheck && !playerArgsFree[req.Command] {
 		// The arguments: a game id, HISTORY's round number, TIMEZONE's zone
 		// (its last word).
 		args := req.Args
@@ -51,8 +55,14 @@ func (t *txn) playerRequest(req *request) error {
 		return t.history(id, historyRound)
 	case cmdTimezone:
 		return t.playerTimeZone(id, req)
+	case cmdMessage:
+		return t.tableTalk(id, req)
 	case cmdTeam:
 		return t.teamMessage(id, req)
+	case cmdAbsence:
+		return t.absence(id, req)
+	case cmdAddress:
+		return t.moveAddress(id, req)
 	case cmdResend:
 		switch {
 		case id.game.Turn > 0:
@@ -95,7 +105,13 @@ func (t *txn) gameData(g *Game, seat string, pos engine.Position) *mailData {
 // kind's template around body. withForm adds the situation, the order form
 // and situation.json, while the game is on.
 func (t *txn) mailPlayer(g *Game, side, kind, subject, body string, withForm bool) error {
-	return t.mailPlayerForm(g, side, kind, subject, body, withForm, "")
+	return t.mailPlayerForm(g, side, kind, subject, body, withForm, "", withForm)
+}
+
+// mailPlayerCalendar is mailPlayer, with the deadline as a calendar event
+// when calendar is set (a mail that sets or changes a deadline).
+func (t *txn) mailPlayerCalendar(g *Game, side, kind, subject, body string, withForm, calendar bool) error {
+	return t.mailPlayerForm(g, side, kind, subject, body, withForm, "", calendar)
 }
 
 // refuse answers orders with problems (a refusal, or a CHECK's errors):
@@ -107,12 +123,13 @@ func (t *txn) refuse(g *Game, side, kind, subject, body, text string, problems [
 		body += "\nYour orders are below the line " + formMarker + ", each error written under its line:\n" +
 			"correct them there and reply to this mail. Lines starting with # are not read.\n"
 	}
-	return t.mailPlayerForm(g, side, kind, subject, body, false, form)
+	return t.mailPlayerForm(g, side, kind, subject, body, false, form, false)
 }
 
 // mailPlayerForm is mailPlayer with form, when not "", as the mail's form
-// in place of the order form.
-func (t *txn) mailPlayerForm(g *Game, side, kind, subject, body string, withForm bool, form string) error {
+// in place of the order form, and with the deadline as a calendar event
+// when calendar is set.
+func (t *txn) mailPlayerForm(g *Game, side, kind, subject, body string, withForm bool, form string, calendar bool) error {
 	p := g.Player(side)
 	if p == nil {
 		return fmt.Errorf("game %s has no side %q", g.ID, side)
@@ -123,7 +140,7 @@ func (t *txn) mailPlayerForm(g *Game, side, kind, subject, body string, withForm
 	}
 	d := t.gameData(g, side, pos)
 	d.Body = body
-	l := &letter{kind: kind, game: g, side: side, to: p.Address, subject: "[" + g.ID + "] " + subject}
+	l := &letter{kind: kind, game: g, side: side, to: p.Address, subject: "[" + g.ID + "] " + subject, calendar: calendar}
 	if withForm && !g.Ended {
 		if d.Waiting, err = t.missingSides(g); err != nil {
 			return err

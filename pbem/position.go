@@ -5,12 +5,12 @@ import (
 	"fmt"
 
 	"fieldpost/engine"
+	"fieldpost/pbem/protocol"
 )
 
 // LegacySystem is the game system of games, state files and mails from
-// before the judge hosted several: every one of them was Star General. It
-// is the name stored games carry, not a dependency on the system.
-const LegacySystem = "stargeneral"
+// before the judge hosted several (protocol.LegacySystem).
+const LegacySystem = protocol.LegacySystem
 
 // system returns the game system a game is played in.
 func (s *Service) system(g *Game) (engine.System, error) { return systemOf(s.opts.Systems, g) }

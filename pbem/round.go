@@ -14,7 +14,7 @@ import (
 func (t *txn) openRound(g *Game) {
 	g.Deadline = time.Time{}
 	if g.Period > 0 {
-		g.Deadline = t.now.Add(g.Period)
+		g.Deadline = g.pastAbsences(t.now.Add(g.Period))
 	}
 	g.Remaining = g.Period
 	g.RemindedUntil = t.now
@@ -31,22 +31,38 @@ func (t *txn) playRound(g *Game, notice string) error {
 	turn := pos.Turn()
 	rec := &roundRecord{Seed: engine.RoundSeed(g.Seed, turn), Played: t.now}
 	orders := map[string]engine.Orders{}
-	var seatsDefaulted []string
+	var seatsDefaulted, waitedSeats []string
+	sentSeats := map[string]bool{}
 	for _, side := range pos.Step().Waiting {
 		o, sent, err := t.sideOrders(g, pos, side, nil)
 		if err != nil {
 			return fmt.Errorf("game %s, orders of %s: %w", g.ID, side, err)
 		}
 		if o == nil {
-			rec.Defaulted = append(rec.Defaulted, side)
-			o = pos.Default(side)
+			planned, how, err := t.caretakerOrders(g, pos, side, rec.Seed)
+			if err != nil {
+				return err
+			}
+			if planned != nil {
+				o = planned
+				if rec.Caretaker == nil {
+					rec.Caretaker = map[string]string{}
+				}
+				rec.Caretaker[side] = how
+			} else {
+				rec.Defaulted = append(rec.Defaulted, side)
+				o = pos.Default(side)
+			}
 		}
 		for _, seat := range seatsWaitedFor(g, pos, side) {
-			if !slices.Contains(sent, seat) {
-				seatsDefaulted = append(seatsDefaulted, seat)
-				if sent != nil {
-					rec.DefaultedSeats = append(rec.DefaultedSeats, seat)
-				}
+			waitedSeats = append(waitedSeats, seat)
+			if slices.Contains(sent, seat) {
+				sentSeats[seat] = true
+				continue
+			}
+			seatsDefaulted = append(seatsDefaulted, seat)
+			if sent != nil {
+				rec.DefaultedSeats = append(rec.DefaultedSeats, seat)
 			}
 		}
 		raw, err := o.Marshal()
@@ -63,6 +79,7 @@ func (t *txn) playRound(g *Game, notice string) error {
 	if rec.Events, err = round.Marshal(); err != nil {
 		return fmt.Errorf("game %s: storing round %d: %w", g.ID, turn+1, err)
 	}
+	abandoned := t.countRound(g, waitedSeats, sentSeats, rec, notice == deadlineNotice)
 	if err := t.putPosition(g, next); err != nil {
 		return err
 	}
@@ -70,7 +87,8 @@ func (t *txn) playRound(g *Game, notice string) error {
 		return err
 	}
 	g.Turn = next.Turn()
-	if step := next.Step(); step.Over {
+	step := next.Step()
+	if step.Over {
 		g.Ended, g.Result, g.Deadline = true, step.Result, time.Time{}
 	} else {
 		t.openRound(g)
@@ -78,15 +96,39 @@ func (t *txn) playRound(g *Game, notice string) error {
 	if err := t.putGame(g); err != nil {
 		return err
 	}
-	t.log.Info("round played", "round", turn+1, "defaulted", rec.Defaulted, "ended", g.Ended)
+	t.log.Info("round played", "round", turn+1, "defaulted", rec.Defaulted, "caretaker", rec.Caretaker, "ended", g.Ended)
 	for _, seat := range seatsDefaulted {
+		if how := rec.Caretaker[seatSide(seat)]; how != "" {
+			err := t.mailPlayer(g, seat, kindDefaulted, fmt.Sprintf("No orders from you: the caretaker played round %d", turn+1),
+				fmt.Sprintf("No orders from you arrived for round %d: %s.\nThe report follows in its own mail.", turn+1, how), false)
+			if err != nil {
+				return err
+			}
+			continue
+		}
 		err := t.mailPlayer(g, seat, kindDefaulted, fmt.Sprintf("No orders from you: default orders played in round %d", turn+1),
 			fmt.Sprintf(notice, turn+1), false)
 		if err != nil {
 			return err
 		}
 	}
-	return t.reportMails(g, turn, nil)
+	if err := t.reportMails(g, turn, nil); err != nil {
+		return err
+	}
+	if step.Over {
+		if err := t.rateGame(g, step); err != nil {
+			return err
+		}
+	}
+	for _, side := range abandoned {
+		if g.Ended {
+			break
+		}
+		if err := t.abandonSeat(g, side); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // The notices of a side that sent no orders, by why the round was played.
@@ -107,6 +149,9 @@ type played struct {
 	meta          engine.RoundMeta
 	texts         map[string]string
 	pngs          map[string]mail.Part
+	// caretaker says how the caretaker gave each side's orders that sent
+	// none, where it did.
+	caretaker map[string]string
 }
 
 // playedRound reads back the round played from a turn.
@@ -142,7 +187,7 @@ func newPlayed(g *Game, rec *roundRecord, before, after engine.Position) (*playe
 			return nil, fmt.Errorf("game %s: %w", g.ID, err)
 		}
 	}
-	return &played{before: before, after: after, round: round, meta: meta,
+	return &played{before: before, after: after, round: round, meta: meta, caretaker: rec.Caretaker,
 		texts: map[string]string{}, pngs: map[string]mail.Part{}}, nil
 }
 
@@ -209,6 +254,7 @@ func (t *txn) reportMails(g *Game, turn int, only *Player) error {
 		if d.Body, err = p.report(view); err != nil {
 			return err
 		}
+		d.Body = p.caretakerNote() + d.Body
 		png, err := p.png(view)
 		if err != nil {
 			return err
@@ -218,7 +264,7 @@ func (t *txn) reportMails(g *Game, turn int, only *Player) error {
 			return err
 		}
 		l := &letter{kind: kind, game: g, side: seat, reported: turn + 1, to: to, subject: subject,
-			inline: []mail.Part{png}, attachments: []mail.Part{attachment}}
+			inline: []mail.Part{png}, attachments: []mail.Part{attachment}, calendar: true}
 		if l.textMap, err = textMap(p.after, side); err != nil {
 			return err
 		}
@@ -275,7 +321,7 @@ func (t *txn) welcome(g *Game, seat string, png *mail.Part) error {
 	}
 	l := &letter{kind: kindWelcome, game: g, side: seat, to: g.Player(seat).Address,
 		subject: fmt.Sprintf("[%s] Welcome: you play %s in %s", g.ID, d.SideTitle, g.Title),
-		form:    formOf(pos, seat, g.ID), inline: []mail.Part{*png}, attachments: []mail.Part{attachment}}
+		form:    formOf(pos, seat, g.ID), inline: []mail.Part{*png}, attachments: []mail.Part{attachment}, calendar: true}
 	if l.textMap, err = textMap(pos, side); err != nil {
 		return err
 	}

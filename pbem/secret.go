@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"fieldpost/mail"
+	"fieldpost/pbem/protocol"
 )
 
 // A player's secret is an HMAC of its game and side under the server key:
@@ -31,6 +32,10 @@ const secretLength = 16
 func deriveSecret(key []byte, g *Game, side string) string {
 	mac := hmac.New(sha256.New, key)
 	fmt.Fprintf(mac, "fieldpost player secret\x00%s\x00%s\x00%s", g.ID, g.Nonce, side)
+	if p := g.Player(side); p != nil && p.Generation > 0 {
+		// A seat given to another address gets a new secret (seats.go).
+		fmt.Fprintf(mac, "\x00%d", p.Generation)
+	}
 	return strings.ToLower(secretEncoding.EncodeToString(mac.Sum(nil)))[:secretLength]
 }
 
@@ -65,15 +70,9 @@ func randomHex(n int) string {
 // plusTokens returns the tokens of the recipient addresses that extend the
 // judge's address: judge+TOKEN@domain.
 func plusTokens(msg *mail.Inbound, judge string) []string {
-	local, domain, _ := strings.Cut(judge, "@")
 	var tokens []string
 	for _, r := range msg.Recipients() {
-		at := strings.LastIndexByte(r, '@')
-		if at < 0 || !strings.EqualFold(r[at+1:], domain) {
-			continue
-		}
-		base, token, plus := strings.Cut(r[:at], "+")
-		if plus && strings.EqualFold(base, local) && token != "" {
+		if token, ok := protocol.Token(r, judge); ok {
 			tokens = append(tokens, token)
 		}
 	}

@@ -73,6 +73,12 @@ type Options struct {
 	// their name was refused, 3 an hour by default. Answers to players'
 	// own mail are never limited.
 	StrangerAnswers, RefusalNotices Limit
+	// TalkLimit limits each seat's table talk (MESSAGE, TEAM) in a game, and
+	// the GM's BROADCAST: 20 a day by default.
+	TalkLimit Limit
+	// AbsenceDays is how many days a player may be away (ABSENCE) in a
+	// game: 14 by default.
+	AbsenceDays int
 	// SendSessions is how many mails the outbox sends at once, each over
 	// a session of the Sender of its own (the mails to one address over
 	// one, in order); 1 by default.
@@ -86,6 +92,12 @@ type Options struct {
 	// that address (the embedded club server's accounts). Without it,
 	// SIDE=bot is refused: the GM gives the bot's own address.
 	BotAccount func(game, side string) (address string, err error)
+	// ClubAccount, when set, makes sure the club mail server has an account
+	// for a local address (its local part), creating it when missing, and
+	// returns what a mail program needs to use it ("" when it existed):
+	// `fieldpost club add`, and a NEWGAME naming a new address of the
+	// judge's domain (the embedded club server).
+	ClubAccount func(name string) (settings string, err error)
 	// InHand, when set, is called with each mail recorded in hand, in the
 	// transaction that handles it, before it is read: a test's way to kill
 	// the judge there, or to fail the handling with its error (the
@@ -147,6 +159,8 @@ func NewService(store *Store, sender Sender, opts Options) (*Service, error) {
 	opts.GiveUp = cmp.Or(opts.GiveUp, 72*time.Hour)
 	opts.StrangerAnswers = cmp.Or(opts.StrangerAnswers, Limit{N: 1, Per: 24 * time.Hour})
 	opts.RefusalNotices = cmp.Or(opts.RefusalNotices, Limit{N: 3, Per: time.Hour})
+	opts.TalkLimit = cmp.Or(opts.TalkLimit, Limit{N: 20, Per: 24 * time.Hour})
+	opts.AbsenceDays = cmp.Or(opts.AbsenceDays, 14)
 	if opts.Clock == nil {
 		opts.Clock = SystemClock()
 	}
@@ -450,6 +464,9 @@ func (t *txn) handle() error {
 			fmt.Sprintf("Your mail has %d lines of text besides quotes; the judge reads at most %d and did\n"+
 				"nothing with it. Send only the orders or the command.", n, limit))
 	}
+	if done, err := t.confirmAddress(); done || err != nil {
+		return err
+	}
 	req := readStripped(msg, own)
 	t.req = req
 	if req.Empty {
@@ -482,6 +499,8 @@ func (t *txn) dispatch(req *request) error {
 		return t.help("")
 	case req.Command == cmdSubscribe || req.Command == cmdUnsubscribe:
 		return t.subscribe(req)
+	case req.Command == cmdJoin:
+		return t.join(req)
 	case gmCommands[req.Command], req.Command == cmdTimezone && t.isGM(req):
 		return t.gmCommand(req)
 	default:

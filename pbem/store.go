@@ -53,7 +53,8 @@ var (
 )
 
 var allBuckets = [][]byte{bucketSettings, bucketGames, bucketTokens, bucketStates, bucketRounds,
-	bucketSubmissions, bucketProcessed, bucketOutbox, bucketOutboxData, bucketSent, bucketLimits}
+	bucketSubmissions, bucketProcessed, bucketOutbox, bucketOutboxData, bucketSent, bucketLimits,
+	bucketTalk, bucketPending, bucketRatings}
 
 // schemaVersion is the layout described above.
 const schemaVersion = "1"

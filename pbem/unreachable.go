@@ -48,14 +48,13 @@ func (t *txn) seatUnreachable(gameID, side, to, kind, how, reason string) error 
 			"%s\n\n"+
 			"You are told once: the judge's later mails to this player are not reported, until\n"+
 			"the player mails the judge from %s again. `fieldpost game show %s` names the seat.",
-			kind, p.Address, p.Side, g.ID, how, reason, p.Side, wayOut(g.ID), p.Address, g.ID))
+			kind, p.Address, p.Side, g.ID, how, reason, p.Side, wayOut(g.ID, p.seatName()), p.Address, g.ID))
 }
 
 // wayOut is what the GM can do about a seat that cannot be reached.
-func wayOut(gameID string) string {
-	return fmt.Sprintf("No command gives a seat another address yet. The ways out: END %[1]s ends the game\n"+
-		"(create it again with NEWGAME and a working address); ROLLBACK %[1]s undoes the last round\n"+
-		"played; FORCE %[1]s plays the open round with the default orders for the missing side.", gameID)
+func wayOut(gameID, seat string) string {
+	return fmt.Sprintf("The way out: REPLACE %[1]s %[2]s ADDRESS gives the seat to a working address (a new secret,\n"+
+		"welcome and order form), or OPEN %[1]s %[2]s lets the caretaker play it until someone JOINs.", gameID, seat)
 }
 
 // seatReachable clears a player's unreachable mark when the player mails

@@ -115,7 +115,7 @@ func TestRefusedWelcomeTellsTheGMOnce(t *testing.T) {
 	}
 	text := notices[0].Text
 	for _, want := range []string{"welcome mail to robot@fieldpost.local", "plays german in game t1", "refused by the mail server",
-		"550", "no such account", "END t1", "ROLLBACK t1", "told once"} {
+		"550", "no such account", "REPLACE t1 german ADDRESS", "OPEN t1 german", "told once"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the notice lacks %q:\n%s", want, text)
 		}
@@ -143,7 +143,7 @@ func TestRefusedWelcomeTellsTheGMOnce(t *testing.T) {
 	if err := WriteGame(&show, info, cj.clock.Now()); err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"UNREACHABLE: german (robot@fieldpost.local)", "550", formatTime(cj.clock.Now()), "END t1", "2 given up on"} {
+	for _, want := range []string{"UNREACHABLE: german (robot@fieldpost.local)", "550", formatTime(cj.clock.Now()), "REPLACE t1 german ADDRESS", "2 given up on"} {
 		if !strings.Contains(show.String(), want) {
 			t.Errorf("game show lacks %q:\n%s", want, show.String())
 		}

@@ -71,6 +71,8 @@ func (w *webPages) handler() http.Handler {
 	mux.HandleFunc("GET /g/{game}/game.json", w.download)
 	mux.HandleFunc("GET /p/{secret}", w.playerPage)
 	mux.HandleFunc("POST /p/{secret}/orders", w.postOrders)
+	mux.HandleFunc("GET /p/{secret}/deadlines.ics", w.deadlineFeed)
+	mux.HandleFunc("GET /ladder", w.ladder)
 	mux.HandleFunc("GET /p/{secret}/round/{n}", w.playerRoundPage)
 	for _, f := range []engine.MapFormat{engine.SVG, engine.PNG} {
 		mux.HandleFunc("GET /g/{game}/map."+string(f), func(rw http.ResponseWriter, r *http.Request) { w.gameMap(rw, r, f) })
@@ -158,7 +160,18 @@ func (w *webPages) gamePage(rw http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			return err
 		}
-		p, err = readGamePage(w.systems, t, g)
+		if p, err = readGamePage(w.systems, t, g); err != nil {
+			return err
+		}
+		judge := ""
+		if w.desk != nil {
+			judge = w.desk.opts.Address
+		}
+		p.Holders = readSeats(g, judge)
+		if g.Ended {
+			// Table talk is private until the game ends.
+			p.Talk, err = t.talk(g.ID)
+		}
 		return err
 	})
 	w.render(rw, r, "game", err, p)

@@ -8,18 +8,16 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
-	"maps"
 	"os"
 	"os/signal"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"time"
 
-	"fieldpost/engine"
 	"fieldpost/mail"
 	"fieldpost/pbem"
+	"fieldpost/pbem/player"
 )
 
 func init() {
@@ -31,12 +29,6 @@ func init() {
 			"It only reads the judge's mails of its side (and game): every other mail stays in the INBOX untouched.",
 		cmdBot}
 }
-
-// The judge's mails (docs/mail-format.md).
-const (
-	formMarker    = "--- ORDER FORM ---"
-	situationFile = "situation.json"
-)
 
 // onceTimeout bounds a --once run that cannot get through its mailbox (a
 // server down, a wrong password): the intake keeps trying, the log says why.
@@ -109,14 +101,19 @@ func cmdBot(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	b := &mailBot{side: *side, game: strings.ToLower(*game), from: mail.Address{Email: from}, seed: *seed, sender: sender, log: log, games: map[string]*gameMemory{}}
+	systems, err := builtinGames()
+	if err != nil {
+		return err
+	}
+	b := player.New(player.Config{Side: *side, Game: *game, From: mail.Address{Email: from}, Seed: *seed,
+		Sender: sender, Systems: systems, Log: log})
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	log.Info("bot started", "side", *side, "game", cmp.Or(b.game, "every game"), "address", from, "imap", *imapAddr, "smtp", *smtpAddr, "once", *once)
+	log.Info("bot started", "side", *side, "game", cmp.Or(strings.ToLower(*game), "every game"), "address", from, "imap", *imapAddr, "smtp", *smtpAddr, "once", *once)
 	if *once {
-		return runOnce(ctx, intake, b.handle)
+		return runOnce(ctx, intake, b.Handle)
 	}
-	return intake.Run(ctx, b.handle)
+	return intake.Run(ctx, b.Handle)
 }
 
 // clubAccount is an account of the embedded judge's club mail server.
@@ -200,253 +197,4 @@ func runOnce(ctx context.Context, in *mail.Intake, handle mail.Handler) error {
 	}
 	cancel()
 	return <-done
-}
-
-// mailBot answers the judge's mails for one side, as a player would.
-type mailBot struct {
-	side string
-	// game is the one game the bot plays; "" for every game of its side.
-	game   string
-	from   mail.Address
-	seed   uint64
-	sender *mail.Sender
-	log    *slog.Logger
-	games  map[string]*gameMemory // by game id
-}
-
-// gameMemory is what the bot keeps of a game for a rejection: the round it
-// last answered and that round's order form, and whether it has sent the
-// form back unchanged already (it does so once a round, so that a judge
-// and a bot can never answer each other for ever).
-type gameMemory struct {
-	round    int
-	form     string
-	fellBack bool
-}
-
-// handle is the intake's handler: it answers the welcome, report and status
-// mails of its side's games with orders, and a rejection with the unchanged
-// order form; the other mails of its side's games from the judge are
-// logged and moved along with them. Every other mail is not the bot's: it
-// is left in the mailbox untouched (mail.ErrLeave). An error (a failed
-// send) leaves the mail in the mailbox, to be handled again.
-func (b *mailBot) handle(ctx context.Context, msg *mail.Inbound) error {
-	kind := strings.TrimSpace(msg.Header.Get("X-Fieldpost-Kind"))
-	game := strings.TrimSpace(msg.Header.Get("X-Fieldpost-Game"))
-	log := b.log.With("message_id", msg.MessageID, "kind", kind, "game", game)
-	leave := func(why string, args ...any) error {
-		log.Info("left alone: "+why, args...)
-		return fmt.Errorf("%s: %w", why, mail.ErrLeave)
-	}
-	if kind == "" || game == "" {
-		return leave("not a judge's mail about a game", "from", msg.From.Email)
-	}
-	if b.game != "" && !strings.EqualFold(game, b.game) {
-		return leave("not our game")
-	}
-	if reason, auto := b.automatic(msg); auto {
-		return leave("automatic mail", "reason", reason, "from", msg.From.Email)
-	}
-	if side := strings.TrimSpace(msg.Header.Get("X-Fieldpost-Side")); !strings.EqualFold(side, b.side) {
-		return leave("not for our side", "side", side)
-	}
-	to, ok := judgeReplyTo(msg)
-	if !ok {
-		log.Warn("the reply address is not the judge's", "from", msg.From.Email)
-		return leave("not the judge's")
-	}
-	round, err := strconv.Atoi(strings.TrimSpace(msg.Header.Get("X-Fieldpost-Round")))
-	if err != nil {
-		log.Warn("ignored: the mail names no round", "err", err)
-		return nil
-	}
-	if kind == "report" {
-		round++ // a report names the round it reports; its form is for the next
-	}
-	log = log.With("round", round)
-	switch kind {
-	case "welcome", "report":
-		return b.play(ctx, msg, log, game, round, to, false)
-	case "status":
-		// A status mail carries the form and the position too: the judge's
-		// answer to STATUS (the embedded server's mail is gone after a
-		// restart) and its notice of a rollback, which opens a round the
-		// bot may have answered already.
-		return b.play(ctx, msg, log, game, round, to, true)
-	case "rejected":
-		return b.fallBack(ctx, msg, log, game, round, to)
-	}
-	log.Info("nothing to answer")
-	return nil
-}
-
-// automatic says whether a mail is one a machine sent that must not be
-// answered (mail.DetectAutomatic): a bounce, an auto-reply, our own mail
-// come back. The judge marks all its mail Auto-Submitted: auto-generated,
-// and its mail is what the bot answers, so that mark alone does not count.
-func (b *mailBot) automatic(msg *mail.Inbound) (string, bool) {
-	m := *msg
-	m.Header = maps.Clone(msg.Header)
-	if strings.EqualFold(strings.TrimSpace(m.Header.Get("Auto-Submitted")), "auto-generated") {
-		m.Header.Del("Auto-Submitted")
-	}
-	return mail.DetectAutomatic(&m, []string{b.from.Email})
-}
-
-// judgeReplyTo is where an answer goes: the Reply-To address, which
-// carries the player's token, provided it is the judge's own address
-// (docs/mail-format.md), so that a forged mail cannot make the bot send its
-// orders elsewhere.
-func judgeReplyTo(msg *mail.Inbound) (string, bool) {
-	to := msg.From.Email
-	if len(msg.ReplyTo) > 0 {
-		to = msg.ReplyTo[0].Email
-	}
-	return to, to != "" && bareAddress(to) == bareAddress(msg.From.Email)
-}
-
-// bareAddress is an address without its +tag, lowercased: the judge's
-// address without the token, fit for logs.
-func bareAddress(addr string) string {
-	local, domain, _ := strings.Cut(strings.ToLower(addr), "@")
-	local, _, _ = strings.Cut(local, "+")
-	return local + "@" + domain
-}
-
-// play answers a welcome, report or status mail with the bot's orders for
-// the round; again answers a round the bot has answered already.
-func (b *mailBot) play(ctx context.Context, msg *mail.Inbound, log *slog.Logger, game string, round int, to string, again bool) error {
-	plan, err := planFromMail(msg, b.side, game, b.seed)
-	switch {
-	case err != nil:
-		log.Error("ignored: the situation cannot be read", "err", err)
-		return nil
-	case plan.Over:
-		log.Info("the game is over: nothing to answer")
-		return nil
-	case plan.Turn+1 != round:
-		log.Error("ignored: the situation is not the position of the round the mail names", "situation_round", plan.Turn+1)
-		return nil
-	case plan.Orders == "":
-		log.Info("ignored: the side gives no orders this round")
-		return nil
-	}
-	if mem := b.games[game]; mem != nil && mem.round >= round && !again {
-		log.Info("ignored: this round is answered already")
-		return nil
-	}
-	form := orderForm(msg.Text)
-	if form == "" {
-		form = plan.Orders
-	}
-	sent, err := b.reply(ctx, msg, log, to, plan.Orders)
-	if err != nil || !sent {
-		return err
-	}
-	b.games[game] = &gameMemory{round: round, form: form}
-	log.Info("orders sent", "to", bareAddress(to), "orders", plan.Summary)
-	return nil
-}
-
-// fallBack answers a rejection of the bot's orders: the errors go to the
-// log, and the order form of the round goes back unchanged, once.
-func (b *mailBot) fallBack(ctx context.Context, msg *mail.Inbound, log *slog.Logger, game string, round int, to string) error {
-	errs, _, _ := strings.Cut(msg.Text, formMarker)
-	log.Warn("orders rejected", "errors", strings.TrimSpace(errs))
-	mem := b.games[game]
-	switch {
-	case mem == nil || mem.round != round:
-		log.Warn("no order form of this round to fall back on: not answering")
-		return nil
-	case mem.fellBack:
-		log.Warn("the round's form went back once already: not answering again")
-		return nil
-	}
-	sent, err := b.reply(ctx, msg, log, to, mem.form)
-	if err != nil || !sent {
-		return err
-	}
-	mem.fellBack = true
-	log.Info("sent the order form back unchanged", "to", bareAddress(to))
-	return nil
-}
-
-// reply sends text in answer to msg, in its thread. An error is a failure
-// worth another try later; a mail that can never be sent is logged and
-// given up, with sent false.
-func (b *mailBot) reply(ctx context.Context, msg *mail.Inbound, log *slog.Logger, to, text string) (sent bool, err error) {
-	subject := msg.Subject
-	if !strings.HasPrefix(strings.ToLower(subject), "re:") {
-		subject = "Re: " + subject
-	}
-	_, domain, _ := strings.Cut(b.from.Email, "@")
-	raw, err := mail.Compose(&mail.Outbound{
-		From:       b.from,
-		To:         []mail.Address{{Email: to}},
-		Subject:    subject,
-		MessageID:  mail.NewMessageID(domain),
-		InReplyTo:  msg.MessageID,
-		References: msg.ReplyReferences(),
-		Text:       text,
-		// Orders are the player's: the judge leaves automatic mail unread.
-		Personal: true,
-	})
-	if err != nil {
-		log.Error("the answer cannot be written: given up", "err", err)
-		return false, nil
-	}
-	if err := b.sender.Send(ctx, b.from.Email, []string{to}, raw); err != nil {
-		if mail.IsPermanent(err) {
-			log.Error("the answer was refused for good: given up", "err", err)
-			return false, nil
-		}
-		return false, fmt.Errorf("sending the answer: %w", err)
-	}
-	return true, nil
-}
-
-// planFromMail plans a side's orders from the situation.json attachment
-// of a judge's mail, with the planner of the game's system
-// (X-Fieldpost-System; Star General when a judge did not name it).
-func planFromMail(msg *mail.Inbound, side, game string, seed uint64) (engine.Plan, error) {
-	systems, err := builtinGames()
-	if err != nil {
-		return engine.Plan{}, err
-	}
-	sys, err := systems.Lookup(cmp.Or(strings.TrimSpace(msg.Header.Get("X-Fieldpost-System")), pbem.LegacySystem))
-	if err != nil {
-		return engine.Plan{}, err
-	}
-	planner, ok := sys.(engine.Planner)
-	if !ok {
-		return engine.Plan{}, fmt.Errorf("no bot plays %s", sys.Title())
-	}
-	for _, a := range msg.Attachments {
-		if a.Filename == situationFile {
-			plan, err := planner.Plan(a.Data, side, game, seed)
-			if err != nil {
-				return engine.Plan{}, fmt.Errorf("%s: %w", situationFile, err)
-			}
-			return plan, nil
-		}
-	}
-	return engine.Plan{}, fmt.Errorf("no %s attached", situationFile)
-}
-
-// orderForm is the order form at the end of a judge's mail: the lines
-// after the marker up to the form's END line (docs/mail-format.md); "" when
-// there is none.
-func orderForm(text string) string {
-	_, after, ok := strings.Cut(text, formMarker+"\n")
-	if !ok {
-		return ""
-	}
-	var form strings.Builder
-	for line := range strings.Lines(after) {
-		form.WriteString(line)
-		if strings.EqualFold(strings.TrimSpace(line), "END") {
-			return form.String()
-		}
-	}
-	return ""
 }

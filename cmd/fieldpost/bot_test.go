@@ -12,6 +12,7 @@ import (
 	"fieldpost/engine/stargeneral/rules"
 	"fieldpost/mail"
 	"fieldpost/mail/mailtest"
+	"fieldpost/pbem/protocol"
 )
 
 const (
@@ -21,6 +22,7 @@ const (
 	threadRoot  = "root.tutorial-1@club.example"
 	testGame    = "tutorial-1"
 	botPassword = "secret" // mailtest's IMAP user has it; the SMTP server is given it
+	formMarker  = protocol.FormMarker
 )
 
 // judgeMail is a mail as the judge writes them (docs/mail-format.md): the

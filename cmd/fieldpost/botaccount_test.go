@@ -145,9 +145,10 @@ func TestBotPlaysWithAnAccountOfItsOwn(t *testing.T) {
 }
 
 // Issue 19's seat that bounces at once, through the embedded judge: a game
-// made with an address the club server does not have; the welcome is
-// refused (550), the GM is mailed once with the reason and the way out, and
-// game show names the seat unreachable.
+// made with an address the club server does not deliver to (another
+// domain: a new address of its own domain gets an account, issue 23); the
+// welcome is refused (550), the GM is mailed once with the reason and the
+// way out, and game show names the seat unreachable.
 func TestEmbeddedGameWithAnAddressNobodyHas(t *testing.T) {
 	dir := t.TempDir()
 	out, _ := startEmbedded(t, dir)
@@ -158,7 +159,7 @@ func TestEmbeddedGameWithAnAddressNobodyHas(t *testing.T) {
 	}
 	gm := account{address: "gm@fieldpost.local", password: cf.password(gmAccount), imap: us.imap, smtp: us.smtp}
 	mustRun(t, "game", "new", "--database", embeddedDatabase(dir), "--scenario", "tutorial", "--id", "robo",
-		"--player", "us="+us.address, "--player", "german=robot@fieldpost.local")
+		"--player", "us="+us.address, "--player", "german=robot@elsewhere.example")
 	notices := func() []*mail.Inbound {
 		var found []*mail.Inbound
 		for _, m := range inbox(t, gm) {
@@ -169,7 +170,7 @@ func TestEmbeddedGameWithAnAddressNobodyHas(t *testing.T) {
 		return found
 	}
 	waitFor(t, "the GM's notice", 30*time.Second, func() bool { return len(notices()) > 0 })
-	if text := notices()[0].Text; !strings.Contains(text, "550") || !strings.Contains(text, "no such account") || !strings.Contains(text, "END robo") {
+	if text := notices()[0].Text; !strings.Contains(text, "550") || !strings.Contains(text, "not an address of this server") || !strings.Contains(text, "REPLACE robo german ADDRESS") {
 		t.Errorf("the notice:\n%s", text)
 	}
 	mustRun(t, "game", "remail", "robo", "--database", embeddedDatabase(dir)) // refused again: not told again
@@ -180,7 +181,7 @@ func TestEmbeddedGameWithAnAddressNobodyHas(t *testing.T) {
 		show = mustRun(t, "game", "show", "robo", "--database", embeddedDatabase(dir))
 		return strings.Contains(show, "Outbox: 0 mails about this game waiting to be sent, 2 given up on")
 	})
-	for _, want := range []string{"UNREACHABLE: german (robot@fieldpost.local)", "550", "END robo"} {
+	for _, want := range []string{"UNREACHABLE: german (robot@elsewhere.example)", "550", "REPLACE robo german ADDRESS"} {
 		if !strings.Contains(show, want) {
 			t.Errorf("game show lacks %q:\n%s", want, show)
 		}

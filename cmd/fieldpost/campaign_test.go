@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"fieldpost/internal/clubjudge"
 	"fieldpost/mail"
 	"fieldpost/mail/club"
 	"fieldpost/pbem"
@@ -84,7 +85,7 @@ func TestCampaignSurvivesJudgeKills(t *testing.T) {
 	}
 	defer srv.Close()
 
-	conf := write(t, filepath.Join(dir, "judge.conf"), clubJudgeConfig(srv, filepath.Join(dir, "judge.db"), "deadline = none", "send_retry_min = 1s"))
+	conf := write(t, filepath.Join(dir, "judge.conf"), clubjudge.Config(srv, filepath.Join(dir, "judge.db"), "deadline = none", "send_retry_min = 1s"))
 	judgeLog, err := os.Create(filepath.Join(dir, "judge.log"))
 	if err != nil {
 		t.Fatal(err)
@@ -118,7 +119,7 @@ func TestCampaignSurvivesJudgeKills(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		wg.Go(func() { _ = intake.Run(ctx, got.recording(b.handle)) })
+		wg.Go(func() { _ = intake.Run(ctx, got.recording(b.Handle)) })
 	}
 
 	games := 0

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"fieldpost/internal/clubjudge"
 	"fieldpost/mail"
 	"fieldpost/mail/club"
 	"fieldpost/pbem"
@@ -93,7 +94,7 @@ func TestJudgeKilledByAMailSetsItAside(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer srv.Close()
-	conf := write(t, filepath.Join(dir, "judge.conf"), clubJudgeConfig(srv, filepath.Join(dir, "judge.db"), "send_retry_min = 1s"))
+	conf := write(t, filepath.Join(dir, "judge.conf"), clubjudge.Config(srv, filepath.Join(dir, "judge.db"), "send_retry_min = 1s"))
 	judgeLog, err := os.Create(filepath.Join(dir, "judge.log"))
 	if err != nil {
 		t.Fatal(err)
@@ -118,10 +119,10 @@ func TestJudgeKilledByAMailSetsItAside(t *testing.T) {
 	}
 
 	// Both mails wait for the judge: it fetches them in one batch.
-	if err := clubMail(srv, "us", "help please", "HELP\n"); err != nil {
+	if err := clubjudge.Mail(srv, "us", "help please", "HELP\n"); err != nil {
 		t.Fatal(err)
 	}
-	if err := clubMail(srv, "german", "deadly orders", "HELP\n"); err != nil {
+	if err := clubjudge.Mail(srv, "german", "deadly orders", "HELP\n"); err != nil {
 		t.Fatal(err)
 	}
 	for start := 1; start <= 2; start++ {

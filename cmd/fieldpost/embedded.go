@@ -15,12 +15,16 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"text/tabwriter"
 	"time"
 
 	"fieldpost/engine/systems"
+	"fieldpost/internal/clubjudge"
 	"fieldpost/mail"
 	"fieldpost/mail/club"
 	"fieldpost/pbem"
+	"fieldpost/pbem/player"
+	"fieldpost/pbem/protocol"
 )
 
 // The embedded default: with no configuration, `fieldpost serve` runs a
@@ -66,8 +70,8 @@ type clubFile struct {
 // The embedded club's accounts besides the players': the judge, the game
 // master, and the referee that watches demo games as an observer.
 const (
-	judgeAccount   = "judge"
-	gmAccount      = "gm"
+	judgeAccount   = clubjudge.JudgeAccount
+	gmAccount      = clubjudge.GMAccount
 	refereeAccount = "referee"
 	demoScenario   = "tutorial"
 )
@@ -189,6 +193,7 @@ func serveEmbedded(ctx context.Context, e *env, opt embeddedOptions) error {
 	cfg.CheckCopy = checkCopyInChild
 	bots := &clubBots{srv: srv, cf: cf, path: clubPath}
 	cfg.BotAccount = bots.account
+	cfg.ClubAccount = bots.clubAccount
 	if opt.httpAddr != "" {
 		ln, err := net.Listen("tcp", opt.httpAddr)
 		if err != nil {
@@ -368,27 +373,8 @@ func writeJudgeConfig(dataDir string, srv *club.Server, cfg *pbem.Config) error 
 	text := `# Written by "fieldpost serve" (the embedded mode) at every start, for the
 # administration commands (fieldpost game ..., fieldpost backup) while the judge
 # is stopped. The passwords are in club.json, beside this file.
-` + clubJudgeConfig(srv, cfg.Database, "name = "+cfg.Name)
+` + clubjudge.Config(srv, cfg.Database, "name = "+cfg.Name)
 	return writeFileAtomic(filepath.Join(dataDir, judgeConfigName), []byte(text), 0o600)
-}
-
-// clubJudgeConfig is the configuration file of a judge on the club server
-// srv, with its database and further lines, without passwords.
-func clubJudgeConfig(srv *club.Server, database string, more ...string) string {
-	text := fmt.Sprintf(`address = %s
-database = %s
-imap_addr = %s
-imap_tls = none
-imap_username = %s
-smtp_addr = %s
-smtp_tls = none
-smtp_username = %s
-gm_address = %s
-`, srv.Address(judgeAccount), database, srv.IMAPAddr(), judgeAccount, srv.SMTPAddr(), judgeAccount, srv.Address(gmAccount))
-	for _, line := range more {
-		text += line + "\n"
-	}
-	return text
 }
 
 // newGameCommand is the GM's mail that creates a tutorial game with the
@@ -412,19 +398,7 @@ func newGameWith(id string, player func(side string) string) string {
 // gmMail delivers a command from the GM's account to the judge, the same
 // way a GM's mail program would.
 func gmMail(srv *club.Server, cf *clubFile, command string) error {
-	return clubMail(srv, gmAccount, strings.Fields(command)[0], "PASSWORD "+cf.GMSecret+"\n"+command+"\n")
-}
-
-func clubMail(srv *club.Server, account, subject, body string) error {
-	from := srv.Address(account)
-	raw, err := mail.Compose(&mail.Outbound{
-		From: mail.Address{Email: from}, To: []mail.Address{{Email: srv.Address(judgeAccount)}},
-		Subject: subject, MessageID: mail.NewMessageID(srv.Domain()), Date: time.Now(), Text: body, Personal: true,
-	})
-	if err != nil {
-		return err
-	}
-	return srv.Deliver(from, []string{srv.Address(judgeAccount)}, raw)
+	return clubjudge.GMMail(srv, cf.GMSecret, command)
 }
 
 // printPages says where the game pages are, when served.
@@ -435,29 +409,38 @@ func printPages(w io.Writer, cfg *pbem.Config) {
 }
 
 // printWelcome tells a newcomer how to play: one mail account per side.
+// The game's line comes first, and the accounts are a table, so that both
+// stay on the first screen of a terminal of 24 lines.
 func printWelcome(w io.Writer, srv *club.Server, opt embeddedOptions) {
 	_, sc, _ := scenarioInfo(demoScenario)
 	fmt.Fprintf(w, "Fieldpost is running, with its own small mail server on %s.\n", hostOf(srv.IMAPAddr()))
 	fmt.Fprintf(w, "A game of %q (game id demo) has been created, one player a side.\n", sc.Title)
 	fmt.Fprintln(w, "Set up a mail program (Thunderbird, mutt, ...) with a player's account below; its")
 	fmt.Fprintln(w, "INBOX holds the judge's welcome with your order form. Reply to it with your orders.")
-	fmt.Fprintln(w, "The order language: docs/orders.md. Commands (STATUS, MAP, HELP...): docs/commands.md.")
 	printAccounts(w, srv)
-	fmt.Fprintf(w, "\nThe game master's account is %q (password in %s); GM commands need the\n", gmAccount, filepath.Join(opt.dataDir, "club.json"))
-	fmt.Fprintln(w, "GM secret from that file on a PASSWORD line (docs/commands.md).")
+	fmt.Fprintln(w, "The order language: docs/orders.md; commands: docs/commands.md. GM commands need the")
+	fmt.Fprintf(w, "GM secret in %s; fieldpost club add NAME makes another account.\n", filepath.Join(opt.dataDir, "club.json"))
 	fmt.Fprintf(w, "Games are kept in %s, mail in %s. Stop with Ctrl-C.\n", embeddedDatabase(opt.dataDir), embeddedMailFile(opt.dataDir))
 }
 
-// printAccounts prints the mail account of each player of the demo game.
+// printAccounts lists the club's mail accounts but the judge's, one line
+// each, after the settings they share; the game master's is named so.
 func printAccounts(w io.Writer, srv *club.Server) {
-	_, sc, _ := scenarioInfo(demoScenario)
-	for _, sd := range sc.Sides {
-		text, err := srv.ConnectionInstructions(sd.Name)
-		if err != nil {
+	fmt.Fprintf(w, "\nMail accounts: IMAP %s, SMTP %s (no SSL/TLS, normal password;\nthe user name is the account's name):\n",
+		srv.IMAPAddr(), srv.SMTPAddr())
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, a := range srv.Accounts() {
+		if a.Name == judgeAccount {
 			continue
 		}
-		fmt.Fprintf(w, "\n==== Player %s ====\n%s", sd.Name, text)
+		role := ""
+		if a.Name == gmAccount {
+			role = "\tthe game master"
+		}
+		fmt.Fprintf(tw, "  %s\t%s\tpassword %s%s\n", a.Name, srv.Address(a.Name), a.Password, role)
 	}
+	tw.Flush()
+	fmt.Fprintln(w)
 }
 
 func hostOf(addr string) string {
@@ -492,7 +475,7 @@ func runDemo(ctx context.Context, e *env, srv *club.Server, bots *clubBots, cf *
 	if err := gmMail(srv, cf, newGameWith(id, func(string) string { return "bot" })); err != nil {
 		return err
 	}
-	if err := clubMail(srv, refereeAccount, "SUBSCRIBE", "SUBSCRIBE "+id+"\n"); err != nil {
+	if err := clubjudge.Mail(srv, refereeAccount, "SUBSCRIBE", "SUBSCRIBE "+id+"\n"); err != nil {
 		return err
 	}
 	demoCtx, stop := context.WithCancel(ctx)
@@ -509,7 +492,7 @@ func runDemo(ctx context.Context, e *env, srv *club.Server, bots *clubBots, cf *
 			case <-ctx.Done():
 				return ctx.Err()
 			}
-			return b.handle(ctx, msg)
+			return b.Handle(ctx, msg)
 		}
 		wg.Go(func() { _ = intake.Run(demoCtx, thinking) })
 	}
@@ -534,7 +517,7 @@ func clubIntake(srv *club.Server, cf *clubFile, account string, log *slog.Logger
 // clubBot is a bot player on a club account, playing a side of a game
 // (every game of the account when game is ""), as `fieldpost bot` would
 // run.
-func clubBot(srv *club.Server, cf *clubFile, account, game, side string, seed uint64, log *slog.Logger) (*mailBot, *mail.Intake, error) {
+func clubBot(srv *club.Server, cf *clubFile, account, game, side string, seed uint64, log *slog.Logger) (*player.Bot, *mail.Intake, error) {
 	intake, err := clubIntake(srv, cf, account, log)
 	if err != nil {
 		return nil, nil, err
@@ -543,8 +526,12 @@ func clubBot(srv *club.Server, cf *clubFile, account, game, side string, seed ui
 	if err != nil {
 		return nil, nil, err
 	}
-	b := &mailBot{side: side, game: game, from: mail.Address{Email: srv.Address(account)}, seed: seed, sender: sender,
-		log: log.With("part", "bot", "side", side), games: map[string]*gameMemory{}}
+	systems, err := builtinGames()
+	if err != nil {
+		return nil, nil, err
+	}
+	b := player.New(player.Config{Side: side, Game: game, From: mail.Address{Email: srv.Address(account)}, Seed: seed,
+		Sender: sender, Systems: systems, Log: log.With("part", "bot", "side", side)})
 	return b, intake, nil
 }
 
@@ -559,16 +546,16 @@ type referee struct {
 }
 
 func (r *referee) handle(_ context.Context, msg *mail.Inbound) error {
-	if msg.Header.Get("X-Fieldpost-Game") != r.game {
+	if msg.Header.Get(protocol.HeaderGame) != r.game {
 		return nil
 	}
-	kind := msg.Header.Get("X-Fieldpost-Kind")
-	if kind != "report" && kind != "game-over" {
+	kind := msg.Header.Get(protocol.HeaderKind)
+	if kind != protocol.KindReport && kind != protocol.KindGameOver {
 		return nil
 	}
 	// X-Fieldpost-Round names the round a report reports.
 	name := "final.txt"
-	if round, err := strconv.Atoi(msg.Header.Get("X-Fieldpost-Round")); err == nil && kind == "report" {
+	if round, err := strconv.Atoi(msg.Header.Get(protocol.HeaderRound)); err == nil && kind == protocol.KindReport {
 		name = fmt.Sprintf("round-%02d.txt", round)
 	}
 	if err := os.WriteFile(filepath.Join(r.dir, name), []byte(msg.Text), 0o600); err != nil {
@@ -582,7 +569,7 @@ func (r *referee) handle(_ context.Context, msg *mail.Inbound) error {
 		}
 	}
 	fmt.Fprintf(r.out, "%s  %s\n", time.Now().Format("15:04:05"), firstLine(msg.Subject))
-	if kind == "game-over" {
+	if kind == protocol.KindGameOver {
 		for _, line := range strings.Split(msg.Text, "\n") {
 			if strings.HasPrefix(line, "THE BATTLE IS OVER") {
 				fmt.Fprintln(r.out, line)

@@ -54,24 +54,16 @@ type account struct {
 	address, password, imap, smtp string
 }
 
-// printedAccount reads a player's connection instructions from serve's output.
-func printedAccount(t *testing.T, out, side string) account {
+// printedAccount reads a player's account from serve's banner: the
+// servers' line, then one line per account.
+func printedAccount(t *testing.T, out, name string) account {
 	t.Helper()
-	i := strings.Index(out, "==== Player "+side+" ====")
-	if i < 0 {
-		t.Fatalf("no instructions for %s in:\n%s", side, out)
+	servers := regexp.MustCompile(`Mail accounts: IMAP (\S+), SMTP (\S+) `).FindStringSubmatch(out)
+	line := regexp.MustCompile(`(?m)^  ` + regexp.QuoteMeta(name) + ` +(\S+@\S+) +password (\S+)`).FindStringSubmatch(out)
+	if servers == nil || line == nil {
+		t.Fatalf("no account %s in:\n%s", name, out)
 	}
-	block := out[i:]
-	field := func(name string) []string {
-		var vals []string
-		for _, m := range regexp.MustCompile(`(?m)^\s+`+name+`:\s+(\S+)$`).FindAllStringSubmatch(block, 3) {
-			vals = append(vals, m[1])
-		}
-		return vals
-	}
-	servers, ports := field("Server"), field("Port")
-	return account{address: field("Email address")[0], password: field("Password")[0],
-		imap: servers[0] + ":" + ports[0], smtp: servers[1] + ":" + ports[1]}
+	return account{address: line[1], password: line[2], imap: servers[1], smtp: servers[2]}
 }
 
 // inbox fetches the messages of a player's INBOX with go-imap's client.

@@ -55,6 +55,11 @@ var gameCommands = []gameCommand{
 	{"rollback", "GAMEID", "Undo the last round played; the players are asked for new orders (ROLLBACK).", "ROLLBACK", 0},
 	{"end", "GAMEID", "End a game now; everyone is mailed the final situation (END).", "END", 0},
 	{"remail", "GAMEID", "Mail every player its situation and order form again, for players who lost their mail (REMAIL).", "REMAIL", 0},
+	{"replace", "GAMEID SEAT ADDRESS", "Give a seat (SIDE or SIDE.N) to another address, with a new secret; the old one stops working (REPLACE).", "REPLACE", 2},
+	{"open", "GAMEID SEAT", "Open a seat: the caretaker plays it until someone JOINs (OPEN).", "OPEN", 1},
+	{"approve", "GAMEID SEAT", "Give an open seat to the address that asked to JOIN it (APPROVE).", "APPROVE", 1},
+	{"policy", "GAMEID KEY=VALUE ...", "Set the caretaker, abandonment, absences, joining and rating of a game (POLICY).", "POLICY", -1},
+	{"broadcast", "GAMEID TEXT ...", "Mail every player and observer of a game a message from the GM (BROADCAST).", "BROADCAST", -1},
 }
 
 func cmdGame(e *env, args []string) error {

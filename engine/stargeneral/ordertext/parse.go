@@ -16,6 +16,9 @@ type Error struct {
 	Msg     string `json:"msg"`
 	Section string `json:"section,omitempty"` // the rule it breaks, for rules errors
 	Hint    string `json:"hint,omitempty"`
+	// unit is the unit whose block the line is in, "" outside one: the
+	// rules problems of a unit with errors in its lines are left out.
+	unit string
 }
 
 func (e Error) Error() string {
@@ -83,13 +86,17 @@ func Parse(rs *rules.Ruleset, st *rules.State, side, body string) (*Submission, 
 		}
 	}
 	p.sub.Lines -= len(p.sub.Ignored)
-	errLines := map[int]bool{}
+	// What the errors left after the sign-off was set aside are about.
+	errLines, unitErr := map[int]bool{}, map[string]bool{}
 	for _, e := range p.errs {
 		errLines[e.Line] = true
+		if e.unit != "" {
+			unitErr[e.unit] = true
+		}
 	}
 	for _, prob := range rules.Validate(rs, st, p.sub.Orders) {
 		e := p.ruleError(prob)
-		if prob.Stand == "" && p.unitErr[prob.Unit] || errLines[e.Line] && e.Line != 0 {
+		if prob.Stand == "" && unitErr[prob.Unit] || errLines[e.Line] && e.Line != 0 {
 			continue
 		}
 		p.errs = append(p.errs, e)
@@ -121,10 +128,9 @@ type parser struct {
 	standSeen  map[string]bool
 	battSeen   map[string]bool
 	choiceSeen map[string]bool
-	// unitErr holds the units whose lines have errors; refusedUnit is set
-	// while reading the lines under a unit line naming no unit of the side,
-	// which cannot be checked and are no further errors.
-	unitErr     map[string]bool
+	// refusedUnit is set while reading the lines under a unit line naming
+	// no unit of the side, which cannot be checked and are no further
+	// errors.
 	refusedUnit bool
 	// notOrders holds the lines read as no part of the order language,
 	// with the index of their error in errs.
@@ -138,17 +144,18 @@ func newParser(rs *rules.Ruleset, st *rules.State, side string) *parser {
 		unitLine: map[string]int{}, standLine: map[string]int{}, attackLine: map[string]int{},
 		swapLine: map[string]int{}, batLine: map[string]int{}, otherLine: map[string]int{},
 		raw: map[int]string{}, standSeen: map[string]bool{}, battSeen: map[string]bool{}, choiceSeen: map[string]bool{},
-		unitErr: map[string]bool{}, notOrders: map[int]int{},
+		notOrders: map[int]int{},
 	}
 }
 
 // errorf records an error on a line, citing the part of the rules it breaks
 // by the number the ruleset's book gives it.
 func (p *parser) errorf(l srcLine, section rules.Sec, hint, format string, args ...any) {
-	p.errs = append(p.errs, Error{Line: l.n, Quote: l.raw, Msg: fmt.Sprintf(format, args...), Section: p.rs.Section(section), Hint: hint})
+	e := Error{Line: l.n, Quote: l.raw, Msg: fmt.Sprintf(format, args...), Section: p.rs.Section(section), Hint: hint}
 	if p.unit != nil {
-		p.unitErr[p.unit.ID] = true
+		e.unit = p.unit.ID
 	}
+	p.errs = append(p.errs, e)
 }
 
 // ignoreSignOff takes the lines after the last order out of the errors

@@ -3,8 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -28,16 +28,14 @@ import (
 
 	"fieldpost/engine"
 	"fieldpost/engine/systems"
+	"fieldpost/internal/clubjudge"
 	"fieldpost/mail"
 	"fieldpost/mail/club"
 	"fieldpost/pbem"
+	"fieldpost/pbem/player"
+	"fieldpost/pbem/protocol"
+	"fieldpost/templates"
 )
-
-func init() {
-	commands["load"] = command{"load [--games N] [--played N] [--mails N] [--latency-mails N] [--long-game SCENARIO] [--judge PATH] [--dir DIR]",
-		"Measure the judge under load (docs/performance.md): build a database of N games, run the real judge\n" +
-			"on a club mail server on loopback, mail it orders, and time its answers against a raw fetch-and-reply baseline.", cmdLoad}
-}
 
 // loadOptions are load's flags.
 type loadOptions struct {
@@ -50,8 +48,13 @@ type loadOptions struct {
 	dir            string // "" for a temporary folder
 }
 
-func cmdLoad(e *env, args []string) error {
-	fs := newFlags(e, "load")
+func cmdLoad(args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("fieldpost-load", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: %s\n\n%s\n\n", usage, summary)
+		fs.PrintDefaults()
+	}
 	var opt loadOptions
 	fs.IntVar(&opt.games, "games", 10000, "games in the database")
 	fs.IntVar(&opt.played, "played", 60, "of them, games created by NEWGAME and mailed orders; the rest are copies")
@@ -60,7 +63,7 @@ func cmdLoad(e *env, args []string) error {
 	fs.IntVar(&opt.latency, "latency-mails", 300, "order mails sent one at a time, for the latency")
 	fs.StringVar(&opt.longGame, "long-game", "foggia", `a scenario two bots play to the end by mail, for the bytes stored per round ("" for none)`)
 	fs.IntVar(&opt.longRounds, "long-rounds", 30, "with --long-game: games are played until they make this many rounds")
-	fs.StringVar(&opt.judge, "judge", "", "the fieldpost binary to measure (this one by default)")
+	fs.StringVar(&opt.judge, "judge", "", "the fieldpost binary to measure (by default fieldpost beside this tool, else in $PATH)")
 	fs.StringVar(&opt.dir, "dir", "", "folder for the database, the mail file and the judge's log (a temporary one, removed, by default)")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -69,11 +72,11 @@ func cmdLoad(e *env, args []string) error {
 		return errUsage
 	}
 	if opt.judge == "" {
-		self, err := os.Executable()
+		judge, err := findJudge()
 		if err != nil {
 			return err
 		}
-		opt.judge = self
+		opt.judge = judge
 	}
 	if opt.dir == "" {
 		dir, err := os.MkdirTemp("", "fieldpost-load-")
@@ -88,12 +91,32 @@ func cmdLoad(e *env, args []string) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	r, err := runLoad(ctx, e.stderr, opt)
+	r, err := runLoad(ctx, stderr, opt)
 	if err != nil {
 		return err
 	}
-	r.write(e.stdout)
+	r.write(stdout)
 	return nil
+}
+
+// summary is what the tool does, for its help.
+const summary = "Measure the judge under load (docs/performance.md): build a database of N games, run the real judge\n" +
+	"on a club mail server on loopback, mail it orders, and time its answers against a raw fetch-and-reply baseline."
+
+// findJudge finds the fieldpost binary to measure when --judge does not
+// name it: the one installed beside this tool, else the one in $PATH.
+func findJudge() (string, error) {
+	if self, err := os.Executable(); err == nil {
+		beside := filepath.Join(filepath.Dir(self), "fieldpost")
+		if fi, err := os.Stat(beside); err == nil && fi.Mode().IsRegular() {
+			return beside, nil
+		}
+	}
+	judge, err := exec.LookPath("fieldpost")
+	if err != nil {
+		return "", fmt.Errorf("no fieldpost binary beside this tool or in $PATH: build one (go build -o fieldpost ./cmd/fieldpost) and give --judge PATH")
+	}
+	return judge, nil
 }
 
 // loadReport is what a load run measured.
@@ -167,27 +190,23 @@ type loadRun struct {
 	opt      loadOptions
 	log      io.Writer
 	srv      *club.Server
-	cf       *clubFile
+	club     *clubAccounts
 	conf     string // the judge's configuration file
 	cfg      *pbem.Config
+	systems  engine.Systems
 	arrivals *arrivals
 }
 
-// The load run's accounts besides the judge's and the GM's: the players of
-// the loaded games (one account a side, in every game), the raw baseline's
-// responder, and the two bots of the long game.
-const (
-	echoAccount = "echo"
-	longPrefix  = "long-"
-)
-
 func runLoad(ctx context.Context, logw io.Writer, opt loadOptions) (*loadReport, error) {
-	_, sc, err := scenarioInfo(opt.scenario)
+	hosted, err := systems.New(templates.FS)
 	if err != nil {
 		return nil, err
 	}
-	run := &loadRun{opt: opt, log: logw, arrivals: newArrivals()}
-	cf := &clubFile{Domain: club.DefaultDomain, GMSecret: "gm-" + rand.Text()}
+	_, sc, err := hosted.Scenario(opt.scenario)
+	if err != nil {
+		return nil, err
+	}
+	run := &loadRun{opt: opt, log: logw, systems: hosted, arrivals: newArrivals()}
 	names := []string{judgeAccount, gmAccount, echoAccount}
 	for game := 1; game <= opt.played; game++ {
 		for _, sd := range sc.Sides {
@@ -196,7 +215,7 @@ func runLoad(ctx context.Context, logw io.Writer, opt loadOptions) (*loadReport,
 	}
 	var longSides []string
 	if opt.longGame != "" {
-		_, lsc, err := scenarioInfo(opt.longGame)
+		_, lsc, err := hosted.Scenario(opt.longGame)
 		if err != nil {
 			return nil, err
 		}
@@ -205,13 +224,10 @@ func runLoad(ctx context.Context, logw io.Writer, opt loadOptions) (*loadReport,
 			names = append(names, longPrefix+strings.ToLower(sd.Name))
 		}
 	}
-	for _, n := range names {
-		cf.Accounts = append(cf.Accounts, club.Account{Name: n, Password: rand.Text()[:16]})
-	}
-	run.cf = cf
+	run.club = newClubAccounts(names)
 	quiet := slog.New(slog.DiscardHandler)
-	run.srv, err = club.New(club.Config{MailFile: filepath.Join(opt.dir, "mail.db"), Domain: cf.Domain,
-		IMAPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0", Accounts: cf.Accounts, Logger: quiet, Delivered: run.arrivals.delivered})
+	run.srv, err = club.New(club.Config{MailFile: filepath.Join(opt.dir, "mail.db"), Domain: club.DefaultDomain,
+		IMAPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0", Accounts: run.club.accounts, Logger: quiet, Delivered: run.arrivals.delivered})
 	if err != nil {
 		return nil, err
 	}
@@ -350,7 +366,7 @@ func (run *loadRun) progress(format string, args ...any) {
 func (run *loadRun) build(ctx context.Context, sc engine.ScenarioInfo) error {
 	db := filepath.Join(run.opt.dir, "judge.db")
 	run.conf = filepath.Join(run.opt.dir, "judge.conf")
-	text := clubJudgeConfig(run.srv, db, "deadline = 48h", "send_retry_min = 1s")
+	text := clubjudge.Config(run.srv, db, "deadline = 48h", "send_retry_min = 1s")
 	if err := os.WriteFile(run.conf, []byte(text), 0o600); err != nil {
 		return err
 	}
@@ -395,9 +411,9 @@ func (run *loadRun) build(ctx context.Context, sc engine.ScenarioInfo) error {
 func (run *loadRun) getenv(name string) string {
 	switch name {
 	case pbem.EnvIMAPPassword, pbem.EnvSMTPPassword:
-		return run.cf.password(judgeAccount)
+		return run.club.password(judgeAccount)
 	case pbem.EnvGMSecret:
-		return run.cf.GMSecret
+		return run.club.gmSecret
 	}
 	return ""
 }
@@ -634,7 +650,7 @@ func (run *loadRun) arriveTogether(mails []*loadMail) (time.Time, error) {
 		return time.Time{}, err
 	}
 	defer c.Close()
-	if err := c.Login(account, run.cf.password(account)).Wait(); err != nil {
+	if err := c.Login(account, run.club.password(account)).Wait(); err != nil {
 		return time.Time{}, err
 	}
 	const folder = "Arriving"
@@ -674,13 +690,11 @@ func isIMAPAlreadyExists(err error) bool {
 // startEcho runs the raw baseline's responder on the echo account until
 // ctx ends: every mail fetched is answered at once to its sender.
 func (run *loadRun) startEcho(ctx context.Context) (<-chan struct{}, error) {
-	quiet := slog.New(slog.DiscardHandler)
-	intake, err := clubIntake(run.srv, run.cf, echoAccount, quiet)
+	intake, err := run.club.intake(run.srv, echoAccount)
 	if err != nil {
 		return nil, err
 	}
-	sender, err := mail.NewSender(mail.SenderConfig{Addr: run.srv.SMTPAddr(), TLS: mail.TLSNone,
-		Username: echoAccount, Password: run.cf.password(echoAccount)})
+	sender, err := run.club.sender(run.srv, echoAccount)
 	if err != nil {
 		return nil, err
 	}
@@ -731,11 +745,11 @@ func (run *loadRun) planOrders(welcomes map[string][]byte, side string) ([]plann
 			if err != nil {
 				return nil, err
 			}
-			plan, err := planFromMail(msg, side, id, seed+1)
+			plan, err := player.Plan(run.systems, msg, side, id, seed+1)
 			if err != nil {
 				return nil, fmt.Errorf("planning %s for %s: %w", id, side, err)
 			}
-			to, ok := judgeReplyTo(msg)
+			to, ok := player.JudgeReplyTo(msg)
 			if !ok || plan.Orders == "" {
 				return nil, fmt.Errorf("the welcome of %s to %s gives nothing to answer", id, side)
 			}
@@ -764,20 +778,20 @@ func (run *loadRun) longGames(ctx context.Context, r *loadReport, sides []string
 	for i, side := range sides {
 		account := longPrefix + strings.ToLower(side)
 		players += fmt.Sprintf(" %s=%s", side, run.srv.Address(account))
-		sender, err := mail.NewSender(mail.SenderConfig{Addr: run.srv.SMTPAddr(), TLS: mail.TLSNone, Username: account, Password: run.cf.password(account)})
+		sender, err := run.club.sender(run.srv, account)
 		if err != nil {
 			return err
 		}
 		defer sender.Close()
-		b := &mailBot{side: side, from: mail.Address{Email: run.srv.Address(account)}, seed: uint64(i + 1), sender: sender,
-			log: quiet, games: map[string]*gameMemory{}}
+		b := player.New(player.Config{Side: side, From: mail.Address{Email: run.srv.Address(account)}, Seed: uint64(i + 1),
+			Sender: sender, Systems: run.systems, Log: quiet})
 		run.arrivals.bot(account, b)
 	}
 	var games []string
 	for rounds := 0; rounds < run.opt.longRounds; {
 		id := fmt.Sprintf("long-%d", len(games)+1)
 		games = append(games, id)
-		if err := gmMail(run.srv, run.cf, fmt.Sprintf("NEWGAME scenario=%s id=%s deadline=none%s", run.opt.longGame, id, players)); err != nil {
+		if err := clubjudge.GMMail(run.srv, run.club.gmSecret, fmt.Sprintf("NEWGAME scenario=%s id=%s deadline=none%s", run.opt.longGame, id, players)); err != nil {
 			return err
 		}
 		turns, err := run.arrivals.waitOver(ctx, id, len(sides), 10*time.Minute)
@@ -815,7 +829,7 @@ func (run *loadRun) longGames(ctx context.Context, r *loadReport, sides []string
 type arrivals struct {
 	mu       sync.Mutex
 	answered map[string]time.Time
-	kinds    map[string]int // answers by X-Fieldpost-Kind
+	kinds    map[string]int // answers by their kind (protocol.HeaderKind)
 	welcome  map[string][]byte
 	over     map[string]int // final reports of each long game received
 	rounds   map[string]int // the round each long game's final report names
@@ -836,18 +850,18 @@ func (a *arrivals) delivered(account string, raw []byte) {
 		return
 	}
 	h := m.Header
-	kind, game := h.Get("X-Fieldpost-Kind"), h.Get("X-Fieldpost-Game")
+	kind, game := h.Get(protocol.HeaderKind), h.Get(protocol.HeaderGame)
 	a.mu.Lock()
-	if id := h.Get("In-Reply-To"); id != "" && (kind != "welcome" && kind != "report") {
+	if id := h.Get("In-Reply-To"); id != "" && (kind != protocol.KindWelcome && kind != protocol.KindReport) {
 		a.answered[strings.Trim(id, "<>")] = now
 		a.kinds[kind]++
 	}
 	switch {
-	case kind == "welcome" && !strings.HasPrefix(account, longPrefix):
+	case kind == protocol.KindWelcome && !strings.HasPrefix(account, longPrefix):
 		a.welcome[game+"/"+account] = raw
-	case kind == "game-over" && strings.HasPrefix(account, longPrefix):
+	case kind == protocol.KindGameOver && strings.HasPrefix(account, longPrefix):
 		a.over[game]++
-		a.rounds[game], _ = strconv.Atoi(h.Get("X-Fieldpost-Round"))
+		a.rounds[game], _ = strconv.Atoi(h.Get(protocol.HeaderRound))
 	}
 	bot := a.bots[account]
 	a.mu.Unlock()
@@ -861,7 +875,7 @@ func (a *arrivals) delivered(account string, raw []byte) {
 }
 
 // bot hands the mails of an account to a bot from now on.
-func (a *arrivals) bot(account string, b *mailBot) {
+func (a *arrivals) bot(account string, b *player.Bot) {
 	c := make(chan []byte, 1000)
 	a.mu.Lock()
 	a.bots[account] = c
@@ -870,7 +884,7 @@ func (a *arrivals) bot(account string, b *mailBot) {
 		for raw := range c {
 			msg, err := mail.Parse(bytes.NewReader(raw), 10<<20)
 			if err == nil {
-				_ = b.handle(context.Background(), msg)
+				_ = b.Handle(context.Background(), msg)
 			}
 		}
 	}()
@@ -939,5 +953,5 @@ func (a *arrivals) waitOver(ctx context.Context, game string, sides int, timeout
 func (a *arrivals) counts() (accepted, refused int) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	return a.kinds["accepted"], a.kinds["rejected"]
+	return a.kinds[protocol.KindAccepted], a.kinds[protocol.KindRejected]
 }

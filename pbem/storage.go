@@ -8,11 +8,14 @@ import (
 )
 
 // CopyGame adds n copies of game id under the ids copy-1 ... copy-n, each
-// with its own nonce (hence its own players' secrets), its position and
-// its players' tokens, as a club's many games stand in the database; for
-// the load tool (fieldpost load), which builds a large database in seconds
-// instead of creating every game by mail. Only without a running judge,
-// with the database opened for Write.
+// with its own nonce (hence its own players' secrets and tokens) and the
+// game's history (its positions and played rounds; not the open round's
+// orders), as a club's many games stand in a database. It makes a
+// test bed of a club's size in seconds instead of by mail: to rehearse an
+// upgrade or a restore on a copy, or to measure the judge
+// (cmd/fieldpost-load). The copies' players are the game's: a test bed's
+// mail must stay on its own server. Only without a running judge, with the
+// database opened for Write.
 func (a *AdminConn) CopyGame(id string, n int) error {
 	if a.live || a.svc == nil {
 		return errors.New("copying games needs the database opened for writing, without a running judge")
@@ -25,18 +28,16 @@ func (a *AdminConn) CopyGame(id string, n int) error {
 			if err != nil || g == nil {
 				return cmpErr(err, fmt.Errorf("no game %s", id))
 			}
-			state, err := st.state(id, g.Turn)
-			if err != nil {
-				return err
-			}
 			for i := done + 1; i <= min(done+perCommit, n); i++ {
 				c := *g
 				c.ID, c.Nonce = fmt.Sprintf("copy-%d", i), randomHex(8)
 				if err := st.putGame(&c); err != nil {
 					return err
 				}
-				if err := st.putState(c.ID, c.Turn, state); err != nil {
-					return err
+				for _, parent := range [][]byte{bucketStates, bucketRounds} {
+					if err := copyGameBucket(tx, parent, id, c.ID); err != nil {
+						return err
+					}
 				}
 				for _, p := range c.Players {
 					if err := st.putToken(hashSecret(deriveSecret(a.svc.opts.ServerKey, &c, p.Side)), c.ID, p.Side); err != nil {
@@ -51,6 +52,20 @@ func (a *AdminConn) CopyGame(id string, n int) error {
 		}
 	}
 	return nil
+}
+
+// copyGameBucket copies a game's nested bucket of a per-game bucket, as
+// stored, to another game's.
+func copyGameBucket(tx *bbolt.Tx, parent []byte, from, to string) error {
+	src, err := gameBucket(tx, parent, from, false)
+	if err != nil || src == nil {
+		return err
+	}
+	dst, err := gameBucket(tx, parent, to, true)
+	if err != nil {
+		return err
+	}
+	return src.ForEach(func(k, v []byte) error { return dst.Put(k, v) })
 }
 
 func cmpErr(err, otherwise error) error {
@@ -72,7 +87,8 @@ type Storage struct {
 }
 
 // MeasureStorage reads a database no judge is running on and counts what
-// it holds, and what each round of game stores ("" for no game).
+// it holds, and what each round of game stores ("" for no game): what the
+// games cost the disk, and whether a long game's rounds grow.
 func MeasureStorage(database, game string) (*Storage, error) {
 	s, err := openStore(database, true, adminOpenTimeout)
 	if err != nil {
