@@ -160,9 +160,9 @@ func (p *Position) Form(side, game string) string { return ordertext.Form(p.st, 
 
 // Read implements engine.Position.
 func (p *Position) Read(side, text string, maxErrors int) engine.Reading {
-	if t := p.teams[strings.ToUpper(side)]; t != nil {
-		known := func(u string) bool { return p.st.Unit(strings.ToUpper(side), u) != nil }
-		return engine.ReadWholeSide[rules.Orders](text, strings.ToUpper(side), t, known, maxErrors, func(text string) engine.Reading {
+	if name := p.side(side); p.teams[name] != nil {
+		known := func(u string) bool { return p.st.Unit(name, u) != nil }
+		return engine.ReadWholeSide[rules.Orders](text, name, p.teams[name], known, maxErrors, func(text string) engine.Reading {
 			return p.readSide(side, text, maxErrors)
 		})
 	}

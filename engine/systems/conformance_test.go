@@ -200,7 +200,7 @@ func playTwice(t *testing.T, pos engine.Position, orders map[string]engine.Order
 	if err != nil {
 		t.Fatalf("turn %d, played again: %v", pos.Turn(), err)
 	}
-	if !bytes.Equal(marshal(t, next), marshal(t, next2)) || !bytes.Equal(marshalRound(t, round), marshalRound(t, round2)) {
+	if !bytes.Equal(marshal(t, next), marshal(t, next2)) || !bytes.Equal(marshal(t, round), marshal(t, round2)) {
 		t.Fatalf("turn %d: the same orders and seed played twice gave different bytes", pos.Turn())
 	}
 	if next.Turn() != pos.Turn()+1 {
@@ -215,7 +215,7 @@ func playTwice(t *testing.T, pos engine.Position, orders map[string]engine.Order
 // game goes on from.
 func storedRoundTrip(t *testing.T, sys engine.System, before, after engine.Position, round engine.Round, meta engine.RoundMeta) (engine.Position, engine.Round) {
 	t.Helper()
-	storedPos, storedRound := marshal(t, after), marshalRound(t, round)
+	storedPos, storedRound := marshal(t, after), marshal(t, round)
 	loadedPos, err := sys.Load(storedPos)
 	if err != nil {
 		t.Fatalf("turn %d: the stored position: %v", before.Turn(), err)
@@ -227,7 +227,7 @@ func storedRoundTrip(t *testing.T, sys engine.System, before, after engine.Posit
 	if err != nil {
 		t.Fatalf("turn %d: the stored round: %v", before.Turn(), err)
 	}
-	if !bytes.Equal(marshalRound(t, loadedRound), storedRound) {
+	if !bytes.Equal(marshal(t, loadedRound), storedRound) {
 		t.Fatalf("turn %d: the round stored and read back differs", before.Turn())
 	}
 	var first string
@@ -297,18 +297,10 @@ func report(t *testing.T, round engine.Round, side string, meta engine.RoundMeta
 	return text
 }
 
-func marshal(t *testing.T, pos engine.Position) []byte {
+// marshal is what the judge stores of a position, orders or a round.
+func marshal(t *testing.T, v interface{ Marshal() ([]byte, error) }) []byte {
 	t.Helper()
-	b, err := pos.Marshal()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
-
-func marshalRound(t *testing.T, r engine.Round) []byte {
-	t.Helper()
-	b, err := r.Marshal()
+	b, err := v.Marshal()
 	if err != nil {
 		t.Fatal(err)
 	}

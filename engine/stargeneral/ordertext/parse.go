@@ -349,7 +349,7 @@ func (p *parser) header(l kernel.Line) {
 		p.errorf(l, rules.SecNone, err.Hint, "%s", err.Msg)
 		return
 	}
-	if h.Side != "" && !strings.EqualFold(h.Side, p.side) {
+	if h.Side != "" && !engine.SameSide(h.Side, p.side) {
 		p.errorf(l, rules.SecNone, "", "these orders say SIDE %s, but they are being checked for %s", h.Side, p.side)
 		return
 	}
