@@ -15,6 +15,7 @@ import (
 	"go.etcd.io/bbolt"
 
 	"fieldpost/engine"
+	"fieldpost/pbem/config"
 )
 
 // AdminAnswer is what a GM command given by the administration did.
@@ -416,9 +417,10 @@ func WriteGame(w io.Writer, g *GameInfo, now time.Time) error {
 // whether it did. It is for a program that prepares a judge before
 // starting it (Serve), which must not run yet: when it returns the game is
 // committed, and its welcomes wait in the outbox for the judge. The
-// database and the server key file are created when missing.
-func CreateFirstGame(cfg *Config, games Games, logger *slog.Logger, args ...string) (created bool, err error) {
-	opts, err := serviceOptions(cfg, games, logger, SystemClock(), true)
+// database and the server key file are created when missing; hooks are
+// Serve's, for the NEWGAME (a bot seat's account).
+func CreateFirstGame(cfg *config.Config, hooks Hooks, games Games, logger *slog.Logger, args ...string) (created bool, err error) {
+	opts, err := serviceOptions(cfg, hooks, games, logger, SystemClock(), true)
 	if err != nil {
 		return false, err
 	}

@@ -13,6 +13,7 @@ import (
 	"fieldpost/engine/systems"
 	"fieldpost/mail"
 	"fieldpost/mail/mailtest"
+	"fieldpost/pbem/config"
 )
 
 // The benchmarks run the whole judge (Serve's daemon: IMAP intake with
@@ -87,12 +88,12 @@ func (r *replyWatch) waitSent(b *testing.B, n int) {
 func benchJudge(b *testing.B, games int) (*replyWatch, *mailtest.IMAPServer, []map[string]*sent) {
 	imapSrv := mailtest.NewIMAPServer(b, nil)
 	smtpSrv := mailtest.NewSMTPServer(b, nil)
-	cfg := DefaultConfig()
+	cfg := config.Default()
 	cfg.Address, cfg.Database = testJudge, b.TempDir()+"/bench.db"
 	cfg.IMAPAddr, cfg.IMAPTLS, cfg.IMAPUsername, cfg.IMAPPassword = imapSrv.Addr, mail.TLSNone, imapSrv.Username, imapSrv.Password
 	cfg.SMTPAddr, cfg.SMTPTLS = smtpSrv.Addr, mail.TLSNone
 	cfg.GMSecret, cfg.GMAddress, cfg.Deadline = testGMSecret, testGM, 0
-	d, err := newDaemon(cfg, systems.New, slog.New(slog.DiscardHandler), SystemClock())
+	d, err := newDaemon(cfg, Hooks{}, systems.New, slog.New(slog.DiscardHandler), SystemClock())
 	if err != nil {
 		b.Fatal(err)
 	}

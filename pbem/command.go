@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"fieldpost/engine/ordertext"
+	"fieldpost/pbem/config"
 )
 
 // The command words (docs/commands.md), with the spellings understood.
@@ -344,37 +345,6 @@ func keyValues(words []string) ([][2]string, error) {
 	return pairs, nil
 }
 
-var dayPrefix = regexp.MustCompile(`^(\d+)d`)
-
-// parseDuration reads a duration as Go writes them ("48h", "90m",
-// "1h30m") and also with days ("2d", "1d12h").
-func parseDuration(s string) (time.Duration, error) {
-	s = strings.ToLower(strings.TrimSpace(s))
-	var days time.Duration
-	if m := dayPrefix.FindStringSubmatch(s); m != nil {
-		n, err := strconv.Atoi(m[1])
-		if err != nil || n > int(maxDuration/(24*time.Hour)) {
-			return 0, fmt.Errorf("%q: too many days", s)
-		}
-		days, s = time.Duration(n)*24*time.Hour, s[len(m[0]):]
-	}
-	if s == "" {
-		return days, nil
-	}
-	d, err := time.ParseDuration(s)
-	if err != nil {
-		return 0, fmt.Errorf("%q is not a duration such as 48h, 2d or 1d12h", s)
-	}
-	// Bounding each part keeps their sum from overflowing.
-	if d > maxDuration || d < -maxDuration || days+d > maxDuration {
-		return 0, fmt.Errorf("%q: at most %d days", s, maxDuration/(24*time.Hour))
-	}
-	return days + d, nil
-}
-
-// maxDuration bounds a duration read from a mail or a file: ten years.
-const maxDuration = 3650 * 24 * time.Hour
-
 // The formats a deadline may be given in; without a zone they are UTC.
 var timeFormats = []string{time.RFC3339, "2006-01-02T15:04Z07:00", "2006-01-02T15:04", "2006-01-02 15:04"}
 
@@ -388,7 +358,7 @@ func parseDeadline(args []string, now time.Time) (time.Time, error) {
 		return time.Time{}, nil
 	}
 	if len(args) == 1 {
-		if d, err := parseDuration(args[0]); err == nil {
+		if d, err := config.ParseDuration(args[0]); err == nil {
 			if d <= 0 {
 				return time.Time{}, errors.New("the duration must be positive")
 			}

@@ -68,16 +68,6 @@ func TestKeyValues(t *testing.T) {
 }
 
 func TestDurationsAndDeadlines(t *testing.T) {
-	for in, want := range map[string]time.Duration{"48h": 48 * time.Hour, "2d": 48 * time.Hour, "1d12h": 36 * time.Hour, "90m": 90 * time.Minute, "1D": 24 * time.Hour} {
-		if got, err := parseDuration(in); err != nil || got != want {
-			t.Errorf("%s: %v, %v", in, got, err)
-		}
-	}
-	for _, bad := range []string{"", "soon", "2x", "d"} {
-		if _, err := parseDuration(bad); err == nil && bad != "" {
-			t.Errorf("%q is accepted", bad)
-		}
-	}
 	now := time.Date(2026, 3, 2, 18, 0, 0, 0, time.UTC)
 	for _, c := range []struct {
 		args []string

@@ -19,6 +19,7 @@ import (
 	"go.etcd.io/bbolt"
 
 	"fieldpost/engine"
+	"fieldpost/pbem/config"
 )
 
 // The control socket lets the command-line administration (fieldpost game,
@@ -266,7 +267,7 @@ type AdminOptions struct {
 	Database string
 	// Config is the judge's configuration: needed to change games when no
 	// judge runs, for its address, server key, templates and defaults.
-	Config *Config
+	Config *config.Config
 	// Write opens the database for changes (Command) when no judge runs;
 	// otherwise it is opened read-only.
 	Write bool
@@ -343,7 +344,7 @@ func OpenAdmin(opts AdminOptions) (*AdminConn, error) {
 	}
 	a.store = store
 	if opts.Write {
-		options, err := serviceOptions(cfg, opts.Games, slog.New(slog.DiscardHandler), SystemClock(), false)
+		options, err := serviceOptions(cfg, Hooks{}, opts.Games, slog.New(slog.DiscardHandler), SystemClock(), false)
 		if err == nil {
 			// Without a sender: the judge sends the outbox when it starts.
 			a.svc, err = NewService(store, nil, options)

@@ -17,6 +17,7 @@ import (
 	"fieldpost/engine/systems"
 	"fieldpost/mail"
 	"fieldpost/mail/mailtest"
+	"fieldpost/pbem/config"
 )
 
 // world is the judge's daemon between in-process IMAP and SMTP servers, on
@@ -28,7 +29,7 @@ type world struct {
 	smtp  *mailtest.SMTPServer
 	clock *fakeClock
 	logs  *syncBuffer
-	cfg   *Config
+	cfg   *config.Config
 
 	d      *daemon
 	cancel context.CancelFunc
@@ -43,7 +44,7 @@ const testSMTPPassword = "smtp-Pw-98765-x"
 func newWorld(t *testing.T) *world {
 	w := &world{t: t, imap: mailtest.NewIMAPServer(t, nil), clock: newFakeClock(), logs: &syncBuffer{}}
 	w.smtp = mailtest.NewSMTPServer(t, &mailtest.SMTPOptions{Username: "judge", Password: testSMTPPassword})
-	cfg := DefaultConfig()
+	cfg := config.Default()
 	cfg.Address, cfg.Database = testJudge, t.TempDir()+"/fieldpost.db"
 	cfg.IMAPAddr, cfg.IMAPTLS, cfg.IMAPUsername, cfg.IMAPPassword = w.imap.Addr, mail.TLSNone, w.imap.Username, w.imap.Password
 	cfg.SMTPAddr, cfg.SMTPTLS, cfg.SMTPUsername, cfg.SMTPPassword = w.smtp.Addr, mail.TLSNone, "judge", testSMTPPassword
@@ -56,7 +57,7 @@ func newWorld(t *testing.T) *world {
 
 func (w *world) start() {
 	w.t.Helper()
-	d, err := newDaemon(w.cfg, systems.New, testLogger(w.t, w.logs), w.clock)
+	d, err := newDaemon(w.cfg, Hooks{}, systems.New, testLogger(w.t, w.logs), w.clock)
 	if err != nil {
 		w.t.Fatal(err)
 	}
@@ -342,7 +343,7 @@ func TestRestartBetweenCommitAndSend(t *testing.T) {
 
 	// A daemon with no outbox loop, whose process is killed as soon as the
 	// handler's transaction has committed.
-	d, err := newDaemon(w.cfg, systems.New, testLogger(t, w.logs), w.clock)
+	d, err := newDaemon(w.cfg, Hooks{}, systems.New, testLogger(t, w.logs), w.clock)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -427,8 +428,8 @@ func TestServeFromConfigFile(t *testing.T) {
 	dir := t.TempDir()
 	conf := fmt.Sprintf("address = %s\ndatabase = %s/f.db\nimap_addr = %s\nimap_tls = none\nimap_username = judge\n"+
 		"smtp_addr = %s\nsmtp_tls = none\ngm_address = %s\n", testJudge, dir, imapSrv.Addr, smtpSrv.Addr, testGM)
-	cfg, err := ParseConfig(strings.NewReader(conf), func(k string) string {
-		return map[string]string{EnvIMAPPassword: imapSrv.Password, EnvGMSecret: testGMSecret}[k]
+	cfg, err := config.Parse(strings.NewReader(conf), func(k string) string {
+		return map[string]string{config.EnvIMAPPassword: imapSrv.Password, config.EnvGMSecret: testGMSecret}[k]
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -436,7 +437,7 @@ func TestServeFromConfigFile(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	logs := &syncBuffer{}
-	go func() { done <- Serve(ctx, cfg, systems.New, testLogger(t, logs)) }()
+	go func() { done <- Serve(ctx, cfg, Hooks{}, systems.New, testLogger(t, logs)) }()
 	imapSrv.Append("INBOX", gmMail("NEWGAME scenario=tutorial id=t1 us="+alice+" german="+bob).raw())
 	smtpSrv.WaitMessages(t, 3)
 	cancel()

@@ -12,6 +12,7 @@ import (
 
 	"fieldpost/engine"
 	"fieldpost/mail"
+	"fieldpost/pbem/config"
 )
 
 // gmCommand handles the game master's commands, which need the GM secret.
@@ -180,7 +181,7 @@ func (t *txn) newGame(req *request) error {
 				period = 0
 				break
 			}
-			if period, err = parseDuration(val); err != nil || period <= 0 {
+			if period, err = config.ParseDuration(val); err != nil || period <= 0 {
 				return refuse("deadline=%s: want a duration such as 48h or 2d, or none.", val)
 			}
 		default:
@@ -389,7 +390,7 @@ func (t *txn) setDeadline(g *Game, cmd string, args []string) error {
 		if len(args) != 1 {
 			return refuse("EXTEND needs one duration: EXTEND " + g.ID + " 24h.")
 		}
-		d, err := parseDuration(args[0])
+		d, err := config.ParseDuration(args[0])
 		if err != nil || d <= 0 {
 			return refuse(fmt.Sprintf("%q: EXTEND needs a positive duration such as 24h or 2d.", args[0]))
 		}

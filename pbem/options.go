@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"net"
 	"os"
 
 	"fieldpost/engine"
 	"fieldpost/mail"
+	"fieldpost/pbem/config"
 	"fieldpost/templates"
 )
 
@@ -17,11 +19,28 @@ import (
 // the judge's templates (the built-in ones, or a club's over them).
 type Games func(templates fs.FS) (engine.Systems, error)
 
+// Hooks are what a program hands a judge beside its configuration, which
+// no file can hold: an open listener and functions. The zero Hooks are a
+// judge's as a configuration file alone describes it.
+type Hooks struct {
+	// PagesListener is a listener already open for the game pages, used
+	// instead of the configuration's http_listen: the embedded mode's.
+	PagesListener net.Listener
+	// CheckCopy checks the copy of the database taken for the page check
+	// after the start (Store.Check); nil checks it in the judge's own
+	// process.
+	CheckCopy CopyChecker
+	// BotAccount, ClubAccount and InHand are the Options of the same names.
+	BotAccount  func(game, side string) (address string, err error)
+	ClubAccount func(name string) (settings string, err error)
+	InHand      func(msg *mail.Inbound) error
+}
+
 // serviceOptions are the Options of the Service a configuration describes.
 // The server key file is created when missing only with createKey: the
 // daemon creates it with the database, the administration never does,
 // since a new key could not read the secrets of the games already there.
-func serviceOptions(cfg *Config, games Games, logger *slog.Logger, clock Clock, createKey bool) (Options, error) {
+func serviceOptions(cfg *config.Config, hooks Hooks, games Games, logger *slog.Logger, clock Clock, createKey bool) (Options, error) {
 	key := []byte(cfg.ServerKey)
 	if len(key) == 0 {
 		path := cmp.Or(cfg.KeyFile, cfg.Database+".key")
@@ -46,16 +65,16 @@ func serviceOptions(cfg *Config, games Games, logger *slog.Logger, clock Clock, 
 		Limits:     Limits{MaxLines: cfg.MaxLines, MaxErrors: cfg.MaxErrors, MaxAnswerSize: cfg.MaxAnswerSize},
 		MailLimits: mail.Limits{MaxHeaderFields: cfg.MaxHeaderFields, MaxParts: cfg.MaxMIMEParts},
 		Templates:  tmpl, RetryMin: cfg.SendRetryMin, RetryMax: cfg.SendRetryMax, GiveUp: cfg.SendGiveUp,
-		StrangerAnswers: cfg.StrangerAnswers, RefusalNotices: cfg.RefusalNotices,
-		TalkLimit: cfg.TalkLimit, AbsenceDays: cfg.AbsenceDays,
-		Clock: clock, Logger: logger, BaseURL: cfg.pagesURL(), InHand: cfg.InHand, BotAccount: cfg.BotAccount,
-		ClubAccount: cfg.ClubAccount,
+		StrangerAnswers: Limit(cfg.StrangerAnswers), RefusalNotices: Limit(cfg.RefusalNotices),
+		TalkLimit: Limit(cfg.TalkLimit), AbsenceDays: cfg.AbsenceDays,
+		Clock: clock, Logger: logger, BaseURL: cfg.PagesURL(), InHand: hooks.InHand, BotAccount: hooks.BotAccount,
+		ClubAccount: hooks.ClubAccount,
 	}, nil
 }
 
 // templatesOf is the templates of a configuration: the built-in ones, with a
 // club's folder over them.
-func templatesOf(cfg *Config) fs.FS {
+func templatesOf(cfg *config.Config) fs.FS {
 	if cfg == nil || cfg.Templates == "" {
 		return templates.FS
 	}
@@ -72,16 +91,4 @@ func hostedSystems(games Games, tmpl fs.FS) (engine.Systems, error) {
 		return nil, fmt.Errorf("game systems: %w", err)
 	}
 	return systems, nil
-}
-
-// pagesURL is where players reach the game pages: base_url, or the pages'
-// own address; "" without pages.
-func (c *Config) pagesURL() string {
-	switch {
-	case c.BaseURL != "":
-		return c.BaseURL
-	case c.HTTPListen != "":
-		return "http://" + c.HTTPListen
-	}
-	return ""
 }

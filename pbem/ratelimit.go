@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -21,23 +20,6 @@ type Limit struct {
 }
 
 func (l Limit) String() string { return fmt.Sprintf("%d per %s", l.N, formatDuration(l.Per)) }
-
-// ParseLimit reads a limit as "N/DURATION": "1/24h", "3/1h".
-func ParseLimit(s string) (Limit, error) {
-	n, per, ok := strings.Cut(strings.TrimSpace(s), "/")
-	if !ok {
-		return Limit{}, errors.New("want N/DURATION, e.g. 3/1h")
-	}
-	count, err := strconv.Atoi(strings.TrimSpace(n))
-	if err != nil || count < 1 || count > 1000 {
-		return Limit{}, errors.New("the count must be a whole number from 1 to 1000")
-	}
-	d, err := positiveDuration(strings.TrimSpace(per))
-	if err != nil {
-		return Limit{}, err
-	}
-	return Limit{N: count, Per: d}, nil
-}
 
 // The limited mails: answers to addresses that are no player's, observer's
 // or the GM's (help and errors), and notices that a mail in a player's (or

@@ -65,22 +65,3 @@ func TestRefusalNoticesAreLimited(t *testing.T) {
 		t.Errorf("the next notice does not sum up those held back:\n%s", m.Text)
 	}
 }
-
-func TestParseLimit(t *testing.T) {
-	if l, err := ParseLimit(" 3 / 1h "); err != nil || l != (Limit{N: 3, Per: time.Hour}) {
-		t.Errorf("3/1h: %v %v", l, err)
-	}
-	for _, bad := range []string{"3", "0/1h", "-1/1h", "x/1h", "3/-1h", "3/x", "100000/1h"} {
-		if _, err := ParseLimit(bad); err == nil {
-			t.Errorf("%q accepted", bad)
-		}
-	}
-	cfg, err := ParseConfig(strings.NewReader("address = judge@club.example\nimap_addr = a:1\nimap_username = j\nsmtp_addr = a:2\n"+
-		"stranger_answers = 2/12h\nrefusal_notices = 5/30m\n"), func(string) string { return "" })
-	if err != nil || cfg.StrangerAnswers != (Limit{N: 2, Per: 12 * time.Hour}) || cfg.RefusalNotices != (Limit{N: 5, Per: 30 * time.Minute}) {
-		t.Errorf("%+v %v", cfg, err)
-	}
-	if _, err := ParseConfig(strings.NewReader("refusal_notices = lots\n"), func(string) string { return "" }); err == nil || !strings.Contains(err.Error(), "line 1: refusal_notices") {
-		t.Errorf("a bad limit: %v", err)
-	}
-}

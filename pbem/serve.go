@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"fieldpost/mail"
+	"fieldpost/pbem/config"
 )
 
 // shutdownFlush bounds the last sending of the outbox at shutdown, well
@@ -32,9 +33,10 @@ const checkDelay = 10 * time.Second
 // each mail to the Service, the outbox is sent over SMTP, deadlines are
 // watched and the administration is served on the control socket
 // (ControlSocket). At the end it finishes the mail in hand, sends what it can of
-// the outbox and closes the database.
-func Serve(ctx context.Context, cfg *Config, games Games, logger *slog.Logger) error {
-	d, err := newDaemon(cfg, games, logger, SystemClock())
+// the outbox and closes the database. The hooks are what the program gives
+// beside the configuration (the zero Hooks for a file's judge).
+func Serve(ctx context.Context, cfg *config.Config, hooks Hooks, games Games, logger *slog.Logger) error {
+	d, err := newDaemon(cfg, hooks, games, logger, SystemClock())
 	if err != nil {
 		return err
 	}
@@ -43,7 +45,8 @@ func Serve(ctx context.Context, cfg *Config, games Games, logger *slog.Logger) e
 
 // daemon is a Service wired to its mail servers.
 type daemon struct {
-	cfg    *Config
+	cfg    *config.Config
+	hooks  Hooks
 	store  *Store
 	svc    *Service
 	sender *mail.Sender
@@ -51,11 +54,11 @@ type daemon struct {
 	log    *slog.Logger
 }
 
-func newDaemon(cfg *Config, games Games, logger *slog.Logger, clock Clock) (*daemon, error) {
+func newDaemon(cfg *config.Config, hooks Hooks, games Games, logger *slog.Logger, clock Clock) (*daemon, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	opts, err := serviceOptions(cfg, games, logger, clock, true)
+	opts, err := serviceOptions(cfg, hooks, games, logger, clock, true)
 	if err != nil {
 		return nil, err
 	}
@@ -89,7 +92,7 @@ func newDaemon(cfg *Config, games Games, logger *slog.Logger, clock Clock) (*dae
 		store.Close()
 		return nil, err
 	}
-	return &daemon{cfg: cfg, store: store, svc: svc, sender: sender, intake: intake, log: logger}, nil
+	return &daemon{cfg: cfg, hooks: hooks, store: store, svc: svc, sender: sender, intake: intake, log: logger}, nil
 }
 
 // run runs the daemon until ctx is done, then shuts it down in order: the
@@ -109,7 +112,7 @@ func (d *daemon) run(ctx context.Context) error {
 			return
 		case <-time.After(checkDelay):
 		}
-		err := d.store.Check(ctx, d.cfg.CheckCopy)
+		err := d.store.Check(ctx, d.hooks.CheckCopy)
 		if ctx.Err() != nil {
 			return // the judge stops anyway: the check was cut off
 		}
@@ -214,7 +217,7 @@ type pagesServer struct{ srv *http.Server }
 
 // startPages serves the game pages on http_listen; nothing without it.
 func (d *daemon) startPages() (*pagesServer, error) {
-	ln := d.cfg.PagesListener
+	ln := d.hooks.PagesListener
 	if ln == nil && d.cfg.HTTPListen == "" {
 		return &pagesServer{}, nil
 	}
@@ -235,7 +238,7 @@ func (d *daemon) startPages() (*pagesServer, error) {
 			d.log.Error("game pages stopped", "err", err)
 		}
 	}()
-	d.log.Info("game pages served", "listen", ln.Addr().String(), "url", d.cfg.pagesURL())
+	d.log.Info("game pages served", "listen", ln.Addr().String(), "url", d.cfg.PagesURL())
 	return &pagesServer{srv: srv}, nil
 }
 

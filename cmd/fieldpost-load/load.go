@@ -32,6 +32,7 @@ import (
 	"fieldpost/mail"
 	"fieldpost/mail/club"
 	"fieldpost/pbem"
+	"fieldpost/pbem/config"
 	"fieldpost/pbem/player"
 	"fieldpost/pbem/protocol"
 	"fieldpost/templates"
@@ -192,7 +193,7 @@ type loadRun struct {
 	srv      *club.Server
 	club     *clubAccounts
 	conf     string // the judge's configuration file
-	cfg      *pbem.Config
+	cfg      *config.Config
 	systems  engine.Systems
 	arrivals *arrivals
 }
@@ -370,7 +371,7 @@ func (run *loadRun) build(ctx context.Context, sc engine.ScenarioInfo) error {
 	if err := os.WriteFile(run.conf, []byte(text), 0o600); err != nil {
 		return err
 	}
-	cfg, err := pbem.LoadConfig(run.conf, run.getenv)
+	cfg, err := config.Load(run.conf, run.getenv)
 	if err != nil {
 		return err
 	}
@@ -410,9 +411,9 @@ func (run *loadRun) build(ctx context.Context, sc engine.ScenarioInfo) error {
 // environment gives them to the judge's process.
 func (run *loadRun) getenv(name string) string {
 	switch name {
-	case pbem.EnvIMAPPassword, pbem.EnvSMTPPassword:
+	case config.EnvIMAPPassword, config.EnvSMTPPassword:
 		return run.club.password(judgeAccount)
-	case pbem.EnvGMSecret:
+	case config.EnvGMSecret:
 		return run.club.gmSecret
 	}
 	return ""
@@ -434,7 +435,7 @@ func (run *loadRun) startJudge() (*judgeProcess, error) {
 	}
 	cmd := exec.Command(run.opt.judge, "serve", "--config", run.conf)
 	cmd.Env = os.Environ()
-	for _, name := range []string{pbem.EnvIMAPPassword, pbem.EnvSMTPPassword, pbem.EnvGMSecret} {
+	for _, name := range []string{config.EnvIMAPPassword, config.EnvSMTPPassword, config.EnvGMSecret} {
 		cmd.Env = append(cmd.Env, name+"="+run.getenv(name))
 	}
 	cmd.Stdout, cmd.Stderr = logFile, logFile

@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"fieldpost/mail"
-	"fieldpost/pbem"
+	"fieldpost/pbem/config"
 	"fieldpost/pbem/player"
 )
 
@@ -133,7 +133,7 @@ func embeddedBotAccount(dataDir, game, side string) (*clubAccount, error) {
 			"--player us=us@fieldpost.local --player german=bot)")
 	}
 	conf := filepath.Join(dataDir, judgeConfigName)
-	cfg, err := pbem.LoadConfig(conf, func(string) string { return "" })
+	cfg, err := config.Load(conf, func(string) string { return "" })
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fmt.Errorf("no --imap, --smtp and --user, and no embedded judge in %s (start it with fieldpost serve, or give --data)", dataDir)
 	}

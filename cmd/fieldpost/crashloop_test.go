@@ -16,7 +16,7 @@ import (
 	"fieldpost/internal/clubjudge"
 	"fieldpost/mail"
 	"fieldpost/mail/club"
-	"fieldpost/pbem"
+	"fieldpost/pbem/config"
 )
 
 // killSubject, set in the environment of a judge run as fieldpost by the
@@ -109,8 +109,8 @@ func TestJudgeKilledByAMailSetsItAside(t *testing.T) {
 	startJudge := func() *exec.Cmd {
 		cmd := exec.Command(os.Args[0], "serve", "--config", conf)
 		cmd.Env = append(os.Environ(), asFieldpost+"=1", killSubject+"=deadly orders",
-			pbem.EnvIMAPPassword+"="+cf.password(judgeAccount), pbem.EnvSMTPPassword+"="+cf.password(judgeAccount),
-			pbem.EnvGMSecret+"="+cf.GMSecret)
+			config.EnvIMAPPassword+"="+cf.password(judgeAccount), config.EnvSMTPPassword+"="+cf.password(judgeAccount),
+			config.EnvGMSecret+"="+cf.GMSecret)
 		cmd.Stdout, cmd.Stderr = judgeLog, judgeLog
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)

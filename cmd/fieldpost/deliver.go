@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"fieldpost/mail"
-	"fieldpost/pbem"
+	"fieldpost/pbem/config"
 )
 
 func init() {
@@ -50,17 +50,17 @@ func cmdDeliver(e *env, args []string) error {
 	if len(rest) > 0 {
 		return fail(fmt.Errorf("unexpected arguments %q", rest))
 	}
-	limit := pbem.DefaultConfig().MaxMessageSize
+	limit := config.Default().MaxMessageSize
 	switch {
 	case *fl.config != "":
-		cfg, err := pbem.LoadConfig(*fl.config, os.Getenv)
+		cfg, err := config.Load(*fl.config, os.Getenv)
 		if err != nil {
 			return fail(err)
 		}
 		limit = cfg.MaxMessageSize
 	case *fl.database == "":
 		// The embedded judge's, as fl.open takes it.
-		if cfg, err := pbem.LoadConfig(filepath.Join(defaultDataDir, judgeConfigName), os.Getenv); err == nil {
+		if cfg, err := config.Load(filepath.Join(defaultDataDir, judgeConfigName), os.Getenv); err == nil {
 			limit = cfg.MaxMessageSize
 		}
 	}

@@ -21,6 +21,7 @@ import (
 	"fieldpost/mail/club"
 	"fieldpost/mail/mailtest"
 	"fieldpost/pbem"
+	"fieldpost/pbem/config"
 )
 
 // Mail handed over by the mail server, over LMTP to the judge or by
@@ -69,7 +70,7 @@ gm_address = %s
 stranger_answers = 1000/1h
 send_retry_min = 1s
 `, srv.Address(judgeAccount), filepath.Join(dir, "judge.db"), lmtpAddr, srv.SMTPAddr(), judgeAccount, srv.Address(gmAccount)))
-	childEnv := append(os.Environ(), asFieldpost+"=1", pbem.EnvSMTPPassword+"="+cf.password(judgeAccount), pbem.EnvGMSecret+"="+cf.GMSecret)
+	childEnv := append(os.Environ(), asFieldpost+"=1", config.EnvSMTPPassword+"="+cf.password(judgeAccount), config.EnvGMSecret+"="+cf.GMSecret)
 	judgeLog, err := os.Create(filepath.Join(dir, "judge.log"))
 	if err != nil {
 		t.Fatal(err)

@@ -23,6 +23,7 @@ import (
 	"fieldpost/mail"
 	"fieldpost/mail/club"
 	"fieldpost/pbem"
+	"fieldpost/pbem/config"
 	"fieldpost/pbem/player"
 	"fieldpost/pbem/protocol"
 )
@@ -175,7 +176,7 @@ func serveEmbedded(ctx context.Context, e *env, opt embeddedOptions) error {
 	}
 	defer srv.Close()
 
-	cfg := pbem.DefaultConfig()
+	cfg := config.Default()
 	cfg.Address = srv.Address(judgeAccount)
 	cfg.Name = "Fieldpost judge"
 	cfg.Database = embeddedDatabase(opt.dataDir)
@@ -190,16 +191,14 @@ func serveEmbedded(ctx context.Context, e *env, opt embeddedOptions) error {
 	// The judge's handled mail would make mail.db grow for ever; what it
 	// did is in the judge's database.
 	cfg.IMAPProcessedKeep = embeddedProcessedKeep
-	cfg.CheckCopy = checkCopyInChild
 	bots := &clubBots{srv: srv, cf: cf, path: clubPath}
-	cfg.BotAccount = bots.account
-	cfg.ClubAccount = bots.clubAccount
+	hooks := pbem.Hooks{CheckCopy: checkCopyInChild, BotAccount: bots.account, ClubAccount: bots.clubAccount}
 	if opt.httpAddr != "" {
 		ln, err := net.Listen("tcp", opt.httpAddr)
 		if err != nil {
 			return fmt.Errorf("the game pages: %w (is another Fieldpost running? use --http-listen)", err)
 		}
-		cfg.PagesListener = ln
+		hooks.PagesListener = ln
 		host, port, _ := net.SplitHostPort(ln.Addr().String())
 		cfg.BaseURL = "http://" + net.JoinHostPort(cmp.Or(opt.hostname, host), port)
 	}
@@ -213,7 +212,7 @@ func serveEmbedded(ctx context.Context, e *env, opt embeddedOptions) error {
 	created := false
 	if !opt.demo {
 		args := strings.Fields(newGameCommand("demo", srv))[1:]
-		if created, err = pbem.CreateFirstGame(cfg, systems.New, log.With("part", "judge"), args...); err != nil {
+		if created, err = pbem.CreateFirstGame(cfg, hooks, systems.New, log.With("part", "judge"), args...); err != nil {
 			return fmt.Errorf("creating the game demo: %w", err)
 		}
 	}
@@ -223,7 +222,7 @@ func serveEmbedded(ctx context.Context, e *env, opt embeddedOptions) error {
 	var wg sync.WaitGroup
 	var judgeErr error
 	wg.Go(func() {
-		judgeErr = pbem.Serve(runCtx, cfg, systems.New, log.With("part", "judge"))
+		judgeErr = pbem.Serve(runCtx, cfg, hooks, systems.New, log.With("part", "judge"))
 		stop()
 	})
 
@@ -369,7 +368,7 @@ const judgeConfigName = "judge.conf"
 
 // writeJudgeConfig writes the embedded judge's configuration, without its
 // passwords (they stay in club.json), for `fieldpost game` and `backup`.
-func writeJudgeConfig(dataDir string, srv *club.Server, cfg *pbem.Config) error {
+func writeJudgeConfig(dataDir string, srv *club.Server, cfg *config.Config) error {
 	text := `# Written by "fieldpost serve" (the embedded mode) at every start, for the
 # administration commands (fieldpost game ..., fieldpost backup) while the judge
 # is stopped. The passwords are in club.json, beside this file.
@@ -402,7 +401,7 @@ func gmMail(srv *club.Server, cf *clubFile, command string) error {
 }
 
 // printPages says where the game pages are, when served.
-func printPages(w io.Writer, cfg *pbem.Config) {
+func printPages(w io.Writer, cfg *config.Config) {
 	if cfg.BaseURL != "" {
 		fmt.Fprintf(w, "The game pages are at %s/ (every mail links to the player's own page).\n", cfg.BaseURL)
 	}

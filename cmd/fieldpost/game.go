@@ -14,6 +14,7 @@ import (
 
 	"fieldpost/engine/systems"
 	"fieldpost/pbem"
+	"fieldpost/pbem/config"
 )
 
 func init() {
@@ -125,7 +126,7 @@ func (f *adminFlags) open(write bool) (*pbem.AdminConn, error) {
 	opts := pbem.AdminOptions{Database: *f.database, Write: write, Games: systems.New}
 	switch {
 	case *f.config != "":
-		cfg, err := pbem.LoadConfig(*f.config, os.Getenv)
+		cfg, err := config.Load(*f.config, os.Getenv)
 		if err != nil {
 			return nil, err
 		}
@@ -133,7 +134,7 @@ func (f *adminFlags) open(write bool) (*pbem.AdminConn, error) {
 	case opts.Database == "":
 		// The embedded judge's, with the configuration it wrote.
 		opts.Database = embeddedDatabase(defaultDataDir)
-		if cfg, err := pbem.LoadConfig(filepath.Join(defaultDataDir, judgeConfigName), os.Getenv); err == nil {
+		if cfg, err := config.Load(filepath.Join(defaultDataDir, judgeConfigName), os.Getenv); err == nil {
 			opts.Config = cfg
 		}
 	}

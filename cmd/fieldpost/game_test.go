@@ -19,6 +19,7 @@ import (
 	"fieldpost/engine/systems"
 	"fieldpost/mail/mailtest"
 	"fieldpost/pbem"
+	"fieldpost/pbem/config"
 )
 
 const (
@@ -54,14 +55,14 @@ func newJudge(t *testing.T) *judge {
 // control socket.
 func (j *judge) start() {
 	j.t.Helper()
-	cfg, err := pbem.LoadConfig(j.conf, func(string) string { return "" })
+	cfg, err := config.Load(j.conf, func(string) string { return "" })
 	if err != nil {
 		j.t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
-		done <- pbem.Serve(ctx, cfg, systems.New, slog.New(slog.NewTextHandler(j.t.Output(), &slog.HandlerOptions{Level: slog.LevelWarn})))
+		done <- pbem.Serve(ctx, cfg, pbem.Hooks{}, systems.New, slog.New(slog.NewTextHandler(j.t.Output(), &slog.HandlerOptions{Level: slog.LevelWarn})))
 	}()
 	j.halt = func() {
 		cancel()

@@ -12,6 +12,7 @@ import (
 	"fieldpost/engine/systems"
 	"fieldpost/mail"
 	"fieldpost/pbem"
+	"fieldpost/pbem/config"
 )
 
 func init() {
@@ -46,7 +47,7 @@ func cmdServe(e *env, args []string) error {
 		defer stop()
 		return serveEmbedded(ctx, e, emb)
 	}
-	cfg, err := pbem.LoadConfig(*configPath, os.Getenv)
+	cfg, err := config.Load(*configPath, os.Getenv)
 	if err != nil {
 		return err
 	}
@@ -56,8 +57,6 @@ func cmdServe(e *env, args []string) error {
 	if *lmtpListen != "" {
 		cfg.LMTPListen = *lmtpListen
 	}
-	cfg.CheckCopy = checkCopyInChild
-	cfg.InHand = testInHand
 	lock, err := lockDatabase(cfg.Database, "the database "+cfg.Database)
 	if err != nil {
 		return err
@@ -67,7 +66,7 @@ func cmdServe(e *env, args []string) error {
 	// finished, the outbox flushed and the database closed.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	return pbem.Serve(ctx, cfg, systems.New, newLogger(e.stderr, cfg))
+	return pbem.Serve(ctx, cfg, pbem.Hooks{CheckCopy: checkCopyInChild, InHand: testInHand}, systems.New, newLogger(e.stderr, cfg))
 }
 
 // testInHand is nil but in the tests, whose judge dies with it while a
@@ -75,7 +74,7 @@ func cmdServe(e *env, args []string) error {
 var testInHand func(msg *mail.Inbound) error
 
 // newLogger writes the judge's structured logs to w.
-func newLogger(w io.Writer, cfg *pbem.Config) *slog.Logger {
+func newLogger(w io.Writer, cfg *config.Config) *slog.Logger {
 	opts := &slog.HandlerOptions{Level: cfg.LogLevel}
 	if cfg.LogFormat == "json" {
 		return slog.New(slog.NewJSONHandler(w, opts))

@@ -1,4 +1,18 @@
-package pbem
+// Package config reads the judge's configuration file: its keys, their
+// values and defaults, the secrets taken from the environment, and the
+// checks that a configuration can run a judge. deploy/fieldpost.conf.example
+// documents every key.
+//
+// It holds what a file can say, and nothing else: pbem imports it and turns
+// a Config into the Service's Options, never the reverse. The rate limits
+// read from the file are a [Limit] of their own, which pbem converts to its
+// pbem.Limit (same fields); the defaults of what one mail may cost are
+// written here as numbers, which pbem's tests check against pbem.DefaultLimits.
+// What a program hands a judge beside its file (an open listener for the
+// pages, the database copy checker, the embedded mode's account makers, a
+// test's hook) is not configuration, since no file can hold a function or a
+// listener: it is pbem.Hooks, passed beside the Config to pbem.Serve.
+package config
 
 import (
 	"bufio"
@@ -20,7 +34,7 @@ import (
 // mail server and its games' defaults. Each field is the file's key of the
 // same name (IMAPAddr is imap_addr, SendGiveUp send_give_up);
 // deploy/fieldpost.conf.example documents them all. A program that runs a
-// judge with values of its own starts from DefaultConfig.
+// judge with values of its own starts from Default.
 type Config struct {
 	Address string // address: the judge's address
 	Name    string // name: display name of its mails
@@ -84,20 +98,6 @@ type Config struct {
 	// none. BaseURL is how players reach them (behind a reverse proxy, its
 	// address), for the links in mails; by default http:// and HTTPListen.
 	HTTPListen, BaseURL string
-	// PagesListener, not from a file, is a listener already open for the
-	// pages, instead of HTTPListen: the embedded mode's.
-	PagesListener net.Listener
-	// CheckCopy, not from a file, checks the copy of the database taken
-	// for the page check after the start (Store.Check); nil checks it in
-	// the judge's own process.
-	CheckCopy CopyChecker
-	// BotAccount, not from a file, is Options.BotAccount: the embedded
-	// mode's.
-	BotAccount func(game, side string) (address string, err error)
-	// ClubAccount, not from a file, is Options.ClubAccount.
-	ClubAccount func(name string) (settings string, err error)
-	// InHand, not from a file, is Options.InHand: a test's hook.
-	InHand func(msg *mail.Inbound) error
 
 	LogLevel  slog.Level
 	LogFormat string // text or json
@@ -112,8 +112,8 @@ const (
 	EnvServerKey    = "FIELDPOST_SERVER_KEY"
 )
 
-// DefaultConfig returns the configuration a file starts from.
-func DefaultConfig() *Config {
+// Default returns the configuration a file starts from.
+func Default() *Config {
 	return &Config{
 		Name:                 "Fieldpost",
 		Database:             "fieldpost.db",
@@ -126,9 +126,9 @@ func DefaultConfig() *Config {
 		MaxMessageSize:       10 << 20,
 		MaxHeaderFields:      mail.DefaultLimits.MaxHeaderFields,
 		MaxMIMEParts:         mail.DefaultLimits.MaxParts,
-		MaxLines:             DefaultLimits.MaxLines,
-		MaxErrors:            DefaultLimits.MaxErrors,
-		MaxAnswerSize:        DefaultLimits.MaxAnswerSize,
+		MaxLines:             5000,    // pbem.DefaultLimits
+		MaxErrors:            40,      // pbem.DefaultLimits
+		MaxAnswerSize:        1 << 20, // pbem.DefaultLimits
 		SMTPTLS:              mail.TLSImplicit,
 		SMTPSessions:         3,
 		Deadline:             72 * time.Hour,
@@ -146,27 +146,27 @@ func DefaultConfig() *Config {
 	}
 }
 
-// LoadConfig reads a configuration file (see ParseConfig).
-func LoadConfig(path string, getenv func(string) string) (*Config, error) {
+// Load reads a configuration file (see Parse).
+func Load(path string, getenv func(string) string) (*Config, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("configuration: %w", err)
 	}
 	defer f.Close()
-	cfg, err := ParseConfig(f, getenv)
+	cfg, err := Parse(f, getenv)
 	if err != nil {
 		return nil, fmt.Errorf("configuration %s: %w", path, err)
 	}
 	return cfg, nil
 }
 
-// ParseConfig reads a configuration in the "key = value" format, one key
+// Parse reads a configuration in the "key = value" format, one key
 // a line; lines starting with # are comments, and a value is everything
 // after the "=" (so a password may hold a #). Unknown and repeated keys
 // are errors. The secrets' environment variables (getenv, e.g. os.Getenv)
 // then replace the file's values, and the result is checked.
-func ParseConfig(r io.Reader, getenv func(string) string) (*Config, error) {
-	cfg := DefaultConfig()
+func Parse(r io.Reader, getenv func(string) string) (*Config, error) {
+	cfg := Default()
 	seen := map[string]bool{}
 	sc := bufio.NewScanner(r)
 	for n := 1; sc.Scan(); n++ {
@@ -286,7 +286,7 @@ func (c *Config) set(key, val string) error {
 			c.Reminders = append(c.Reminders, d)
 		}
 	case "grace":
-		c.Grace, err = parseDuration(val)
+		c.Grace, err = ParseDuration(val)
 		if err == nil && c.Grace < 0 {
 			err = fmt.Errorf("%q: want a duration of zero or more", val)
 		}
@@ -343,6 +343,18 @@ func (c *Config) MissingSecrets() []string {
 	return missing
 }
 
+// PagesURL is where players reach the game pages: base_url, or the pages'
+// own address; "" without pages.
+func (c *Config) PagesURL() string {
+	switch {
+	case c.BaseURL != "":
+		return c.BaseURL
+	case c.HTTPListen != "":
+		return "http://" + c.HTTPListen
+	}
+	return ""
+}
+
 // Validate checks that the configuration can run a judge.
 func (c *Config) Validate() error {
 	var problems []string
@@ -396,66 +408,6 @@ func (c *Config) Validate() error {
 	return nil
 }
 
-func positiveDuration(s string) (time.Duration, error) {
-	d, err := parseDuration(s)
-	if err == nil && d <= 0 {
-		err = fmt.Errorf("%q: want a positive duration", s)
-	}
-	return d, err
-}
-
-func parseBool(s string) (bool, error) {
-	switch strings.ToLower(s) {
-	case "yes", "true", "on", "1":
-		return true, nil
-	case "no", "false", "off", "0":
-		return false, nil
-	}
-	return false, fmt.Errorf("%q: want yes or no", s)
-}
-
-// maxSize bounds every size of the file: the judge holds a whole mail in
-// memory, and a size near the int64 range would overflow the arithmetic
-// on it.
-const maxSize = 1 << 30
-
-// maxCount bounds every count of the file, far above any useful value.
-const maxCount = 1_000_000
-
-// parseSize reads a byte count from 1 to 1 GiB, with an optional K, KiB,
-// M or MiB suffix (powers of 1024).
-func parseSize(s string) (int64, error) {
-	num := strings.TrimRight(s, "kKmMiIbB ")
-	unit := strings.ToLower(strings.TrimSpace(s[len(num):]))
-	shift := 0
-	switch unit {
-	case "", "b":
-	case "k", "kb", "kib":
-		shift = 10
-	case "m", "mb", "mib":
-		shift = 20
-	default:
-		return 0, fmt.Errorf("%q: want a size such as 10MiB", s)
-	}
-	n, err := strconv.ParseInt(num, 10, 64)
-	if err != nil || n <= 0 {
-		return 0, fmt.Errorf("%q: want a size such as 10MiB", s)
-	}
-	if n > maxSize>>shift {
-		return 0, fmt.Errorf("%q: at most 1GiB", s)
-	}
-	return n << shift, nil
-}
-
 // maxSMTPSessions bounds smtp_sessions: more would only meet the
 // providers' connection limits.
 const maxSMTPSessions = 20
-
-// parseCount reads a whole number from 1 to maxCount.
-func parseCount(s string) (int, error) {
-	n, err := strconv.Atoi(s)
-	if err != nil || n <= 0 || n > maxCount {
-		return 0, fmt.Errorf("%q: want a whole number from 1 to %d", s, maxCount)
-	}
-	return n, nil
-}

@@ -1,7 +1,6 @@
-package pbem
+package config
 
 import (
-	"context"
 	"log/slog"
 	"os"
 	"reflect"
@@ -9,19 +8,18 @@ import (
 	"testing"
 	"time"
 
-	"fieldpost/engine/systems"
 	"fieldpost/mail"
 )
 
 // The example configuration is complete and valid: every key it documents
-// is one ParseConfig knows, and every key ParseConfig knows is documented.
+// is one Parse knows, and every key Parse knows is documented.
 func TestExampleConfig(t *testing.T) {
 	env := map[string]string{EnvIMAPPassword: "imap-pw", EnvSMTPPassword: "smtp-pw", EnvGMSecret: "gm-secret-123456"}
-	cfg, err := LoadConfig("../deploy/fieldpost.conf.example", func(k string) string { return env[k] })
+	cfg, err := Load("../../deploy/fieldpost.conf.example", func(k string) string { return env[k] })
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := DefaultConfig()
+	want := Default()
 	want.Address, want.Database, want.KeyFile = "judge@club.example", "/var/lib/fieldpost/fieldpost.db", "/var/lib/fieldpost/fieldpost.db.key"
 	want.IMAPAddr, want.IMAPUsername, want.IMAPPassword = "imap.club.example:993", "judge", "imap-pw"
 	want.SMTPAddr, want.SMTPUsername, want.SMTPPassword = "smtp.club.example:465", "judge", "smtp-pw"
@@ -30,7 +28,7 @@ func TestExampleConfig(t *testing.T) {
 		t.Errorf("the example is not the defaults:\n got %+v\nwant %+v", cfg, want)
 	}
 
-	raw, err := os.ReadFile("../deploy/fieldpost.conf.example")
+	raw, err := os.ReadFile("../../deploy/fieldpost.conf.example")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +38,7 @@ func TestExampleConfig(t *testing.T) {
 			documented[strings.TrimSpace(key)] = true
 		}
 	}
-	probe := DefaultConfig()
+	probe := Default()
 	for _, key := range []string{"address", "name", "database", "key_file", "imap_addr", "imap_tls", "imap_username",
 		"imap_password", "imap_mailbox", "imap_processed_mailbox", "imap_set_aside_mailbox", "imap_processed_keep", "imap_poll_interval", "imap_idle",
 		"max_message_size", "max_header_fields", "max_mime_parts", "max_lines", "max_errors", "max_answer_size",
@@ -59,9 +57,9 @@ func TestExampleConfig(t *testing.T) {
 	}
 }
 
-func TestParseConfig(t *testing.T) {
+func TestParse(t *testing.T) {
 	base := "address = judge@club.example\nimap_addr = 127.0.0.1:143\nimap_username = judge\nsmtp_addr = 127.0.0.1:25\n"
-	cfg, err := ParseConfig(strings.NewReader(base+
+	cfg, err := Parse(strings.NewReader(base+
 		"imap_tls = none\nimap_password = p#ss = word\nreminders = 2d,1h 30m\ndeadline = none\ngrace = 0s\n"+
 		"max_message_size = 512K\nimap_idle = no\nlog_level = debug\nlog_format = json\nsmtp_sessions = 1\nimap_processed_keep = 30d\n"), func(string) string { return "" })
 	if err != nil {
@@ -72,7 +70,7 @@ func TestParseConfig(t *testing.T) {
 		cfg.MaxMessageSize != 512<<10 || cfg.IMAPIdle || cfg.LogLevel != slog.LevelDebug || cfg.LogFormat != "json" || cfg.SMTPSessions != 1 || cfg.IMAPProcessedKeep != 30*24*time.Hour {
 		t.Errorf("%+v", cfg)
 	}
-	cfg, err = ParseConfig(strings.NewReader(base+"imap_password = from-file\n"), func(k string) string {
+	cfg, err = Parse(strings.NewReader(base+"imap_password = from-file\n"), func(k string) string {
 		if k == EnvIMAPPassword {
 			return "from-env"
 		}
@@ -97,7 +95,7 @@ func TestParseConfig(t *testing.T) {
 		strings.Replace(base, "judge@", "judge+x@", 1):            "plain address",
 		base + "lmtp_listen = 2424\n":                             "lmtp_listen must be host:port",
 	} {
-		_, err := ParseConfig(strings.NewReader(text), func(string) string { return "" })
+		_, err := Parse(strings.NewReader(text), func(string) string { return "" })
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: error %v, want %q", text, err, want)
 		}
@@ -109,16 +107,16 @@ func TestParseConfig(t *testing.T) {
 
 func TestPagesConfig(t *testing.T) {
 	base := "address = judge@club.example\nimap_addr = 127.0.0.1:143\nimap_username = judge\nsmtp_addr = 127.0.0.1:25\n"
-	cfg, err := ParseConfig(strings.NewReader(base+"http_listen = 127.0.0.1:8080\nbase_url = https://judge.club.example/\n"), func(string) string { return "" })
-	if err != nil || cfg.Validate() != nil || cfg.pagesURL() != "https://judge.club.example" {
+	cfg, err := Parse(strings.NewReader(base+"http_listen = 127.0.0.1:8080\nbase_url = https://judge.club.example/\n"), func(string) string { return "" })
+	if err != nil || cfg.Validate() != nil || cfg.PagesURL() != "https://judge.club.example" {
 		t.Fatalf("pages config: %+v %v", cfg, err)
 	}
-	cfg, _ = ParseConfig(strings.NewReader(base+"http_listen = 127.0.0.1:8080\n"), func(string) string { return "" })
-	if cfg.pagesURL() != "http://127.0.0.1:8080" {
-		t.Errorf("the pages' address without base_url: %q", cfg.pagesURL())
+	cfg, _ = Parse(strings.NewReader(base+"http_listen = 127.0.0.1:8080\n"), func(string) string { return "" })
+	if cfg.PagesURL() != "http://127.0.0.1:8080" {
+		t.Errorf("the pages' address without base_url: %q", cfg.PagesURL())
 	}
 	for _, bad := range []string{"http_listen = 8080\n", "base_url = ftp://judge.club.example\n", "base_url = judge.club.example\n"} {
-		cfg, err := ParseConfig(strings.NewReader(base+bad), func(string) string { return "" })
+		cfg, err := Parse(strings.NewReader(base+bad), func(string) string { return "" })
 		if err == nil {
 			err = cfg.Validate()
 		}
@@ -128,27 +126,22 @@ func TestPagesConfig(t *testing.T) {
 	}
 }
 
-// A judge started without the secrets' environment variables says so at
-// start, naming each variable.
-func TestServeSaysWhichSecretsAreMissing(t *testing.T) {
-	cfg, err := ParseConfig(strings.NewReader("address = judge@club.example\ndatabase = "+t.TempDir()+"/judge.db\n"+
+// MissingSecrets names each secret a judge likely needs that neither the
+// file nor the environment gave (pbem's TestServeSaysWhichSecretsAreMissing
+// sees them logged at start).
+func TestMissingSecrets(t *testing.T) {
+	cfg, err := Parse(strings.NewReader("address = judge@club.example\n"+
 		"imap_addr = 127.0.0.1:1\nimap_tls = none\nimap_username = judge\n"+
 		"smtp_addr = 127.0.0.1:1\nsmtp_tls = none\nsmtp_username = judge\n"), func(string) string { return "" })
 	if err != nil {
 		t.Fatal(err)
 	}
-	var logs syncBuffer
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	if err := Serve(ctx, cfg, systems.New, testLogger(t, &logs)); err != nil {
-		t.Fatal(err)
-	}
+	missing := strings.Join(cfg.MissingSecrets(), "\n")
 	for _, env := range []string{EnvIMAPPassword, EnvSMTPPassword, EnvGMSecret} {
-		if !strings.Contains(logs.String(), env+" is unset") {
-			t.Errorf("not said at start: %s", env)
+		if !strings.Contains(missing, env+" is unset") {
+			t.Errorf("not named: %s", env)
 		}
 	}
-
 	cfg.IMAPPassword, cfg.SMTPPassword, cfg.GMSecret = "imap-secret-1", "smtp-secret-1", "gm-secret-123456"
 	if missing := cfg.MissingSecrets(); len(missing) != 0 {
 		t.Errorf("with every secret: %q", missing)
@@ -156,5 +149,65 @@ func TestServeSaysWhichSecretsAreMissing(t *testing.T) {
 	cfg.SMTPUsername, cfg.SMTPPassword = "", ""
 	if missing := cfg.MissingSecrets(); len(missing) != 0 {
 		t.Errorf("an SMTP server without login needs no password: %q", missing)
+	}
+}
+
+// Every number of the configuration file is bounded: no overflow, no
+// negative grace, each error with its line (issue 15 item 11).
+func TestConfigRefusesHugeAndNegativeValues(t *testing.T) {
+	base := "address = judge@club.example\nimap_addr = 127.0.0.1:143\nimap_username = judge\nsmtp_addr = 127.0.0.1:25\n"
+	for text, want := range map[string]string{
+		base + "max_message_size = 8796093022208M\n":      "line 5: max_message_size: \"8796093022208M\": at most 1GiB",
+		base + "max_message_size = 9223372036854775807\n": "line 5: max_message_size: \"9223372036854775807\": at most 1GiB",
+		base + "max_message_size = 2048M\n":               "at most 1GiB",
+		base + "grace = -1h\n":                            "line 5: grace: \"-1h\": want a duration of zero or more",
+		base + "grace = 2562047h\n":                       "line 5: grace: \"2562047h\": at most 3650 days",
+		base + "deadline = 3650d2562047h\n":               "at most 3650 days",
+		base + "deadline = 99999999999999999999d\n":       "too many days",
+		base + "reminders = 1h, -2h\n":                    "line 5: reminders",
+		base + "max_lines = 0\n":                          "line 5: max_lines: \"0\": want a whole number from 1",
+		base + "max_errors = 99999999999\n":               "line 5: max_errors",
+		base + "max_answer_size = -5K\n":                  "line 5: max_answer_size",
+	} {
+		_, err := Parse(strings.NewReader(text), func(string) string { return "" })
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: error %v, want %q", text, err, want)
+		}
+	}
+	cfg, err := Parse(strings.NewReader(base+"max_message_size = 1024M\nmax_lines = 10\nmax_answer_size = 64K\n"), func(string) string { return "" })
+	if err != nil || cfg.MaxMessageSize != 1<<30 || cfg.MaxLines != 10 || cfg.MaxAnswerSize != 64<<10 {
+		t.Errorf("the largest size and some limits: %+v, %v", cfg, err)
+	}
+}
+
+func TestParseLimit(t *testing.T) {
+	if l, err := ParseLimit(" 3 / 1h "); err != nil || l != (Limit{N: 3, Per: time.Hour}) {
+		t.Errorf("3/1h: %v %v", l, err)
+	}
+	for _, bad := range []string{"3", "0/1h", "-1/1h", "x/1h", "3/-1h", "3/x", "100000/1h"} {
+		if _, err := ParseLimit(bad); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+	cfg, err := Parse(strings.NewReader("address = judge@club.example\nimap_addr = a:1\nimap_username = j\nsmtp_addr = a:2\n"+
+		"stranger_answers = 2/12h\nrefusal_notices = 5/30m\n"), func(string) string { return "" })
+	if err != nil || cfg.StrangerAnswers != (Limit{N: 2, Per: 12 * time.Hour}) || cfg.RefusalNotices != (Limit{N: 5, Per: 30 * time.Minute}) {
+		t.Errorf("%+v %v", cfg, err)
+	}
+	if _, err := Parse(strings.NewReader("refusal_notices = lots\n"), func(string) string { return "" }); err == nil || !strings.Contains(err.Error(), "line 1: refusal_notices") {
+		t.Errorf("a bad limit: %v", err)
+	}
+}
+
+func TestParseDuration(t *testing.T) {
+	for in, want := range map[string]time.Duration{"48h": 48 * time.Hour, "2d": 48 * time.Hour, "1d12h": 36 * time.Hour, "90m": 90 * time.Minute, "1D": 24 * time.Hour} {
+		if got, err := ParseDuration(in); err != nil || got != want {
+			t.Errorf("%s: %v, %v", in, got, err)
+		}
+	}
+	for _, bad := range []string{"", "soon", "2x", "d"} {
+		if _, err := ParseDuration(bad); err == nil && bad != "" {
+			t.Errorf("%q is accepted", bad)
+		}
 	}
 }
