@@ -8,7 +8,9 @@
 // every mail it causes, is committed in one bbolt transaction; the mails
 // wait in an outbox and [Service.Run] sends them after the commit, with
 // retries, while it also watches deadlines and sends reminders. [Serve]
-// wires a Service to an IMAP intake and an SMTP sender from a [Config].
+// wires a Service to an IMAP intake and an SMTP sender from a
+// configuration (package fieldpost/pbem/config reads the file; options.go
+// turns it into [Options]) and the [Hooks] a program adds beside it.
 //
 // docs/commands.md describes the commands; the mails follow
 // docs/mail-format.md (one thread and List-Id per game, X-Fieldpost-*

@@ -14,6 +14,7 @@ import (
 // window of Per, against forged mail that would make the judge mail a
 // stranger, or a player, again and again. The mails held back are counted,
 // logged, summed up in the next mail allowed, and in the log once a day.
+// The configuration file's config.Limit, of the same fields, converts to it.
 type Limit struct {
 	N   int
 	Per time.Duration

@@ -1,17 +1,29 @@
-// Package config reads the judge's configuration file: its keys, their
-// values and defaults, the secrets taken from the environment, and the
-// checks that a configuration can run a judge. deploy/fieldpost.conf.example
-// documents every key.
+// Package config reads the judge's configuration file: its "key = value"
+// lines, each key's value and default, the secrets the environment gives
+// (the Env constants), and the checks that a configuration can run a judge.
+// deploy/fieldpost.conf.example documents every key. A bad line is refused
+// with its number and key, never with its value, which may be a password.
 //
-// It holds what a file can say, and nothing else: pbem imports it and turns
-// a Config into the Service's Options, never the reverse. The rate limits
-// read from the file are a [Limit] of their own, which pbem converts to its
-// pbem.Limit (same fields); the defaults of what one mail may cost are
-// written here as numbers, which pbem's tests check against pbem.DefaultLimits.
-// What a program hands a judge beside its file (an open listener for the
-// pages, the database copy checker, the embedded mode's account makers, a
-// test's hook) is not configuration, since no file can hold a function or a
-// listener: it is pbem.Hooks, passed beside the Config to pbem.Serve.
+// Dependencies point one way: pbem imports config and turns a Config into
+// its Service's Options (pbem/options.go); config imports only mail, for
+// the TLS modes and mail.DefaultLimits. So what config reads is in types
+// of its own or the standard library's:
+//   - a rate limit (stranger_answers, refusal_notices, table_talk) is a
+//     [Limit], N/DURATION, which pbem converts to its pbem.Limit of the
+//     same fields;
+//   - a duration is read by [ParseDuration], in the words the game
+//     master's commands use too (48h, 2d, 1d12h): pbem's commands call it;
+//   - the defaults of what one mail may cost (max_lines, max_errors,
+//     max_answer_size) are written here as numbers, and a test of pbem
+//     checks them against pbem.DefaultLimits.
+//
+// What a program hands a judge beside its file is not configuration: the
+// embedded mode's open listener for the pages and its account makers, the
+// database copy checker and a test's hook are sockets and functions that
+// no file can hold, and in Config every reader of a file would carry
+// fields it must leave nil. They are pbem.Hooks, passed beside the Config
+// to pbem.Serve and pbem.CreateFirstGame; the zero Hooks are a judge as its
+// file alone describes it.
 package config
 
 import (
