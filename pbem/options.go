@@ -20,8 +20,8 @@ import (
 type Games func(templates fs.FS) (engine.Systems, error)
 
 // Hooks are what a program hands a judge beside its configuration, which
-// no file can hold: an open listener and functions. The zero Hooks are a
-// judge's as a configuration file alone describes it.
+// no file can hold: an open listener and functions. With the zero Hooks,
+// the judge is the one its configuration file alone describes.
 type Hooks struct {
 	// PagesListener is a listener already open for the game pages, used
 	// instead of the configuration's http_listen: the embedded mode's.
