@@ -238,7 +238,7 @@ func TestBrowserPages(t *testing.T) {
 			}
 		}
 		player := look(t, exe, out, srv.URL+"/p/"+secret, "player", width)
-		if !strings.Contains(player, `class="echo"`) || !strings.Contains(player, `class="form"`) {
+		if !strings.Contains(player, `class="echo"`) || !strings.Contains(player, `<textarea name="orders"`) {
 			t.Errorf("at %d px: the player's page lacks its orders or form", width)
 		}
 		look(t, exe, out, srv.URL+"/mail/report.html", "report-mail", width)
@@ -324,7 +324,7 @@ func TestBrowserPagesOfEveryGameSystem(t *testing.T) {
 						t.Errorf("%s %s at %d px: the player's page shows no SVG map", id, side, width)
 					}
 					// Both sides have orders to give or to stand by.
-					if !strings.Contains(player, `class="form"`) {
+					if !strings.Contains(player, `<textarea name="orders"`) {
 						t.Errorf("%s %s at %d px: the player's page has no form", id, side, width)
 					}
 					// The first round as the side saw it, linked from its page.
