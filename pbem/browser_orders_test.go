@@ -14,7 +14,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-
 )
 
 // actScript does, once a page has loaded, what its address's fragment

@@ -10,7 +10,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
 )
 
 // readICal reads an iCalendar file with Python's icalendar, a parser

@@ -4,7 +4,6 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
-
 )
 
 // The pages show the seats (a local part, never an address), the open

@@ -9,7 +9,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-
 )
 
 // post posts a form to the handler as a browser on origin would; origin
