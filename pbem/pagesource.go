@@ -198,7 +198,8 @@ func (p pageSource) PlayerMap(secret string, round int) (*web.Picture, error) {
 
 // readPicture reads the map of a game as side sees it: the position now
 // for round 0, else the position after round n with what happened in it.
-// A player's map (player) of a system that hides nothing is everybody's.
+// A player's map (player) of a system that hides nothing is drawn as
+// everybody's, one picture for all the sides.
 func readPicture(systems engine.Systems, t storeTx, g *Game, round int, side string, player bool) (*web.Picture, error) {
 	if round == 0 {
 		pos, err := loadPosition(systems, t, g, g.Turn)

@@ -22,8 +22,8 @@ import (
 //     view (its seat's, in a team game): nothing of another side that its
 //     side did not see.
 //
-// Game ids and secrets come from the address as they are, lowercased;
-// round numbers count from 1. A game, a round or a secret that is not
+// Game ids and secrets come from the page's address, lowercased and
+// otherwise unchecked; round numbers count from 1. A game, a round or a secret that is not
 // there is [ErrNotFound], whichever it was, so that a wrong secret looks
 // like any page that is not there.
 type Source interface {
