@@ -8,11 +8,12 @@
 // every mail it causes, is committed in one bbolt transaction; the mails
 // wait in an outbox and [Service.Run] sends them after the commit, with
 // retries, while it also watches deadlines and sends reminders. [Serve]
-// wires a Service to an IMAP intake and an SMTP sender from a [Config],
-// and serves the game pages: package [fieldpost/pbem/web] holds their
-// HTTP side and asks the judge for what each shows through a web.Source,
-// which pagesource.go implements over the store (what each page may show
-// to whom is decided there).
+// wires a Service to an IMAP intake and an SMTP sender from a [Config].
+//
+// The game pages' HTTP side is package fieldpost/pbem/web's; it asks the
+// judge for what each page shows through a web.Source, which
+// pagesource.go implements over the store: what each page may show to
+// whom is decided there.
 //
 // docs/commands.md describes the commands; the mails follow
 // docs/mail-format.md (one thread and List-Id per game, X-Fieldpost-*
