@@ -14,8 +14,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-
-	"fieldpost/templates"
 )
 
 // actScript does, once a page has loaded, what its address's fragment
@@ -106,13 +104,12 @@ func TestBrowserOrdersFromThePage(t *testing.T) {
 	j.handle(gmMail("NEWGAME scenario=ofanto id=ofanto-1 us=" + alice + " ge=" + bob))
 	j.take()
 
-	pages, err := newWebPages(j.store, j.svc.opts.Systems, templates.FS, j.svc.log)
+	pages, err := newWebPages(j.svc, j.svc.log)
 	if err != nil {
 		t.Fatal(err)
 	}
-	pages.desk = j.svc
 	mux := http.NewServeMux()
-	mux.Handle("/", withActs(pages.handler()))
+	mux.Handle("/", withActs(pages.Handler()))
 	for name, script := range map[string]string{"act": actScript, "measure": measureScript} {
 		mux.HandleFunc("GET /test/"+name+".js", func(rw http.ResponseWriter, r *http.Request) {
 			rw.Header().Set("Content-Type", "text/javascript")

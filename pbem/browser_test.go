@@ -32,7 +32,6 @@ import (
 	"github.com/emersion/go-message"
 
 	"fieldpost/engine"
-	"fieldpost/templates"
 )
 
 // browser finds Debian's headless Chromium.
@@ -192,12 +191,12 @@ func TestBrowserPages(t *testing.T) {
 	j.take()
 	secret := w["us"].Token()
 
-	pages, err := newWebPages(j.store, j.svc.opts.Systems, templates.FS, j.svc.log)
+	pages, err := newWebPages(j.svc, j.svc.log)
 	if err != nil {
 		t.Fatal(err)
 	}
 	mux := http.NewServeMux()
-	mux.Handle("/", withMeasure(pages.handler()))
+	mux.Handle("/", withMeasure(pages.Handler()))
 	mux.HandleFunc("GET /mail/report.html", func(rw http.ResponseWriter, r *http.Request) {
 		rw.Header().Set("Content-Type", "text/html; charset=utf-8")
 		rw.Write(bytes.Replace(htmlPart(t, report, "/mail/map.png"), []byte("</body>"), []byte(`<script src="/test/measure.js"></script></body>`), 1))
@@ -239,7 +238,7 @@ func TestBrowserPages(t *testing.T) {
 			}
 		}
 		player := look(t, exe, out, srv.URL+"/p/"+secret, "player", width)
-		if !strings.Contains(player, `class="echo"`) || !strings.Contains(player, `class="form"`) {
+		if !strings.Contains(player, `class="echo"`) || !strings.Contains(player, `<textarea name="orders"`) {
 			t.Errorf("at %d px: the player's page lacks its orders or form", width)
 		}
 		look(t, exe, out, srv.URL+"/mail/report.html", "report-mail", width)
@@ -294,12 +293,12 @@ func TestBrowserPagesOfEveryGameSystem(t *testing.T) {
 		games = append(games, id)
 	}
 
-	pages, err := newWebPages(j.store, j.svc.opts.Systems, templates.FS, j.svc.log)
+	pages, err := newWebPages(j.svc, j.svc.log)
 	if err != nil {
 		t.Fatal(err)
 	}
 	mux := http.NewServeMux()
-	mux.Handle("/", withMeasure(pages.handler()))
+	mux.Handle("/", withMeasure(pages.Handler()))
 	mux.HandleFunc("GET /test/measure.js", func(rw http.ResponseWriter, r *http.Request) {
 		rw.Header().Set("Content-Type", "text/javascript")
 		io.WriteString(rw, measureScript)
@@ -325,7 +324,7 @@ func TestBrowserPagesOfEveryGameSystem(t *testing.T) {
 						t.Errorf("%s %s at %d px: the player's page shows no SVG map", id, side, width)
 					}
 					// Both sides have orders to give or to stand by.
-					if !strings.Contains(player, `class="form"`) {
+					if !strings.Contains(player, `<textarea name="orders"`) {
 						t.Errorf("%s %s at %d px: the player's page has no form", id, side, width)
 					}
 					// The first round as the side saw it, linked from its page.

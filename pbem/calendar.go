@@ -50,6 +50,24 @@ func (s *Service) deadlineEvent(g *Game, side string, now time.Time) *ical.Event
 	return ev
 }
 
+// deadlineEvents are the open deadlines of every seat that addr holds in
+// the club's games, for its calendar feed.
+func (s *Service) deadlineEvents(t storeTx, addr string, now time.Time) ([]*ical.Event, error) {
+	games, err := t.games()
+	if err != nil {
+		return nil, err
+	}
+	var events []*ical.Event
+	for _, g := range games {
+		for _, p := range g.Players {
+			if strings.EqualFold(p.Address, addr) && !g.Deadline.IsZero() && !g.Paused && !g.Ended {
+				events = append(events, s.deadlineEvent(g, p.Side, now))
+			}
+		}
+	}
+	return events, nil
+}
+
 // gameLink is the game's page, or without pages its mail thread.
 func (s *Service) gameLink(g *Game) string {
 	if s.opts.BaseURL != "" {

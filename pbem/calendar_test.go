@@ -10,8 +10,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"fieldpost/templates"
 )
 
 // readICal reads an iCalendar file with Python's icalendar, a parser
@@ -115,13 +113,12 @@ func TestCalendarEvents(t *testing.T) {
 	}
 
 	// The feed on bob's page.
-	pages, err := newWebPages(j.store, j.svc.opts.Systems, templates.FS, j.svc.log)
+	pages, err := newWebPages(j.svc, j.svc.log)
 	if err != nil {
 		t.Fatal(err)
 	}
-	pages.desk = j.svc
 	rec := httptest.NewRecorder()
-	pages.handler().ServeHTTP(rec, httptest.NewRequest("GET", "/p/"+w["german"].Token()+"/deadlines.ics", nil))
+	pages.Handler().ServeHTTP(rec, httptest.NewRequest("GET", "/p/"+w["german"].Token()+"/deadlines.ics", nil))
 	body, _ := io.ReadAll(rec.Body)
 	if rec.Code != 200 || rec.Header().Get("Content-Type") != "text/calendar; charset=utf-8" {
 		t.Fatalf("the feed: %d %s", rec.Code, body)
@@ -130,7 +127,7 @@ func TestCalendarEvents(t *testing.T) {
 		t.Errorf("the feed: %+v", feed)
 	}
 	pageRec := httptest.NewRecorder()
-	pages.handler().ServeHTTP(pageRec, httptest.NewRequest("GET", "/p/"+w["german"].Token(), nil))
+	pages.Handler().ServeHTTP(pageRec, httptest.NewRequest("GET", "/p/"+w["german"].Token(), nil))
 	if !strings.Contains(pageRec.Body.String(), "/deadlines.ics") {
 		t.Error("the player's page does not offer the feed")
 	}

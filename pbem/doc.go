@@ -12,6 +12,11 @@
 // configuration (package fieldpost/pbem/config reads the file; options.go
 // turns it into [Options]) and the [Hooks] a program adds beside it.
 //
+// The game pages' HTTP side is package fieldpost/pbem/web's; it asks the
+// judge for what each page shows through a web.Source, which
+// pagesource.go implements over the store: what each page may show to
+// whom is decided there.
+//
 // docs/commands.md describes the commands; the mails follow
 // docs/mail-format.md (one thread and List-Id per game, X-Fieldpost-*
 // header fields, the order form at the end of the text).

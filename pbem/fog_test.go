@@ -14,7 +14,6 @@ import (
 
 	"fieldpost/engine"
 	"fieldpost/engine/hexdraw/hexdrawtest"
-	"fieldpost/templates"
 )
 
 // A game that hides information, played whole by mail with an observer
@@ -60,11 +59,11 @@ func playHiddenGame(t *testing.T, system, scenario string) {
 	j.handle(clientMail{From: "Carol <carol@example.net>", To: testJudge, Subject: "watch", Body: "SUBSCRIBE g1\n"})
 	inbox = append(inbox, j.take()...)
 
-	pages, err := newWebPages(j.store, j.svc.opts.Systems, templates.FS, j.svc.log)
+	pages, err := newWebPages(j.svc, j.svc.log)
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := pages.handler()
+	h := pages.Handler()
 	shown := map[string][]string{} // side -> the units its latest situation.json shows
 	over := false
 	for steps := 0; !over; steps++ {

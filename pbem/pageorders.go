@@ -1,11 +1,8 @@
 package pbem
 
 import (
-	"crypto/hmac"
-	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"strings"
 
@@ -13,6 +10,7 @@ import (
 
 	"fieldpost/engine"
 	"fieldpost/mail"
+	"fieldpost/pbem/web"
 )
 
 // Orders from a player's page: a player on a phone without a good mail
@@ -26,59 +24,21 @@ import (
 // judge bounds an order attachment.
 const maxPageOrders = maxOrderAttachment
 
-// pageToken is the per-page token of a player's order form, which a form
-// posted from another site cannot know: it binds the secret, the game and
-// the round the form was written for.
-func pageToken(key []byte, secret, game string, round int) string {
-	mac := hmac.New(sha256.New, key)
-	fmt.Fprintf(mac, "fieldpost page orders\x00%s\x00%s\x00%d", strings.ToLower(secret), game, round)
-	return hex.EncodeToString(mac.Sum(nil))
-}
-
-// validPageToken compares a posted token with the one expected in
-// constant time.
-func validPageToken(key []byte, token, secret, game string, round int) bool {
-	want := pageToken(key, secret, game, round)
-	return hmac.Equal([]byte(token), []byte(want))
-}
-
-// newPageNonce names one showing of a page's form: the same form posted
-// twice (a double tap, a reload) is the same mail, done once.
-func newPageNonce() string {
-	var b [16]byte
-	rand.Read(b[:]) // never fails (crypto/rand)
-	return hex.EncodeToString(b[:])
-}
-
-// pageAnswer is what the judge made of orders from a page.
-type pageAnswer struct {
-	Subject, Text string
-	// Accepted: the orders are stored (Submit); Valid: they would be
-	// (Check).
-	Accepted, Valid bool
-	// Again: this very form was sent before; nothing was done this time.
-	Again bool
-}
-
-// errPageRefused refuses what a page posted without reading it as
-// orders: a command (the commands go by mail), an empty or overlong form.
-var errPageRefused = errors.New("not read")
-
 // pageOrders reads orders posted from a side's page, with check only says
 // what the judge makes of them. nonce names the showing of the form.
-func (s *Service) pageOrders(secret, nonce, text string, check bool) (*pageAnswer, error) {
+func (s *Service) pageOrders(secret, nonce, text string, check bool) (*web.Answer, error) {
 	text = strings.ReplaceAll(text, "\r\n", "\n")
 	switch req := readRequest(text, ""); {
 	case req.Empty:
-		return nil, fmt.Errorf("%w: the form is empty", errPageRefused)
+		return nil, fmt.Errorf("%w: the form is empty", web.ErrNotRead)
 	case req.Command != cmdOrders:
-		return nil, fmt.Errorf("%w: the form's first line is the command %s; the page takes orders, send commands by mail", errPageRefused, req.Command)
+		return nil, fmt.Errorf("%w: the form's first line is the command %s; the page takes orders, send commands by mail", web.ErrNotRead, req.Command)
 	}
 	var to mail.Address
 	err := s.store.db.View(func(tx *bbolt.Tx) error {
 		g, side, err := gameBySecret(storeTx{tx}, secret)
 		if err != nil || g == nil {
-			return cmpErr(err, errNotFound)
+			return cmpErr(err, web.ErrNotFound)
 		}
 		to = mail.Address{Email: g.Player(side).Address}
 		return nil
@@ -104,7 +64,7 @@ func (s *Service) pageOrders(secret, nonce, text string, check bool) (*pageAnswe
 	log := s.log.With("message_id", msg.MessageID, "from", "page")
 	var heard []*letter
 	var read *engine.Reading
-	answer := &pageAnswer{}
+	answer := &web.Answer{}
 	if check {
 		err = s.store.db.View(func(tx *bbolt.Tx) error {
 			t := &txn{storeTx: storeTx{tx}, s: s, now: s.clock.Now(), msg: msg, log: log, heard: &heard, unsent: true}
@@ -149,7 +109,7 @@ func (s *Service) pageOrders(secret, nonce, text string, check bool) (*pageAnswe
 func (t *txn) pageRequest(check bool) error {
 	own := mail.StripQuoted(t.msg.Text)
 	if n, limit := lineCount(own), t.s.opts.Limits.MaxLines; n > limit {
-		return fmt.Errorf("%w: the form has %d lines; the judge reads at most %d", errPageRefused, n, limit)
+		return fmt.Errorf("%w: the form has %d lines; the judge reads at most %d", web.ErrNotRead, n, limit)
 	}
 	req := readStripped(t.msg, own)
 	t.req = req

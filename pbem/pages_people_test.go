@@ -4,8 +4,6 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
-
-	"fieldpost/templates"
 )
 
 // The pages show the seats (a local part, never an address), the open
@@ -20,15 +18,14 @@ func TestPeoplePages(t *testing.T) {
 	j.take()
 	j.handle(gmMail("BROADCAST t1 Hello <b>all</b>"))
 	j.take()
-	pages, err := newWebPages(j.store, j.svc.opts.Systems, templates.FS, j.svc.log)
+	pages, err := newWebPages(j.svc, j.svc.log)
 	if err != nil {
 		t.Fatal(err)
 	}
-	pages.desk = j.svc
 	get := func(path string) string {
 		t.Helper()
 		rec := httptest.NewRecorder()
-		pages.handler().ServeHTTP(rec, httptest.NewRequest("GET", path, nil))
+		pages.Handler().ServeHTTP(rec, httptest.NewRequest("GET", path, nil))
 		if rec.Code != 200 {
 			t.Fatalf("%s: %d", path, rec.Code)
 		}

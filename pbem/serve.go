@@ -221,17 +221,16 @@ func (d *daemon) startPages() (*pagesServer, error) {
 	if ln == nil && d.cfg.HTTPListen == "" {
 		return &pagesServer{}, nil
 	}
-	pages, err := newWebPages(d.store, d.svc.opts.Systems, d.svc.opts.Templates, d.log.With("part", "web"))
+	pages, err := newWebPages(d.svc, d.log.With("part", "web"))
 	if err != nil {
 		return nil, err
 	}
-	pages.desk = d.svc
 	if ln == nil {
 		if ln, err = net.Listen("tcp", d.cfg.HTTPListen); err != nil {
 			return nil, fmt.Errorf("game pages: %w", err)
 		}
 	}
-	srv := &http.Server{Handler: pages.handler(), ReadHeaderTimeout: 10 * time.Second,
+	srv := &http.Server{Handler: pages.Handler(), ReadHeaderTimeout: 10 * time.Second,
 		ErrorLog: slog.NewLogLogger(d.log.Handler(), slog.LevelWarn)}
 	go func() {
 		if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"fieldpost/engine"
-	"fieldpost/templates"
 )
 
 // teamGame is a team game to play by mail: a scenario and its seats
@@ -258,17 +257,17 @@ func TestTeamSeatsByMail(t *testing.T) {
 	j.handle(second.reply(carol, form))
 	byKind(t, j.takeN(1), kindAccepted, carol)
 
-	pages, err := newWebPages(j.store, j.svc.opts.Systems, templates.FS, j.svc.log)
+	pages, err := newWebPages(j.svc, j.svc.log)
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, _, body := get(t, pages.handler(), "/g/t1")
+	_, _, body := get(t, pages.Handler(), "/g/t1")
 	for _, want := range []string{"us Commander (waiting)", "us.2 Subordinate 1 (orders in)", "us.3 Subordinate 2 (empty)"} {
 		if !strings.Contains(body, want) {
 			t.Errorf("the game page lacks %q:\n%s", want, body)
 		}
 	}
-	_, _, body = get(t, pages.handler(), "/p/"+second.Token())
+	_, _, body = get(t, pages.Handler(), "/p/"+second.Token())
 	if !strings.Contains(body, "seat us.2 (Subordinate 1)") || !strings.Contains(body, "SEAT 2") {
 		t.Errorf("seat us.2's page:\n%s", body)
 	}
@@ -281,13 +280,13 @@ func TestTeamSeatsByMail(t *testing.T) {
 	if !strings.Contains(team.Text, "From us.2 (Subordinate 1):\n\nShall I push on the left?\nI have fresh troops.") {
 		t.Errorf("the TEAM message:\n%s", team.Text)
 	}
-	_, _, body = get(t, pages.handler(), "/g/t1")
+	_, _, body = get(t, pages.Handler(), "/g/t1")
 	if strings.Contains(body, "fresh troops") {
 		t.Errorf("a TEAM message is public before the game ends")
 	}
 	j.handle(gmMail("END t1"))
 	j.take()
-	_, _, body = get(t, pages.handler(), "/g/t1")
+	_, _, body = get(t, pages.Handler(), "/g/t1")
 	if !strings.Contains(body, "fresh troops") {
 		t.Errorf("the TEAM message is not public once the game is over:\n%s", body)
 	}

@@ -2,9 +2,7 @@ package pbem
 
 import (
 	"bytes"
-	"compress/gzip"
 	"encoding/json"
-	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -12,7 +10,6 @@ import (
 	"testing"
 
 	"fieldpost/engine"
-	"fieldpost/templates"
 )
 
 // get fetches a page of the handler: its status, headers and body.
@@ -40,11 +37,11 @@ func TestGamePages(t *testing.T) {
 		t.Errorf("the report has no links to the pages:\n%s", report.Text)
 	}
 
-	pages, err := newWebPages(j.store, j.svc.opts.Systems, templates.FS, j.svc.log)
+	pages, err := newWebPages(j.svc, j.svc.log)
 	if err != nil {
 		t.Fatal(err)
 	}
-	h := pages.handler()
+	h := pages.Handler()
 	page := func(path string, want ...string) (http.Header, string) {
 		t.Helper()
 		code, hdr, body := get(t, h, path)
@@ -117,11 +114,11 @@ func TestGameDownloadReplays(t *testing.T) {
 	j.take()
 	j.handle(gmMail("FORCE tutorial-1"))
 	j.take()
-	pages, err := newWebPages(j.store, j.svc.opts.Systems, templates.FS, j.svc.log)
+	pages, err := newWebPages(j.svc, j.svc.log)
 	if err != nil {
 		t.Fatal(err)
 	}
-	code, hdr, body := get(t, pages.handler(), "/g/tutorial-1/game.json")
+	code, hdr, body := get(t, pages.Handler(), "/g/tutorial-1/game.json")
 	if code != http.StatusOK || !strings.Contains(hdr.Get("Content-Disposition"), "tutorial-1.json") {
 		t.Fatalf("download: %d %v", code, hdr)
 	}
@@ -169,55 +166,5 @@ func TestGameDownloadReplays(t *testing.T) {
 		if !bytes.Equal(got, compact.Bytes()) {
 			t.Errorf("round %d does not replay to the next position:\n%s\n%s", r.Round, got, compact.Bytes())
 		}
-	}
-}
-
-// A game system that draws no SVG map sends the browser on to its PNG; an
-// SVG asked for compressed comes compressed.
-func TestMapFormats(t *testing.T) {
-	j := newJudge(t, nil)
-	pages, err := newWebPages(j.store, j.svc.opts.Systems, templates.FS, j.svc.log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	drawn := 0
-	pngOnly := func(w io.Writer, side string, f engine.MapFormat) error {
-		drawn++
-		if f != engine.PNG {
-			return fmt.Errorf("no %s here: %w", f, engine.ErrMapFormat)
-		}
-		_, err := io.WriteString(w, "\x89PNG")
-		return err
-	}
-	svg := func(w io.Writer, side string, f engine.MapFormat) error {
-		_, err := io.WriteString(w, `<svg xmlns="http://www.w3.org/2000/svg"></svg>`)
-		return err
-	}
-	serve := func(path string, f engine.MapFormat, draw mapDrawer, gzip bool) *http.Response {
-		rec := httptest.NewRecorder()
-		req := httptest.NewRequest("GET", path, nil)
-		if gzip {
-			req.Header.Set("Accept-Encoding", "gzip, deflate")
-		}
-		pages.picture(rec, req, f, func(storeTx) (string, mapDrawer, string, error) { return path, draw, "", nil })
-		return rec.Result()
-	}
-	for range 2 {
-		res := serve("/g/g1/round/3/map.svg", engine.SVG, pngOnly, false)
-		if res.StatusCode != http.StatusFound || res.Header.Get("Location") != "/g/g1/round/3/map.png" {
-			t.Errorf("an SVG the system does not draw: %d, to %q", res.StatusCode, res.Header.Get("Location"))
-		}
-	}
-	if drawn != 1 {
-		t.Errorf("the system was asked %d times for a map it does not draw", drawn)
-	}
-	res := serve("/g/g1/map.svg", engine.SVG, svg, true)
-	body, _ := io.ReadAll(res.Body)
-	zr, err := gzip.NewReader(bytes.NewReader(body))
-	if err != nil || res.Header.Get("Content-Encoding") != "gzip" || res.Header.Get("Content-Type") != "image/svg+xml" {
-		t.Fatalf("a compressed SVG: %v, headers %v", err, res.Header)
-	}
-	if plain, _ := io.ReadAll(zr); !strings.HasPrefix(string(plain), "<svg ") {
-		t.Errorf("the compressed SVG holds %q", plain)
 	}
 }

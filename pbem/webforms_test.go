@@ -9,8 +9,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-
-	"fieldpost/templates"
 )
 
 // post posts a form to the handler as a browser on origin would; origin
@@ -55,12 +53,11 @@ func TestOrdersFromThePage(t *testing.T) {
 	j := newJudge(t, &Options{BaseURL: "http://judge.test"})
 	w := j.newGame("tutorial-1", "")
 	secret := w["us"].Token()
-	pages, err := newWebPages(j.store, j.svc.opts.Systems, templates.FS, j.svc.log)
+	pages, err := newWebPages(j.svc, j.svc.log)
 	if err != nil {
 		t.Fatal(err)
 	}
-	pages.desk = j.svc
-	h := pages.handler()
+	h := pages.Handler()
 	path := "/p/" + secret + "/orders"
 	const origin = "http://example.com" // httptest's host
 
@@ -85,11 +82,13 @@ func TestOrdersFromThePage(t *testing.T) {
 			t.Errorf("a post from origin %q: %d\n%s", o, code, body)
 		}
 	}
-	// A token of another round, or none, does nothing.
+	// The token of another player's page, or none, does nothing (a
+	// token of another round: at the end).
+	_, _, otherPage := get(t, h, "/p/"+w["german"].Token())
 	stale := withOrders(docExample(t), "submit")
-	stale.Set("token", pageToken(testServerKey, secret, "tutorial-1", 2))
+	stale.Set("token", pageFormFields(t, otherPage).Get("token"))
 	if code, body := post(t, h, path, origin, stale); code != http.StatusConflict || !strings.Contains(body, "Nothing was done") {
-		t.Errorf("a stale form: %d\n%s", code, body)
+		t.Errorf("another page's form: %d\n%s", code, body)
 	}
 	stale.Del("token")
 	if code, _ := post(t, h, path, origin, stale); code != http.StatusConflict {
@@ -168,6 +167,14 @@ func TestOrdersFromThePage(t *testing.T) {
 	if code != http.StatusOK || !strings.Contains(body, "round 2") || !strings.Contains(body, "ROUND 2") {
 		t.Errorf("the page after the round was played: %d\n%s", code, body)
 	}
+	// Round 1's form, posted once round 2 is open, does nothing.
+	if code, body := post(t, h, path, origin, withOrders(docExample(t), "submit")); code != http.StatusConflict || !strings.Contains(body, "Nothing was done") {
+		t.Errorf("a stale form: %d\n%s", code, body)
+	}
+	j.flush()
+	if got := j.take(); len(got) != 0 {
+		t.Fatalf("a stale form sent mail:\n%s", describe(got))
+	}
 	if strings.Contains(j.logs.String(), secret) || strings.Contains(j.logs.String(), fields.Get("token")) {
 		t.Error("a secret or a page token is in the log")
 	}
@@ -180,12 +187,11 @@ func TestStandingOrdersFromThePage(t *testing.T) {
 	j := newJudge(t, nil)
 	j.handle(gmMail("NEWGAME scenario=ofanto id=fl-1 us=" + alice + " ge=" + bob))
 	welcome := byKind(t, j.takeN(3), kindWelcome, bob)
-	pages, err := newWebPages(j.store, j.svc.opts.Systems, templates.FS, j.svc.log)
+	pages, err := newWebPages(j.svc, j.svc.log)
 	if err != nil {
 		t.Fatal(err)
 	}
-	pages.desk = j.svc
-	h := pages.handler()
+	h := pages.Handler()
 	secret := welcome.Token()
 	_, _, page := get(t, h, "/p/"+secret)
 	if strings.Contains(page, `value="check"`) || !strings.Contains(page, `value="submit"`) {
