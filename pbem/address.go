@@ -7,13 +7,9 @@ import (
 	"time"
 )
 
-// bucketPending: hex SHA-256 of an address change's confirmation code ->
-// pendingAddress (JSON). The code itself is only in the mail to the new
-// address.
-var bucketPending = []byte("pending")
-
 // pendingAddress is a player's move to a new address, or a JOIN, waiting
-// for a reply from the address.
+// for a reply from the address; the store keeps it under the hash of its
+// confirmation code (the code itself is only in the mail to the address).
 type pendingAddress struct {
 	Game       string    `json:"game"`
 	Side       string    `json:"side"`
@@ -64,7 +60,7 @@ func (t *txn) moveAddress(id *identity, req *request) error {
 func (t *txn) askConfirmation(g *Game, p *Player, addr string, pa pendingAddress, body, note string) error {
 	code := strings.ToLower(randomHex(10))
 	pa.Game, pa.Side, pa.Generation, pa.Address, pa.Expires = g.ID, p.Side, p.Generation, addr, t.now.Add(confirmWithin)
-	if err := putJSON(t.tx.Bucket(bucketPending), []byte(hashSecret(code)), &pa); err != nil {
+	if err := t.tx.PutPending(hashSecret(code), &pa); err != nil {
 		return err
 	}
 	text, err := t.s.render(kindConfirm, &mailData{Body: joinNote(body+fmt.Sprintf("\nThis request lapses on %s.", formatTime(pa.Expires)), note)})
@@ -88,9 +84,9 @@ func (t *txn) confirmAddress() (done bool, err error) {
 		if !ok {
 			continue
 		}
-		key := []byte(hashSecret(code))
+		key := hashSecret(code)
 		var pa pendingAddress
-		found, err := getJSON(t.tx.Bucket(bucketPending), key, &pa)
+		found, err := t.tx.Pending(key, &pa)
 		if err != nil || !found {
 			return found, err
 		}
@@ -98,7 +94,7 @@ func (t *txn) confirmAddress() (done bool, err error) {
 			t.log.Warn("an address confirmation from another address ignored", "from", t.msg.From.Email)
 			return true, nil
 		}
-		if err := t.tx.Bucket(bucketPending).Delete(key); err != nil {
+		if err := t.tx.DeletePending(key); err != nil {
 			return true, err
 		}
 		g, err := t.game(pa.Game)

@@ -9,10 +9,9 @@ import (
 	"fmt"
 	"strings"
 
-	"go.etcd.io/bbolt"
-
 	"fieldpost/engine"
 	"fieldpost/mail"
+	"fieldpost/pbem/store"
 )
 
 // Orders from a player's page: a player on a phone without a good mail
@@ -75,7 +74,7 @@ func (s *Service) pageOrders(secret, nonce, text string, check bool) (*pageAnswe
 		return nil, fmt.Errorf("%w: the form's first line is the command %s; the page takes orders, send commands by mail", errPageRefused, req.Command)
 	}
 	var to mail.Address
-	err := s.store.db.View(func(tx *bbolt.Tx) error {
+	err := s.store.db.View(func(tx *store.Tx) error {
 		g, side, err := gameBySecret(storeTx{tx}, secret)
 		if err != nil || g == nil {
 			return cmpErr(err, errNotFound)
@@ -106,7 +105,7 @@ func (s *Service) pageOrders(secret, nonce, text string, check bool) (*pageAnswe
 	var read *engine.Reading
 	answer := &pageAnswer{}
 	if check {
-		err = s.store.db.View(func(tx *bbolt.Tx) error {
+		err = s.store.db.View(func(tx *store.Tx) error {
 			t := &txn{storeTx: storeTx{tx}, s: s, now: s.clock.Now(), msg: msg, log: log, heard: &heard, unsent: true}
 			err := t.pageRequest(true)
 			read = t.reading

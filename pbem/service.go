@@ -16,10 +16,9 @@ import (
 	texttemplate "text/template"
 	"time"
 
-	"go.etcd.io/bbolt"
-
 	"fieldpost/engine"
 	"fieldpost/mail"
+	"fieldpost/pbem/store"
 	"fieldpost/templates"
 )
 
@@ -177,7 +176,7 @@ func NewService(store *Store, sender Sender, opts Options) (*Service, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := store.checkKey(keyCheck(opts.ServerKey)); err != nil {
+	if err := store.db.CheckKey(keyCheck(opts.ServerKey)); err != nil {
 		return nil, err
 	}
 	return &Service{
@@ -256,7 +255,7 @@ func (s *Service) updateAll(steps []step) error {
 	now := s.clock.Now()
 	var queued int
 	changed := map[string]bool{}
-	err := s.store.db.Update(func(tx *bbolt.Tx) error {
+	err := s.store.db.Update(func(tx *store.Tx) error {
 		queued = 0
 		clear(changed)
 		for _, st := range steps {

@@ -1,19 +1,14 @@
 package pbem
 
 import (
-	"encoding/binary"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
 	"unicode/utf8"
 )
 
-// bucketTalk: game id -> sequence (8 bytes, big-endian) -> talkRecord
-// (JSON): the game's table talk, private until the game ends.
-var bucketTalk = []byte("talk")
-
-// talkRecord is one message of table talk: who sent it (a seat, or "GM"),
+// talkRecord is one message of table talk (the store keeps a game's in
+// order, private until the game ends): who sent it (a seat, or "GM"),
 // to whom (talkOpponents, talkAll) and what, never an address. TEAM
 // messages are Game.Team.
 type talkRecord struct {
@@ -53,33 +48,20 @@ func talkText(req *request, skip int) string {
 }
 
 func (t storeTx) putTalk(game string, r *talkRecord) error {
-	b, err := gameBucket(t.tx, bucketTalk, game, true)
-	if err != nil {
-		return err
-	}
-	seq, err := b.NextSequence()
-	if err != nil {
-		return err
-	}
-	return putJSON(b, binary.BigEndian.AppendUint64(nil, seq), r)
+	return t.tx.AddTalk(game, r)
 }
 
 // talk returns a game's table talk, the first first.
 func (t storeTx) talk(game string) ([]talkRecord, error) {
-	b, err := gameBucket(t.tx, bucketTalk, game, false)
-	if err != nil || b == nil {
-		return nil, err
-	}
 	var out []talkRecord
-	err = b.ForEach(func(k, v []byte) error {
+	for seq, v := range t.tx.Talk(game) {
 		var r talkRecord
-		if err := json.Unmarshal(v, &r); err != nil {
-			return fmt.Errorf("game %s: table talk %x: %w", game, k, err)
+		if err := v.Decode(&r); err != nil {
+			return nil, fmt.Errorf("game %s: table talk %016x: %w", game, seq, err)
 		}
 		out = append(out, r)
-		return nil
-	})
-	return out, err
+	}
+	return out, nil
 }
 
 // tableTalk handles MESSAGE: the judge passes the text on to the other

@@ -15,9 +15,8 @@ import (
 	"sync"
 	"time"
 
-	"go.etcd.io/bbolt"
-
 	"fieldpost/engine"
+	"fieldpost/pbem/store"
 )
 
 // webPages serves a club's games on the web: the list of games, each
@@ -105,7 +104,7 @@ func securityHeaders(next http.Handler) http.Handler {
 var errNotFound = errors.New("not found")
 
 func (w *webPages) view(fn func(t storeTx) error) error {
-	return w.store.db.View(func(tx *bbolt.Tx) error { return fn(storeTx{tx}) })
+	return w.store.db.View(func(tx *store.Tx) error { return fn(storeTx{tx}) })
 }
 
 // game reads the game of a request's {game}.
