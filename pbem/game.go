@@ -10,7 +10,7 @@ import (
 	"fieldpost/pbem/store"
 )
 
-// Game is one game run by mail, as the games bucket holds it.
+// Game is one game run by mail, as the store keeps it.
 type Game struct {
 	ID string `json:"id"`
 	// System is the game system the game is played in (engine.System's
@@ -72,7 +72,7 @@ type TeamMessage struct {
 }
 
 // Player is a side's player: where its mail goes. Its secret is in the
-// tokens bucket, hashed.
+// store's tokens, hashed.
 type Player struct {
 	Side    string `json:"side"`
 	Address string `json:"address"`

@@ -63,7 +63,7 @@ func cmpErr(err, otherwise error) error {
 // keys and values (the file itself is larger: pages are never full, and
 // the store keeps freed pages for reuse).
 type Storage struct {
-	// Total counts every bucket.
+	// Total counts every collection.
 	Total int64
 	// Rounds are, for the game asked about, the bytes of its position at
 	// the start of each turn and of that round's record, by turn.
