@@ -95,5 +95,5 @@ func (t *txn) bounce(b *mail.Bounce) error {
 		t.log.Warn("bounce of no mail the judge knows; ignored", "reason", b.Reason(), "quoted_ids", len(b.MessageIDs))
 		return nil
 	}
-	return t.seatUnreachable(returned.Game, returned.Side, returned.To, returned.Kind, "came back undelivered", b.Reason())
+	return t.seats().seatUnreachable(returned.Game, returned.Side, returned.To, returned.Kind, "came back undelivered", b.Reason())
 }

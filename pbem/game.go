@@ -243,7 +243,7 @@ func (t storeTx) deleteSubmissions(game string, turn int) error {
 
 // missingSides lists the seats the current round waits for that have sent
 // no orders yet: the waiting sides, or their players' seats in a team.
-func (t *txn) missingSides(g *Game) ([]string, error) {
+func (t roundPlay) missingSides(g *Game) ([]string, error) {
 	pos, err := t.position(g)
 	if err != nil {
 		return nil, err

@@ -128,7 +128,7 @@ func (s *Service) setAsideKiller(msg *mail.Inbound, key string, record inHand) e
 		if t.s.opts.GMAddress == "" {
 			return nil
 		}
-		return t.answerGM(kindGM, nil, "A mail that stopped the judge was set aside",
+		return t.letters().answerGM(kindGM, nil, "A mail that stopped the judge was set aside",
 			fmt.Sprintf("The judge stopped (killed, or crashed) while handling this mail at its last %d starts:\n\n"+
 				"  From:       %s\n  Subject:    %s\n  Message-ID: %s\n  Size:       %s\n\n"+
 				"It is set aside (in the Unreadable folder of the judge's mailbox, when the judge reads\n"+

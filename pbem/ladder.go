@@ -28,7 +28,7 @@ type ladderEntry struct {
 // player's game against each player of another side is its rating period
 // (Glicko-2, its parameters rating/glicko2.json), all computed from the
 // ratings before the game.
-func (t *txn) rateGame(g *Game, step engine.Step) error {
+func (t roundPlay) rateGame(g *Game, step engine.Step) error {
 	if !g.Rated {
 		return nil
 	}

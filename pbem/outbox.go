@@ -35,7 +35,7 @@ type outgoing struct {
 	LastError string `json:"last_error,omitempty"`
 }
 
-func (t *txn) enqueue(o *outgoing, raw []byte) error {
+func (t letters) enqueue(o *outgoing, raw []byte) error {
 	if err := t.tx.Queue(o, raw); err != nil {
 		return err
 	}
@@ -193,7 +193,7 @@ func (s *Service) recordSends(sent []sendResult) (retry time.Time, err error) {
 				if mail.IsPermanent(r.err) {
 					how = "was refused by the mail server"
 				}
-				if err := t.seatUnreachable(o.Game, o.Side, o.To[0], o.Kind, how, o.LastError); err != nil {
+				if err := t.seats().seatUnreachable(o.Game, o.Side, o.To[0], o.Kind, how, o.LastError); err != nil {
 					return err
 				}
 			}

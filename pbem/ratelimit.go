@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strconv"
 	"strings"
 	"time"
@@ -62,10 +63,20 @@ func limitKey(kind, who string) store.LimitKey {
 	return store.LimitKey{Kind: kind, Who: strings.ToLower(who)}
 }
 
+// rateLimits are a transaction's rate limits: each limited kind of mail
+// counted in its window, at the transaction's time.
+type rateLimits struct {
+	storeTx
+	now time.Time
+	log *slog.Logger
+}
+
+func (t *txn) limits() rateLimits { return rateLimits{t.storeTx, t.now, t.log} }
+
 // allow counts a mail of a limited kind to who, and says whether it may be
 // sent. When it may and mails were held back before, note sums them up for
 // the mail; when it may not, the hold is logged.
-func (t *txn) allow(kind, who string, limit Limit) (ok bool, note string, err error) {
+func (t rateLimits) allow(kind, who string, limit Limit) (ok bool, note string, err error) {
 	key := limitKey(kind, who)
 	var st limitState
 	if _, err := t.tx.Limit(key, &st); err != nil {
@@ -120,13 +131,13 @@ func (t storeTx) pruneLimits(now time.Time, limits map[string]Limit) (held, addr
 	return held, addresses, nil
 }
 
-// knownAddress reports whether addr is the GM's or belongs to a player or
-// observer of a game: such an address is always answered. A game record
+// knownAddress reports whether addr is the GM's (gm) or belongs to a
+// player or observer of a game: such an address is always answered. A game record
 // is decoded only when its stored text holds the address: with thousands
 // of games, decoding them all for each stranger's mail cost a tenth of a
 // second.
-func (t *txn) knownAddress(addr string) (bool, error) {
-	if strings.EqualFold(addr, t.s.opts.GMAddress) {
+func (t storeTx) knownAddress(addr, gm string) (bool, error) {
+	if strings.EqualFold(addr, gm) {
 		return true, nil
 	}
 	needle := []byte(strings.ToLower(addr))

@@ -463,7 +463,7 @@ func (t *txn) handle() error {
 			fmt.Sprintf("Your mail has %d lines of text besides quotes; the judge reads at most %d and did\n"+
 				"nothing with it. Send only the orders or the command.", n, limit))
 	}
-	if done, err := t.confirmAddress(); done || err != nil {
+	if done, err := t.seats().confirmAddress(); done || err != nil {
 		return err
 	}
 	req := readStripped(msg, own)
@@ -499,7 +499,7 @@ func (t *txn) dispatch(req *request) error {
 	case req.Command == cmdSubscribe || req.Command == cmdUnsubscribe:
 		return t.subscribe(req)
 	case req.Command == cmdJoin:
-		return t.join(req)
+		return t.seats().join(req)
 	case gmCommands[req.Command], req.Command == cmdTimezone && t.isGM(req):
 		return t.gmCommand(req)
 	default:
@@ -524,7 +524,7 @@ func (t *txn) answerSender(kind, subject, body string) error {
 		if err != nil {
 			return err
 		}
-		return t.queue(&letter{kind: kind, game: id.game, side: id.side, to: id.game.Player(id.side).Address,
+		return t.letters().queue(&letter{kind: kind, game: id.game, side: id.side, to: id.game.Player(id.side).Address,
 			subject: "[" + id.game.ID + "] " + subject, text: text})
 	}
 	to, note, err := t.strangerAnswer()
@@ -535,7 +535,7 @@ func (t *txn) answerSender(kind, subject, body string) error {
 	if err != nil {
 		return err
 	}
-	return t.queue(&letter{kind: kind, to: to, subject: "Fieldpost: " + subject, text: text})
+	return t.letters().queue(&letter{kind: kind, to: to, subject: "Fieldpost: " + subject, text: text})
 }
 
 func (t *txn) help(intro string) error {
@@ -574,11 +574,11 @@ func (t *txn) strangerAnswer() (to, note string, err error) {
 	if to == "" {
 		return "", "", nil
 	}
-	known, err := t.knownAddress(to)
+	known, err := t.knownAddress(to, t.s.opts.GMAddress)
 	if err != nil || known {
 		return to, "", err
 	}
-	ok, note, err := t.allow(limitStranger, to, t.s.opts.StrangerAnswers)
+	ok, note, err := t.limits().allow(limitStranger, to, t.s.opts.StrangerAnswers)
 	if !ok || err != nil {
 		return "", "", err
 	}
