@@ -295,13 +295,6 @@ func situationPart(pos engine.Position, side string) (mail.Part, error) {
 // latest few ids are enough to thread it.
 const maxReferences = 10
 
-// letters is the mail a transaction sends: composed from the templates,
-// queued in the outbox in the transaction (sent after the commit), and
-// collected for the page or the administration that asked.
-type letters struct{ *txn }
-
-func (t *txn) letters() letters { return letters{t} }
-
 // queue composes a letter and puts it in the outbox, in the transaction.
 func (t letters) queue(l *letter) error {
 	if t.heard != nil {

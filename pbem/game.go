@@ -3,7 +3,6 @@ package pbem
 import (
 	"encoding/json"
 	"fmt"
-	"slices"
 	"time"
 
 	"fieldpost/engine"
@@ -239,21 +238,6 @@ func (t storeTx) putSubmission(game string, turn int, side string, s *submission
 // deleteSubmissions forgets every side's orders for a turn.
 func (t storeTx) deleteSubmissions(game string, turn int) error {
 	return t.tx.DeleteSubmissions(game, turn)
-}
-
-// missingSides lists the seats the current round waits for that have sent
-// no orders yet: the waiting sides, or their players' seats in a team.
-func (t roundPlay) missingSides(g *Game) ([]string, error) {
-	pos, err := t.position(g)
-	if err != nil {
-		return nil, err
-	}
-	missing, err := t.sidesWithoutOrders(g, pos, pos.Step().Waiting)
-	// An open seat waits for nobody: the caretaker plays it.
-	return slices.DeleteFunc(missing, func(seat string) bool {
-		p := g.Player(seat)
-		return p != nil && p.isOpen()
-	}), err
 }
 
 // sidesWithoutOrders lists the seats of the sides of waiting without

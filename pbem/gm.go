@@ -110,26 +110,6 @@ func (t *txn) gmGame(req *request) (*Game, []string, error) {
 	return nil, nil, t.refuseGM(nil, req.Command, fmt.Sprintf("There is no game %q.", id))
 }
 
-// answerGM mails the game master. A command given by the administration
-// also gets the answer back, and mails the GM only when there is one.
-func (t letters) answerGM(kind string, g *Game, subject, body string) error {
-	if t.answer != nil {
-		t.answer.Subject, t.answer.Text = subject, body
-		if t.s.opts.GMAddress == "" {
-			return nil
-		}
-	}
-	text, err := t.s.render(kind, &mailData{Body: body})
-	if err != nil {
-		return err
-	}
-	prefix := "Fieldpost GM: "
-	if g != nil {
-		prefix = "[" + g.ID + "] GM: "
-	}
-	return t.queue(&letter{kind: kind, game: g, to: t.s.opts.GMAddress, subject: prefix + subject, text: text})
-}
-
 // refuseGM answers the GM that a command was not carried out, and why.
 func (t *txn) refuseGM(g *Game, cmd, why string) error {
 	if t.answer != nil {
@@ -415,16 +395,6 @@ func (t *txn) setDeadline(g *Game, cmd string, args []string) error {
 	return t.letters().answerGM(kindGM, g, "Deadline changed", text+"\nThe players were told.")
 }
 
-// notifyPlayers mails every player of a game a message from the GM.
-func (t letters) notifyPlayers(g *Game, subject, body string) error {
-	for _, p := range g.Players {
-		if err := t.mailPlayerCalendar(g, p.Side, kindGM, subject, body, false, true); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 func (t *txn) pause(g *Game) error {
 	if g.Ended || g.Paused {
 		return t.refuseGM(g, cmdPause, fmt.Sprintf("Game %s is already paused or over.", g.ID))
@@ -579,20 +549,6 @@ func observersAsPlayers(g *Game) []Player {
 		out = append(out, Player{Address: addr})
 	}
 	return out
-}
-
-// mailObservers mails a game's observers a message.
-func (t letters) mailObservers(g *Game, kind, subject, body string) error {
-	for _, addr := range g.Observers {
-		text, err := t.s.render(kind, &mailData{Game: g.ID, Title: g.Title, Body: body})
-		if err != nil {
-			return err
-		}
-		if err := t.queue(&letter{kind: kind, game: g, to: addr, subject: "[" + g.ID + "] " + subject, text: text}); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // remail mails every player of a game, again, its situation and order form

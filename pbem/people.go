@@ -371,19 +371,6 @@ func (t seating) offerSeat(g *Game, p *Player, subject, intro string) error {
 	return t.letters().answerGM(kindGM, g, subject, intro+fmt.Sprintf("Seat %s of game %s %s.", p.seatName(), g.ID, how))
 }
 
-// playIfComplete plays the round when no seated side's orders are missing
-// any more: an open seat waits for nobody.
-func (t roundPlay) playIfComplete(g *Game) error {
-	if g.Ended || g.Paused {
-		return nil
-	}
-	missing, err := t.missingSides(g)
-	if err != nil || len(missing) > 0 {
-		return err
-	}
-	return t.playRound(g, "")
-}
-
 // approve handles APPROVE GAMEID SEAT: the address that asked to JOIN the
 // seat gets it.
 func (t seating) approve(g *Game, args []string) error {

@@ -338,3 +338,31 @@ func (t roundPlay) welcome(g *Game, seat string, png *mail.Part) error {
 	}
 	return t.letters().queue(l)
 }
+
+// missingSides lists the seats the current round waits for that have sent
+// no orders yet: the waiting sides, or their players' seats in a team.
+func (t roundPlay) missingSides(g *Game) ([]string, error) {
+	pos, err := t.position(g)
+	if err != nil {
+		return nil, err
+	}
+	missing, err := t.sidesWithoutOrders(g, pos, pos.Step().Waiting)
+	// An open seat waits for nobody: the caretaker plays it.
+	return slices.DeleteFunc(missing, func(seat string) bool {
+		p := g.Player(seat)
+		return p != nil && p.isOpen()
+	}), err
+}
+
+// playIfComplete plays the round when no seated side's orders are missing
+// any more: an open seat waits for nobody.
+func (t roundPlay) playIfComplete(g *Game) error {
+	if g.Ended || g.Paused {
+		return nil
+	}
+	missing, err := t.missingSides(g)
+	if err != nil || len(missing) > 0 {
+		return err
+	}
+	return t.playRound(g, "")
+}
