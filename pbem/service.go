@@ -197,7 +197,9 @@ func (s *Service) Run(ctx context.Context) {
 
 // txn is one transaction of the judge: the store, the time, the inbound
 // mail being handled (nil for the deadline loop and the administration),
-// and what it queued.
+// and what it queued. Its methods handle the mail and do its commands;
+// the round play, the seats, the letters and the rate limits are its
+// parts (t.rounds(), t.seats(), t.letters(), t.limits(); doc.go).
 type txn struct {
 	storeTx
 	s      *Service

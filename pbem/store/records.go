@@ -55,10 +55,12 @@ func bySequence(b *bbolt.Bucket) iter.Seq2[uint64, Value] {
 
 // Games: a game's record by its id.
 
+// Game reads a game's record into v.
 func (t *Tx) Game(id string, v any) (bool, error) {
 	return getJSON(t.tx.Bucket(bucketGames), []byte(id), v)
 }
 
+// PutGame stores a game's record.
 func (t *Tx) PutGame(id string, v any) error {
 	return putJSON(t.tx.Bucket(bucketGames), []byte(id), v)
 }
@@ -82,6 +84,7 @@ func (t *Tx) State(game string, turn int) ([]byte, error) {
 	return nil, nil
 }
 
+// PutState stores a game's position at the start of a turn.
 func (t *Tx) PutState(game string, turn int, raw []byte) error {
 	b, err := t.newGameBucket(bucketStates, game)
 	if err != nil {
@@ -90,6 +93,7 @@ func (t *Tx) PutState(game string, turn int, raw []byte) error {
 	return b.Put(turnKey(turn), pack(raw))
 }
 
+// DeleteState forgets a game's position at a turn.
 func (t *Tx) DeleteState(game string, turn int) error {
 	b, err := t.newGameBucket(bucketStates, game)
 	if err != nil {
@@ -100,10 +104,12 @@ func (t *Tx) DeleteState(game string, turn int) error {
 
 // Rounds: how the round played from a game's turn went, stored packed.
 
+// Round reads the record of the round played from a game's turn into v.
 func (t *Tx) Round(game string, turn int, v any) (bool, error) {
 	return getPackedJSON(t.gameBucket(bucketRounds, game), turnKey(turn), v)
 }
 
+// PutRound stores the record of the round played from a game's turn.
 func (t *Tx) PutRound(game string, turn int, v any) error {
 	b, err := t.newGameBucket(bucketRounds, game)
 	if err != nil {
@@ -112,6 +118,7 @@ func (t *Tx) PutRound(game string, turn int, v any) error {
 	return putPackedJSON(b, turnKey(turn), v)
 }
 
+// DeleteRound forgets the record of the round played from a turn.
 func (t *Tx) DeleteRound(game string, turn int) error {
 	b, err := t.newGameBucket(bucketRounds, game)
 	if err != nil {
@@ -153,10 +160,12 @@ func (t *Tx) CopyHistory(from, to string) error {
 
 // Submissions: a side's latest orders for a game's turn.
 
+// Submission reads a side's orders for a game's turn into v.
 func (t *Tx) Submission(game string, turn int, side string, v any) (bool, error) {
 	return getJSON(t.gameBucket(bucketSubmissions, game), submissionKey(turn, side), v)
 }
 
+// PutSubmission stores a side's orders for a game's turn.
 func (t *Tx) PutSubmission(game string, turn int, side string, v any) error {
 	b, err := t.newGameBucket(bucketSubmissions, game)
 	if err != nil {
@@ -192,10 +201,12 @@ func (t *Tx) TokenOwner(hash string) (game, side string, found bool) {
 	return string(g), string(sd), true
 }
 
+// PutToken gives a secret's hash to a game's side.
 func (t *Tx) PutToken(hash, game, side string) error {
 	return t.tx.Bucket(bucketTokens).Put([]byte(hash), joinKey(game, side))
 }
 
+// DeleteToken forgets a secret's hash: the secret no longer works.
 func (t *Tx) DeleteToken(hash string) error {
 	return t.tx.Bucket(bucketTokens).Delete([]byte(hash))
 }
@@ -207,6 +218,8 @@ func (t *Tx) Processed(key string) bool {
 	return t.tx.Bucket(bucketProcessed).Get([]byte(key)) != nil
 }
 
+// MarkProcessed records that the mail with this dedupe key was handled
+// at a time.
 func (t *Tx) MarkProcessed(key string, at time.Time) error {
 	return t.tx.Bucket(bucketProcessed).Put([]byte(key), binary.BigEndian.AppendUint64(nil, uint64(at.UnixNano())))
 }
@@ -269,10 +282,12 @@ func (t *Tx) Dequeue(seq uint64) error {
 
 // Sent mail: whom each mail queued was for, by its Message-ID.
 
+// Sent reads the record of the mail queued with a Message-ID into v.
 func (t *Tx) Sent(messageID string, v any) (bool, error) {
 	return getJSON(t.tx.Bucket(bucketSent), []byte(messageID), v)
 }
 
+// PutSent stores whom the mail queued with a Message-ID was for.
 func (t *Tx) PutSent(messageID string, v any) error {
 	return putJSON(t.tx.Bucket(bucketSent), []byte(messageID), v)
 }
@@ -282,6 +297,7 @@ func (t *Tx) EverySent() iter.Seq2[string, Value] {
 	return byName(t.tx.Bucket(bucketSent))
 }
 
+// DeleteSent forgets a sent mail's record.
 func (t *Tx) DeleteSent(messageID string) error {
 	return t.tx.Bucket(bucketSent).Delete([]byte(messageID))
 }
@@ -291,10 +307,12 @@ func (t *Tx) DeleteSent(messageID string) error {
 // LimitKey names a limit's window.
 type LimitKey struct{ Kind, Who string }
 
+// Limit reads a limit's window into v.
 func (t *Tx) Limit(k LimitKey, v any) (bool, error) {
 	return getJSON(t.tx.Bucket(bucketLimits), joinKey(k.Kind, k.Who), v)
 }
 
+// PutLimit stores a limit's window.
 func (t *Tx) PutLimit(k LimitKey, v any) error {
 	return putJSON(t.tx.Bucket(bucketLimits), joinKey(k.Kind, k.Who), v)
 }
@@ -311,6 +329,7 @@ func (t *Tx) Limits() iter.Seq2[LimitKey, Value] {
 	}
 }
 
+// DeleteLimit forgets a limit's window.
 func (t *Tx) DeleteLimit(k LimitKey) error {
 	return t.tx.Bucket(bucketLimits).Delete(joinKey(k.Kind, k.Who))
 }
@@ -337,24 +356,29 @@ func (t *Tx) Talk(game string) iter.Seq2[uint64, Value] {
 
 // Pending address changes, by the hash of their confirmation code.
 
+// Pending reads the address change waiting for a code (its hash) into v.
 func (t *Tx) Pending(hash string, v any) (bool, error) {
 	return getJSON(t.tx.Bucket(bucketPending), []byte(hash), v)
 }
 
+// PutPending stores an address change waiting for a code (its hash).
 func (t *Tx) PutPending(hash string, v any) error {
 	return putJSON(t.tx.Bucket(bucketPending), []byte(hash), v)
 }
 
+// DeletePending forgets an address change.
 func (t *Tx) DeletePending(hash string) error {
 	return t.tx.Bucket(bucketPending).Delete([]byte(hash))
 }
 
 // Ratings: the club ladder, by address.
 
+// Rating reads an address's place on the ladder into v.
 func (t *Tx) Rating(address string, v any) (bool, error) {
 	return getJSON(t.tx.Bucket(bucketRatings), []byte(address), v)
 }
 
+// PutRating stores an address's place on the ladder.
 func (t *Tx) PutRating(address string, v any) error {
 	return putJSON(t.tx.Bucket(bucketRatings), []byte(address), v)
 }
@@ -366,10 +390,12 @@ func (t *Tx) Ratings() iter.Seq2[string, Value] {
 
 // Mails in hand: a record for each mail being handled, by its dedupe key.
 
+// InHand reads the record of a mail in hand into v.
 func (t *Tx) InHand(key string, v any) (bool, error) {
 	return getJSON(t.tx.Bucket(bucketInHand), []byte(key), v)
 }
 
+// PutInHand stores the record of a mail in hand.
 func (t *Tx) PutInHand(key string, v any) error {
 	b, err := t.tx.CreateBucketIfNotExists(bucketInHand)
 	if err != nil {
@@ -378,6 +404,7 @@ func (t *Tx) PutInHand(key string, v any) error {
 	return putJSON(b, []byte(key), v)
 }
 
+// DeleteInHand forgets the record of a mail in hand (none is fine).
 func (t *Tx) DeleteInHand(key string) error {
 	b := t.tx.Bucket(bucketInHand)
 	if b == nil {
