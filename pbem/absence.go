@@ -49,10 +49,10 @@ func (g *Game) pastAbsences(deadline time.Time) time.Time {
 // policy moves the deadlines past it or lets the caretaker play; the
 // club's limit bounds the days a player may be away in a game. Everyone
 // in the game is told the dates, never a reason written after them.
-func (t *txn) absence(id *identity, req *request) error {
+func (t seating) absence(id *identity, req *request) error {
 	g, p := id.game, id.game.Player(id.side)
 	refuse := func(why string) error {
-		return t.mailPlayer(g, id.side, kindError, "ABSENCE not taken", why+
+		return t.letters().mailPlayer(g, id.side, kindError, "ABSENCE not taken", why+
 			"\n\nThe command: ABSENCE 2026-12-20 2027-01-03 (the first and the last day away, both included).", false)
 	}
 	if g.Ended {
@@ -105,12 +105,12 @@ func (t *txn) absence(id *identity, req *request) error {
 		if other.isOpen() {
 			continue
 		}
-		if err := t.mailPlayerCalendar(g, other.Side, kindAbsence, "Seat "+p.seatName()+" away "+req.Args[0]+" to "+req.Args[1], body, false, moved); err != nil {
+		if err := t.letters().mailPlayerCalendar(g, other.Side, kindAbsence, "Seat "+p.seatName()+" away "+req.Args[0]+" to "+req.Args[1], body, false, moved); err != nil {
 			return err
 		}
 	}
-	if err := t.mailObservers(g, kindAbsence, "Seat "+p.seatName()+" away", body); err != nil {
+	if err := t.letters().mailObservers(g, kindAbsence, "Seat "+p.seatName()+" away", body); err != nil {
 		return err
 	}
-	return t.answerGM(kindGM, g, "Seat "+p.seatName()+" away", body)
+	return t.letters().answerGM(kindGM, g, "Seat "+p.seatName()+" away", body)
 }

@@ -7,13 +7,9 @@ import (
 	"time"
 )
 
-// bucketPending: hex SHA-256 of an address change's confirmation code ->
-// pendingAddress (JSON). The code itself is only in the mail to the new
-// address.
-var bucketPending = []byte("pending")
-
 // pendingAddress is a player's move to a new address, or a JOIN, waiting
-// for a reply from the address.
+// for a reply from the address; the store keeps it under the hash of its
+// confirmation code (the code itself is only in the mail to the address).
 type pendingAddress struct {
 	Game       string    `json:"game"`
 	Side       string    `json:"side"`
@@ -33,17 +29,17 @@ const confirmWithin = 7 * 24 * time.Hour
 
 // moveAddress handles ADDRESS new@x from a player: the judge mails the
 // new address, and a reply from it moves the seat there.
-func (t *txn) moveAddress(id *identity, req *request) error {
+func (t seating) moveAddress(id *identity, req *request) error {
 	g, p := id.game, id.game.Player(id.side)
 	if len(req.Args) != 1 {
-		return t.mailPlayer(g, id.side, kindError, "ADDRESS: which address?", "The command: ADDRESS new@example.org", false)
+		return t.letters().mailPlayer(g, id.side, kindError, "ADDRESS: which address?", "The command: ADDRESS new@example.org", false)
 	}
 	a, err := netmail.ParseAddress(req.Args[0])
 	if err != nil || !sendable(a.Address) {
-		return t.mailPlayer(g, id.side, kindError, "ADDRESS: not an address", fmt.Sprintf("%q is not a mail address.", req.Args[0]), false)
+		return t.letters().mailPlayer(g, id.side, kindError, "ADDRESS: not an address", fmt.Sprintf("%q is not a mail address.", req.Args[0]), false)
 	}
 	if strings.EqualFold(a.Address, p.Address) {
-		return t.mailPlayer(g, id.side, kindError, "ADDRESS: the same address", "Your seat is at "+p.Address+" already.", false)
+		return t.letters().mailPlayer(g, id.side, kindError, "ADDRESS: the same address", "Your seat is at "+p.Address+" already.", false)
 	}
 	err = t.askConfirmation(g, p, a.Address, pendingAddress{}, fmt.Sprintf(
 		"The player of seat %s of game %s asks to get the game's mail at this address from now on.\n"+
@@ -53,7 +49,7 @@ func (t *txn) moveAddress(id *identity, req *request) error {
 		return err
 	}
 	t.log.Info("address change asked; waiting for the new address", "seat", p.seatName())
-	return t.mailPlayer(g, id.side, kindSeat, "ADDRESS: reply from the new address", fmt.Sprintf(
+	return t.letters().mailPlayer(g, id.side, kindSeat, "ADDRESS: reply from the new address", fmt.Sprintf(
 		"The judge mailed %s. Once a reply from it arrives, your seat's mail goes there, with a new secret;\n"+
 			"until then nothing changes.", a.Address), false)
 }
@@ -61,10 +57,10 @@ func (t *txn) moveAddress(id *identity, req *request) error {
 // askConfirmation mails an address a request to reply from it, whose
 // reply address carries a one-time code; pa says what the reply does
 // (its game, seat, address and expiry are filled in here).
-func (t *txn) askConfirmation(g *Game, p *Player, addr string, pa pendingAddress, body, note string) error {
+func (t seating) askConfirmation(g *Game, p *Player, addr string, pa pendingAddress, body, note string) error {
 	code := strings.ToLower(randomHex(10))
 	pa.Game, pa.Side, pa.Generation, pa.Address, pa.Expires = g.ID, p.Side, p.Generation, addr, t.now.Add(confirmWithin)
-	if err := putJSON(t.tx.Bucket(bucketPending), []byte(hashSecret(code)), &pa); err != nil {
+	if err := t.tx.PutPending(hashSecret(code), &pa); err != nil {
 		return err
 	}
 	text, err := t.s.render(kindConfirm, &mailData{Body: joinNote(body+fmt.Sprintf("\nThis request lapses on %s.", formatTime(pa.Expires)), note)})
@@ -75,22 +71,22 @@ func (t *txn) askConfirmation(g *Game, p *Player, addr string, pa pendingAddress
 	if pa.Join {
 		subject = fmt.Sprintf("[%s] Confirm: JOIN seat %s", g.ID, p.seatName())
 	}
-	return t.queue(&letter{kind: kindConfirm, game: g, to: addr, subject: subject, text: text,
+	return t.letters().queue(&letter{kind: kindConfirm, game: g, to: addr, subject: subject, text: text,
 		replyTo: t.s.tokenAddress(confirmPrefix + code)})
 }
 
 // confirmAddress moves a seat, or seats a JOIN, when the mail in hand
 // answers a confirmation from the address asked; done reports whether it
 // was one (answered, or ignored when it comes from another address).
-func (t *txn) confirmAddress() (done bool, err error) {
+func (t seating) confirmAddress() (done bool, err error) {
 	for _, token := range plusTokens(t.msg, t.s.opts.Address) {
 		code, ok := strings.CutPrefix(strings.ToLower(token), confirmPrefix)
 		if !ok {
 			continue
 		}
-		key := []byte(hashSecret(code))
+		key := hashSecret(code)
 		var pa pendingAddress
-		found, err := getJSON(t.tx.Bucket(bucketPending), key, &pa)
+		found, err := t.tx.Pending(key, &pa)
 		if err != nil || !found {
 			return found, err
 		}
@@ -98,7 +94,7 @@ func (t *txn) confirmAddress() (done bool, err error) {
 			t.log.Warn("an address confirmation from another address ignored", "from", t.msg.From.Email)
 			return true, nil
 		}
-		if err := t.tx.Bucket(bucketPending).Delete(key); err != nil {
+		if err := t.tx.DeletePending(key); err != nil {
 			return true, err
 		}
 		g, err := t.game(pa.Game)
@@ -121,7 +117,7 @@ func (t *txn) confirmAddress() (done bool, err error) {
 		if err := t.tellFormerPlayer(g, old, p.Side, "you moved the seat to your new address, where the game's mail goes now with a new secret."); err != nil {
 			return true, err
 		}
-		return true, t.answerGM(kindGM, g, "Seat "+p.seatName()+" moved", fmt.Sprintf(
+		return true, t.letters().answerGM(kindGM, g, "Seat "+p.seatName()+" moved", fmt.Sprintf(
 			"The player of seat %s of game %s moved from %s to %s (confirmed from the new address).", p.seatName(), g.ID, old, pa.Address))
 	}
 	return false, nil

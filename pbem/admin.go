@@ -12,10 +12,9 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"go.etcd.io/bbolt"
-
 	"fieldpost/engine"
 	"fieldpost/pbem/config"
+	"fieldpost/pbem/store"
 )
 
 // AdminAnswer is what a GM command given by the administration did.
@@ -152,7 +151,7 @@ type SideInfo struct {
 // Games returns every game, in id order, read with the game systems hosted.
 func (s *Store) Games(systems engine.Systems) ([]GameInfo, error) {
 	var out []GameInfo
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.db.View(func(tx *store.Tx) error {
 		st := storeTx{tx}
 		mails, err := st.outboxByGame()
 		if err != nil {
@@ -178,7 +177,7 @@ func (s *Store) Games(systems engine.Systems) ([]GameInfo, error) {
 // there is none.
 func (s *Store) Game(systems engine.Systems, id string) (*GameInfo, error) {
 	var info *GameInfo
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.db.View(func(tx *store.Tx) error {
 		st := storeTx{tx}
 		g, err := st.game(strings.ToLower(id))
 		if err != nil {
@@ -202,11 +201,10 @@ type mailCount struct{ waiting, failed int }
 
 func (t storeTx) outboxByGame() (map[string]mailCount, error) {
 	counts := map[string]mailCount{}
-	b := t.tx.Bucket(bucketOutbox)
-	err := b.ForEach(func(k, _ []byte) error {
+	for seq, v := range t.tx.Queued() {
 		var o outgoing
-		if _, err := getJSON(b, k, &o); err != nil {
-			return err
+		if err := v.Decode(&o); err != nil {
+			return nil, fmt.Errorf("decoding queued mail %d: %w", seq, err)
 		}
 		c := counts[o.Game]
 		if o.Failed {
@@ -215,9 +213,8 @@ func (t storeTx) outboxByGame() (map[string]mailCount, error) {
 			c.waiting++
 		}
 		counts[o.Game] = c
-		return nil
-	})
-	return counts, err
+	}
+	return counts, nil
 }
 
 // gameInfo describes a game for the administration.

@@ -57,7 +57,7 @@ func (t *txn) authenticate(req *request, claimedGame string) (*identity, error) 
 				claim += fmt.Sprintf(" seat %d", req.Header.Seat)
 			}
 		}
-		return nil, t.mailPlayer(id.game, id.side, kindError, "Mail not used: wrong game or side",
+		return nil, t.letters().mailPlayer(id.game, id.side, kindError, "Mail not used: wrong game or side",
 			fmt.Sprintf("Your mail says it is for %s, but the secret it carries is yours, for side %s of game %s.\n"+
 				"Nothing was done. Send it again with the right GAME and SIDE lines (or none: the secret says them).",
 				claim, id.side, id.game.ID), false)
@@ -108,11 +108,11 @@ func (t *txn) authFailed(req *request, claimedGame string) error {
 		return nil
 	}
 	t.log.Warn("mail without valid credentials; the side's player is told", "game", g.ID, "side", p.Side, "from", from)
-	ok, note, err := t.allow(limitRefusal, g.ID+" "+p.Side, t.s.opts.RefusalNotices)
+	ok, note, err := t.limits().allow(limitRefusal, g.ID+" "+p.Side, t.s.opts.RefusalNotices)
 	if !ok || err != nil {
 		return err
 	}
-	return t.mailPlayer(g, p.Side, kindAuthFailed, "A mail in your name was refused", joinNote(
+	return t.letters().mailPlayer(g, p.Side, kindAuthFailed, "A mail in your name was refused", joinNote(
 		fmt.Sprintf("A mail for side %s of game %s arrived without your secret, or with a wrong one, and was ignored: nothing changed.\n\n"+
 			"  From:    %s\n  Subject: %s\n\n"+
 			"If you sent it: reply to the judge's latest mail (its reply address carries your secret), "+

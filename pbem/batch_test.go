@@ -5,9 +5,8 @@ import (
 	"fmt"
 	"testing"
 
-	"go.etcd.io/bbolt"
-
 	"fieldpost/mail"
+	"fieldpost/pbem/store"
 )
 
 // Mails handled together in one transaction: each one's effects stay its
@@ -18,7 +17,7 @@ func TestBatchIsolatesAFailingMail(t *testing.T) {
 	j := newJudge(t, nil)
 	a := j.newGame("game-a", "")
 	b := j.newGame("game-b", "")
-	err := j.store.db.Update(func(tx *bbolt.Tx) error {
+	err := j.store.db.Update(func(tx *store.Tx) error {
 		g, err := storeTx{tx}.game("game-b")
 		if err != nil {
 			return err

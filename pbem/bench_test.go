@@ -17,7 +17,7 @@ import (
 )
 
 // The benchmarks run the whole judge (Serve's daemon: IMAP intake with
-// IDLE, the Service, bbolt on disk, the outbox and an SMTP sender) against
+// IDLE, the Service, the store on disk, the outbox and an SMTP sender) against
 // the in-process servers on loopback. Compare their msgs/s with mail's
 // BenchmarkPipeline, the same pipeline with the game processing removed:
 //

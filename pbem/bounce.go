@@ -21,13 +21,13 @@ type sentMail struct {
 }
 
 func (t storeTx) putSent(messageID string, m *sentMail) error {
-	return putJSON(t.tx.Bucket(bucketSent), []byte(messageID), m)
+	return t.tx.PutSent(messageID, m)
 }
 
 // sent returns the mail queued with a Message-ID, nil when none was.
 func (t storeTx) sent(messageID string) (*sentMail, error) {
 	var m sentMail
-	found, err := getJSON(t.tx.Bucket(bucketSent), []byte(messageID), &m)
+	found, err := t.tx.Sent(messageID, &m)
 	if err != nil || !found {
 		return nil, err
 	}
@@ -37,23 +37,18 @@ func (t storeTx) sent(messageID string) (*sentMail, error) {
 // pruneSent forgets the mails queued before a time: bounces come within
 // days.
 func (t storeTx) pruneSent(before time.Time) (int, error) {
-	b := t.tx.Bucket(bucketSent)
-	var old [][]byte
-	err := b.ForEach(func(k, v []byte) error {
+	var old []string
+	for id, v := range t.tx.EverySent() {
 		var m sentMail
-		if _, err := getJSON(b, k, &m); err != nil {
-			return err
+		if err := v.Decode(&m); err != nil {
+			return 0, fmt.Errorf("decoding %s: %w", id, err)
 		}
 		if m.Queued.Before(before) {
-			old = append(old, k)
+			old = append(old, id)
 		}
-		return nil
-	})
-	if err != nil {
-		return 0, err
 	}
-	for _, k := range old {
-		if err := b.Delete(k); err != nil {
+	for _, id := range old {
+		if err := t.tx.DeleteSent(id); err != nil {
 			return 0, err
 		}
 	}
@@ -100,5 +95,5 @@ func (t *txn) bounce(b *mail.Bounce) error {
 		t.log.Warn("bounce of no mail the judge knows; ignored", "reason", b.Reason(), "quoted_ids", len(b.MessageIDs))
 		return nil
 	}
-	return t.seatUnreachable(returned.Game, returned.Side, returned.To, returned.Kind, "came back undelivered", b.Reason())
+	return t.seats().seatUnreachable(returned.Game, returned.Side, returned.To, returned.Kind, "came back undelivered", b.Reason())
 }

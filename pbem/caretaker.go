@@ -18,7 +18,7 @@ const standingLookBack = 10
 // sent none, with how it gave them; nil orders when the side holds (the
 // default orders): the caretaker is hold, or the bot or the standing
 // orders have nothing valid to give.
-func (t *txn) caretakerOrders(g *Game, pos engine.Position, side string, seed uint64) (engine.Orders, string, error) {
+func (t roundPlay) caretakerOrders(g *Game, pos engine.Position, side string, seed uint64) (engine.Orders, string, error) {
 	switch g.Caretaker {
 	case caretakerBot:
 		sys, err := t.s.opts.Systems.Lookup(cmp.Or(g.System, LegacySystem))
@@ -57,7 +57,7 @@ func (t *txn) caretakerOrders(g *Game, pos engine.Position, side string, seed ui
 // standingCaretaker repeats a side's last orders of its own (those of a
 // round it sent them for), read again against the position now; nil when
 // there are none or they no longer read.
-func (t *txn) standingCaretaker(g *Game, pos engine.Position, side string) (engine.Orders, string, error) {
+func (t roundPlay) standingCaretaker(g *Game, pos engine.Position, side string) (engine.Orders, string, error) {
 	for turn := pos.Turn() - 1; turn >= 0 && turn >= pos.Turn()-standingLookBack; turn-- {
 		rec, err := t.round(g.ID, turn)
 		if err != nil {
@@ -97,7 +97,7 @@ func (t *txn) standingCaretaker(g *Game, pos engine.Position, side string) (engi
 // when the deadline played the round (deadline) and its player was not
 // away. The round's record keeps what was counted, for a ROLLBACK to take
 // back. It returns the seats that missed AbandonAfter in a row.
-func (t *txn) countRound(g *Game, seats []string, sent map[string]bool, rec *roundRecord, deadline bool) []string {
+func (t roundPlay) countRound(g *Game, seats []string, sent map[string]bool, rec *roundRecord, deadline bool) []string {
 	var abandoned []string
 	for _, seat := range seats {
 		p := g.Player(seat)
@@ -124,7 +124,7 @@ func (t *txn) countRound(g *Game, seats []string, sent map[string]bool, rec *rou
 // abandonSeat declares a seat abandoned after its deadlines were missed:
 // it is open, the GM is told, and it is offered to the players, the
 // observers and the GM; the caretaker plays it until someone takes it.
-func (t *txn) abandonSeat(g *Game, side string) error {
+func (t seating) abandonSeat(g *Game, side string) error {
 	p := g.Player(side)
 	missed, old := p.InARow, p.Address
 	p.Abandoned = true

@@ -296,7 +296,7 @@ func situationPart(pos engine.Position, side string) (mail.Part, error) {
 const maxReferences = 10
 
 // queue composes a letter and puts it in the outbox, in the transaction.
-func (t *txn) queue(l *letter) error {
+func (t letters) queue(l *letter) error {
 	if t.heard != nil {
 		*t.heard = append(*t.heard, l)
 	}

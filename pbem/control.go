@@ -16,10 +16,9 @@ import (
 	"sync"
 	"time"
 
-	"go.etcd.io/bbolt"
-
 	"fieldpost/engine"
 	"fieldpost/pbem/config"
+	"fieldpost/pbem/store"
 )
 
 // The control socket lets the command-line administration (fieldpost game,
@@ -225,7 +224,7 @@ func (c *control) handle(conn net.Conn) {
 	case opBackup:
 		// The read transaction sees the database as it is at its start,
 		// whatever the judge writes meanwhile.
-		err = c.d.store.db.View(func(tx *bbolt.Tx) error {
+		err = c.d.store.db.View(func(tx *store.Tx) error {
 			if err := writeJSONLine(w, &controlResponse{Size: tx.Size()}); err != nil {
 				return err
 			}
@@ -334,23 +333,23 @@ func OpenAdmin(opts AdminOptions) (*AdminConn, error) {
 	if opts.Write && cfg == nil {
 		return nil, ErrNeedConfig
 	}
-	store, err := openStore(database, !opts.Write, adminOpenTimeout)
-	if errors.Is(err, bbolt.ErrTimeout) {
+	db, err := openStore(database, !opts.Write, adminOpenTimeout)
+	if errors.Is(err, store.ErrLocked) {
 		return nil, fmt.Errorf("the database %s is in use by another program, and no judge answers on %s "+
 			"(a judge without its control socket? see its log)", database, a.socket)
 	}
 	if err != nil {
 		return nil, err
 	}
-	a.store = store
+	a.store = db
 	if opts.Write {
 		options, err := serviceOptions(cfg, Hooks{}, opts.Games, slog.New(slog.DiscardHandler), SystemClock(), false)
 		if err == nil {
 			// Without a sender: the judge sends the outbox when it starts.
-			a.svc, err = NewService(store, nil, options)
+			a.svc, err = NewService(db, nil, options)
 		}
 		if err != nil {
-			store.Close()
+			db.Close()
 			return nil, err
 		}
 	}
@@ -517,13 +516,10 @@ func (a *AdminConn) Backup(ctx context.Context, path string) (*BackupInfo, error
 		return nil, fmt.Errorf("the backup does not open: %w", err)
 	}
 	var games []GameInfo
-	damage, err := unpanic(func() (err error) {
+	err = copied.db.CatchDamage(func() (err error) {
 		games, err = copied.Games(a.systems)
 		return err
 	})
-	if damage != nil {
-		err = damagedError(tmp, damage)
-	}
 	if err := errors.Join(err, copied.Close()); err != nil {
 		return nil, fmt.Errorf("the backup does not read: %w", err)
 	}
@@ -541,7 +537,7 @@ func (a *AdminConn) Backup(ctx context.Context, path string) (*BackupInfo, error
 
 func (a *AdminConn) backupTo(ctx context.Context, w io.Writer) error {
 	if !a.live {
-		return a.store.db.View(func(tx *bbolt.Tx) error {
+		return a.store.db.View(func(tx *store.Tx) error {
 			_, err := tx.WriteTo(w)
 			return err
 		})

@@ -11,9 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"go.etcd.io/bbolt"
-
 	"fieldpost/engine/systems"
+	"fieldpost/pbem/store"
 )
 
 // waitSocket waits until the judge of w answers on its control socket.
@@ -197,7 +196,7 @@ func TestAdminDatabaseLocked(t *testing.T) {
 	w.start()
 	w.waitSocket()
 	w.stop()
-	db, err := bbolt.Open(w.cfg.Database, 0o600, nil)
+	db, err := store.Open(w.cfg.Database, store.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

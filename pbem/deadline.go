@@ -70,7 +70,7 @@ func (s *Service) deadlinePass(now time.Time) (time.Time, error) {
 			if err != nil || g == nil {
 				return err
 			}
-			return t.deadlineActions(g)
+			return t.rounds().deadlineActions(g)
 		})
 		if err != nil {
 			// One game's trouble must not hold up the others' deadlines.
@@ -109,7 +109,7 @@ func (s *Service) nextEvent(g *Game) time.Time {
 // deadlineActions plays a game's round when its time is up, or sends the
 // reminders due. Several reminders due at once (the judge was down, or
 // the deadline was set close) make one mail.
-func (t *txn) deadlineActions(g *Game) error {
+func (t roundPlay) deadlineActions(g *Game) error {
 	due := g.due(t.s.opts.Grace)
 	if due.IsZero() {
 		return nil
@@ -153,7 +153,7 @@ func (t *txn) deadlineActions(g *Game) error {
 		body := fmt.Sprintf("The judge has no orders from you yet for round %d. They are due by %s, in %s.\n"+
 			"Without them your units hold where they stand.",
 			g.Round(), due, formatDuration(g.Deadline.Sub(t.now)))
-		if err := t.mailPlayer(g, side, kindReminder, fmt.Sprintf("Reminder: orders for round %d due %s", g.Round(), due), body, true); err != nil {
+		if err := t.letters().mailPlayer(g, side, kindReminder, fmt.Sprintf("Reminder: orders for round %d due %s", g.Round(), due), body, true); err != nil {
 			return err
 		}
 	}

@@ -10,9 +10,8 @@ import (
 	"slices"
 	"time"
 
-	"go.etcd.io/bbolt"
-
 	"fieldpost/mail"
+	"fieldpost/pbem/store"
 )
 
 // Mail the mail server hands over itself (over LMTP, or `fieldpost
@@ -23,16 +22,9 @@ import (
 // bounce it back and forth: it is kept aside in the database instead, for
 // the administrator (fieldpost unreadable), and acknowledged.
 
-// The set-aside buckets, created when first needed (a database from
-// before them has none): set-aside holds the SHA-256 of each mail kept
-// aside -> SetAsideMail (JSON); set-aside-data the same key -> the mail as
-// delivered (at most MaxMessageSize and one byte of it).
-var (
-	bucketSetAside     = []byte("set-aside")
-	bucketSetAsideData = []byte("set-aside-data")
-)
-
-// SetAsideMail describes a delivered mail the judge could not read.
+// SetAsideMail describes a delivered mail the judge could not read. The
+// store keeps it, with the mail as delivered (at most MaxMessageSize and
+// one byte of it), under its ID.
 type SetAsideMail struct {
 	// ID is the start of the mail's SHA-256, in hex: a mail delivered
 	// twice is kept once.
@@ -81,22 +73,9 @@ func (s *Service) setAside(raw []byte, size int64, msg *mail.Inbound, why error)
 		rec.From, rec.Subject = msg.From.Email, msg.Subject
 	}
 	var again bool
-	err := s.store.db.Update(func(tx *bbolt.Tx) error {
-		b, err := tx.CreateBucketIfNotExists(bucketSetAside)
-		if err != nil {
-			return err
-		}
-		data, err := tx.CreateBucketIfNotExists(bucketSetAsideData)
-		if err != nil {
-			return err
-		}
-		if again = b.Get([]byte(rec.ID)) != nil; again {
-			return nil
-		}
-		if err := putJSON(b, []byte(rec.ID), &rec); err != nil {
-			return err
-		}
-		return data.Put([]byte(rec.ID), raw)
+	err := s.store.db.Update(func(tx *store.Tx) (err error) {
+		again, err = tx.SetAside(rec.ID, &rec, raw)
+		return err
 	})
 	if err != nil {
 		return fmt.Errorf("keeping an unreadable mail aside: %w", err)
@@ -112,17 +91,15 @@ func (s *Service) setAside(raw []byte, size int64, msg *mail.Inbound, why error)
 // SetAside returns the delivered mails kept aside, oldest first.
 func (s *Store) SetAside() ([]SetAsideMail, error) {
 	var out []SetAsideMail
-	err := s.db.View(func(tx *bbolt.Tx) error {
-		b := tx.Bucket(bucketSetAside)
-		if b == nil {
-			return nil
-		}
-		return b.ForEach(func(k, _ []byte) error {
+	err := s.db.View(func(tx *store.Tx) error {
+		for id, v := range tx.SetAsideMails() {
 			var rec SetAsideMail
-			_, err := getJSON(b, k, &rec)
+			if err := v.Decode(&rec); err != nil {
+				return fmt.Errorf("decoding %s: %w", id, err)
+			}
 			out = append(out, rec)
-			return err
-		})
+		}
+		return nil
 	})
 	slices.SortFunc(out, func(a, b SetAsideMail) int { return a.Received.Compare(b.Received) })
 	return out, err
@@ -131,10 +108,8 @@ func (s *Store) SetAside() ([]SetAsideMail, error) {
 // SetAsideRaw returns a mail kept aside, as it was delivered.
 func (s *Store) SetAsideRaw(id string) ([]byte, error) {
 	var raw []byte
-	err := s.db.View(func(tx *bbolt.Tx) error {
-		if b := tx.Bucket(bucketSetAsideData); b != nil {
-			raw = slices.Clone(b.Get([]byte(id)))
-		}
+	err := s.db.View(func(tx *store.Tx) error {
+		raw = tx.SetAsideMessage(id)
 		return nil
 	})
 	if err == nil && raw == nil {

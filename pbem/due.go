@@ -5,7 +5,7 @@ import (
 	"sync"
 	"time"
 
-	"go.etcd.io/bbolt"
+	"fieldpost/pbem/store"
 )
 
 // dueIndex keeps when each game next needs the deadline loop (nextEvent),
@@ -39,7 +39,7 @@ func (s *Service) refreshDue(ids map[string]bool) error {
 	if !s.due.loaded {
 		return nil // the first pass reads every game
 	}
-	return s.store.db.View(func(tx *bbolt.Tx) error {
+	return s.store.db.View(func(tx *store.Tx) error {
 		st := storeTx{tx}
 		for id := range ids {
 			g, err := st.game(id)
@@ -66,7 +66,7 @@ func (s *Service) dueGames(now time.Time) (due []string, next time.Time, err err
 		start := time.Now()
 		s.due.at = map[string]time.Time{}
 		n := 0
-		err := s.store.db.View(func(tx *bbolt.Tx) error {
+		err := s.store.db.View(func(tx *store.Tx) error {
 			games, err := storeTx{tx}.games()
 			for _, g := range games {
 				s.due.set(g.ID, s.nextEvent(g))

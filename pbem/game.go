@@ -1,18 +1,15 @@
 package pbem
 
 import (
-	"bytes"
-	"encoding/binary"
 	"encoding/json"
 	"fmt"
-	"slices"
 	"time"
 
 	"fieldpost/engine"
-	"go.etcd.io/bbolt"
+	"fieldpost/pbem/store"
 )
 
-// Game is one game run by mail, as the games bucket holds it.
+// Game is one game run by mail, as the store keeps it.
 type Game struct {
 	ID string `json:"id"`
 	// System is the game system the game is played in (engine.System's
@@ -74,7 +71,7 @@ type TeamMessage struct {
 }
 
 // Player is a side's player: where its mail goes. Its secret is in the
-// tokens bucket, hashed.
+// store's tokens, hashed.
 type Player struct {
 	Side    string `json:"side"`
 	Address string `json:"address"`
@@ -152,14 +149,16 @@ type submission struct {
 	Received  time.Time `json:"received"`
 }
 
-// storeTx gives typed access to the store within one bbolt transaction.
+// storeTx is pbem's typed layer over a store transaction: it reads and
+// writes pbem's records (games, positions, rounds, orders, tokens,
+// processed mail) as the store keeps them.
 type storeTx struct {
-	tx *bbolt.Tx
+	tx *store.Tx
 }
 
 func (t storeTx) game(id string) (*Game, error) {
 	var g Game
-	found, err := getJSON(t.tx.Bucket(bucketGames), []byte(id), &g)
+	found, err := t.tx.Game(id, &g)
 	if err != nil || !found {
 		return nil, err
 	}
@@ -167,101 +166,65 @@ func (t storeTx) game(id string) (*Game, error) {
 }
 
 func (t storeTx) putGame(g *Game) error {
-	return putJSON(t.tx.Bucket(bucketGames), []byte(g.ID), g)
+	return t.tx.PutGame(g.ID, g)
 }
 
 // games returns every game, in id order.
 func (t storeTx) games() ([]*Game, error) {
 	var out []*Game
-	err := t.tx.Bucket(bucketGames).ForEach(func(k, v []byte) error {
+	for id, v := range t.tx.Games() {
 		var g Game
-		if err := json.Unmarshal(v, &g); err != nil {
-			return fmt.Errorf("decoding game %s: %w", k, err)
+		if err := v.Decode(&g); err != nil {
+			return nil, fmt.Errorf("decoding game %s: %w", id, err)
 		}
 		out = append(out, &g)
-		return nil
-	})
-	return out, err
+	}
+	return out, nil
 }
 
 // state returns the stored position at the start of a turn, as its game
 // system wrote it.
 func (t storeTx) state(game string, turn int) ([]byte, error) {
-	b, err := gameBucket(t.tx, bucketStates, game, false)
-	if err != nil {
-		return nil, err
+	raw, err := t.tx.State(game, turn)
+	if err == nil && raw == nil {
+		err = fmt.Errorf("no state of %s at turn %d", game, turn)
 	}
-	if b != nil {
-		if v := b.Get(turnKey(turn)); v != nil {
-			return unpack(v)
-		}
-	}
-	return nil, fmt.Errorf("no state of %s at turn %d", game, turn)
+	return raw, err
 }
 
 func (t storeTx) putState(game string, turn int, raw []byte) error {
-	b, err := gameBucket(t.tx, bucketStates, game, true)
-	if err != nil {
-		return err
-	}
-	return b.Put(turnKey(turn), pack(raw))
+	return t.tx.PutState(game, turn, raw)
 }
 
 func (t storeTx) deleteState(game string, turn int) error {
-	b, err := gameBucket(t.tx, bucketStates, game, true)
-	if err != nil {
-		return err
-	}
-	return b.Delete(turnKey(turn))
+	return t.tx.DeleteState(game, turn)
 }
 
 // round returns the record of the round played from a turn.
 func (t storeTx) round(game string, turn int) (*roundRecord, error) {
-	b, err := gameBucket(t.tx, bucketRounds, game, false)
-	if err != nil {
-		return nil, err
-	}
 	var r roundRecord
-	if b != nil {
-		found, err := getPackedJSON(b, turnKey(turn), &r)
-		if err != nil {
-			return nil, fmt.Errorf("round of %s from turn %d: %w", game, turn, err)
-		}
-		if found {
-			return &r, nil
-		}
+	found, err := t.tx.Round(game, turn, &r)
+	if err != nil {
+		return nil, fmt.Errorf("round of %s from turn %d: %w", game, turn, err)
 	}
-	return nil, fmt.Errorf("no round of %s from turn %d", game, turn)
+	if !found {
+		return nil, fmt.Errorf("no round of %s from turn %d", game, turn)
+	}
+	return &r, nil
 }
 
 func (t storeTx) putRound(game string, turn int, r *roundRecord) error {
-	b, err := gameBucket(t.tx, bucketRounds, game, true)
-	if err != nil {
-		return err
-	}
-	return putPackedJSON(b, turnKey(turn), r)
+	return t.tx.PutRound(game, turn, r)
 }
 
 func (t storeTx) deleteRound(game string, turn int) error {
-	b, err := gameBucket(t.tx, bucketRounds, game, true)
-	if err != nil {
-		return err
-	}
-	return b.Delete(turnKey(turn))
-}
-
-func submissionKey(turn int, side string) []byte {
-	return append(append(turnKey(turn), 0), side...)
+	return t.tx.DeleteRound(game, turn)
 }
 
 // submission returns a side's orders for a turn, nil if it sent none.
 func (t storeTx) submission(game string, turn int, side string) (*submission, error) {
-	b, err := gameBucket(t.tx, bucketSubmissions, game, false)
-	if err != nil || b == nil {
-		return nil, err
-	}
 	var s submission
-	found, err := getJSON(b, submissionKey(turn, side), &s)
+	found, err := t.tx.Submission(game, turn, side, &s)
 	if err != nil || !found {
 		return nil, err
 	}
@@ -269,46 +232,12 @@ func (t storeTx) submission(game string, turn int, side string) (*submission, er
 }
 
 func (t storeTx) putSubmission(game string, turn int, side string, s *submission) error {
-	b, err := gameBucket(t.tx, bucketSubmissions, game, true)
-	if err != nil {
-		return err
-	}
-	return putJSON(b, submissionKey(turn, side), s)
+	return t.tx.PutSubmission(game, turn, side, s)
 }
 
 // deleteSubmissions forgets every side's orders for a turn.
 func (t storeTx) deleteSubmissions(game string, turn int) error {
-	b, err := gameBucket(t.tx, bucketSubmissions, game, true)
-	if err != nil {
-		return err
-	}
-	prefix := turnKey(turn)
-	var keys [][]byte
-	c := b.Cursor()
-	for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
-		keys = append(keys, slices.Clone(k))
-	}
-	for _, k := range keys {
-		if err := b.Delete(k); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// missingSides lists the seats the current round waits for that have sent
-// no orders yet: the waiting sides, or their players' seats in a team.
-func (t *txn) missingSides(g *Game) ([]string, error) {
-	pos, err := t.position(g)
-	if err != nil {
-		return nil, err
-	}
-	missing, err := t.sidesWithoutOrders(g, pos, pos.Step().Waiting)
-	// An open seat waits for nobody: the caretaker plays it.
-	return slices.DeleteFunc(missing, func(seat string) bool {
-		p := g.Player(seat)
-		return p != nil && p.isOpen()
-	}), err
+	return t.tx.DeleteSubmissions(game, turn)
 }
 
 // sidesWithoutOrders lists the seats of the sides of waiting without
@@ -331,51 +260,30 @@ func (t storeTx) sidesWithoutOrders(g *Game, pos engine.Position, waiting []stri
 
 // tokenOwner returns the game and side a secret's hash belongs to.
 func (t storeTx) tokenOwner(hash string) (game, side string, found bool) {
-	v := t.tx.Bucket(bucketTokens).Get([]byte(hash))
-	if v == nil {
-		return "", "", false
-	}
-	g, sd, _ := bytes.Cut(v, []byte{0})
-	return string(g), string(sd), true
+	return t.tx.TokenOwner(hash)
 }
 
 func (t storeTx) putToken(hash, game, side string) error {
-	return t.tx.Bucket(bucketTokens).Put([]byte(hash), []byte(game+"\x00"+side))
+	return t.tx.PutToken(hash, game, side)
 }
 
 // processed reports whether the inbound mail with this dedupe key has been
 // handled.
 func (t storeTx) processed(key string) bool {
-	return t.tx.Bucket(bucketProcessed).Get([]byte(key)) != nil
+	return t.tx.Processed(key)
 }
 
 func (t storeTx) markProcessed(key string, at time.Time) error {
-	return t.tx.Bucket(bucketProcessed).Put([]byte(key), binary.BigEndian.AppendUint64(nil, uint64(at.UnixNano())))
+	return t.tx.MarkProcessed(key, at)
 }
 
 // pruneProcessed forgets the mails handled before a time: a mail server
 // redelivers within hours or days, never months later.
 func (t storeTx) pruneProcessed(before time.Time) (int, error) {
-	b := t.tx.Bucket(bucketProcessed)
-	var old [][]byte
-	err := b.ForEach(func(k, v []byte) error {
-		if len(v) == 8 && int64(binary.BigEndian.Uint64(v)) < before.UnixNano() {
-			old = append(old, slices.Clone(k))
-		}
-		return nil
-	})
-	if err != nil {
-		return 0, err
-	}
-	for _, k := range old {
-		if err := b.Delete(k); err != nil {
-			return 0, err
-		}
-	}
-	return len(old), nil
+	return t.tx.PruneProcessed(before)
 }
 
 // deleteToken forgets a secret's hash: the secret no longer works.
 func (t storeTx) deleteToken(hash string) error {
-	return t.tx.Bucket(bucketTokens).Delete([]byte(hash))
+	return t.tx.DeleteToken(hash)
 }

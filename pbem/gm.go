@@ -22,11 +22,11 @@ func (t *txn) gmCommand(req *request) error {
 		if t.s.opts.GMAddress == "" {
 			return nil
 		}
-		ok, note, err := t.allow(limitRefusal, "gm", t.s.opts.RefusalNotices)
+		ok, note, err := t.limits().allow(limitRefusal, "gm", t.s.opts.RefusalNotices)
 		if !ok || err != nil {
 			return err
 		}
-		return t.answerGM(kindAuthFailed, nil, "A GM command was refused", joinNote(
+		return t.letters().answerGM(kindAuthFailed, nil, "A GM command was refused", joinNote(
 			fmt.Sprintf("A %s command arrived without the GM secret, or with a wrong one, and was ignored.\n\n"+
 				"  From:    %s\n  Subject: %s\n", req.Command, t.msg.From.Email, t.msg.Subject), note))
 	}
@@ -56,14 +56,14 @@ func (t *txn) runGM(req *request) error {
 			return t.refuseGM(g, cmdForce, fmt.Sprintf("Game %s is over.", g.ID))
 		}
 		round := g.Round()
-		if err := t.playRound(g, forcedNotice); err != nil {
+		if err := t.rounds().playRound(g, forcedNotice); err != nil {
 			return err
 		}
 		without := "sides without orders played the default orders"
 		if g.Caretaker == caretakerBot || g.Caretaker == caretakerStanding {
 			without = "the caretaker (" + g.Caretaker + ") played the sides without orders"
 		}
-		return t.answerGM(kindGM, g, fmt.Sprintf("Round %d played", round),
+		return t.letters().answerGM(kindGM, g, fmt.Sprintf("Round %d played", round),
 			fmt.Sprintf("Round %d of game %s was played now; %s.", round, g.ID, without))
 	case cmdRollback:
 		return t.rollback(g)
@@ -74,13 +74,13 @@ func (t *txn) runGM(req *request) error {
 	case cmdTimezone:
 		return t.gameTimeZone(g, args)
 	case cmdReplace:
-		return t.replace(g, args)
+		return t.seats().replace(g, args)
 	case cmdOpen:
-		return t.openSeatCommand(g, args)
+		return t.seats().openSeatCommand(g, args)
 	case cmdApprove:
-		return t.approve(g, args)
+		return t.seats().approve(g, args)
 	case cmdPolicy:
-		return t.policy(g, args)
+		return t.seats().policy(g, args)
 	case cmdBroadcast:
 		return t.broadcast(g, req)
 	}
@@ -111,26 +111,6 @@ func (t *txn) gmGame(req *request) (*Game, []string, error) {
 	return nil, nil, t.refuseGM(nil, req.Command, fmt.Sprintf("There is no game %q.", id))
 }
 
-// answerGM mails the game master. A command given by the administration
-// also gets the answer back, and mails the GM only when there is one.
-func (t *txn) answerGM(kind string, g *Game, subject, body string) error {
-	if t.answer != nil {
-		t.answer.Subject, t.answer.Text = subject, body
-		if t.s.opts.GMAddress == "" {
-			return nil
-		}
-	}
-	text, err := t.s.render(kind, &mailData{Body: body})
-	if err != nil {
-		return err
-	}
-	prefix := "Fieldpost GM: "
-	if g != nil {
-		prefix = "[" + g.ID + "] GM: "
-	}
-	return t.queue(&letter{kind: kind, game: g, to: t.s.opts.GMAddress, subject: prefix + subject, text: text})
-}
-
 // refuseGM answers the GM that a command was not carried out, and why.
 func (t *txn) refuseGM(g *Game, cmd, why string) error {
 	if t.answer != nil {
@@ -140,7 +120,7 @@ func (t *txn) refuseGM(g *Game, cmd, why string) error {
 		lines := strings.Split(req.Text, "\n")
 		why = fmt.Sprintf("Line %d of your mail: %s\n\n%s", req.Line+1, strings.TrimSpace(lines[req.Line]), why)
 	}
-	return t.answerGM(kindGM, g, cmd+" refused", why)
+	return t.letters().answerGM(kindGM, g, cmd+" refused", why)
 }
 
 // newGameSyntax is the reminder sent with a NEWGAME that could not be read.
@@ -277,7 +257,7 @@ func (t *txn) newGame(req *request) error {
 			return refuse("The seats: %v.", err)
 		}
 	}
-	t.openRound(g)
+	t.rounds().openRound(g)
 	if err := t.putPosition(g, pos); err != nil {
 		return err
 	}
@@ -308,7 +288,7 @@ func (t *txn) newGame(req *request) error {
 			who = append(who, fmt.Sprintf("  %-10s open: JOIN %s %s", p.Side, g.ID, p.seatName()))
 			continue
 		}
-		if err := t.welcome(g, p.Side, png); err != nil {
+		if err := t.rounds().welcome(g, p.Side, png); err != nil {
 			return err
 		}
 		who = append(who, fmt.Sprintf("  %-10s %s", seatLine(pos, p.Side), p.Address))
@@ -317,7 +297,7 @@ func (t *txn) newGame(req *request) error {
 	if period > 0 {
 		deadline = fmt.Sprintf("%s a round (the first: %s)", formatDuration(period), formatTime(g.Deadline))
 	}
-	return t.answerGM(kindGM, g, "Game created",
+	return t.letters().answerGM(kindGM, g, "Game created",
 		fmt.Sprintf("Game %s is created: %s (%s), %s.\n\nPlayers, each mailed a welcome with its secret (you are told at once\nif one of them cannot be reached):\n%s\n\nPolicy: %s.\n",
 			g.ID, g.Title, g.Scenario, deadline, strings.Join(who, "\n"), g.Policy.describe())+newAccountsText(newAccounts))
 }
@@ -410,20 +390,10 @@ func (t *txn) setDeadline(g *Game, cmd string, args []string) error {
 		text = fmt.Sprintf("Round %d has no deadline now: it is played when every side has sent orders.", g.Round())
 	}
 	t.log.Info("deadline changed", "deadline", deadline)
-	if err := t.notifyPlayers(g, "The deadline has changed", "The game master has changed the deadline.\n"+text); err != nil {
+	if err := t.letters().notifyPlayers(g, "The deadline has changed", "The game master has changed the deadline.\n"+text); err != nil {
 		return err
 	}
-	return t.answerGM(kindGM, g, "Deadline changed", text+"\nThe players were told.")
-}
-
-// notifyPlayers mails every player of a game a message from the GM.
-func (t *txn) notifyPlayers(g *Game, subject, body string) error {
-	for _, p := range g.Players {
-		if err := t.mailPlayerCalendar(g, p.Side, kindGM, subject, body, false, true); err != nil {
-			return err
-		}
-	}
-	return nil
+	return t.letters().answerGM(kindGM, g, "Deadline changed", text+"\nThe players were told.")
 }
 
 func (t *txn) pause(g *Game) error {
@@ -440,10 +410,10 @@ func (t *txn) pause(g *Game) error {
 	t.log.Info("game paused")
 	body := fmt.Sprintf("The game master has paused game %s: no round is played and the deadline stops until the game resumes.\n"+
 		"You may still send orders for round %d.", g.ID, g.Round())
-	if err := t.notifyPlayers(g, "Game paused", body); err != nil {
+	if err := t.letters().notifyPlayers(g, "Game paused", body); err != nil {
 		return err
 	}
-	return t.answerGM(kindGM, g, "Game paused", body)
+	return t.letters().answerGM(kindGM, g, "Game paused", body)
 }
 
 // resume restarts a paused game with the time its round had left; the
@@ -463,17 +433,17 @@ func (t *txn) resume(g *Game) error {
 	}
 	t.log.Info("game resumed")
 	body := fmt.Sprintf("The game master has resumed game %s. %s", g.ID, deadline)
-	if err := t.notifyPlayers(g, "Game resumed", body); err != nil {
+	if err := t.letters().notifyPlayers(g, "Game resumed", body); err != nil {
 		return err
 	}
-	if err := t.answerGM(kindGM, g, "Game resumed", body); err != nil {
+	if err := t.letters().answerGM(kindGM, g, "Game resumed", body); err != nil {
 		return err
 	}
-	missing, err := t.missingSides(g)
+	missing, err := t.rounds().missingSides(g)
 	if err != nil || len(missing) > 0 {
 		return err
 	}
-	return t.playRound(g, "")
+	return t.rounds().playRound(g, "")
 }
 
 // rollback undoes the last round played: the position before it comes
@@ -503,7 +473,7 @@ func (t *txn) rollback(g *Game) error {
 	g.Turn--
 	g.Seed = randomSeed()
 	g.Ended, g.Result = false, ""
-	t.openRound(g)
+	t.rounds().openRound(g)
 	if err := t.putGame(g); err != nil {
 		return err
 	}
@@ -512,14 +482,14 @@ func (t *txn) rollback(g *Game) error {
 		"and round %d will be played again, with new dice, from new orders. Orders sent for it\n"+
 		"before count no more: send them again.", undone, g.ID, undone)
 	for _, p := range g.Players {
-		if err := t.mailPlayer(g, p.Side, kindStatus, fmt.Sprintf("Round %d undone: send orders again", undone), body, true); err != nil {
+		if err := t.letters().mailPlayer(g, p.Side, kindStatus, fmt.Sprintf("Round %d undone: send orders again", undone), body, true); err != nil {
 			return err
 		}
 	}
-	if err := t.mailObservers(g, kindGM, fmt.Sprintf("Round %d undone", undone), body); err != nil {
+	if err := t.letters().mailObservers(g, kindGM, fmt.Sprintf("Round %d undone", undone), body); err != nil {
 		return err
 	}
-	return t.answerGM(kindGM, g, fmt.Sprintf("Round %d undone", undone), body)
+	return t.letters().answerGM(kindGM, g, fmt.Sprintf("Round %d undone", undone), body)
 }
 
 // endGame ends a game before its time; everyone gets the final situation.
@@ -555,7 +525,7 @@ func (t *txn) endGame(g *Game) error {
 		if err != nil {
 			return err
 		}
-		d := t.gameData(g, p.Side, pos)
+		d := t.letters().gameData(g, p.Side, pos)
 		d.Body = body
 		if d.Situation, err = pos.Situation(view); err != nil {
 			return err
@@ -565,11 +535,11 @@ func (t *txn) endGame(g *Game) error {
 		if l.text, err = t.s.render("round", d); err != nil {
 			return err
 		}
-		if err := t.queue(l); err != nil {
+		if err := t.letters().queue(l); err != nil {
 			return err
 		}
 	}
-	return t.answerGM(kindGM, g, "Game ended",
+	return t.letters().answerGM(kindGM, g, "Game ended",
 		fmt.Sprintf("Game %s is ended. The final situation was mailed to every player and observer.", g.ID))
 }
 
@@ -582,20 +552,6 @@ func observersAsPlayers(g *Game) []Player {
 	return out
 }
 
-// mailObservers mails a game's observers a message.
-func (t *txn) mailObservers(g *Game, kind, subject, body string) error {
-	for _, addr := range g.Observers {
-		text, err := t.s.render(kind, &mailData{Game: g.ID, Title: g.Title, Body: body})
-		if err != nil {
-			return err
-		}
-		if err := t.queue(&letter{kind: kind, game: g, to: addr, subject: "[" + g.ID + "] " + subject, text: text}); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
 // remail mails every player of a game, again, its situation and order form
 // with its secret in the reply address: for players who lost their mail
 // (the embedded club server keeps none across a restart).
@@ -606,9 +562,9 @@ func (t *txn) remail(g *Game) error {
 	body := fmt.Sprintf("The game master has sent you the situation of game %s again, with your order form.\n"+
 		"Your secret is in this mail's reply address: reply to it with your orders.", g.ID)
 	for _, p := range g.Players {
-		if err := t.mailPlayer(g, p.Side, kindStatus, fmt.Sprintf("Round %d: your situation and order form again", g.Round()), body, true); err != nil {
+		if err := t.letters().mailPlayer(g, p.Side, kindStatus, fmt.Sprintf("Round %d: your situation and order form again", g.Round()), body, true); err != nil {
 			return err
 		}
 	}
-	return t.answerGM(kindGM, g, "Situation mailed again", fmt.Sprintf("Every player of game %s was mailed its situation and order form again.", g.ID))
+	return t.letters().answerGM(kindGM, g, "Situation mailed again", fmt.Sprintf("Every player of game %s was mailed its situation and order form again.", g.ID))
 }

@@ -15,9 +15,9 @@ import (
 	"time"
 
 	"github.com/emersion/go-message"
-	"go.etcd.io/bbolt"
 
 	"fieldpost/mail"
+	"fieldpost/pbem/store"
 )
 
 // fakeClock is a Clock that moves only when told to.
@@ -403,7 +403,7 @@ func gmMail(command string) clientMail {
 // storeView reads the store.
 func storeView(t testing.TB, s *Store, fn func(t storeTx) error) {
 	t.Helper()
-	if err := s.db.View(func(tx *bbolt.Tx) error { return fn(storeTx{tx}) }); err != nil {
+	if err := s.db.View(func(tx *store.Tx) error { return fn(storeTx{tx}) }); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -3,9 +3,8 @@ package pbem
 import (
 	"fmt"
 
-	"go.etcd.io/bbolt"
-
 	"fieldpost/mail"
+	"fieldpost/pbem/store"
 )
 
 // The crash-loop guard. A mail that kills the judge (an out-of-memory kill,
@@ -19,15 +18,12 @@ import (
 // over, keyed by the mail's dedupe key, which does not depend on the way
 // it came.
 
-// bucketInHand: dedupe key of a mail -> inHand (JSON). Created at its first
-// use, so that a database of an older judge opens read-only as it is.
-var bucketInHand = []byte("in-hand")
-
 // deathsBeforeSetAside is how many deaths with a mail in hand make it set
 // aside.
 const deathsBeforeSetAside = 2
 
-// inHand is a mail's record in the in-hand bucket.
+// inHand is a mail's record in hand, kept by the store under its dedupe
+// key.
 type inHand struct {
 	// Deaths counts the handlings of the mail begun and never finished
 	// (nor failed with an error: the judge died), the one under way
@@ -39,13 +35,9 @@ type inHand struct {
 // without one has the zero record.
 func (s *Store) inHandRecords(keys []string) ([]inHand, error) {
 	records := make([]inHand, len(keys))
-	err := s.db.View(func(tx *bbolt.Tx) error {
-		b := tx.Bucket(bucketInHand)
-		if b == nil {
-			return nil
-		}
+	err := s.db.View(func(tx *store.Tx) error {
 		for i, k := range keys {
-			if _, err := getJSON(b, []byte(k), &records[i]); err != nil {
+			if _, err := tx.InHand(k, &records[i]); err != nil {
 				return err
 			}
 		}
@@ -61,13 +53,9 @@ func (s *Store) inHandRecords(keys []string) ([]inHand, error) {
 // commit: the record must be on disk before the handling can kill the
 // judge.
 func (s *Store) takeInHand(keys []string, records []inHand) error {
-	err := s.db.Update(func(tx *bbolt.Tx) error {
-		b, err := tx.CreateBucketIfNotExists(bucketInHand)
-		if err != nil {
-			return err
-		}
+	err := s.db.Update(func(tx *store.Tx) error {
 		for i, k := range keys {
-			if err := putJSON(b, []byte(k), &inHand{Deaths: records[i].Deaths + 1}); err != nil {
+			if err := tx.PutInHand(k, &inHand{Deaths: records[i].Deaths + 1}); err != nil {
 				return err
 			}
 		}
@@ -83,17 +71,20 @@ func (s *Store) takeInHand(keys []string, records []inHand) error {
 // an error, not a death: their records say again what they said before.
 // The mails whose handling committed have no record left.
 func (s *Store) putBackInHand(keys []string, before []inHand) error {
-	err := s.db.Update(func(tx *bbolt.Tx) error {
-		b := tx.Bucket(bucketInHand)
+	err := s.db.Update(func(tx *store.Tx) error {
 		for i, k := range keys {
+			var now inHand
+			held, err := tx.InHand(k, &now)
 			switch {
-			case b.Get([]byte(k)) == nil: // handled
+			case err != nil:
+				return err
+			case !held: // handled
 			case before[i].Deaths == 0:
-				if err := b.Delete([]byte(k)); err != nil {
+				if err := tx.DeleteInHand(k); err != nil {
 					return err
 				}
 			default:
-				if err := putJSON(b, []byte(k), &before[i]); err != nil {
+				if err := tx.PutInHand(k, &before[i]); err != nil {
 					return err
 				}
 			}
@@ -109,11 +100,7 @@ func (s *Store) putBackInHand(keys []string, before []inHand) error {
 // doneInHand removes a mail's in-hand record, in the transaction that
 // commits what the mail did.
 func (t storeTx) doneInHand(key string) error {
-	b := t.tx.Bucket(bucketInHand)
-	if b == nil {
-		return nil
-	}
-	return b.Delete([]byte(key))
+	return t.tx.DeleteInHand(key)
 }
 
 // setAsideKiller sets aside a mail that was in hand at deathsBeforeSetAside
@@ -141,7 +128,7 @@ func (s *Service) setAsideKiller(msg *mail.Inbound, key string, record inHand) e
 		if t.s.opts.GMAddress == "" {
 			return nil
 		}
-		return t.answerGM(kindGM, nil, "A mail that stopped the judge was set aside",
+		return t.letters().answerGM(kindGM, nil, "A mail that stopped the judge was set aside",
 			fmt.Sprintf("The judge stopped (killed, or crashed) while handling this mail at its last %d starts:\n\n"+
 				"  From:       %s\n  Subject:    %s\n  Message-ID: %s\n  Size:       %s\n\n"+
 				"It is set aside (in the Unreadable folder of the judge's mailbox, when the judge reads\n"+

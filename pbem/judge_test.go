@@ -90,20 +90,16 @@ func TestWelcomeFollowsTheContract(t *testing.T) {
 	}
 	// The store knows the secrets only by their hashes.
 	storeView(t, j.store, func(st storeTx) error {
-		for _, name := range [][]byte{bucketGames, bucketTokens, bucketStates, bucketSettings} {
-			err := st.tx.Bucket(name).ForEach(func(k, v []byte) error {
-				for token := range tokens {
-					if strings.Contains(string(k)+string(v), token) {
-						t.Errorf("bucket %s holds a player's secret", name)
-					}
+		// Not the outbox: the mails to the players carry their secrets.
+		looked := map[string]bool{"games": true, "tokens": true, "states": true, "settings": true}
+		return st.tx.Each(func(collection string, k, v []byte) error {
+			for token := range tokens {
+				if looked[collection] && strings.Contains(string(k)+string(v), token) {
+					t.Errorf("collection %s holds a player's secret", collection)
 				}
-				return nil
-			})
-			if err != nil {
-				return err
 			}
-		}
-		return nil
+			return nil
+		})
 	})
 }
 

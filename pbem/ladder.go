@@ -8,17 +8,13 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"go.etcd.io/bbolt"
-
 	"fieldpost/engine"
 	"fieldpost/pbem/rating"
+	"fieldpost/pbem/store"
 )
 
-// bucketRatings: address (lower case) -> ladderEntry (JSON): the club
-// ladder, from the rated games that finished.
-var bucketRatings = []byte("ratings")
-
-// ladderEntry is a player's place on the ladder.
+// ladderEntry is a player's place on the club ladder, from the rated games
+// that finished; the store keeps it under the address in lower case.
 type ladderEntry struct {
 	rating.Rating
 	Wins   int `json:"wins,omitempty"`
@@ -32,12 +28,11 @@ type ladderEntry struct {
 // player's game against each player of another side is its rating period
 // (Glicko-2, its parameters rating/glicko2.json), all computed from the
 // ratings before the game.
-func (t *txn) rateGame(g *Game, step engine.Step) error {
+func (t roundPlay) rateGame(g *Game, step engine.Step) error {
 	if !g.Rated {
 		return nil
 	}
 	params := rating.DefaultParams()
-	b := t.tx.Bucket(bucketRatings)
 	before := map[string]ladderEntry{}
 	var seated []Player
 	for _, p := range g.Players {
@@ -46,7 +41,7 @@ func (t *txn) rateGame(g *Game, step engine.Step) error {
 		}
 		key := strings.ToLower(p.Address)
 		e := ladderEntry{Rating: params.New()}
-		if _, err := getJSON(b, []byte(key), &e); err != nil {
+		if _, err := t.tx.Rating(key, &e); err != nil {
 			return err
 		}
 		before[key] = e
@@ -77,7 +72,7 @@ func (t *txn) rateGame(g *Game, step engine.Step) error {
 		}
 		e.Rating = params.Update(e.Rating, results)
 		e.Games = append(e.Games, g.ID)
-		if err := putJSON(b, []byte(key), &e); err != nil {
+		if err := t.tx.PutRating(key, &e); err != nil {
 			return err
 		}
 	}
@@ -110,7 +105,7 @@ func (r LadderRow) Name() string {
 // every other player with its reliability only.
 func (s *Store) Ladder() ([]LadderRow, error) {
 	var rows []LadderRow
-	err := s.db.View(func(tx *bbolt.Tx) error {
+	err := s.db.View(func(tx *store.Tx) error {
 		var err error
 		rows, err = storeTx{tx}.ladder()
 		return err
@@ -125,18 +120,14 @@ func (t storeTx) ladder() ([]LadderRow, error) {
 	}
 	var rows []LadderRow
 	rated := map[string]bool{}
-	err = t.tx.Bucket(bucketRatings).ForEach(func(k, _ []byte) error {
+	for addr, v := range t.tx.Ratings() {
 		var e ladderEntry
-		if _, err := getJSON(t.tx.Bucket(bucketRatings), k, &e); err != nil {
-			return err
+		if err := v.Decode(&e); err != nil {
+			return nil, fmt.Errorf("decoding %s: %w", addr, err)
 		}
-		rated[string(k)] = true
-		rows = append(rows, LadderRow{Address: string(k), Rating: e.Rating.Rating, Deviation: e.Deviation, Volatility: e.Volatility,
-			Wins: e.Wins, Draws: e.Draws, Losses: e.Losses, Games: e.Games, Reliability: rel[string(k)]})
-		return nil
-	})
-	if err != nil {
-		return nil, err
+		rated[addr] = true
+		rows = append(rows, LadderRow{Address: addr, Rating: e.Rating.Rating, Deviation: e.Deviation, Volatility: e.Volatility,
+			Wins: e.Wins, Draws: e.Draws, Losses: e.Losses, Games: e.Games, Reliability: rel[addr]})
 	}
 	for addr, r := range rel {
 		if !rated[addr] {

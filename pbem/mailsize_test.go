@@ -10,9 +10,9 @@ import (
 	"testing"
 
 	"github.com/emersion/go-message"
-	"go.etcd.io/bbolt"
 
 	"fieldpost/engine"
+	"fieldpost/pbem/store"
 )
 
 // maxMailSize is the largest mail the judge may send a player (issue 14,
@@ -109,7 +109,7 @@ func playDivisionGame(t *testing.T, seed uint64) {
 // setGameSeed gives a game, before its first round, the dice seed seed.
 func setGameSeed(t *testing.T, s *Store, id string, seed uint64) {
 	t.Helper()
-	err := s.db.Update(func(tx *bbolt.Tx) error {
+	err := s.db.Update(func(tx *store.Tx) error {
 		st := storeTx{tx}
 		g, err := st.game(id)
 		if err != nil || g == nil {

@@ -4,14 +4,12 @@ import (
 	"context"
 	"fmt"
 	"hash/fnv"
-	"slices"
 	"strings"
 	"sync"
 	"time"
 
-	"go.etcd.io/bbolt"
-
 	"fieldpost/mail"
+	"fieldpost/pbem/store"
 )
 
 // Sender submits a composed message; *mail.Sender is one.
@@ -19,8 +17,9 @@ type Sender interface {
 	Send(ctx context.Context, envelopeFrom string, to []string, msg []byte) error
 }
 
-// outgoing is a queued mail's record in the outbox. The message itself is
-// in the outbox-data bucket under the same key.
+// outgoing is a queued mail's record in the outbox. The store keeps the
+// message itself apart, so that scanning the queue does not read every
+// map.
 type outgoing struct {
 	Kind      string    `json:"kind"`
 	Game      string    `json:"game,omitempty"`
@@ -36,18 +35,9 @@ type outgoing struct {
 	LastError string `json:"last_error,omitempty"`
 }
 
-func (t *txn) enqueue(o *outgoing, raw []byte) error {
-	b := t.tx.Bucket(bucketOutbox)
-	seq, err := b.NextSequence()
-	if err != nil {
-		return fmt.Errorf("outbox sequence: %w", err)
-	}
-	key := seqKey(seq)
-	if err := putJSON(b, key, o); err != nil {
+func (t letters) enqueue(o *outgoing, raw []byte) error {
+	if err := t.tx.Queue(o, raw); err != nil {
 		return err
-	}
-	if err := t.tx.Bucket(bucketOutboxData).Put(key, raw); err != nil {
-		return fmt.Errorf("queueing mail: %w", err)
 	}
 	if err := t.putSent(o.MessageID, &sentMail{Kind: o.Kind, Game: o.Game, Side: o.Side, To: o.To[0], Queued: o.Queued}); err != nil {
 		return err
@@ -64,7 +54,7 @@ func (t *txn) enqueue(o *outgoing, raw []byte) error {
 const sendBatch = 100
 
 type dueMail struct {
-	key []byte
+	seq uint64
 	o   outgoing
 	raw []byte
 }
@@ -77,13 +67,11 @@ func (s *Service) sendDue(ctx context.Context) (time.Time, error) {
 	now := s.clock.Now()
 	var due []dueMail
 	var next time.Time
-	err := s.store.db.View(func(tx *bbolt.Tx) error {
-		b, data := tx.Bucket(bucketOutbox), tx.Bucket(bucketOutboxData)
-		c := b.Cursor()
-		for k, _ := c.First(); k != nil; k, _ = c.Next() {
+	err := s.store.db.View(func(tx *store.Tx) error {
+		for seq, v := range tx.Queued() {
 			var o outgoing
-			if _, err := getJSON(b, k, &o); err != nil {
-				return err
+			if err := v.Decode(&o); err != nil {
+				return fmt.Errorf("decoding queued mail %d: %w", seq, err)
 			}
 			switch {
 			case o.Failed:
@@ -97,7 +85,7 @@ func (s *Service) sendDue(ctx context.Context) (time.Time, error) {
 				next = now
 				return nil
 			default:
-				due = append(due, dueMail{key: slices.Clone(k), o: o, raw: slices.Clone(data.Get(k))})
+				due = append(due, dueMail{seq: seq, o: o, raw: tx.QueuedMessage(seq)})
 			}
 		}
 		return nil
@@ -189,10 +177,7 @@ func (s *Service) recordSends(sent []sendResult) (retry time.Time, err error) {
 	err = s.update(nil, s.log, func(t *txn) error {
 		for i, r := range sent {
 			if r.err == nil {
-				if err := t.tx.Bucket(bucketOutbox).Delete(r.m.key); err != nil {
-					return err
-				}
-				if err := t.tx.Bucket(bucketOutboxData).Delete(r.m.key); err != nil {
+				if err := t.tx.Dequeue(r.m.seq); err != nil {
 					return err
 				}
 				continue
@@ -200,7 +185,7 @@ func (s *Service) recordSends(sent []sendResult) (retry time.Time, err error) {
 			// A mail given up on keeps its message, for the operator to look
 			// at; sendDue skips it.
 			o := &updated[i]
-			if err := putJSON(t.tx.Bucket(bucketOutbox), r.m.key, o); err != nil {
+			if err := t.tx.PutQueued(r.m.seq, o); err != nil {
 				return err
 			}
 			if o.Failed {
@@ -208,7 +193,7 @@ func (s *Service) recordSends(sent []sendResult) (retry time.Time, err error) {
 				if mail.IsPermanent(r.err) {
 					how = "was refused by the mail server"
 				}
-				if err := t.seatUnreachable(o.Game, o.Side, o.To[0], o.Kind, how, o.LastError); err != nil {
+				if err := t.seats().seatUnreachable(o.Game, o.Side, o.To[0], o.Kind, how, o.LastError); err != nil {
 					return err
 				}
 			}

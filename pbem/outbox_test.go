@@ -15,12 +15,14 @@ import (
 func outboxRecords(t testing.TB, s *Store) []outgoing {
 	var out []outgoing
 	storeView(t, s, func(tx storeTx) error {
-		return tx.tx.Bucket(bucketOutbox).ForEach(func(k, v []byte) error {
+		for _, v := range tx.tx.Queued() {
 			var o outgoing
-			_, err := getJSON(tx.tx.Bucket(bucketOutbox), k, &o)
+			if err := v.Decode(&o); err != nil {
+				return err
+			}
 			out = append(out, o)
-			return err
-		})
+		}
+		return nil
 	})
 	return out
 }

@@ -6,10 +6,9 @@ import (
 	"fmt"
 	"strings"
 
-	"go.etcd.io/bbolt"
-
 	"fieldpost/engine"
 	"fieldpost/mail"
+	"fieldpost/pbem/store"
 	"fieldpost/pbem/web"
 )
 
@@ -35,7 +34,7 @@ func (s *Service) pageOrders(secret, nonce, text string, check bool) (*web.Answe
 		return nil, fmt.Errorf("%w: the form's first line is the command %s; the page takes orders, send commands by mail", web.ErrNotRead, req.Command)
 	}
 	var to mail.Address
-	err := s.store.db.View(func(tx *bbolt.Tx) error {
+	err := s.store.db.View(func(tx *store.Tx) error {
 		g, side, err := gameBySecret(storeTx{tx}, secret)
 		if err != nil || g == nil {
 			return cmpErr(err, web.ErrNotFound)
@@ -66,7 +65,7 @@ func (s *Service) pageOrders(secret, nonce, text string, check bool) (*web.Answe
 	var read *engine.Reading
 	answer := &web.Answer{}
 	if check {
-		err = s.store.db.View(func(tx *bbolt.Tx) error {
+		err = s.store.db.View(func(tx *store.Tx) error {
 			t := &txn{storeTx: storeTx{tx}, s: s, now: s.clock.Now(), msg: msg, log: log, heard: &heard, unsent: true}
 			err := t.pageRequest(true)
 			read = t.reading

@@ -10,8 +10,8 @@ import (
 	"slices"
 	"strings"
 
+	"fieldpost/pbem/store"
 	"github.com/emersion/go-ical"
-	"go.etcd.io/bbolt"
 
 	"fieldpost/engine"
 	"fieldpost/pbem/web"
@@ -34,7 +34,7 @@ func newWebPages(s *Service, log *slog.Logger) (*web.Pages, error) {
 }
 
 func (p pageSource) view(fn func(t storeTx) error) error {
-	return p.s.store.db.View(func(tx *bbolt.Tx) error { return fn(storeTx{tx}) })
+	return p.s.store.db.View(func(tx *store.Tx) error { return fn(storeTx{tx}) })
 }
 
 // game reads a game by the id in its pages' address.

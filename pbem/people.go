@@ -8,6 +8,13 @@ import (
 	"strings"
 )
 
+// seating is the people side of a transaction: who holds each seat and
+// how it changes hands (REPLACE, OPEN, JOIN, APPROVE, ADDRESS), a seat's
+// absences, a seat abandoned or unreachable, and the game's POLICY.
+type seating struct{ *txn }
+
+func (t *txn) seats() seating { return seating{t} }
+
 // SeatState is who holds a side's seat and how it has been kept: the address
 // plays from round Since, under secret generation Generation; Past lists
 // who held it before. Missed and OnTime count the current holder's rounds
@@ -183,7 +190,7 @@ func (pol Policy) describe() string {
 // policy handles POLICY GAMEID key=value ...: caretaker=hold|standing|bot
 // abandon=N absence=extend|caretaker approval=yes|no reliability=PERCENT
 // rated=yes|no.
-func (t *txn) policy(g *Game, args []string) error {
+func (t seating) policy(g *Game, args []string) error {
 	refuse := func(why string) error {
 		return t.refuseGM(g, cmdPolicy, why+"\n\nThe command: POLICY "+g.ID+" caretaker=hold|standing|bot abandon=N "+
 			"absence=extend|caretaker approval=yes|no reliability=PERCENT rated=yes|no")
@@ -205,7 +212,7 @@ func (t *txn) policy(g *Game, args []string) error {
 		return err
 	}
 	t.log.Info("policy changed", "policy", g.Policy.describe())
-	return t.answerGM(kindGM, g, "Policy changed", fmt.Sprintf("Game %s: %s.", g.ID, g.Policy.describe()))
+	return t.letters().answerGM(kindGM, g, "Policy changed", fmt.Sprintf("Game %s: %s.", g.ID, g.Policy.describe()))
 }
 
 // handOver gives a seat to another address (none: the seat is open). A
@@ -213,7 +220,7 @@ func (t *txn) policy(g *Game, args []string) error {
 // Past; moved keeps them, the same player having a new address. Either
 // way the seat gets a new secret and the old one stops working; the new
 // address is mailed a welcome with it and the current order form.
-func (t *txn) handOver(g *Game, p *Player, addr, left string, moved bool) error {
+func (t seating) handOver(g *Game, p *Player, addr, left string, moved bool) error {
 	if err := t.deleteToken(hashSecret(deriveSecret(t.s.opts.ServerKey, g, p.Side))); err != nil {
 		return err
 	}
@@ -239,12 +246,12 @@ func (t *txn) handOver(g *Game, p *Player, addr, left string, moved bool) error 
 	if g.Ended {
 		return nil
 	}
-	return t.welcome(g, p.Side, nil)
+	return t.rounds().welcome(g, p.Side, nil)
 }
 
 // tellFormerPlayer tells the address that held a seat that it holds it no
 // more; the mail carries no secret.
-func (t *txn) tellFormerPlayer(g *Game, addr, side, why string) error {
+func (t seating) tellFormerPlayer(g *Game, addr, side, why string) error {
 	if addr == "" {
 		return nil
 	}
@@ -253,26 +260,26 @@ func (t *txn) tellFormerPlayer(g *Game, addr, side, why string) error {
 	if err != nil {
 		return err
 	}
-	return t.queue(&letter{kind: kindSeat, game: g, to: addr, subject: fmt.Sprintf("[%s] You no longer play %s", g.ID, side), text: text})
+	return t.letters().queue(&letter{kind: kindSeat, game: g, to: addr, subject: fmt.Sprintf("[%s] You no longer play %s", g.ID, side), text: text})
 }
 
 // tellSeatChange tells a game's other players and observers that a seat
 // changed hands, without any address.
-func (t *txn) tellSeatChange(g *Game, p *Player, what string) error {
+func (t seating) tellSeatChange(g *Game, p *Player, what string) error {
 	for _, other := range g.Players {
 		if other.Side == p.Side || other.isOpen() {
 			continue
 		}
-		if err := t.mailPlayer(g, other.Side, kindSeat, "Seat "+p.seatName()+": "+what, "Seat "+p.seatName()+" of game "+g.ID+": "+what+".", false); err != nil {
+		if err := t.letters().mailPlayer(g, other.Side, kindSeat, "Seat "+p.seatName()+": "+what, "Seat "+p.seatName()+" of game "+g.ID+": "+what+".", false); err != nil {
 			return err
 		}
 	}
-	return t.mailObservers(g, kindSeat, "Seat "+p.seatName()+": "+what, "Seat "+p.seatName()+" of game "+g.ID+": "+what+".")
+	return t.letters().mailObservers(g, kindSeat, "Seat "+p.seatName()+": "+what, "Seat "+p.seatName()+" of game "+g.ID+": "+what+".")
 }
 
 // seatArgs reads the SEAT [ADDRESS] arguments of REPLACE, OPEN and
 // APPROVE; it answers the GM and returns nil when they do not read.
-func (t *txn) seatArgs(g *Game, cmd string, args []string, withAddress bool) (*Player, string, error) {
+func (t seating) seatArgs(g *Game, cmd string, args []string, withAddress bool) (*Player, string, error) {
 	usage := cmd + " " + g.ID + " SIDE"
 	if withAddress {
 		usage += " ADDRESS"
@@ -302,7 +309,7 @@ func (t *txn) seatArgs(g *Game, cmd string, args []string, withAddress bool) (*P
 // replace handles REPLACE GAMEID SEAT ADDRESS: the seat goes to another
 // address. It is also the way to give a seat whose mail bounced, an open
 // seat or an abandoned one to a player.
-func (t *txn) replace(g *Game, args []string) error {
+func (t seating) replace(g *Game, args []string) error {
 	p, addr, err := t.seatArgs(g, cmdReplace, args, true)
 	if p == nil {
 		return err
@@ -318,14 +325,14 @@ func (t *txn) replace(g *Game, args []string) error {
 	if err := t.tellSeatChange(g, p, fmt.Sprintf("a new player plays it from round %d", g.Round())); err != nil {
 		return err
 	}
-	return t.answerGM(kindGM, g, "Seat "+p.seatName()+" replaced", fmt.Sprintf(
+	return t.letters().answerGM(kindGM, g, "Seat "+p.seatName()+" replaced", fmt.Sprintf(
 		"Seat %s of game %s is played by %s from round %d; it was mailed a welcome with a new secret and the current order form.\n"+
 			"The old secret no longer works.", p.seatName(), g.ID, addr, g.Round()))
 }
 
 // openSeatCommand handles OPEN GAMEID SEAT: nobody holds the seat now, the
 // caretaker plays it, and anyone may JOIN it.
-func (t *txn) openSeatCommand(g *Game, args []string) error {
+func (t seating) openSeatCommand(g *Game, args []string) error {
 	p, _, err := t.seatArgs(g, cmdOpen, args, false)
 	if p == nil {
 		return err
@@ -343,12 +350,12 @@ func (t *txn) openSeatCommand(g *Game, args []string) error {
 	if err := t.offerSeat(g, p, "Seat "+p.seatName()+" open", ""); err != nil {
 		return err
 	}
-	return t.playIfComplete(g)
+	return t.rounds().playIfComplete(g)
 }
 
 // offerSeat tells the game's players, its observers and the GM that a
 // seat is open, and how to take it; the GM's mail starts with intro.
-func (t *txn) offerSeat(g *Game, p *Player, subject, intro string) error {
+func (t seating) offerSeat(g *Game, p *Player, subject, intro string) error {
 	how := fmt.Sprintf("is open: the caretaker plays it until someone takes it. To play it, mail the judge (%s)\n"+
 		"the line JOIN %s %s", t.s.opts.Address, g.ID, p.seatName())
 	if g.Approval {
@@ -361,25 +368,12 @@ func (t *txn) offerSeat(g *Game, p *Player, subject, intro string) error {
 		return err
 	}
 	t.log.Info("seat open", "seat", p.seatName())
-	return t.answerGM(kindGM, g, subject, intro+fmt.Sprintf("Seat %s of game %s %s.", p.seatName(), g.ID, how))
-}
-
-// playIfComplete plays the round when no seated side's orders are missing
-// any more: an open seat waits for nobody.
-func (t *txn) playIfComplete(g *Game) error {
-	if g.Ended || g.Paused {
-		return nil
-	}
-	missing, err := t.missingSides(g)
-	if err != nil || len(missing) > 0 {
-		return err
-	}
-	return t.playRound(g, "")
+	return t.letters().answerGM(kindGM, g, subject, intro+fmt.Sprintf("Seat %s of game %s %s.", p.seatName(), g.ID, how))
 }
 
 // approve handles APPROVE GAMEID SEAT: the address that asked to JOIN the
 // seat gets it.
-func (t *txn) approve(g *Game, args []string) error {
+func (t seating) approve(g *Game, args []string) error {
 	p, _, err := t.seatArgs(g, cmdApprove, args, false)
 	if p == nil {
 		return err
@@ -394,14 +388,14 @@ func (t *txn) approve(g *Game, args []string) error {
 	if err := t.tellSeatChange(g, p, fmt.Sprintf("a new player plays it from round %d", g.Round())); err != nil {
 		return err
 	}
-	return t.answerGM(kindGM, g, "Seat "+p.seatName()+" taken", fmt.Sprintf(
+	return t.letters().answerGM(kindGM, g, "Seat "+p.seatName()+" taken", fmt.Sprintf(
 		"Seat %s of game %s is played by %s from round %d; it was mailed its welcome.", p.seatName(), g.ID, addr, g.Round()))
 }
 
 // join handles JOIN GAMEID SEAT from anyone: the first to ask for an open
 // seat gets it, at once or after the GM's APPROVE, if its reliability in
 // the club is what the game asks.
-func (t *txn) join(req *request) error {
+func (t seating) join(req *request) error {
 	if len(req.Args) != 2 {
 		return t.answerSender(kindError, "JOIN: which game and seat?", "The command: JOIN GAMEID SIDE (a seat is SIDE or SIDE.N).")
 	}
@@ -445,14 +439,14 @@ func (t *txn) join(req *request) error {
 	// The address asking may be forged: it confirms by replying from it.
 	// Mail to an address the judge does not know is limited, as answers
 	// to strangers are.
-	known, err := t.knownAddress(addr)
+	known, err := t.knownAddress(addr, t.s.opts.GMAddress)
 	if err != nil {
 		return err
 	}
 	note := ""
 	if !known {
 		var ok bool
-		if ok, note, err = t.allow(limitStranger, addr, t.s.opts.StrangerAnswers); !ok || err != nil {
+		if ok, note, err = t.limits().allow(limitStranger, addr, t.s.opts.StrangerAnswers); !ok || err != nil {
 			return err
 		}
 	}
@@ -464,13 +458,13 @@ func (t *txn) join(req *request) error {
 // seatJoined gives an open seat to an address that confirmed its JOIN,
 // if it is still open and the address may have it: at once, or after
 // the GM's APPROVE when the game asks for it.
-func (t *txn) seatJoined(g *Game, p *Player, addr string) error {
+func (t seating) seatJoined(g *Game, p *Player, addr string) error {
 	tell := func(subject, body string) error {
 		text, err := t.s.render(kindSeat, &mailData{Game: g.ID, Title: g.Title, Body: body})
 		if err != nil {
 			return err
 		}
-		return t.queue(&letter{kind: kindSeat, game: g, to: addr, subject: "[" + g.ID + "] " + subject, text: text})
+		return t.letters().queue(&letter{kind: kindSeat, game: g, to: addr, subject: "[" + g.ID + "] " + subject, text: text})
 	}
 	switch {
 	case !p.isOpen() || p.Joining != "":
@@ -483,7 +477,7 @@ func (t *txn) seatJoined(g *Game, p *Player, addr string) error {
 		if err := t.putGame(g); err != nil {
 			return err
 		}
-		if err := t.answerGM(kindGM, g, "JOIN "+p.seatName()+" waits for you", fmt.Sprintf(
+		if err := t.letters().answerGM(kindGM, g, "JOIN "+p.seatName()+" waits for you", fmt.Sprintf(
 			"%s asks to play seat %s of game %s (confirmed from that address). To let it: APPROVE %s %s;\n"+
 				"to give the seat to someone else: REPLACE %s %s ADDRESS.",
 			addr, p.seatName(), g.ID, g.ID, p.seatName(), g.ID, p.seatName())); err != nil {
@@ -499,6 +493,6 @@ func (t *txn) seatJoined(g *Game, p *Player, addr string) error {
 	if err := t.tellSeatChange(g, p, fmt.Sprintf("a new player plays it from round %d", g.Round())); err != nil {
 		return err
 	}
-	return t.answerGM(kindGM, g, "Seat "+p.seatName()+" taken", fmt.Sprintf(
+	return t.letters().answerGM(kindGM, g, "Seat "+p.seatName()+" taken", fmt.Sprintf(
 		"%s took seat %s of game %s by JOIN; it plays from round %d.", addr, p.seatName(), g.ID, g.Round()))
 }

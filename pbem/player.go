@@ -39,7 +39,7 @@ func (t *txn) playerRequest(req *request) error {
 		return err
 	}
 	t.log = t.log.With("game", id.game.ID, "side", id.side)
-	if err := t.seatReachable(id); err != nil {
+	if err := t.seats().seatReachable(id); err != nil {
 		return err
 	}
 	switch req.Command {
@@ -48,7 +48,7 @@ func (t *txn) playerRequest(req *request) error {
 	case cmdCheck:
 		return t.orders(id, req, true)
 	case cmdStatus:
-		return t.mailPlayer(id.game, id.side, kindStatus, "Status before round "+strconv.Itoa(id.game.Round()), "", true)
+		return t.letters().mailPlayer(id.game, id.side, kindStatus, "Status before round "+strconv.Itoa(id.game.Round()), "", true)
 	case cmdMap:
 		return t.mapMail(id)
 	case cmdHistory:
@@ -60,108 +60,19 @@ func (t *txn) playerRequest(req *request) error {
 	case cmdTeam:
 		return t.teamMessage(id, req)
 	case cmdAbsence:
-		return t.absence(id, req)
+		return t.seats().absence(id, req)
 	case cmdAddress:
-		return t.moveAddress(id, req)
+		return t.seats().moveAddress(id, req)
 	case cmdResend:
 		switch {
 		case id.game.Turn > 0:
-			return t.reportMails(id.game, id.game.Turn-1, id.game.Player(id.side))
+			return t.rounds().reportMails(id.game, id.game.Turn-1, id.game.Player(id.side))
 		case id.game.Ended:
-			return t.mailPlayer(id.game, id.side, kindError, "No report", "The game ended before its first round: there is no report to send.", false)
+			return t.letters().mailPlayer(id.game, id.side, kindError, "No report", "The game ended before its first round: there is no report to send.", false)
 		}
-		return t.welcome(id.game, id.side, nil)
+		return t.rounds().welcome(id.game, id.side, nil)
 	}
 	return fmt.Errorf("no handler for command %s", req.Command)
-}
-
-// gameData fills what every mail about a game shows, to a seat's player
-// (side is a seat id) or to an observer ("").
-func (t *txn) gameData(g *Game, seat string, pos engine.Position) *mailData {
-	side := seatSide(seat)
-	d := &mailData{
-		Game: g.ID, Title: g.Title, Side: side, Round: g.Round(), RoundName: pos.Step().Name,
-		Paused: g.Paused, Ended: g.Ended, Result: g.Result,
-		Commitment: engine.SeedCommitment(engine.RoundSeed(g.Seed, g.Turn)),
-		SideTitle:  sideTitle(pos, side),
-		Due:        pos.Step().Waiting,
-	}
-	if seat != side {
-		d.SideTitle += ", seat " + seatLine(pos, seat)
-	}
-	if !g.Deadline.IsZero() {
-		d.Deadline = formatTimeIn(g.Deadline, zoneOf(g, seat))
-	}
-	if base := t.s.opts.BaseURL; base != "" {
-		d.GameURL = base + "/g/" + g.ID
-		if seat != "" {
-			d.PageURL = base + "/p/" + deriveSecret(t.s.opts.ServerKey, g, seat)
-		}
-	}
-	return d
-}
-
-// mailPlayer sends a side's player a mail about its game, written by the
-// kind's template around body. withForm adds the situation, the order form
-// and situation.json, while the game is on.
-func (t *txn) mailPlayer(g *Game, side, kind, subject, body string, withForm bool) error {
-	return t.mailPlayerForm(g, side, kind, subject, body, withForm, "", withForm)
-}
-
-// mailPlayerCalendar is mailPlayer, with the deadline as a calendar event
-// when calendar is set (a mail that sets or changes a deadline).
-func (t *txn) mailPlayerCalendar(g *Game, side, kind, subject, body string, withForm, calendar bool) error {
-	return t.mailPlayerForm(g, side, kind, subject, body, withForm, "", calendar)
-}
-
-// refuse answers orders with problems (a refusal, or a CHECK's errors):
-// the problems, and as the form to correct and send back, the player's
-// own orders, text, with each problem written under its line.
-func (t *txn) refuse(g *Game, side, kind, subject, body, text string, problems []engine.Problem) error {
-	form := refusalForm(text, problems, t.s.opts.Limits.MaxAnswerSize/2)
-	if form != "" {
-		body += "\nYour orders are below the line " + formMarker + ", each error written under its line:\n" +
-			"correct them there and reply to this mail. Lines starting with # are not read.\n"
-	}
-	return t.mailPlayerForm(g, side, kind, subject, body, false, form, false)
-}
-
-// mailPlayerForm is mailPlayer with form, when not "", as the mail's form
-// in place of the order form, and with the deadline as a calendar event
-// when calendar is set.
-func (t *txn) mailPlayerForm(g *Game, side, kind, subject, body string, withForm bool, form string, calendar bool) error {
-	p := g.Player(side)
-	if p == nil {
-		return fmt.Errorf("game %s has no side %q", g.ID, side)
-	}
-	pos, err := t.position(g)
-	if err != nil {
-		return err
-	}
-	d := t.gameData(g, side, pos)
-	d.Body = body
-	l := &letter{kind: kind, game: g, side: side, to: p.Address, subject: "[" + g.ID + "] " + subject, calendar: calendar}
-	if withForm && !g.Ended {
-		if d.Waiting, err = t.missingSides(g); err != nil {
-			return err
-		}
-		if d.Situation, err = pos.Situation(seatSide(side)); err != nil {
-			return err
-		}
-		l.form = formOf(pos, side, g.ID)
-		attachment, err := situationPart(pos, seatSide(side))
-		if err != nil {
-			return err
-		}
-		l.attachments = []mail.Part{attachment}
-	}
-	if form != "" {
-		l.form = form
-	}
-	if l.text, err = t.s.render(kind, d); err != nil {
-		return err
-	}
-	return t.queue(l)
 }
 
 // orders reads a side's orders from the mail in hand and stores them, or
@@ -174,7 +85,7 @@ func (t *txn) orders(id *identity, req *request, check bool) error {
 		kind, refused = kindCheck, kindCheck
 	}
 	if g.Ended {
-		return t.mailPlayer(g, side, kindError, "The game is over",
+		return t.letters().mailPlayer(g, side, kindError, "The game is over",
 			fmt.Sprintf("Game %s is over, orders are no longer taken.\n%s", g.ID, g.Result), false)
 	}
 	if r := req.Header.Round; r != 0 && r != g.Round() {
@@ -183,7 +94,7 @@ func (t *txn) orders(id *identity, req *request, check bool) error {
 			why = fmt.Sprintf("These orders are for round %d, which is not open yet.", r)
 		}
 		t.log.Info("orders for another round refused", "round", r, "current", g.Round())
-		return t.mailPlayer(g, side, refused, fmt.Sprintf("Orders for round %d NOT accepted", r),
+		return t.letters().mailPlayer(g, side, refused, fmt.Sprintf("Orders for round %d NOT accepted", r),
 			why+fmt.Sprintf("\nThe orders now are for round %d. Nothing has changed: send orders for round %d\n"+
 				"(reply to the latest report, or send STATUS for the current order form).", g.Round(), g.Round()), false)
 	}
@@ -195,7 +106,7 @@ func (t *txn) orders(id *identity, req *request, check bool) error {
 		if standing, ok := pos.(engine.Standing); ok && !check {
 			return t.standingOrders(g, side, standing, req)
 		}
-		return t.mailPlayer(g, side, refused, fmt.Sprintf("Orders for round %d NOT accepted", g.Round()),
+		return t.letters().mailPlayer(g, side, refused, fmt.Sprintf("Orders for round %d NOT accepted", g.Round()),
 			fmt.Sprintf("Round %d (%s) takes no orders from %s: it waits for %s.", g.Round(), pos.Step().Name,
 				seatSide(side), strings.Join(pos.Step().Waiting, ", ")), false)
 	}
@@ -209,17 +120,17 @@ func (t *txn) orders(id *identity, req *request, check bool) error {
 		return t.dispatch(req)
 	case reading.Errors == 0 && !reading.Found:
 		t.log.Info("mail with neither orders nor a command")
-		return t.mailPlayer(g, side, kindHelp, "No orders found", noOrdersWhy(req), false)
+		return t.letters().mailPlayer(g, side, kindHelp, "No orders found", noOrdersWhy(req), false)
 	case reading.Errors > 0:
 		t.log.Info("orders refused", "check", check, "errors", reading.Errors)
 		subject := fmt.Sprintf("Orders for round %d NOT accepted", g.Round())
 		if check {
 			subject = fmt.Sprintf("Orders for round %d checked: %s", g.Round(), plural(reading.Errors, "error"))
 		}
-		return t.refuse(g, side, refused, subject, reading.Answer+notes, text, reading.Problems)
+		return t.letters().refuse(g, side, refused, subject, reading.Answer+notes, text, reading.Problems)
 	case check:
 		t.log.Info("orders checked")
-		return t.mailPlayer(g, side, kindCheck, fmt.Sprintf("Orders for round %d checked: valid", g.Round()),
+		return t.letters().mailPlayer(g, side, kindCheck, fmt.Sprintf("Orders for round %d checked: valid", g.Round()),
 			reading.Answer+notes, false)
 	}
 
@@ -228,7 +139,7 @@ func (t *txn) orders(id *identity, req *request, check bool) error {
 		// those the other seats sent (the family refuses a clash).
 		if _, _, err := t.sideOrders(g, pos, seatSide(side), map[string]engine.Orders{side: reading.Orders}); err != nil {
 			t.log.Info("seat orders clash with the side's", "err", err)
-			return t.mailPlayer(g, side, refused, fmt.Sprintf("Orders for round %d NOT accepted", g.Round()),
+			return t.letters().mailPlayer(g, side, refused, fmt.Sprintf("Orders for round %d NOT accepted", g.Round()),
 				fmt.Sprintf("Your orders are valid alone, but not with those the other seats of %s have sent:\n  %v\n"+
 					"Nothing has changed. Agree with your team (TEAM message) and send them again.\n", seatSide(side), err), false)
 		}
@@ -241,18 +152,18 @@ func (t *txn) orders(id *identity, req *request, check bool) error {
 	if err != nil {
 		return err
 	}
-	missing, err := t.missingSides(g)
+	missing, err := t.rounds().missingSides(g)
 	if err != nil {
 		return err
 	}
 	t.log.Info("orders accepted", "round", g.Round(), "waiting_for", missing)
-	if err := t.mailPlayer(g, side, kind, fmt.Sprintf("Orders accepted for round %d", g.Round()), reading.Answer+notes, false); err != nil {
+	if err := t.letters().mailPlayer(g, side, kind, fmt.Sprintf("Orders accepted for round %d", g.Round()), reading.Answer+notes, false); err != nil {
 		return err
 	}
 	if len(missing) > 0 || g.Paused {
 		return nil
 	}
-	return t.playRound(g, "")
+	return t.rounds().playRound(g, "")
 }
 
 // standingOrders takes a waiting side's standing orders for the round
@@ -268,9 +179,9 @@ func (t *txn) standingOrders(g *Game, side string, standing engine.Standing, req
 	switch {
 	case next == nil && reading.Errors > 0:
 		t.log.Info("standing orders refused", "errors", reading.Errors)
-		return t.refuse(g, side, kindRejected, fmt.Sprintf("Standing orders for round %d NOT accepted", g.Round()), reading.Answer, text, reading.Problems)
+		return t.letters().refuse(g, side, kindRejected, fmt.Sprintf("Standing orders for round %d NOT accepted", g.Round()), reading.Answer, text, reading.Problems)
 	case next == nil:
-		return t.mailPlayer(g, side, kindRejected, fmt.Sprintf("Orders for round %d NOT accepted", g.Round()),
+		return t.letters().mailPlayer(g, side, kindRejected, fmt.Sprintf("Orders for round %d NOT accepted", g.Round()),
 			fmt.Sprintf("Round %d (%s) waits for %s's orders; you may send only your standing orders (REACT) now.",
 				g.Round(), pos.Step().Name, strings.Join(pos.Step().Waiting, ", ")), false)
 	}
@@ -278,7 +189,7 @@ func (t *txn) standingOrders(g *Game, side string, standing engine.Standing, req
 		return err
 	}
 	t.log.Info("standing orders accepted", "round", g.Round())
-	return t.mailPlayer(g, side, kindAccepted, fmt.Sprintf("Standing orders accepted for round %d", g.Round()), reading.Answer, false)
+	return t.letters().mailPlayer(g, side, kindAccepted, fmt.Sprintf("Standing orders accepted for round %d", g.Round()), reading.Answer, false)
 }
 
 // readingNotes says how the judge read a mail's orders, where that is not
@@ -330,7 +241,7 @@ func (t *txn) mapMail(id *identity) error {
 	if err != nil {
 		return err
 	}
-	d := t.gameData(g, id.side, pos)
+	d := t.letters().gameData(g, id.side, pos)
 	if d.TextMap, err = textMap(pos, seatSide(id.side)); err != nil {
 		return err
 	}
@@ -339,27 +250,27 @@ func (t *txn) mapMail(id *identity) error {
 	if l.text, err = t.s.render(kindMap, d); err != nil {
 		return err
 	}
-	return t.queue(l)
+	return t.letters().queue(l)
 }
 
 // history sends the report of a round played (n from 1; 0 for the last).
 func (t *txn) history(id *identity, n int) error {
 	g := id.game
 	if g.Turn == 0 {
-		return t.mailPlayer(g, id.side, kindError, "No round played yet", "No round of this game has been played yet: there is no report to send.", false)
+		return t.letters().mailPlayer(g, id.side, kindError, "No round played yet", "No round of this game has been played yet: there is no report to send.", false)
 	}
 	if n == 0 {
 		n = g.Turn
 	}
 	if n < 1 || n > g.Turn {
-		return t.mailPlayer(g, id.side, kindError, fmt.Sprintf("No round %d", n),
+		return t.letters().mailPlayer(g, id.side, kindError, fmt.Sprintf("No round %d", n),
 			fmt.Sprintf("HISTORY %d: the rounds played are 1 to %d.", n, g.Turn), false)
 	}
-	played, err := t.playedRound(g, n-1)
+	played, err := t.rounds().playedRound(g, n-1)
 	if err != nil {
 		return err
 	}
-	d := t.gameData(g, id.side, played.after)
+	d := t.letters().gameData(g, id.side, played.after)
 	if d.Body, err = played.report(seatSide(id.side)); err != nil {
 		return err
 	}
@@ -372,7 +283,7 @@ func (t *txn) history(id *identity, n int) error {
 	if l.text, err = t.s.render(kindHistory, d); err != nil {
 		return err
 	}
-	return t.queue(l)
+	return t.letters().queue(l)
 }
 
 // subscribe adds the sender to a game's observers, or removes it. An
@@ -420,7 +331,7 @@ func (t *txn) subscribe(req *request) error {
 	if err != nil {
 		return err
 	}
-	d := t.gameData(g, "", pos)
+	d := t.letters().gameData(g, "", pos)
 	d.Body = body
 	if on {
 		if d.Situation, err = pos.Situation(publicView(g)); err != nil {
@@ -431,5 +342,5 @@ func (t *txn) subscribe(req *request) error {
 	if l.text, err = t.s.render(kindStatus, d); err != nil {
 		return err
 	}
-	return t.queue(l)
+	return t.letters().queue(l)
 }

@@ -2,12 +2,13 @@ package pbem
 
 import (
 	"bytes"
-	"encoding/json"
-	"errors"
 	"fmt"
+	"log/slog"
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"fieldpost/pbem/store"
 )
 
 // Limit is at most N mails of a kind to one address (or player) in a
@@ -30,7 +31,7 @@ const (
 	limitRefusal  = "refusal"
 )
 
-// limitState is a limited address's window in the limits bucket.
+// limitState is a limited address's window, as the store keeps it.
 type limitState struct {
 	WindowStart time.Time `json:"window_start"`
 	Sent        int       `json:"sent"`
@@ -40,16 +41,27 @@ type limitState struct {
 	HeldSince time.Time `json:"held_since,omitzero"`
 }
 
-func limitKey(kind, who string) []byte { return []byte(kind + "\x00" + strings.ToLower(who)) }
+func limitKey(kind, who string) store.LimitKey {
+	return store.LimitKey{Kind: kind, Who: strings.ToLower(who)}
+}
+
+// rateLimits are a transaction's rate limits: each limited kind of mail
+// counted in its window, at the transaction's time.
+type rateLimits struct {
+	storeTx
+	now time.Time
+	log *slog.Logger
+}
+
+func (t *txn) limits() rateLimits { return rateLimits{t.storeTx, t.now, t.log} }
 
 // allow counts a mail of a limited kind to who, and says whether it may be
 // sent. When it may and mails were held back before, note sums them up for
 // the mail; when it may not, the hold is logged.
-func (t *txn) allow(kind, who string, limit Limit) (ok bool, note string, err error) {
-	b := t.tx.Bucket(bucketLimits)
+func (t rateLimits) allow(kind, who string, limit Limit) (ok bool, note string, err error) {
 	key := limitKey(kind, who)
 	var st limitState
-	if _, err := getJSON(b, key, &st); err != nil {
+	if _, err := t.tx.Limit(key, &st); err != nil {
 		return false, "", err
 	}
 	if t.now.Sub(st.WindowStart) >= limit.Per {
@@ -61,7 +73,7 @@ func (t *txn) allow(kind, who string, limit Limit) (ok bool, note string, err er
 		}
 		st.Held++
 		t.log.Warn("mail held back by a limit", "limit", kind, "to", who, "held", st.Held, "allowed", limit.String())
-		return false, "", putJSON(b, key, &st)
+		return false, "", t.tx.PutLimit(key, &st)
 	}
 	st.Sent++
 	if st.Held > 0 {
@@ -73,47 +85,41 @@ func (t *txn) allow(kind, who string, limit Limit) (ok bool, note string, err er
 			plural(st.Held, "more mail"), formatTime(st.HeldSince), verb, limit)
 		st.Held, st.HeldSince = 0, time.Time{}
 	}
-	return true, note, putJSON(b, key, &st)
+	return true, note, t.tx.PutLimit(key, &st)
 }
 
 // pruneLimits forgets the windows that ended before now, and returns how
 // many mails they held back that no later mail summed up, for the log.
 func (t storeTx) pruneLimits(now time.Time, limits map[string]Limit) (held, addresses int, err error) {
-	b := t.tx.Bucket(bucketLimits)
-	var old [][]byte
-	err = b.ForEach(func(k, v []byte) error {
+	var old []store.LimitKey
+	for k, v := range t.tx.Limits() {
 		var st limitState
-		if _, err := getJSON(b, k, &st); err != nil {
-			return err
+		if err := v.Decode(&st); err != nil {
+			return 0, 0, fmt.Errorf("decoding limit %s of %s: %w", k.Kind, k.Who, err)
 		}
-		kind, _, _ := strings.Cut(string(k), "\x00")
-		if now.Sub(st.WindowStart) >= limits[kind].Per {
+		if now.Sub(st.WindowStart) >= limits[k.Kind].Per {
 			old = append(old, k)
 			if st.Held > 0 {
 				held += st.Held
 				addresses++
 			}
 		}
-		return nil
-	})
-	if err != nil {
-		return 0, 0, err
 	}
 	for _, k := range old {
-		if err := b.Delete(k); err != nil {
+		if err := t.tx.DeleteLimit(k); err != nil {
 			return 0, 0, err
 		}
 	}
 	return held, addresses, nil
 }
 
-// knownAddress reports whether addr is the GM's or belongs to a player or
-// observer of a game: such an address is always answered. A game record
+// knownAddress reports whether addr is the GM's (gm) or belongs to a
+// player or observer of a game: such an address is always answered. A game record
 // is decoded only when its stored text holds the address: with thousands
 // of games, decoding them all for each stranger's mail cost a tenth of a
 // second.
-func (t *txn) knownAddress(addr string) (bool, error) {
-	if strings.EqualFold(addr, t.s.opts.GMAddress) {
+func (t storeTx) knownAddress(addr, gm string) (bool, error) {
+	if strings.EqualFold(addr, gm) {
 		return true, nil
 	}
 	needle := []byte(strings.ToLower(addr))
@@ -123,31 +129,24 @@ func (t *txn) knownAddress(addr string) (bool, error) {
 	searchText := !strings.ContainsFunc(addr, func(r rune) bool {
 		return r >= utf8.RuneSelf || r < ' ' || strings.ContainsRune(`&<>"\`, r)
 	})
-	found := false
-	err := t.tx.Bucket(bucketGames).ForEach(func(k, v []byte) error {
+	for id, v := range t.tx.Games() {
 		if searchText && !bytes.Contains(bytes.ToLower(v), needle) {
-			return nil
+			continue
 		}
 		var g Game
-		if err := json.Unmarshal(v, &g); err != nil {
-			return fmt.Errorf("decoding game %s: %w", k, err)
+		if err := v.Decode(&g); err != nil {
+			return false, fmt.Errorf("decoding game %s: %w", id, err)
 		}
 		for _, p := range g.Players {
-			found = found || strings.EqualFold(p.Address, addr)
+			if strings.EqualFold(p.Address, addr) {
+				return true, nil
+			}
 		}
 		for _, o := range g.Observers {
-			found = found || strings.EqualFold(o, addr)
+			if strings.EqualFold(o, addr) {
+				return true, nil
+			}
 		}
-		if found {
-			return errFound
-		}
-		return nil
-	})
-	if err != nil && !errors.Is(err, errFound) {
-		return false, err
 	}
-	return found, nil
+	return false, nil
 }
-
-// errFound ends a search through a bucket early.
-var errFound = errors.New("found")

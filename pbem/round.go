@@ -9,9 +9,17 @@ import (
 	"fieldpost/mail"
 )
 
+// roundPlay is the round play of a transaction: opening a round, playing
+// it (with the caretaker's orders for the seats that sent none) when its
+// orders are in or its deadline passed, counting the seats' reliability,
+// the reports and welcomes, and rating a finished game.
+type roundPlay struct{ *txn }
+
+func (t *txn) rounds() roundPlay { return roundPlay{t} }
+
 // openRound starts the clock of the round the game is now at: its
 // deadline, and the reminders counted from now.
-func (t *txn) openRound(g *Game) {
+func (t roundPlay) openRound(g *Game) {
 	g.Deadline = time.Time{}
 	if g.Period > 0 {
 		g.Deadline = g.pastAbsences(t.now.Add(g.Period))
@@ -23,7 +31,7 @@ func (t *txn) openRound(g *Game) {
 // playRound plays the game's current round with the orders sent and the
 // default orders for a side that sent none, which is told so with notice
 // (a format of the round number), and mails the report to everyone.
-func (t *txn) playRound(g *Game, notice string) error {
+func (t roundPlay) playRound(g *Game, notice string) error {
 	pos, err := t.position(g)
 	if err != nil {
 		return err
@@ -99,14 +107,14 @@ func (t *txn) playRound(g *Game, notice string) error {
 	t.log.Info("round played", "round", turn+1, "defaulted", rec.Defaulted, "caretaker", rec.Caretaker, "ended", g.Ended)
 	for _, seat := range seatsDefaulted {
 		if how := rec.Caretaker[seatSide(seat)]; how != "" {
-			err := t.mailPlayer(g, seat, kindDefaulted, fmt.Sprintf("No orders from you: the caretaker played round %d", turn+1),
+			err := t.letters().mailPlayer(g, seat, kindDefaulted, fmt.Sprintf("No orders from you: the caretaker played round %d", turn+1),
 				fmt.Sprintf("No orders from you arrived for round %d: %s.\nThe report follows in its own mail.", turn+1, how), false)
 			if err != nil {
 				return err
 			}
 			continue
 		}
-		err := t.mailPlayer(g, seat, kindDefaulted, fmt.Sprintf("No orders from you: default orders played in round %d", turn+1),
+		err := t.letters().mailPlayer(g, seat, kindDefaulted, fmt.Sprintf("No orders from you: default orders played in round %d", turn+1),
 			fmt.Sprintf(notice, turn+1), false)
 		if err != nil {
 			return err
@@ -124,7 +132,7 @@ func (t *txn) playRound(g *Game, notice string) error {
 		if g.Ended {
 			break
 		}
-		if err := t.abandonSeat(g, side); err != nil {
+		if err := t.seats().abandonSeat(g, side); err != nil {
 			return err
 		}
 	}
@@ -155,7 +163,7 @@ type played struct {
 }
 
 // playedRound reads back the round played from a turn.
-func (t *txn) playedRound(g *Game, turn int) (*played, error) {
+func (t roundPlay) playedRound(g *Game, turn int) (*played, error) {
 	rec, err := t.round(g.ID, turn)
 	if err != nil {
 		return nil, err
@@ -232,7 +240,7 @@ func viewOf(p engine.Position, side string) string {
 // game's latest) to every player and observer, or only to one player.
 // Players get the next order form; when the game is over it is the final
 // report.
-func (t *txn) reportMails(g *Game, turn int, only *Player) error {
+func (t roundPlay) reportMails(g *Game, turn int, only *Player) error {
 	p, err := t.playedRound(g, turn)
 	if err != nil {
 		return err
@@ -249,7 +257,7 @@ func (t *txn) reportMails(g *Game, turn int, only *Player) error {
 		if side == "" {
 			view = publicView(g)
 		}
-		d := t.gameData(g, seat, p.after)
+		d := t.letters().gameData(g, seat, p.after)
 		var err error
 		if d.Body, err = p.report(view); err != nil {
 			return err
@@ -274,7 +282,7 @@ func (t *txn) reportMails(g *Game, turn int, only *Player) error {
 		if l.text, err = t.s.render("round", d); err != nil {
 			return err
 		}
-		return t.queue(l)
+		return t.letters().queue(l)
 	}
 	if only != nil {
 		return send(only.Side, only.Address)
@@ -295,7 +303,7 @@ func (t *txn) reportMails(g *Game, turn int, only *Player) error {
 // welcome mails a player its secret, the scenario, the situation and the
 // first order form. png is the opening map, when already drawn for a
 // position that hides nothing.
-func (t *txn) welcome(g *Game, seat string, png *mail.Part) error {
+func (t roundPlay) welcome(g *Game, seat string, png *mail.Part) error {
 	side := seatSide(seat)
 	pos, err := t.position(g)
 	if err != nil {
@@ -313,7 +321,7 @@ func (t *txn) welcome(g *Game, seat string, png *mail.Part) error {
 		return err
 	}
 	secret := deriveSecret(t.s.opts.ServerKey, g, seat)
-	d := t.gameData(g, seat, pos)
+	d := t.letters().gameData(g, seat, pos)
 	d.Secret, d.ReplyTo = secret, t.s.tokenAddress(secret)
 	d.Briefing = pos.Briefing(side).Text()
 	if d.Situation, err = pos.Situation(side); err != nil {
@@ -328,5 +336,33 @@ func (t *txn) welcome(g *Game, seat string, png *mail.Part) error {
 	if l.text, err = t.s.render(kindWelcome, d); err != nil {
 		return err
 	}
-	return t.queue(l)
+	return t.letters().queue(l)
+}
+
+// missingSides lists the seats the current round waits for that have sent
+// no orders yet: the waiting sides, or their players' seats in a team.
+func (t roundPlay) missingSides(g *Game) ([]string, error) {
+	pos, err := t.position(g)
+	if err != nil {
+		return nil, err
+	}
+	missing, err := t.sidesWithoutOrders(g, pos, pos.Step().Waiting)
+	// An open seat waits for nobody: the caretaker plays it.
+	return slices.DeleteFunc(missing, func(seat string) bool {
+		p := g.Player(seat)
+		return p != nil && p.isOpen()
+	}), err
+}
+
+// playIfComplete plays the round when no seated side's orders are missing
+// any more: an open seat waits for nobody.
+func (t roundPlay) playIfComplete(g *Game) error {
+	if g.Ended || g.Paused {
+		return nil
+	}
+	missing, err := t.missingSides(g)
+	if err != nil || len(missing) > 0 {
+		return err
+	}
+	return t.playRound(g, "")
 }

@@ -7,9 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"go.etcd.io/bbolt"
-
 	"fieldpost/mail"
+	"fieldpost/pbem/store"
 )
 
 // BenchmarkMailAt60Games and BenchmarkMailAt10000Games time one order mail
@@ -46,7 +45,7 @@ func benchmarkMailAt(b *testing.B, games int) {
 // deadline.
 func copyGames(b *testing.B, j *judge, id string, n int) {
 	b.Helper()
-	err := j.store.db.Update(func(tx *bbolt.Tx) error {
+	err := j.store.db.Update(func(tx *store.Tx) error {
 		st := storeTx{tx}
 		g, err := st.game(id)
 		if err != nil {

@@ -163,12 +163,12 @@ func (t *txn) teamMessage(id *identity, req *request) error {
 	}
 	switch {
 	case msg == "":
-		return t.mailPlayer(g, seat, kindError, "TEAM message not sent", "A TEAM message needs its text: after TEAM on its line, or on the lines below.", false)
+		return t.letters().mailPlayer(g, seat, kindError, "TEAM message not sent", "A TEAM message needs its text: after TEAM on its line, or on the lines below.", false)
 	case len(msg) > maxTeamMessage:
-		return t.mailPlayer(g, seat, kindError, "TEAM message not sent",
+		return t.letters().mailPlayer(g, seat, kindError, "TEAM message not sent",
 			fmt.Sprintf("The TEAM message is %s long; at most %s is passed on. Nothing was sent.", byteSize(int64(len(msg))), byteSize(maxTeamMessage)), false)
 	case len(to) == 0:
-		return t.mailPlayer(g, seat, kindError, "TEAM message not sent", fmt.Sprintf("Nobody else plays %s: there is nobody to send a TEAM message to.", side), false)
+		return t.letters().mailPlayer(g, seat, kindError, "TEAM message not sent", fmt.Sprintf("Nobody else plays %s: there is nobody to send a TEAM message to.", side), false)
 	}
 	g.Team = append(g.Team, TeamMessage{From: seat, Round: g.Round(), At: t.now, Text: msg})
 	if err := t.putGame(g); err != nil {
@@ -181,18 +181,18 @@ func (t *txn) teamMessage(id *identity, req *request) error {
 	t.log.Info("team message passed on", "to", len(to))
 	var names []string
 	for _, p := range to {
-		d := t.gameData(g, p.Side, pos)
+		d := t.letters().gameData(g, p.Side, pos)
 		d.Body = fmt.Sprintf("From %s:\n\n%s\n", seatLine(pos, seat), msg)
 		l := &letter{kind: kindTeam, game: g, side: p.Side, to: p.Address, subject: fmt.Sprintf("[%s] TEAM from %s", g.ID, seatLine(pos, seat))}
 		if l.text, err = t.s.render(kindTeam, d); err != nil {
 			return err
 		}
-		if err := t.queue(l); err != nil {
+		if err := t.letters().queue(l); err != nil {
 			return err
 		}
 		names = append(names, seatLine(pos, p.Side))
 	}
-	return t.mailPlayer(g, seat, kindStatus, "TEAM message sent",
+	return t.letters().mailPlayer(g, seat, kindStatus, "TEAM message sent",
 		fmt.Sprintf("Your TEAM message went to %s. It is kept in the game's record, public once the game is over.", strings.Join(names, ", ")), false)
 }
 

@@ -455,7 +455,7 @@ func TestRatedGameUpdatesTheLadder(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		return tx.rateGame(g, engine.Step{Over: true, Winner: "us"})
+		return tx.rounds().rateGame(g, engine.Step{Over: true, Winner: "us"})
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -476,7 +476,7 @@ func TestReplaceUnreachableSeat(t *testing.T) {
 	j := newJudge(t, nil)
 	j.newGame("t1", "deadline=none")
 	err := j.svc.update(nil, j.svc.log, func(tx *txn) error {
-		return tx.seatUnreachable("t1", "german", bob, kindWelcome, "bounced", "550 no such user")
+		return tx.seats().seatUnreachable("t1", "german", bob, kindWelcome, "bounced", "550 no such user")
 	})
 	if err != nil {
 		t.Fatal(err)

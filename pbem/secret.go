@@ -39,7 +39,7 @@ func deriveSecret(key []byte, g *Game, side string) string {
 	return strings.ToLower(secretEncoding.EncodeToString(mac.Sum(nil)))[:secretLength]
 }
 
-// hashSecret is how a secret is looked up in the tokens bucket. Secrets
+// hashSecret is how a secret is looked up among the store's tokens. Secrets
 // compare case-insensitively, as addresses may be lower-cased in transit.
 func hashSecret(secret string) string {
 	sum := sha256.Sum256([]byte(strings.ToLower(strings.TrimSpace(secret))))

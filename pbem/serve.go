@@ -15,6 +15,7 @@ import (
 
 	"fieldpost/mail"
 	"fieldpost/pbem/config"
+	"fieldpost/pbem/store"
 )
 
 // shutdownFlush bounds the last sending of the outbox at shutdown, well
@@ -116,7 +117,7 @@ func (d *daemon) run(ctx context.Context) error {
 		if ctx.Err() != nil {
 			return // the judge stops anyway: the check was cut off
 		}
-		if _, damaged := errors.AsType[*DamagedError](err); damaged {
+		if _, damaged := errors.AsType[*store.DamagedError](err); damaged {
 			d.log.Error("the database is damaged: the judge stops", "err", err)
 			stopDamaged(err)
 			return

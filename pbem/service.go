@@ -16,10 +16,9 @@ import (
 	texttemplate "text/template"
 	"time"
 
-	"go.etcd.io/bbolt"
-
 	"fieldpost/engine"
 	"fieldpost/mail"
+	"fieldpost/pbem/store"
 	"fieldpost/templates"
 )
 
@@ -177,7 +176,7 @@ func NewService(store *Store, sender Sender, opts Options) (*Service, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := store.checkKey(keyCheck(opts.ServerKey)); err != nil {
+	if err := store.db.CheckKey(keyCheck(opts.ServerKey)); err != nil {
 		return nil, err
 	}
 	return &Service{
@@ -198,7 +197,9 @@ func (s *Service) Run(ctx context.Context) {
 
 // txn is one transaction of the judge: the store, the time, the inbound
 // mail being handled (nil for the deadline loop and the administration),
-// and what it queued.
+// and what it queued. Its methods handle the mail and do its commands;
+// the round play, the seats, the letters and the rate limits are its
+// parts (t.rounds(), t.seats(), t.letters(), t.limits(); doc.go).
 type txn struct {
 	storeTx
 	s      *Service
@@ -256,7 +257,7 @@ func (s *Service) updateAll(steps []step) error {
 	now := s.clock.Now()
 	var queued int
 	changed := map[string]bool{}
-	err := s.store.db.Update(func(tx *bbolt.Tx) error {
+	err := s.store.db.Update(func(tx *store.Tx) error {
 		queued = 0
 		clear(changed)
 		for _, st := range steps {
@@ -464,7 +465,7 @@ func (t *txn) handle() error {
 			fmt.Sprintf("Your mail has %d lines of text besides quotes; the judge reads at most %d and did\n"+
 				"nothing with it. Send only the orders or the command.", n, limit))
 	}
-	if done, err := t.confirmAddress(); done || err != nil {
+	if done, err := t.seats().confirmAddress(); done || err != nil {
 		return err
 	}
 	req := readStripped(msg, own)
@@ -500,7 +501,7 @@ func (t *txn) dispatch(req *request) error {
 	case req.Command == cmdSubscribe || req.Command == cmdUnsubscribe:
 		return t.subscribe(req)
 	case req.Command == cmdJoin:
-		return t.join(req)
+		return t.seats().join(req)
 	case gmCommands[req.Command], req.Command == cmdTimezone && t.isGM(req):
 		return t.gmCommand(req)
 	default:
@@ -525,7 +526,7 @@ func (t *txn) answerSender(kind, subject, body string) error {
 		if err != nil {
 			return err
 		}
-		return t.queue(&letter{kind: kind, game: id.game, side: id.side, to: id.game.Player(id.side).Address,
+		return t.letters().queue(&letter{kind: kind, game: id.game, side: id.side, to: id.game.Player(id.side).Address,
 			subject: "[" + id.game.ID + "] " + subject, text: text})
 	}
 	to, note, err := t.strangerAnswer()
@@ -536,7 +537,7 @@ func (t *txn) answerSender(kind, subject, body string) error {
 	if err != nil {
 		return err
 	}
-	return t.queue(&letter{kind: kind, to: to, subject: "Fieldpost: " + subject, text: text})
+	return t.letters().queue(&letter{kind: kind, to: to, subject: "Fieldpost: " + subject, text: text})
 }
 
 func (t *txn) help(intro string) error {
@@ -575,11 +576,11 @@ func (t *txn) strangerAnswer() (to, note string, err error) {
 	if to == "" {
 		return "", "", nil
 	}
-	known, err := t.knownAddress(to)
+	known, err := t.knownAddress(to, t.s.opts.GMAddress)
 	if err != nil || known {
 		return to, "", err
 	}
-	ok, note, err := t.allow(limitStranger, to, t.s.opts.StrangerAnswers)
+	ok, note, err := t.limits().allow(limitStranger, to, t.s.opts.StrangerAnswers)
 	if !ok || err != nil {
 		return "", "", err
 	}

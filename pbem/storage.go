@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 
-	"go.etcd.io/bbolt"
+	"fieldpost/pbem/store"
 )
 
 // CopyGame adds n copies of game id under the ids copy-1 ... copy-n, each
@@ -22,7 +22,7 @@ func (a *AdminConn) CopyGame(id string, n int) error {
 	}
 	const perCommit = 500 // bounds the memory of one transaction
 	for done := 0; done < n; done += perCommit {
-		err := a.store.db.Update(func(tx *bbolt.Tx) error {
+		err := a.store.db.Update(func(tx *store.Tx) error {
 			st := storeTx{tx}
 			g, err := st.game(id)
 			if err != nil || g == nil {
@@ -34,10 +34,8 @@ func (a *AdminConn) CopyGame(id string, n int) error {
 				if err := st.putGame(&c); err != nil {
 					return err
 				}
-				for _, parent := range [][]byte{bucketStates, bucketRounds} {
-					if err := copyGameBucket(tx, parent, id, c.ID); err != nil {
-						return err
-					}
+				if err := tx.CopyHistory(id, c.ID); err != nil {
+					return err
 				}
 				for _, p := range c.Players {
 					if err := st.putToken(hashSecret(deriveSecret(a.svc.opts.ServerKey, &c, p.Side)), c.ID, p.Side); err != nil {
@@ -54,20 +52,6 @@ func (a *AdminConn) CopyGame(id string, n int) error {
 	return nil
 }
 
-// copyGameBucket copies a game's nested bucket of a per-game bucket, as
-// stored, to another game's.
-func copyGameBucket(tx *bbolt.Tx, parent []byte, from, to string) error {
-	src, err := gameBucket(tx, parent, from, false)
-	if err != nil || src == nil {
-		return err
-	}
-	dst, err := gameBucket(tx, parent, to, true)
-	if err != nil {
-		return err
-	}
-	return src.ForEach(func(k, v []byte) error { return dst.Put(k, v) })
-}
-
 func cmpErr(err, otherwise error) error {
 	if err != nil {
 		return err
@@ -77,9 +61,9 @@ func cmpErr(err, otherwise error) error {
 
 // Storage is what a judge's database holds, counted as the bytes of its
 // keys and values (the file itself is larger: pages are never full, and
-// bbolt keeps freed pages for reuse).
+// the store keeps freed pages for reuse).
 type Storage struct {
-	// Total counts every bucket.
+	// Total counts every collection.
 	Total int64
 	// Rounds are, for the game asked about, the bytes of its position at
 	// the start of each turn and of that round's record, by turn.
@@ -96,18 +80,11 @@ func MeasureStorage(database, game string) (*Storage, error) {
 	}
 	defer s.Close()
 	var out Storage
-	err = s.db.View(func(tx *bbolt.Tx) error {
-		var walk func(b *bbolt.Bucket) error
-		walk = func(b *bbolt.Bucket) error {
-			return b.ForEach(func(k, v []byte) error {
-				out.Total += int64(len(k) + len(v))
-				if v == nil {
-					return walk(b.Bucket(k))
-				}
-				return nil
-			})
-		}
-		err := tx.ForEach(func(name []byte, b *bbolt.Bucket) error { return walk(b) })
+	err = s.db.View(func(tx *store.Tx) error {
+		err := tx.Each(func(_ string, k, v []byte) error {
+			out.Total += int64(len(k) + len(v))
+			return nil
+		})
 		if err != nil {
 			return err
 		}
@@ -120,13 +97,7 @@ func MeasureStorage(database, game string) (*Storage, error) {
 			return cmpErr(err, fmt.Errorf("no game %s", game))
 		}
 		for turn := 0; turn <= g.Turn; turn++ {
-			n := 0
-			for _, bucket := range [][]byte{bucketStates, bucketRounds} {
-				if b, _ := gameBucket(tx, bucket, game, false); b != nil {
-					n += len(b.Get(turnKey(turn))) // as stored: packed
-				}
-			}
-			out.Rounds = append(out.Rounds, n)
+			out.Rounds = append(out.Rounds, tx.TurnBytes(game, turn))
 		}
 		return nil
 	})

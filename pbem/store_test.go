@@ -1,19 +1,15 @@
 package pbem
 
 import (
-	"bytes"
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 	"time"
 
-	"go.etcd.io/bbolt"
-
 	"fieldpost/engine/stargeneral/rules"
+	"fieldpost/pbem/store"
 )
 
 func TestStoreRoundTrips(t *testing.T) {
@@ -38,7 +34,7 @@ func TestStoreRoundTrips(t *testing.T) {
 	rec := &roundRecord{Seed: 42, Orders: []json.RawMessage{rawOrders}, Defaulted: []string{"german"},
 		Events: rawEvents, Played: now}
 
-	err = s.db.Update(func(tx *bbolt.Tx) error {
+	err = s.db.Update(func(tx *store.Tx) error {
 		st2 := storeTx{tx}
 		for _, err := range []error{
 			st2.putGame(g), st2.putState("g1", 0, rawState), st2.putRound("g1", 0, rec),
@@ -65,7 +61,7 @@ func TestStoreRoundTrips(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	err = s.db.Update(func(tx *bbolt.Tx) error {
+	err = s.db.Update(func(tx *store.Tx) error {
 		st2 := storeTx{tx}
 		got, err := st2.game("g1")
 		if err != nil || got.Seed != g.Seed || got.Player("german").Address != "d@e.f" || !got.Deadline.Equal(now) {
@@ -112,7 +108,7 @@ func TestStoreRoundTrips(t *testing.T) {
 	}
 }
 
-func TestStoreRefusesAnotherLayoutOrKey(t *testing.T) {
+func TestStoreRefusesAnotherKey(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "s.db")
 	s, err := OpenStore(path)
 	if err != nil {
@@ -125,11 +121,7 @@ func TestStoreRefusesAnotherLayoutOrKey(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "server key") {
 		t.Errorf("another server key: %v", err)
 	}
-	s.db.Update(func(tx *bbolt.Tx) error { return tx.Bucket(bucketSettings).Put([]byte("schema"), []byte("0")) })
 	s.Close()
-	if _, err := OpenStore(path); err == nil || !strings.Contains(err.Error(), "layout") {
-		t.Errorf("another layout: %v", err)
-	}
 }
 
 func TestServerKeyFile(t *testing.T) {
@@ -162,124 +154,5 @@ func TestSecrets(t *testing.T) {
 	}
 	if !sameSecret("AbC", "abc") || sameSecret("abc", "abd") {
 		t.Error("sameSecret")
-	}
-}
-
-// A database file damaged on disk is refused when it is opened, with an
-// error that names it and says what to do, instead of a panic in the
-// middle of the judge's work when a read reaches the damage.
-func TestStoreRefusesADamagedFile(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "fieldpost.db")
-	st, err := OpenStore(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := st.Close(); err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.OpenFile(path, os.O_WRONLY, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	info, err := f.Stat()
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Everything after the two meta pages: the buckets' pages.
-	page := int64(os.Getpagesize())
-	if _, err := f.WriteAt([]byte(strings.Repeat("\xa5", int(info.Size()-2*page))), 2*page); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
-	_, err = OpenStore(path)
-	if err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "damaged") {
-		t.Fatalf("OpenStore of a damaged file: %v", err)
-	}
-}
-
-// Damage deep in the file, which opening does not read, is found by the
-// check the judge runs after it starts, and by check-db.
-func TestCheckFindsDamageOpeningDoesNotRead(t *testing.T) {
-	j := newJudge(t, nil)
-	for i := range 6 {
-		j.newGame(fmt.Sprintf("tutorial-%d", i), "")
-	}
-	if err := j.store.Check(t.Context(), nil); err != nil {
-		t.Fatalf("a sound database: %v", err)
-	}
-	path := j.store.path
-	// The last leaf page in use holds some game's data, which opening and
-	// preparing the buckets do not read.
-	var leaf int
-	err := j.store.db.View(func(tx *bbolt.Tx) error {
-		for id := 2; id < int(tx.Size())/os.Getpagesize(); id++ {
-			if p, err := tx.Page(id); err == nil && p != nil && p.Type == "leaf" {
-				leaf = id
-			}
-		}
-		return nil
-	})
-	if err != nil || leaf == 0 {
-		t.Fatalf("no leaf page: %v", err)
-	}
-	if err := j.store.Close(); err != nil {
-		t.Fatal(err)
-	}
-	f, err := os.OpenFile(path, os.O_RDWR, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	page := int64(os.Getpagesize())
-	if _, err := f.WriteAt(bytes.Repeat([]byte{0xa5}, int(page)), int64(leaf)*page); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
-	st, err := OpenStore(path)
-	if err != nil {
-		t.Fatalf("opening reads the damaged pages after all: %v", err)
-	}
-	if err := st.Check(t.Context(), nil); err == nil || !strings.Contains(err.Error(), path) || !strings.Contains(err.Error(), "damaged") {
-		t.Errorf("Check of a damaged file: %v", err)
-	}
-	st.Close()
-	if err := CheckDatabase(path); err == nil || !strings.Contains(err.Error(), "damaged") {
-		t.Errorf("CheckDatabase of a damaged file: %v", err)
-	}
-}
-
-// A copy left beside the database by a judge killed during its check is
-// removed by the next check, and the check leaves nothing behind itself.
-func TestCheckRemovesACopyAKilledJudgeLeft(t *testing.T) {
-	j := newJudge(t, nil)
-	j.newGame("tutorial-1", "")
-	left := filepath.Join(filepath.Dir(j.store.path), ".check-123456.db")
-	if err := os.WriteFile(left, []byte("half a copy"), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	if err := j.store.Check(t.Context(), nil); err != nil {
-		t.Fatalf("a sound database: %v", err)
-	}
-	copies, err := filepath.Glob(filepath.Join(filepath.Dir(j.store.path), ".check-*"))
-	if err != nil || len(copies) != 0 {
-		t.Errorf("copies left after the check: %v (%v)", copies, err)
-	}
-}
-
-// Positions and round records are stored packed, and values stored
-// unpacked (by releases before packing) read as they are.
-func TestPackedValuesAndOldOnesRead(t *testing.T) {
-	raw := []byte(`{"ruleset":"2sg","units":[` + strings.Repeat(`{"id":"1/9","hex":"0505"},`, 200) + `{}]}`)
-	packed := pack(raw)
-	if len(packed) >= len(raw)/4 {
-		t.Errorf("packed %d bytes into %d", len(raw), len(packed))
-	}
-	for _, stored := range [][]byte{packed, raw} {
-		got, err := unpack(stored)
-		if err != nil || !bytes.Equal(got, raw) {
-			t.Errorf("unpack: %v, %q", err, got)
-		}
-	}
-	if _, err := unpack(append(slices.Clone(packedPrefix), "not deflate"...)); err == nil {
-		t.Error("a damaged packed value reads")
 	}
 }

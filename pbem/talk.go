@@ -1,19 +1,14 @@
 package pbem
 
 import (
-	"encoding/binary"
-	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
 	"unicode/utf8"
 )
 
-// bucketTalk: game id -> sequence (8 bytes, big-endian) -> talkRecord
-// (JSON): the game's table talk, private until the game ends.
-var bucketTalk = []byte("talk")
-
-// talkRecord is one message of table talk: who sent it (a seat, or "GM"),
+// talkRecord is one message of table talk (the store keeps a game's in
+// order, private until the game ends): who sent it (a seat, or "GM"),
 // to whom (talkOpponents, talkAll) and what, never an address. TEAM
 // messages are Game.Team.
 type talkRecord struct {
@@ -53,33 +48,20 @@ func talkText(req *request, skip int) string {
 }
 
 func (t storeTx) putTalk(game string, r *talkRecord) error {
-	b, err := gameBucket(t.tx, bucketTalk, game, true)
-	if err != nil {
-		return err
-	}
-	seq, err := b.NextSequence()
-	if err != nil {
-		return err
-	}
-	return putJSON(b, binary.BigEndian.AppendUint64(nil, seq), r)
+	return t.tx.AddTalk(game, r)
 }
 
 // talk returns a game's table talk, the first first.
 func (t storeTx) talk(game string) ([]talkRecord, error) {
-	b, err := gameBucket(t.tx, bucketTalk, game, false)
-	if err != nil || b == nil {
-		return nil, err
-	}
 	var out []talkRecord
-	err = b.ForEach(func(k, v []byte) error {
+	for seq, v := range t.tx.Talk(game) {
 		var r talkRecord
-		if err := json.Unmarshal(v, &r); err != nil {
-			return fmt.Errorf("game %s: table talk %x: %w", game, k, err)
+		if err := v.Decode(&r); err != nil {
+			return nil, fmt.Errorf("game %s: table talk %016x: %w", game, seq, err)
 		}
 		out = append(out, r)
-		return nil
-	})
-	return out, err
+	}
+	return out, nil
 }
 
 // tableTalk handles MESSAGE: the judge passes the text on to the other
@@ -90,13 +72,13 @@ func (t *txn) tableTalk(id *identity, req *request) error {
 	text := talkText(req, 0)
 	switch {
 	case text == "":
-		return t.mailPlayer(g, id.side, kindError, "MESSAGE: no text",
+		return t.letters().mailPlayer(g, id.side, kindError, "MESSAGE: no text",
 			"MESSAGE needs its text, on its line or the lines after: MESSAGE Shall we agree a draw?", false)
 	case utf8.RuneCountInString(text) > maxTalk:
-		return t.mailPlayer(g, id.side, kindError, "MESSAGE: too long", fmt.Sprintf(
+		return t.letters().mailPlayer(g, id.side, kindError, "MESSAGE: too long", fmt.Sprintf(
 			"Your MESSAGE has %d characters; the judge passes on at most %d. Nothing was sent.", utf8.RuneCountInString(text), maxTalk), false)
 	case g.Ended:
-		return t.mailPlayer(g, id.side, kindError, "MESSAGE: the game is over", "Game "+g.ID+" is over: table talk ended with it.", false)
+		return t.letters().mailPlayer(g, id.side, kindError, "MESSAGE: the game is over", "Game "+g.ID+" is over: table talk ended with it.", false)
 	}
 	var recipients []Player
 	for _, p := range g.Players {
@@ -105,15 +87,15 @@ func (t *txn) tableTalk(id *identity, req *request) error {
 		}
 	}
 	if len(recipients) == 0 {
-		return t.mailPlayer(g, id.side, kindError, "MESSAGE: nobody to send to",
+		return t.letters().mailPlayer(g, id.side, kindError, "MESSAGE: nobody to send to",
 			"Nobody plays the other sides now (their seats are open). Nothing was sent.", false)
 	}
-	ok, _, err := t.allow(limitTalk, g.ID+" "+from.seatName(), t.s.opts.TalkLimit)
+	ok, _, err := t.limits().allow(limitTalk, g.ID+" "+from.seatName(), t.s.opts.TalkLimit)
 	if err != nil {
 		return err
 	}
 	if !ok {
-		return t.mailPlayer(g, id.side, kindError, "MESSAGE not sent", fmt.Sprintf(
+		return t.letters().mailPlayer(g, id.side, kindError, "MESSAGE not sent", fmt.Sprintf(
 			"The judge passes on at most %s of table talk from each seat; this one was not sent.", t.s.opts.TalkLimit), false)
 	}
 	if err := t.putTalk(g.ID, &talkRecord{At: t.now, Round: g.Round(), From: from.seatName(), To: talkOpponents, Text: text}); err != nil {
@@ -122,12 +104,12 @@ func (t *txn) tableTalk(id *identity, req *request) error {
 	for _, p := range recipients {
 		body := fmt.Sprintf("Message from seat %s (round %d):\n\n%s\n\nTo answer: reply with a first line MESSAGE and your text.",
 			from.seatName(), g.Round(), indent(text))
-		if err := t.mailPlayer(g, p.Side, kindTalk, "Message from "+from.seatName(), body, false); err != nil {
+		if err := t.letters().mailPlayer(g, p.Side, kindTalk, "Message from "+from.seatName(), body, false); err != nil {
 			return err
 		}
 	}
 	t.log.Info("table talk passed on", "recipients", len(recipients))
-	return t.mailPlayer(g, id.side, kindTalk, "Message sent", fmt.Sprintf(
+	return t.letters().mailPlayer(g, id.side, kindTalk, "Message sent", fmt.Sprintf(
 		"Your message was passed on to %s, signed seat %s; your address was not shown.\n"+
 			"It is kept in the game's record and shown on the game's page once the game is over.",
 		plural(len(recipients), "player"), from.seatName()), false)
@@ -156,14 +138,14 @@ func (t *txn) broadcast(g *Game, req *request) error {
 			continue
 		}
 		n++
-		if err := t.mailPlayer(g, p.Side, kindTalk, "From the game master", body, false); err != nil {
+		if err := t.letters().mailPlayer(g, p.Side, kindTalk, "From the game master", body, false); err != nil {
 			return err
 		}
 	}
-	if err := t.mailObservers(g, kindTalk, "From the game master", body); err != nil {
+	if err := t.letters().mailObservers(g, kindTalk, "From the game master", body); err != nil {
 		return err
 	}
-	return t.answerGM(kindGM, g, "Broadcast sent", fmt.Sprintf("Your message went to %s and %s of game %s.",
+	return t.letters().answerGM(kindGM, g, "Broadcast sent", fmt.Sprintf("Your message went to %s and %s of game %s.",
 		plural(n, "player"), plural(len(g.Observers), "observer"), g.ID))
 }
 

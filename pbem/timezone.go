@@ -64,7 +64,7 @@ func (t *txn) playerTimeZone(id *identity, req *request) error {
 	}
 	loc, err := loadZone(zone)
 	if err != nil {
-		return t.mailPlayer(g, id.side, kindError, "Time zone not changed",
+		return t.letters().mailPlayer(g, id.side, kindError, "Time zone not changed",
 			fmt.Sprintf("TIMEZONE: %v. Nothing was changed.", err), false)
 	}
 	p := g.Player(id.side)
@@ -77,7 +77,7 @@ func (t *txn) playerTimeZone(id *identity, req *request) error {
 	if !g.Deadline.IsZero() {
 		body += "\nThe deadline of round " + fmt.Sprint(g.Round()) + " is " + formatTimeIn(g.Deadline, loc) + "."
 	}
-	return t.mailPlayer(g, id.side, kindStatus, "Time zone "+p.TimeZone, body, false)
+	return t.letters().mailPlayer(g, id.side, kindStatus, "Time zone "+p.TimeZone, body, false)
 }
 
 // gameTimeZone handles the GM's TIMEZONE GAMEID ZONE: the game's mails show
@@ -98,6 +98,6 @@ func (t *txn) gameTimeZone(g *Game, args []string) error {
 		return err
 	}
 	t.log.Info("game's time zone set", "zone", loc.String())
-	return t.answerGM(kindGM, g, "Time zone "+loc.String(),
+	return t.letters().answerGM(kindGM, g, "Time zone "+loc.String(),
 		fmt.Sprintf("The mails of game %s now show times in %s, for every player who has not chosen a zone.", g.ID, loc.String()))
 }

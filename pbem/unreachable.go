@@ -12,7 +12,7 @@ import (
 // again: one mail to the GM per player and game, until the player is
 // reachable again (seatReachable). A mail to someone who is no longer the
 // side's player, or to no player, is only logged.
-func (t *txn) seatUnreachable(gameID, side, to, kind, how, reason string) error {
+func (t seating) seatUnreachable(gameID, side, to, kind, how, reason string) error {
 	log := t.log.With("game", gameID, "side", side, "kind", kind, "reason", reason)
 	if gameID == "" || side == "" {
 		log.Warn("mail " + how + " (not to a player); not told")
@@ -42,7 +42,7 @@ func (t *txn) seatUnreachable(gameID, side, to, kind, how, reason string) error 
 	if t.s.opts.GMAddress == "" {
 		return nil
 	}
-	return t.answerGM(kindGM, g, fmt.Sprintf("The %s player cannot be reached", p.Side),
+	return t.letters().answerGM(kindGM, g, fmt.Sprintf("The %s player cannot be reached", p.Side),
 		fmt.Sprintf("The judge's %s mail to %s, who plays %s in game %s, %s:\n\n    %s\n\n"+
 			"The %s player gets no reports or order forms, and the game waits for its orders.\n"+
 			"%s\n\n"+
@@ -59,7 +59,7 @@ func wayOut(gameID, seat string) string {
 
 // seatReachable clears a player's unreachable mark when the player mails
 // the judge from the registered address: the address works again.
-func (t *txn) seatReachable(id *identity) error {
+func (t seating) seatReachable(id *identity) error {
 	p := id.game.Player(id.side)
 	if t.msg == nil || p == nil || p.Unreachable == nil || !strings.EqualFold(t.msg.From.Email, p.Address) {
 		return nil

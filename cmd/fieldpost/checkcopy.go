@@ -9,7 +9,7 @@ import (
 	"os/exec"
 	"strings"
 
-	"fieldpost/pbem"
+	"fieldpost/pbem/store"
 )
 
 func init() {
@@ -20,7 +20,7 @@ func init() {
 
 // checkCopyCommand is the internal command the judge runs in a child
 // process to check every page of a copy of its database: the copy, read
-// through bbolt's memory map, then fills the child's memory, not the
+// through the store's memory map, then fills the child's memory, not the
 // judge's (a 250 MB database would otherwise more than double it).
 const checkCopyCommand = "check-copy"
 
@@ -36,15 +36,15 @@ func cmdCheckCopy(e *env, args []string) error {
 	if fs.NArg() != 1 {
 		return errUsage
 	}
-	err := pbem.CheckDatabase(fs.Arg(0))
-	if d, ok := errors.AsType[*pbem.DamagedError](err); ok {
+	err := store.CheckDatabase(fs.Arg(0))
+	if d, ok := errors.AsType[*store.DamagedError](err); ok {
 		fmt.Fprintln(e.stderr, d.Damage)
 		return exitCode(damagedExit)
 	}
 	return err
 }
 
-// checkCopyInChild is the judge's pbem.CopyChecker: this program, run as
+// checkCopyInChild is the judge's store.CopyChecker: this program, run as
 // check-copy on the copy.
 func checkCopyInChild(ctx context.Context, path string) (damage, err error) {
 	self, err := os.Executable()

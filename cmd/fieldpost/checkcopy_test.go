@@ -5,14 +5,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"go.etcd.io/bbolt"
+	"fieldpost/pbem/store/storetest"
 )
 
 // buildFieldpost builds the fieldpost binary into dir.
@@ -25,54 +24,6 @@ func buildFieldpost(t *testing.T, dir string) string {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
 	return bin
-}
-
-// damageAState overwrites with garbage the last page holding a game's
-// opening state (a leaf holding the start of its stored value): the
-// judge reads it only for a mail of that game, and opening the database
-// does not read it either.
-func damageAState(t *testing.T, path string) {
-	t.Helper()
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	db, err := bbolt.Open(path, 0o600, nil) // read-write: the free pages are known
-	if err != nil {
-		t.Fatal(err)
-	}
-	page := os.Getpagesize()
-	var leaf int
-	err = db.View(func(tx *bbolt.Tx) error {
-		// The start of the last game's opening state, as stored.
-		var state []byte
-		tx.Bucket([]byte("states")).ForEachBucket(func(game []byte) error {
-			state = tx.Bucket([]byte("states")).Bucket(game).Get([]byte{0, 0, 0, 0})
-			return nil
-		})
-		if len(state) < 32 {
-			return errors.New("no stored state")
-		}
-		for id := 2; id < int(tx.Size())/page; id++ {
-			if p, err := tx.Page(id); err == nil && p != nil && p.Type == "leaf" && bytes.Contains(raw[id*page:(id+1)*page], state[:32]) {
-				leaf = id
-			}
-		}
-		return nil
-	})
-	if err := errors.Join(err, db.Close()); err != nil || leaf == 0 {
-		t.Fatalf("no page of a state: %v", err)
-	}
-	f, err := os.OpenFile(path, os.O_RDWR, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := f.WriteAt(bytes.Repeat([]byte{0xa5}, page), int64(leaf*page)); err != nil {
-		t.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
-		t.Fatal(err)
-	}
 }
 
 // The judge's page check after its start runs in a child process, the
@@ -90,7 +41,7 @@ func TestServeCheckInChildFindsDamage(t *testing.T) {
 		mustRun(t, "game", "new", "--scenario", "tutorial", "--id", fmt.Sprintf("tutorial-%d", i),
 			"--player", "us="+alice, "--player", "german="+bob, "--deadline", "none", "--config", j.conf)
 	}
-	damageAState(t, j.db)
+	storetest.DamageAPosition(t, j.db)
 
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
@@ -124,7 +75,7 @@ func TestCheckCopyInChild(t *testing.T) {
 	if damage, err := checkCopyInChild(t.Context(), missing); damage != nil || err == nil || !strings.Contains(err.Error(), missing) {
 		t.Errorf("a missing file: damage %v, err %v", damage, err)
 	}
-	damageAState(t, j.db)
+	storetest.DamageAPosition(t, j.db)
 	if damage, err := checkCopyInChild(t.Context(), j.db); damage == nil || err != nil {
 		t.Errorf("a damaged database: damage %v, err %v", damage, err)
 	}

@@ -15,6 +15,7 @@ import (
 	"fieldpost/engine/systems"
 	"fieldpost/pbem"
 	"fieldpost/pbem/config"
+	"fieldpost/pbem/store"
 )
 
 func init() {
@@ -327,7 +328,7 @@ func cmdCheckDB(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := pbem.CheckDatabase(info.Path); err != nil {
+	if err := store.CheckDatabase(info.Path); err != nil {
 		return fmt.Errorf("%s: %w", a.Database(), err)
 	}
 	fmt.Fprintf(e.stdout, "%s: every page reads (%s, %d KiB).\n", a.Database(), plural(info.Games, "game"), (info.Size+1023)/1024)

@@ -14,12 +14,11 @@ import (
 	"testing"
 	"time"
 
-	"go.etcd.io/bbolt"
-
 	"fieldpost/engine/systems"
 	"fieldpost/mail/mailtest"
 	"fieldpost/pbem"
 	"fieldpost/pbem/config"
+	"fieldpost/pbem/store"
 )
 
 const (
@@ -139,20 +138,20 @@ func contains(t *testing.T, out string, want ...string) {
 	}
 }
 
-// backupGames opens a backup with bbolt and returns its games' ids.
+// backupGames opens a backup and returns its games' ids.
 func backupGames(t *testing.T, path string) []string {
 	t.Helper()
-	db, err := bbolt.Open(path, 0o600, &bbolt.Options{ReadOnly: true, Timeout: time.Second})
+	db, err := store.Open(path, store.Options{ReadOnly: true, Timeout: time.Second})
 	if err != nil {
 		t.Fatalf("the backup does not open: %v", err)
 	}
 	defer db.Close()
 	var ids []string
-	err = db.View(func(tx *bbolt.Tx) error {
-		return tx.Bucket([]byte("games")).ForEach(func(k, _ []byte) error {
-			ids = append(ids, string(k))
-			return nil
-		})
+	err = db.View(func(tx *store.Tx) error {
+		for id := range tx.Games() {
+			ids = append(ids, id)
+		}
+		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -307,7 +306,7 @@ func TestGameCommandsDatabaseLocked(t *testing.T) {
 	j := newJudge(t)
 	j.start()
 	j.stop()
-	db, err := bbolt.Open(j.db, 0o600, nil)
+	db, err := store.Open(j.db, store.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,14 +1,11 @@
-package pbem
+package store
 
 import (
 	"bytes"
 	"compress/flate"
-	"encoding/json"
 	"fmt"
 	"io"
 	"sync"
-
-	"go.etcd.io/bbolt"
 )
 
 // The positions and round records of games are stored deflated:
@@ -61,27 +58,4 @@ func unpack(v []byte) ([]byte, error) {
 		return nil, fmt.Errorf("inflating a stored value: %w", err)
 	}
 	return b.Bytes(), nil
-}
-
-func getPackedJSON(b *bbolt.Bucket, key []byte, v any) (bool, error) {
-	stored := b.Get(key)
-	if stored == nil {
-		return false, nil
-	}
-	raw, err := unpack(stored)
-	if err == nil {
-		err = json.Unmarshal(raw, v)
-	}
-	if err != nil {
-		return false, fmt.Errorf("decoding %s: %w", key, err)
-	}
-	return true, nil
-}
-
-func putPackedJSON(b *bbolt.Bucket, key []byte, v any) error {
-	raw, err := json.Marshal(v)
-	if err != nil {
-		return fmt.Errorf("encoding %s: %w", key, err)
-	}
-	return b.Put(key, pack(raw))
 }
