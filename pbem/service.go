@@ -18,6 +18,7 @@ import (
 
 	"fieldpost/engine"
 	"fieldpost/mail"
+	"fieldpost/pbem/config"
 	"fieldpost/pbem/store"
 	"fieldpost/templates"
 )
@@ -146,20 +147,23 @@ func NewService(store *Store, sender Sender, opts Options) (*Service, error) {
 	if opts.GMSecret != "" && opts.GMAddress == "" {
 		return nil, errors.New("pbem: a GM secret needs a GM address for the answers")
 	}
-	opts.Name = cmp.Or(opts.Name, "Fieldpost")
-	opts.MaxMessageSize = cmp.Or(opts.MaxMessageSize, 10<<20)
+	// A judge built without a file (a test, the load tool) takes the
+	// file's defaults: they are written once, in config.Default.
+	def := config.Default()
+	opts.Name = cmp.Or(opts.Name, def.Name)
+	opts.MaxMessageSize = cmp.Or(opts.MaxMessageSize, def.MaxMessageSize)
 	opts.Limits = opts.Limits.withDefaults()
 	if opts.Templates == nil {
 		opts.Templates = templates.FS
 	}
 	opts.SendSessions = max(opts.SendSessions, 1)
-	opts.RetryMin = cmp.Or(opts.RetryMin, time.Minute)
-	opts.RetryMax = max(cmp.Or(opts.RetryMax, time.Hour), opts.RetryMin)
-	opts.GiveUp = cmp.Or(opts.GiveUp, 72*time.Hour)
-	opts.StrangerAnswers = cmp.Or(opts.StrangerAnswers, Limit{N: 1, Per: 24 * time.Hour})
-	opts.RefusalNotices = cmp.Or(opts.RefusalNotices, Limit{N: 3, Per: time.Hour})
-	opts.TalkLimit = cmp.Or(opts.TalkLimit, Limit{N: 20, Per: 24 * time.Hour})
-	opts.AbsenceDays = cmp.Or(opts.AbsenceDays, 14)
+	opts.RetryMin = cmp.Or(opts.RetryMin, def.SendRetryMin)
+	opts.RetryMax = max(cmp.Or(opts.RetryMax, def.SendRetryMax), opts.RetryMin)
+	opts.GiveUp = cmp.Or(opts.GiveUp, def.SendGiveUp)
+	opts.StrangerAnswers = cmp.Or(opts.StrangerAnswers, Limit(def.StrangerAnswers))
+	opts.RefusalNotices = cmp.Or(opts.RefusalNotices, Limit(def.RefusalNotices))
+	opts.TalkLimit = cmp.Or(opts.TalkLimit, Limit(def.TalkLimit))
+	opts.AbsenceDays = cmp.Or(opts.AbsenceDays, def.AbsenceDays)
 	if opts.Clock == nil {
 		opts.Clock = SystemClock()
 	}
