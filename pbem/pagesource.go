@@ -58,6 +58,34 @@ func (p pageSource) player(t storeTx, secret string) (*Game, string, error) {
 	return g, side, err
 }
 
+// readPublic reads, in one transaction, what read makes of the game whose
+// page is at id: a page anybody may see.
+func readPublic[T any](p pageSource, id string, read func(t storeTx, g *Game) (T, error)) (T, error) {
+	var out T
+	err := p.view(func(t storeTx) error {
+		g, err := p.game(t, id)
+		if err == nil {
+			out, err = read(t, g)
+		}
+		return err
+	})
+	return out, err
+}
+
+// readPrivate reads, in one transaction, what read makes of the game and
+// side of a player's secret: a page for that player only.
+func readPrivate[T any](p pageSource, secret string, read func(t storeTx, g *Game, side string) (T, error)) (T, error) {
+	var out T
+	err := p.view(func(t storeTx) error {
+		g, side, err := p.player(t, secret)
+		if err == nil {
+			out, err = read(t, g, side)
+		}
+		return err
+	})
+	return out, err
+}
+
 // publicView is the side whose view the public and the observers get:
 // engine.Public while the game is played, engine.Umpire (everything) once
 // it is over. A system that hides nothing shows everything either way.
@@ -95,18 +123,14 @@ func (p pageSource) Games() ([]*web.Game, error) {
 }
 
 func (p pageSource) Game(id string) (*web.Game, error) {
-	var gp *web.Game
-	err := p.view(func(t storeTx) error {
-		g, err := p.game(t, id)
+	return readPublic(p, id, func(t storeTx, g *Game) (*web.Game, error) {
+		gp, err := readGamePage(p.s.opts.Systems, t, g)
 		if err != nil {
-			return err
-		}
-		if gp, err = readGamePage(p.s.opts.Systems, t, g); err != nil {
-			return err
+			return nil, err
 		}
 		gp.Holders = readSeats(g, p.s.opts.Address)
 		if !g.Ended {
-			return nil
+			return gp, nil
 		}
 		// Table talk and TEAM messages are private until the game ends.
 		talk, err := t.talk(g.ID)
@@ -116,37 +140,24 @@ func (p pageSource) Game(id string) (*web.Game, error) {
 		for _, m := range g.Team {
 			gp.Team = append(gp.Team, web.Message{Round: m.Round, From: m.From, At: m.At, Text: m.Text})
 		}
-		return err
+		return gp, err
 	})
-	return gp, err
 }
 
 func (p pageSource) Round(id string, n int) (*web.Round, error) {
-	var v *web.Round
-	err := p.view(func(t storeTx) error {
-		g, err := p.game(t, id)
-		if err != nil {
-			return err
-		}
-		v, err = readRoundPage(p.s.opts.Systems, t, g, n, publicView(g))
-		return err
+	return readPublic(p, id, func(t storeTx, g *Game) (*web.Round, error) {
+		return readRoundPage(p.s.opts.Systems, t, g, n, publicView(g))
 	})
-	return v, err
 }
 
 func (p pageSource) PlayerRound(secret string, n int) (*web.Round, error) {
-	var v *web.Round
-	err := p.view(func(t storeTx) error {
-		g, side, err := p.player(t, secret)
-		if err != nil {
-			return err
-		}
-		if v, err = readRoundPage(p.s.opts.Systems, t, g, n, side); err == nil {
+	return readPrivate(p, secret, func(t storeTx, g *Game, side string) (*web.Round, error) {
+		v, err := readRoundPage(p.s.opts.Systems, t, g, n, side)
+		if err == nil {
 			v.Side = side
 		}
-		return err
+		return v, err
 	})
-	return v, err
 }
 
 // readRoundPage reads round n of a game with its report as side reads it.
@@ -171,29 +182,15 @@ func readRoundPage(systems engine.Systems, t storeTx, g *Game, n int, side strin
 }
 
 func (p pageSource) Map(id string, round int) (*web.Picture, error) {
-	var pic *web.Picture
-	err := p.view(func(t storeTx) error {
-		g, err := p.game(t, id)
-		if err != nil {
-			return err
-		}
-		pic, err = readPicture(p.s.opts.Systems, t, g, round, publicView(g), false)
-		return err
+	return readPublic(p, id, func(t storeTx, g *Game) (*web.Picture, error) {
+		return readPicture(p.s.opts.Systems, t, g, round, publicView(g), false)
 	})
-	return pic, err
 }
 
 func (p pageSource) PlayerMap(secret string, round int) (*web.Picture, error) {
-	var pic *web.Picture
-	err := p.view(func(t storeTx) error {
-		g, side, err := p.player(t, secret)
-		if err != nil {
-			return err
-		}
-		pic, err = readPicture(p.s.opts.Systems, t, g, round, side, true)
-		return err
+	return readPrivate(p, secret, func(t storeTx, g *Game, side string) (*web.Picture, error) {
+		return readPicture(p.s.opts.Systems, t, g, round, side, true)
 	})
-	return pic, err
 }
 
 // readPicture reads the map of a game as side sees it: the position now
@@ -234,22 +231,18 @@ func mapKey(g *Game, turn int, side, what string) string {
 }
 
 func (p pageSource) Download(id string) ([]byte, error) {
-	var b bytes.Buffer
-	err := p.view(func(t storeTx) error {
-		g, err := p.game(t, id)
-		if err != nil {
-			return err
-		}
+	return readPublic(p, id, func(t storeTx, g *Game) ([]byte, error) {
 		pos, err := loadPosition(p.s.opts.Systems, t, g, g.Turn)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		if !downloadable(g, pos) {
-			return web.ErrNotFound
+			return nil, web.ErrNotFound
 		}
-		return writeGameDownload(&b, p.s.opts.Systems, t, g)
+		var b bytes.Buffer
+		err = writeGameDownload(&b, p.s.opts.Systems, t, g)
+		return b.Bytes(), err
 	})
-	return b.Bytes(), err
 }
 
 func (p pageSource) Ladder() (*web.Ladder, error) {
@@ -271,28 +264,15 @@ func (p pageSource) Ladder() (*web.Ladder, error) {
 }
 
 func (p pageSource) Player(secret string) (*web.Player, error) {
-	var pl *web.Player
-	err := p.view(func(t storeTx) error {
-		g, side, err := p.player(t, secret)
-		if err != nil {
-			return err
-		}
-		pl, err = readPlayerPage(p.s.opts.Systems, t, g, side)
-		return err
+	return readPrivate(p, secret, func(t storeTx, g *Game, side string) (*web.Player, error) {
+		return readPlayerPage(p.s.opts.Systems, t, g, side)
 	})
-	return pl, err
 }
 
 func (p pageSource) DeadlineFeed(secret string) ([]byte, error) {
 	now := p.s.clock.Now()
-	var events []*ical.Event
-	err := p.view(func(t storeTx) error {
-		g, side, err := p.player(t, secret)
-		if err != nil {
-			return err
-		}
-		events, err = p.s.deadlineEvents(t, g.Player(side).Address, now)
-		return err
+	events, err := readPrivate(p, secret, func(t storeTx, g *Game, side string) ([]*ical.Event, error) {
+		return p.s.deadlineEvents(t, g.Player(side).Address, now)
 	})
 	if err != nil {
 		return nil, err
