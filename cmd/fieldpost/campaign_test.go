@@ -2,12 +2,10 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
 	"fmt"
 	"log/slog"
 	mathrand "math/rand/v2"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -18,8 +16,6 @@ import (
 
 	"fieldpost/internal/clubjudge"
 	"fieldpost/mail"
-	"fieldpost/mail/club"
-	"fieldpost/pbem/config"
 )
 
 // asFieldpost, set in the environment, makes the test binary run as
@@ -72,42 +68,10 @@ func TestCampaignSurvivesJudgeKills(t *testing.T) {
 
 	dir := t.TempDir()
 	quiet := slog.New(slog.DiscardHandler)
-	cf := &clubFile{Domain: club.DefaultDomain, GMSecret: "gm-" + rand.Text()}
-	for _, n := range []string{judgeAccount, gmAccount, "us", "german"} {
-		cf.Accounts = append(cf.Accounts, club.Account{Name: n, Password: rand.Text()[:16]})
-	}
-	srv, err := club.New(club.Config{MailFile: filepath.Join(t.TempDir(), "mail.db"), Domain: cf.Domain, IMAPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0", Accounts: cf.Accounts, Logger: quiet})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := srv.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	srv, cf := startTestClub(t, dir, []string{"us", "german"}, nil)
 
 	conf := write(t, filepath.Join(dir, "judge.conf"), clubjudge.Config(srv, filepath.Join(dir, "judge.db"), "deadline = none", "send_retry_min = 1s"))
-	judgeLog, err := os.Create(filepath.Join(dir, "judge.log"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer judgeLog.Close()
-	startJudge := func() *exec.Cmd {
-		cmd := exec.Command(os.Args[0], "serve", "--config", conf)
-		cmd.Env = append(os.Environ(), asFieldpost+"=1",
-			config.EnvIMAPPassword+"="+cf.password(judgeAccount), config.EnvSMTPPassword+"="+cf.password(judgeAccount),
-			config.EnvGMSecret+"="+cf.GMSecret)
-		cmd.Stdout, cmd.Stderr = judgeLog, judgeLog
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		return cmd
-	}
-	defer func() {
-		if t.Failed() {
-			raw, _ := os.ReadFile(judgeLog.Name())
-			t.Logf("the judge's log ends:\n%s", tail(string(raw), 4000))
-		}
-	}()
+	child := newChildJudge(t, dir, conf, judgeSecrets(cf, true))
 
 	ctx, cancel := context.WithCancel(context.Background())
 	var wg sync.WaitGroup
@@ -137,7 +101,7 @@ func TestCampaignSurvivesJudgeKills(t *testing.T) {
 	judgeInbox := account{address: srv.Address(judgeAccount), password: cf.password(judgeAccount), imap: srv.IMAPAddr()}
 	mailWaited := false
 	for range kills {
-		judge := startJudge()
+		judge := child.start()
 		if mailWaited {
 			waitFor(t, "the judge to read the mail waiting", time.Minute, func() bool { return len(inbox(t, judgeInbox)) == 0 })
 		}
@@ -152,7 +116,7 @@ func TestCampaignSurvivesJudgeKills(t *testing.T) {
 		}
 	}
 
-	judge := startJudge()
+	judge := child.start()
 	last := fmt.Sprintf("c%d", games)
 	waitFor(t, "the last game to end", 2*time.Minute, func() bool { return got.over(last) })
 	if err := judge.Process.Signal(syscall.SIGTERM); err != nil {

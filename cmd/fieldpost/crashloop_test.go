@@ -2,10 +2,7 @@ package main
 
 import (
 	"bytes"
-	"crypto/rand"
-	"log/slog"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -15,8 +12,6 @@ import (
 
 	"fieldpost/internal/clubjudge"
 	"fieldpost/mail"
-	"fieldpost/mail/club"
-	"fieldpost/pbem/config"
 )
 
 // killSubject, set in the environment of a judge run as fieldpost by the
@@ -81,42 +76,9 @@ func (d *deliveries) count(account, subject string) int {
 func TestJudgeKilledByAMailSetsItAside(t *testing.T) {
 	dir := t.TempDir()
 	got := &deliveries{mail: map[string][]*mail.Inbound{}}
-	cf := &clubFile{Domain: club.DefaultDomain, GMSecret: "gm-" + rand.Text()}
-	for _, n := range []string{judgeAccount, gmAccount, "us", "german"} {
-		cf.Accounts = append(cf.Accounts, club.Account{Name: n, Password: rand.Text()[:16]})
-	}
-	srv, err := club.New(club.Config{MailFile: filepath.Join(dir, "mail.db"), Domain: cf.Domain, IMAPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0",
-		Accounts: cf.Accounts, Logger: slog.New(slog.DiscardHandler), Delivered: got.record(t)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := srv.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	srv, cf := startTestClub(t, dir, []string{"us", "german"}, got.record(t))
 	conf := write(t, filepath.Join(dir, "judge.conf"), clubjudge.Config(srv, filepath.Join(dir, "judge.db"), "send_retry_min = 1s"))
-	judgeLog, err := os.Create(filepath.Join(dir, "judge.log"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer judgeLog.Close()
-	defer func() {
-		if t.Failed() {
-			raw, _ := os.ReadFile(judgeLog.Name())
-			t.Logf("the judge's log ends:\n%s", tail(string(raw), 6000))
-		}
-	}()
-	startJudge := func() *exec.Cmd {
-		cmd := exec.Command(os.Args[0], "serve", "--config", conf)
-		cmd.Env = append(os.Environ(), asFieldpost+"=1", killSubject+"=deadly orders",
-			config.EnvIMAPPassword+"="+cf.password(judgeAccount), config.EnvSMTPPassword+"="+cf.password(judgeAccount),
-			config.EnvGMSecret+"="+cf.GMSecret)
-		cmd.Stdout, cmd.Stderr = judgeLog, judgeLog
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		return cmd
-	}
+	child := newChildJudge(t, dir, conf, append(judgeSecrets(cf, true), killSubject+"=deadly orders"))
 
 	// Both mails wait for the judge: it fetches them in one batch.
 	if err := clubjudge.Mail(srv, "us", "help please", "HELP\n"); err != nil {
@@ -126,7 +88,7 @@ func TestJudgeKilledByAMailSetsItAside(t *testing.T) {
 		t.Fatal(err)
 	}
 	for start := 1; start <= 2; start++ {
-		judge := startJudge()
+		judge := child.start()
 		exited := make(chan error, 1)
 		go func() { exited <- judge.Wait() }()
 		select {
@@ -140,7 +102,7 @@ func TestJudgeKilledByAMailSetsItAside(t *testing.T) {
 			t.Fatalf("start %d: the judge ended with %v, not killed", start, judge.ProcessState)
 		}
 	}
-	judge := startJudge()
+	judge := child.start()
 	waitFor(t, "the notices", time.Minute, func() bool {
 		return got.count("us", "how to play") == 1 && got.count("german", "could not be read") == 1 &&
 			got.count(gmAccount, "stopped the judge was set aside") == 1

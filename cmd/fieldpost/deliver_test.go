@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
 	"fmt"
 	"log/slog"
 	mathrand "math/rand/v2"
@@ -18,10 +17,8 @@ import (
 	"time"
 
 	"fieldpost/mail"
-	"fieldpost/mail/club"
 	"fieldpost/mail/mailtest"
 	"fieldpost/pbem"
-	"fieldpost/pbem/config"
 )
 
 // Mail handed over by the mail server, over LMTP to the judge or by
@@ -47,18 +44,7 @@ func testDeliveryUnderKills(t *testing.T, way string) {
 	rng := mathrand.New(mathrand.NewPCG(seed, 1))
 	dir := t.TempDir()
 	quiet := slog.New(slog.DiscardHandler)
-	cf := &clubFile{Domain: club.DefaultDomain, GMSecret: "gm-" + rand.Text()}
-	for _, n := range []string{judgeAccount, gmAccount, "us"} {
-		cf.Accounts = append(cf.Accounts, club.Account{Name: n, Password: rand.Text()[:16]})
-	}
-	srv, err := club.New(club.Config{MailFile: filepath.Join(dir, "mail.db"), Domain: cf.Domain, IMAPAddr: "127.0.0.1:0", SMTPAddr: "127.0.0.1:0", Accounts: cf.Accounts, Logger: quiet})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := srv.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer srv.Close()
+	srv, cf := startTestClub(t, dir, []string{"us"}, nil)
 	lmtpAddr := freeAddr(t)
 	conf := write(t, filepath.Join(dir, "judge.conf"), fmt.Sprintf(`address = %s
 database = %s
@@ -70,27 +56,7 @@ gm_address = %s
 stranger_answers = 1000/1h
 send_retry_min = 1s
 `, srv.Address(judgeAccount), filepath.Join(dir, "judge.db"), lmtpAddr, srv.SMTPAddr(), judgeAccount, srv.Address(gmAccount)))
-	childEnv := append(os.Environ(), asFieldpost+"=1", config.EnvSMTPPassword+"="+cf.password(judgeAccount), config.EnvGMSecret+"="+cf.GMSecret)
-	judgeLog, err := os.Create(filepath.Join(dir, "judge.log"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer judgeLog.Close()
-	defer func() {
-		if t.Failed() {
-			raw, _ := os.ReadFile(judgeLog.Name())
-			t.Logf("the judge's log ends:\n%s", tail(string(raw), 4000))
-		}
-	}()
-	startJudge := func() *exec.Cmd {
-		cmd := exec.Command(os.Args[0], "serve", "--config", conf)
-		cmd.Env = childEnv
-		cmd.Stdout, cmd.Stderr = judgeLog, judgeLog
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		return cmd
-	}
+	child := newChildJudge(t, dir, conf, judgeSecrets(cf, false))
 
 	// The mail server: hands each mail over until it is acknowledged.
 	ids := make([]string, mails)
@@ -105,14 +71,14 @@ send_retry_min = 1s
 			ids[i] = fmt.Sprintf("kill-%d-%d@club.test", seed, i)
 			raw := []byte(fmt.Sprintf("From: %s\r\nTo: %s\r\nSubject: help %d\r\nMessage-ID: <%s>\r\nDate: %s\r\n\r\nHELP\r\n",
 				srv.Address("us"), srv.Address(judgeAccount), i, ids[i], time.Now().Format(time.RFC1123Z)))
-			for ctx.Err() == nil && handOver(way, conf, childEnv, lmtpAddr, srv.Address(judgeAccount), raw, rng.Int64N(3) == 0) != nil {
+			for ctx.Err() == nil && handOver(way, conf, child.env, lmtpAddr, srv.Address(judgeAccount), raw, rng.Int64N(3) == 0) != nil {
 				time.Sleep(20 * time.Millisecond)
 			}
 		}
 	}()
 
 	for range kills {
-		judge := startJudge()
+		judge := child.start()
 		time.Sleep(time.Duration(rng.Int64N(int64(1500 * time.Millisecond))))
 		if err := judge.Process.Kill(); err != nil {
 			t.Fatal(err)
@@ -121,7 +87,7 @@ send_retry_min = 1s
 		// A while without a judge: deliver takes the mail into the database.
 		time.Sleep(time.Duration(rng.Int64N(int64(300 * time.Millisecond))))
 	}
-	judge := startJudge()
+	judge := child.start()
 	// Up (its signal handler set) before it is asked to stop.
 	waitFor(t, "the judge to listen", time.Minute, func() bool {
 		conn, err := net.Dial("tcp", lmtpAddr)
