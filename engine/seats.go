@@ -371,9 +371,9 @@ func (t *Team) Apply(side string, assigns []Assignment, known func(unit string) 
 	}
 }
 
-// WriteSeats writes a side's seats as comment lines of a seat's order
+// writeSeatList writes a side's seats as comment lines of a seat's order
 // form, the seat's own marked: "# -> us.2 Commander 1: A B C".
-func WriteSeats(b *strings.Builder, seats []Seat, seat string) {
+func writeSeatList(b *strings.Builder, seats []Seat, seat string) {
 	for _, s := range seats {
 		mark := "  "
 		if s.ID == seat {

@@ -97,7 +97,7 @@ func (s *System) Load(stored []byte) (engine.Position, error) {
 	if st.Map == nil || len(st.Sides) != 2 {
 		return nil, errors.New("reading a Brigadier General Commands position: no map or not two sides")
 	}
-	teams, err := loadTeams(stored)
+	teams, err := engine.LoadTeams(family, stored)
 	if err != nil {
 		return nil, err
 	}
@@ -134,7 +134,7 @@ func (s *System) Plan(raw []byte, seat, game string, seed uint64) (engine.Plan, 
 	o := seatShare(v.Team, seat, bot.Plan(s.rs, st, side, seed))
 	plan.Orders = ordertext.Format(s.rs, st, o, game)
 	if n > 1 {
-		plan.Orders = commandText(strings.Replace(plan.Orders, "SIDE "+side, "SIDE "+side+engine.SeatHeader(seat), 1))
+		plan.Orders = team.WithoutChiefLines(strings.Replace(plan.Orders, "SIDE "+side, "SIDE "+side+engine.SeatHeader(seat), 1))
 	}
 	if _, errs := ordertext.Parse(s.rs, st, side, plan.Orders); errs != nil && n == 1 {
 		plan.Orders = ordertext.Form(s.rs, st, side, game)
@@ -250,13 +250,7 @@ func (p *Position) WriteOrders(side string, o engine.Orders, game string) (strin
 	if err != nil {
 		return "", err
 	}
-	text := ordertext.Format(p.sys.rs, p.st, bo, game)
-	if jo, ok := o.(*Orders); ok {
-		for _, a := range jo.Assign {
-			text = strings.Replace(text, "\nEND\n", fmt.Sprintf("\nASSIGN %s TO %s\nEND\n", strings.Join(a.Units, " "), a.Seat), 1)
-		}
-	}
-	return text, nil
+	return engine.WriteAssigns(ordertext.Format(p.sys.rs, p.st, bo, game), o.(*Orders).Assign), nil // OrdersOf checked its type
 }
 
 // Play implements engine.Position.

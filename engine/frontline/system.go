@@ -84,7 +84,7 @@ func (s *System) Load(raw []byte) (engine.Position, error) {
 	if err != nil {
 		return nil, err
 	}
-	teams, err := loadTeams(raw)
+	teams, err := engine.LoadTeams(family, raw)
 	if err != nil {
 		return nil, err
 	}
@@ -111,7 +111,7 @@ func (s *System) Plan(view []byte, seat, game string, seed uint64) (engine.Plan,
 		return plan, nil // its standing orders went with its own turn
 	}
 	o := bot.Plan(v, side)
-	teams, err := loadTeams(view)
+	teams, err := engine.LoadTeams(family, view)
 	if err != nil {
 		return engine.Plan{}, err
 	}
@@ -258,15 +258,7 @@ func (p *Position) WriteOrders(side string, o engine.Orders, game string) (strin
 	if err != nil {
 		return "", err
 	}
-	text := ordertext.Format(p.st, fo, game)
-	if jo, ok := o.(*Orders); ok && len(jo.Assign) > 0 {
-		var b strings.Builder
-		for _, a := range jo.Assign {
-			fmt.Fprintf(&b, "ASSIGN %s TO %s\n", strings.Join(a.Units, " "), a.Seat)
-		}
-		text = strings.Replace(text, "\nEND\n", "\n"+b.String()+"END\n", 1)
-	}
-	return text, nil
+	return engine.WriteAssigns(ordertext.Format(p.st, fo, game), o.(*Orders).Assign), nil // OrdersOf checked its type
 }
 
 // Play implements engine.Position: the active side's player turn.

@@ -91,7 +91,7 @@ func (s *System) Load(stored []byte) (engine.Position, error) {
 	if err != nil {
 		return nil, err
 	}
-	if p.teams, err = loadTeams(stored); err != nil {
+	if p.teams, err = engine.LoadTeams(family, stored); err != nil {
 		return nil, err
 	}
 	return p, nil
@@ -134,7 +134,7 @@ func (s *System) Plan(view []byte, seat, game string, seed uint64) (engine.Plan,
 	}
 	plan.Orders = ordertext.Format(rs, st, o, game)
 	if h := engine.SeatHeader(seat); h != "" {
-		plan.Orders = subordinateText(strings.Replace(plan.Orders, "  ROUND", "  "+strings.TrimSpace(h)+"  ROUND", 1))
+		plan.Orders = team.WithoutChiefLines(strings.Replace(plan.Orders, "  ROUND", "  "+strings.TrimSpace(h)+"  ROUND", 1))
 		plan.Summary = "seat " + seat + ": "
 	}
 	if _, errs := ordertext.Parse(rs, st, side, plan.Orders); errs != nil && engine.SeatHeader(seat) == "" {
@@ -239,7 +239,7 @@ func (p *Position) Form(side, game string) string { return ordertext.Form(p.rs, 
 // Read implements engine.Position.
 func (p *Position) Read(side, text string, maxErrors int) engine.Reading {
 	if t := p.teams[side]; t != nil {
-		known := func(u string) bool { x := p.st.Unit(u); return x != nil && x.Side == side && !x.Removed }
+		known := func(u string) bool { return p.known(side, u) }
 		return engine.ReadWholeSide[*rules.Orders](text, side, t, known, maxErrors, func(text string) engine.Reading {
 			return p.readSide(side, text, maxErrors)
 		})
@@ -250,10 +250,7 @@ func (p *Position) Read(side, text string, maxErrors int) engine.Reading {
 // readSide reads a side's orders, its team's ASSIGN lines aside.
 func (p *Position) readSide(side, text string, maxErrors int) engine.Reading {
 	sub, errs := ordertext.Parse(p.rs, p.st, side, text)
-	r := engine.Reading{Found: sub.Lines > 0, Errors: len(errs), Round: sub.Round}
-	for _, l := range sub.Ignored {
-		r.Ignored = append(r.Ignored, engine.IgnoredLine{Line: l.Line, Text: l.Quote, Why: l.Msg})
-	}
+	r := engine.Reading{Found: sub.Lines > 0, Errors: len(errs), Round: sub.Round, Ignored: ignored(sub)}
 	switch {
 	case errs != nil:
 		r.Problems = ordertext.Problems(errs)
@@ -263,6 +260,15 @@ func (p *Position) readSide(side, text string, maxErrors int) engine.Reading {
 		r.Answer = ordertext.Echo(p.rs, p.st, sub.Orders)
 	}
 	return r
+}
+
+// ignored are the lines of a mail read as no order.
+func ignored(sub *ordertext.Submission) []engine.IgnoredLine {
+	var out []engine.IgnoredLine
+	for _, l := range sub.Ignored {
+		out = append(out, engine.IgnoredLine{Line: l.Line, Text: l.Quote, Why: l.Msg})
+	}
+	return out
 }
 
 // Default implements engine.Position: everything holds.
@@ -283,11 +289,7 @@ func (p *Position) WriteOrders(side string, o engine.Orders, game string) (strin
 	}
 	for _, so := range list {
 		if so.Orders.Side == side {
-			text := ordertext.Format(p.rs, p.st, so.Orders, game)
-			for _, a := range so.Assign {
-				text = strings.Replace(text, "\nEND\n", fmt.Sprintf("\nASSIGN %s TO %s\nEND\n", strings.Join(a.Units, " "), a.Seat), 1)
-			}
-			return text, nil
+			return engine.WriteAssigns(ordertext.Format(p.rs, p.st, so.Orders, game), so.Assign), nil
 		}
 	}
 	return "", fmt.Errorf("no side %q", side)
