@@ -37,6 +37,9 @@ func (o *JSONOrders[O]) Marshal() ([]byte, error) {
 	return append(append(raw[:len(raw)-1], sep+`"assign":`...), append(assign, '}')...), nil
 }
 
+// assignments are the orders' ASSIGN lines, for AfterPlay.
+func (o *JSONOrders[O]) assignments() []Assignment { return o.Assign }
+
 // LoadJSONOrders reads back side's orders stored by JSONOrders.Marshal.
 func LoadJSONOrders[O any](side string, stored []byte) (*JSONOrders[O], error) {
 	var o O

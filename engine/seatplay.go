@@ -222,10 +222,10 @@ func MergeSeats[O any](family string, seats map[string]Orders, add func(chief bo
 	return append(assigns, chiefs...), nil
 }
 
-// AfterPlay is the teams after a play: copies, with the assignments of
-// each side (by side) carried out, units known no more passed over; nil
-// for a game of one player a side.
-func AfterPlay(teams map[string]*Team, assigns map[string][]Assignment, known func(side, unit string) bool) map[string]*Team {
+// AfterPlay is the teams after a play with orders (by side): copies, with
+// each side's ASSIGN lines carried out, units known no more passed over;
+// nil for a game of one player a side.
+func AfterPlay(teams map[string]*Team, orders map[string]Orders, known func(side, unit string) bool) map[string]*Team {
 	if teams == nil {
 		return nil
 	}
@@ -233,9 +233,9 @@ func AfterPlay(teams map[string]*Team, assigns map[string][]Assignment, known fu
 	for side, t := range teams {
 		after[side] = t.Clone()
 	}
-	for side, a := range assigns {
-		if t := after[side]; t != nil {
-			t.Apply(side, a, func(u string) bool { return known(side, u) })
+	for side, o := range orders {
+		if t, ok := o.(interface{ assignments() []Assignment }); ok && after[side] != nil {
+			after[side].Apply(side, t.assignments(), func(u string) bool { return known(side, u) })
 		}
 	}
 	return after

@@ -256,7 +256,6 @@ func (p *Position) WriteOrders(side string, o engine.Orders, game string) (strin
 // Play implements engine.Position.
 func (p *Position) Play(orders map[string]engine.Orders, dice engine.Dice) (engine.Position, engine.Round, error) {
 	var list []*rules.Orders
-	var given []*Orders
 	for _, sd := range p.st.Sides {
 		o, found := orders[sd.Name]
 		if !found || o == nil {
@@ -267,13 +266,12 @@ func (p *Position) Play(orders map[string]engine.Orders, dice engine.Dice) (engi
 			return nil, nil, err
 		}
 		list = append(list, bo)
-		given = append(given, o.(*Orders)) // OrdersOf checked its type
 	}
 	next, events, err := rules.Resolve(p.sys.rs, p.st, list, dice)
 	if err != nil {
 		return nil, nil, err
 	}
-	after := &Position{sys: p.sys, st: next, teams: p.afterTurn(given, next)}
+	after := &Position{sys: p.sys, st: next, teams: engine.AfterPlay(p.teams, orders, func(side, name string) bool { return next.Platoon(side, name) != nil })}
 	return after, &Round{Played: engine.Played[*Position, rules.Event]{Before: p, After: after, Events: events}}, nil
 }
 

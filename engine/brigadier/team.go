@@ -229,15 +229,6 @@ type stored struct {
 	Teams map[string]*engine.Team `json:"teams,omitempty"`
 }
 
-// afterTurn is the teams after a turn: every side's assignments done.
-func (p *Position) afterTurn(list []*Orders, next *rules.State) map[string]*engine.Team {
-	assigns := map[string][]engine.Assignment{}
-	for _, o := range list {
-		assigns[o.Orders.Side] = o.Assign
-	}
-	return engine.AfterPlay(p.teams, assigns, func(side, name string) bool { return next.Platoon(side, name) != nil })
-}
-
 // seatShare is the part of a side's orders a seat gives.
 func seatShare(team *engine.Team, seat string, o *rules.Orders) *rules.Orders {
 	if team == nil {

@@ -276,7 +276,7 @@ func (p *Position) Play(orders map[string]engine.Orders, dice engine.Dice) (engi
 	if err != nil {
 		return nil, nil, err
 	}
-	after := &Position{st: next, teams: p.afterTurn(active, o.(*Orders).Assign, next)} // OrdersOf checked its type
+	after := &Position{st: next, teams: p.afterTurn(active, o, next)}
 	return after, &Round{Played: engine.Played[*Position, rules.Event]{Before: p, After: after, Events: events}}, nil
 }
 

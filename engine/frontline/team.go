@@ -357,9 +357,10 @@ type stored struct {
 	Teams map[string]*engine.Team `json:"teams,omitempty"`
 }
 
-// afterTurn is the teams after a turn: the active side's assignments done.
-func (p *Position) afterTurn(active string, assign []engine.Assignment, next *rules.State) map[string]*engine.Team {
-	teams := engine.AfterPlay(p.teams, map[string][]engine.Assignment{active: assign}, func(side, u string) bool { return next.Unit(side, u) != nil })
+// afterTurn is the teams after a turn: the active side's assignments done,
+// what is carried with its carrier.
+func (p *Position) afterTurn(active string, o engine.Orders, next *rules.State) map[string]*engine.Team {
+	teams := engine.AfterPlay(p.teams, map[string]engine.Orders{active: o}, func(side, u string) bool { return next.Unit(side, u) != nil })
 	carried(next, teams)
 	return teams
 }

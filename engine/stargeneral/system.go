@@ -309,7 +309,7 @@ func (p *Position) Play(orders map[string]engine.Orders, dice engine.Dice) (engi
 	if err != nil {
 		return nil, nil, err
 	}
-	after := &Position{sys: p.sys, rs: p.rs, st: next, teams: p.afterRound(list, next)}
+	after := &Position{sys: p.sys, rs: p.rs, st: next, teams: engine.AfterPlay(p.teams, orders, func(_, u string) bool { x := next.Unit(u); return x != nil && !x.Removed })}
 	return after, &Round{Played: engine.Played[*Position, rules.Event]{Before: p, After: after, Events: events}}, nil
 }
 

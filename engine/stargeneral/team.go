@@ -227,15 +227,6 @@ type stored struct {
 	Teams map[string]*engine.Team `json:"teams,omitempty"`
 }
 
-// afterRound is the teams after a round: every side's assignments done.
-func (p *Position) afterRound(list []*Orders, next *rules.State) map[string]*engine.Team {
-	assigns := map[string][]engine.Assignment{}
-	for _, o := range list {
-		assigns[o.Orders.Side] = o.Assign
-	}
-	return engine.AfterPlay(p.teams, assigns, func(_, u string) bool { x := next.Unit(u); return x != nil && !x.Removed })
-}
-
 // seatShare is the part of a side's orders a seat gives.
 func seatShare(team *engine.Team, seat string, o *rules.Orders) *rules.Orders {
 	if team == nil {
