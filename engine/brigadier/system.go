@@ -219,7 +219,7 @@ func (p *Position) readSide(side, text string, maxErrors int) engine.Reading {
 		return engine.Reading{Errors: 1, Answer: fmt.Sprintf("there is no side %q in this game", side)}
 	}
 	sub, errs := ordertext.Parse(p.sys.rs, p.st, side, text)
-	r := engine.Reading{Found: sub.Lines > 0, Errors: len(errs)}
+	r := engine.Reading{Found: sub.Lines > 0, Errors: len(errs), Round: sub.Round}
 	for _, l := range sub.Ignored {
 		r.Ignored = append(r.Ignored, engine.IgnoredLine{Line: l.N, Text: l.Raw, Why: "after the last order"})
 	}

@@ -179,7 +179,7 @@ func (p *Position) SeatRead(seat, text string, maxErrors int) engine.Reading {
 		Names: func(names []string) []string { return p.platoonsOf(side, names) },
 		Read: func(text string) engine.SeatText[*rules.Orders] {
 			sub, parsed := ordertext.Parse(p.sys.rs, p.st, side, text)
-			return engine.SeatText[*rules.Orders]{Orders: sub.Orders, Found: sub.Lines > 0,
+			return engine.SeatText[*rules.Orders]{Orders: sub.Orders, Found: sub.Lines > 0, Round: sub.Round,
 				Problems: append(ordertext.Problems(parsed), p.seatProblems(seat, sub.Orders, text)...)}
 		},
 		Echo: func(o *rules.Orders) string { return ordertext.Echo(p.sys.rs, p.st, o) },

@@ -171,16 +171,16 @@ func (p *Position) Read(side, text string, maxErrors int) engine.Reading {
 
 // readSide reads a side's orders, its team's ASSIGN lines aside.
 func (p *Position) readSide(side, text string, maxErrors int) engine.Reading {
-	o, probs := ordertext.Parse(p.st, side, text)
-	r := engine.Reading{Errors: len(probs), Found: found(o)}
+	sub, probs := ordertext.Parse(p.st, side, text)
+	r := engine.Reading{Errors: len(probs), Found: found(sub.Orders), Round: sub.Round}
 	if len(probs) > 0 {
-		r.Problems = problems(probs)
+		r.Problems = probs
 		r.Answer = engine.Refusal(text, r.Problems, maxErrors)
 		return r
 	}
 	if r.Found {
-		r.Orders = &Orders{Orders: o}
-		r.Answer = ordertext.Echo(p.st, o)
+		r.Orders = &Orders{Orders: sub.Orders}
+		r.Answer = ordertext.Echo(p.st, sub.Orders)
 	}
 	return r
 }
@@ -189,27 +189,6 @@ func (p *Position) readSide(side, text string, maxErrors int) engine.Reading {
 func found(o rules.Orders) bool {
 	return len(o.Buys)+len(o.Builds)+len(o.Idle)+len(o.Moves)+len(o.Engagements)+len(o.Deploys)+
 		len(o.Rush)+len(o.Encircle) > 0 || o.Convert != "" || o.Standing != nil
-}
-
-// problems are the rules' problems as the judge writes them, under their
-// lines of the text read.
-func problems(probs []rules.Problem) []engine.Problem {
-	out := make([]engine.Problem, len(probs))
-	for i, pr := range probs {
-		out[i] = engine.Problem{Line: pr.Line, Text: pr.Text, Rule: sectionReference(pr.Section)}
-	}
-	return out
-}
-
-// sectionReference writes a section of the book as a reference: "V.4"
-// is "§V.4"; what is not a numbered section ("Glossary Smoke") stays as
-// it is.
-func sectionReference(section string) string {
-	head, _, _ := strings.Cut(section, ".")
-	if head != "" && strings.Trim(head, "IVX") == "" {
-		return "§" + section
-	}
-	return section
 }
 
 // Stand implements engine.Standing: a waiting side's REACT orders replace
@@ -221,11 +200,12 @@ func (p *Position) Stand(side, text string, maxErrors int) (engine.Position, eng
 		return nil, engine.Reading{Errors: 1, Found: true, Problems: why, Answer: engine.Refusal(text, why, maxErrors)}
 	}
 	text, _ = engine.CutSeat(text)
-	o, probs := ordertext.Parse(p.st, side, text)
-	r := engine.Reading{Errors: len(probs), Found: found(o)}
+	sub, probs := ordertext.Parse(p.st, side, text)
+	o := sub.Orders
+	r := engine.Reading{Errors: len(probs), Found: found(o), Round: sub.Round}
 	switch {
 	case len(probs) > 0:
-		r.Problems = problems(probs)
+		r.Problems = probs
 		r.Answer = engine.Refusal(text, r.Problems, maxErrors)
 		return nil, r
 	case o.Standing == nil:

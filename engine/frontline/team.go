@@ -199,9 +199,9 @@ func (p *Position) SeatRead(seat, text string, maxErrors int) engine.Reading {
 		},
 		Goes: func(u string) string { return p.topCarrier(side, u) }, // a crew or passenger goes with what carries it
 		Read: func(text string) engine.SeatText[rules.Orders] {
-			o, parsed := ordertext.Parse(p.st, side, text)
-			return engine.SeatText[rules.Orders]{Orders: o, Found: found(o) || engine.HasHeader(text),
-				Problems: append(problems(parsed), p.seatProblems(seat, o, text)...)}
+			sub, parsed := ordertext.Parse(p.st, side, text)
+			return engine.SeatText[rules.Orders]{Orders: sub.Orders, Found: found(sub.Orders) || engine.HasHeader(text), Round: sub.Round,
+				Problems: append(parsed, p.seatProblems(seat, sub.Orders, text)...)}
 		},
 		Echo: func(o rules.Orders) string { return ordertext.Echo(p.st, o) },
 	})
@@ -310,7 +310,7 @@ func (p *Position) Merge(side string, seats map[string]engine.Orders) (engine.Or
 	if probs := p.st.Validate(m); len(probs) > 0 {
 		msgs := make([]string, len(probs))
 		for i, pr := range probs {
-			msgs[i] = pr.Error()
+			msgs[i] = pr.String()
 		}
 		return nil, fmt.Errorf("the seats' orders together break the rules: %s (line numbers are of each seat's mail)", strings.Join(msgs, "; "))
 	}

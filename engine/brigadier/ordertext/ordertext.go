@@ -5,6 +5,7 @@
 package ordertext
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"regexp"
@@ -21,6 +22,7 @@ import (
 type Submission struct {
 	Orders *rules.Orders
 	Lines  int // order lines found
+	Round  int // the turn the header's TURN (or ROUND) says, 0 if none
 	// Ignored are the lines after the last order read as no order: a
 	// sign-off ("Cheers, Alice").
 	Ignored []kernel.Line
@@ -213,6 +215,7 @@ func (p *parser) header(n int, f []string) {
 	if h.Side != "" && !engine.SameSide(h.Side, p.side) {
 		p.bad(n, "these orders are for side %s, but you play %s", h.Side, p.side)
 	}
+	p.sub.Round = cmp.Or(h.Round, p.sub.Round)
 	if h.Round != 0 && h.Round != p.st.Turn+1 {
 		p.bad(n, "these orders are for turn %d, but turn %d is due", h.Round, p.st.Turn+1)
 	}
