@@ -144,7 +144,7 @@ func (s *System) Plan(view []byte, seat, game string, seed uint64) (engine.Plan,
 		if sit.Teams[side] != nil {
 			plan.Orders = (&Position{sys: s, rs: rs, st: st, teams: sit.Teams}).SeatForm(seat, game)
 		}
-		plan.Summary = "the order form unchanged: the bot's orders did not read back: " + errs.Error()
+		plan.Summary = "the order form unchanged: the bot's orders did not read back: " + errs[0].String()
 		return plan, nil
 	}
 	attacks := 0
@@ -250,25 +250,16 @@ func (p *Position) Read(side, text string, maxErrors int) engine.Reading {
 // readSide reads a side's orders, its team's ASSIGN lines aside.
 func (p *Position) readSide(side, text string, maxErrors int) engine.Reading {
 	sub, errs := ordertext.Parse(p.rs, p.st, side, text)
-	r := engine.Reading{Found: sub.Lines > 0, Errors: len(errs), Round: sub.Round, Ignored: ignored(sub)}
+	r := engine.Reading{Found: sub.Lines > 0, Errors: len(errs), Round: sub.Round, Ignored: sub.Ignored}
 	switch {
 	case errs != nil:
-		r.Problems = ordertext.Problems(errs)
+		r.Problems = errs
 		r.Answer = engine.Refusal(text, r.Problems, maxErrors)
 	case r.Found:
 		r.Orders = &Orders{Orders: sub.Orders}
 		r.Answer = ordertext.Echo(p.rs, p.st, sub.Orders)
 	}
 	return r
-}
-
-// ignored are the lines of a mail read as no order.
-func ignored(sub *ordertext.Submission) []engine.IgnoredLine {
-	var out []engine.IgnoredLine
-	for _, l := range sub.Ignored {
-		out = append(out, engine.IgnoredLine{Line: l.Line, Text: l.Quote, Why: l.Msg})
-	}
-	return out
 }
 
 // Default implements engine.Position: everything holds.

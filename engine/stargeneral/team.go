@@ -142,7 +142,7 @@ func (p *Position) SeatRead(seat, text string, maxErrors int) engine.Reading {
 		Read: func(text string) engine.SeatText[*rules.Orders] {
 			sub, errs := ordertext.Parse(p.rs, p.st, side, text)
 			return engine.SeatText[*rules.Orders]{Orders: sub.Orders, Found: sub.Lines > 0 || engine.HasHeader(text), Round: sub.Round,
-				Ignored: ignored(sub), Problems: append(ordertext.Problems(errs), p.seatProblems(seat, sub.Orders, text)...)}
+				Ignored: sub.Ignored, Problems: append(errs, p.seatProblems(seat, sub.Orders, text)...)}
 		},
 		Echo: func(o *rules.Orders) string { return ordertext.Echo(p.rs, p.st, o) },
 	})
