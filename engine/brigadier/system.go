@@ -141,7 +141,7 @@ func (s *System) Plan(raw []byte, seat, game string, seed uint64) (engine.Plan, 
 		if v.Team != nil {
 			plan.Orders = (&Position{sys: s, st: st, teams: map[string]*engine.Team{side: v.Team}}).SeatForm(seat, game)
 		}
-		plan.Summary = fmt.Sprintf("the order form unchanged: the bot's orders did not read back: %v", errs[0])
+		plan.Summary = "the order form unchanged: the bot's orders did not read back: " + errs[0].String()
 		return plan, nil
 	}
 	moves, fires := 0, 0
@@ -219,13 +219,10 @@ func (p *Position) readSide(side, text string, maxErrors int) engine.Reading {
 		return engine.Reading{Errors: 1, Answer: fmt.Sprintf("there is no side %q in this game", side)}
 	}
 	sub, errs := ordertext.Parse(p.sys.rs, p.st, side, text)
-	r := engine.Reading{Found: sub.Lines > 0, Errors: len(errs), Round: sub.Round}
-	for _, l := range sub.Ignored {
-		r.Ignored = append(r.Ignored, engine.IgnoredLine{Line: l.N, Text: l.Raw, Why: "after the last order"})
-	}
+	r := engine.Reading{Found: sub.Lines > 0, Errors: len(errs), Round: sub.Round, Ignored: sub.Ignored}
 	switch {
 	case errs != nil:
-		r.Problems = ordertext.Problems(errs)
+		r.Problems = errs
 		r.Answer = engine.Refusal(text, r.Problems, maxErrors)
 	case r.Found:
 		r.Orders = &Orders{Orders: sub.Orders}

@@ -180,7 +180,7 @@ func (p *Position) SeatRead(seat, text string, maxErrors int) engine.Reading {
 		Read: func(text string) engine.SeatText[*rules.Orders] {
 			sub, parsed := ordertext.Parse(p.sys.rs, p.st, side, text)
 			return engine.SeatText[*rules.Orders]{Orders: sub.Orders, Found: sub.Lines > 0, Round: sub.Round,
-				Problems: append(ordertext.Problems(parsed), p.seatProblems(seat, sub.Orders, text)...)}
+				Problems: append(parsed, p.seatProblems(seat, sub.Orders, text)...)}
 		},
 		Echo: func(o *rules.Orders) string { return ordertext.Echo(p.sys.rs, p.st, o) },
 	})
@@ -215,7 +215,7 @@ func (p *Position) Merge(side string, seats map[string]engine.Orders) (engine.Or
 	if errs := rules.Validate(p.sys.rs, p.st, m); len(errs) > 0 {
 		msgs := make([]string, len(errs))
 		for i, e := range errs {
-			msgs[i] = e.Error()
+			msgs[i] = e.String()
 		}
 		return nil, fmt.Errorf("the seats' orders together break the rules: %s (line numbers are of each seat's mail)", strings.Join(msgs, "; "))
 	}
