@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strings"
 
 	"fieldpost/engine"
 	"fieldpost/engine/brigadier/bot"
@@ -134,7 +133,7 @@ func (s *System) Plan(raw []byte, seat, game string, seed uint64) (engine.Plan, 
 	o := seatShare(v.Team, seat, bot.Plan(s.rs, st, side, seed))
 	plan.Orders = ordertext.Format(s.rs, st, o, game)
 	if n > 1 {
-		plan.Orders = team.WithoutChiefLines(strings.Replace(plan.Orders, "SIDE "+side, "SIDE "+side+engine.SeatHeader(seat), 1))
+		plan.Orders = team.WithoutChiefLines(engine.AddSeat(plan.Orders, seat))
 	}
 	if _, errs := ordertext.Parse(s.rs, st, side, plan.Orders); errs != nil && n == 1 {
 		plan.Orders = ordertext.Form(s.rs, st, side, game)
@@ -204,13 +203,10 @@ func (p *Position) Form(side, game string) string {
 
 // Read implements engine.Position.
 func (p *Position) Read(side, text string, maxErrors int) engine.Reading {
-	if t := p.teams[side]; t != nil {
-		known := func(name string) bool { return p.st.Platoon(side, name) != nil }
-		return engine.ReadWholeSide[*rules.Orders](text, side, t, known, maxErrors, func(text string) engine.Reading {
-			return p.readSide(side, text, maxErrors)
-		})
-	}
-	return p.readSide(side, text, maxErrors)
+	known := func(name string) bool { return p.st.Platoon(side, name) != nil }
+	return engine.ReadWholeSide[*rules.Orders](text, side, p.teams[side], known, maxErrors, func(text string) engine.Reading {
+		return p.readSide(side, text, maxErrors)
+	})
 }
 
 // readSide reads a side's orders, its team's ASSIGN lines aside.

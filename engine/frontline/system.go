@@ -117,9 +117,7 @@ func (s *System) Plan(view []byte, seat, game string, seed uint64) (engine.Plan,
 	}
 	o = seatShare(teams[side], seat, o)
 	plan.Orders = ordertext.Format(v, o, game)
-	if h := engine.SeatHeader(seat); h != "" {
-		plan.Orders = strings.Replace(plan.Orders, "SIDE "+side, "SIDE "+side+h, 1)
-	}
+	plan.Orders = engine.AddSeat(plan.Orders, seat)
 	plan.Summary = fmt.Sprintf("%d buys, %d moves, %d engagements", len(o.Buys), len(o.Moves), len(o.Engagements))
 	return plan, nil
 }
@@ -160,13 +158,11 @@ func (p *Position) Form(side, game string) string { return ordertext.Form(p.st, 
 
 // Read implements engine.Position.
 func (p *Position) Read(side, text string, maxErrors int) engine.Reading {
-	if name := p.side(side); p.teams[name] != nil {
-		known := func(u string) bool { return p.st.Unit(name, u) != nil }
-		return engine.ReadWholeSide[rules.Orders](text, name, p.teams[name], known, maxErrors, func(text string) engine.Reading {
-			return p.readSide(side, text, maxErrors)
-		})
-	}
-	return p.readSide(side, text, maxErrors)
+	name := p.side(side)
+	known := func(u string) bool { return p.st.Unit(name, u) != nil }
+	return engine.ReadWholeSide[rules.Orders](text, name, p.teams[name], known, maxErrors, func(text string) engine.Reading {
+		return p.readSide(side, text, maxErrors)
+	})
 }
 
 // readSide reads a side's orders, its team's ASSIGN lines aside.

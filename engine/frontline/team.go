@@ -157,7 +157,7 @@ func (p *Position) SeatForm(seat, game string) string {
 			continue
 		}
 		if i == 0 {
-			b.WriteString(strings.Replace(line, "SIDE "+side, "SIDE "+side+engine.SeatHeader(seat), 1) + "\n")
+			b.WriteString(engine.AddSeat(line, seat) + "\n")
 			team.WriteSeats(&b, p.Seats(side), seat)
 			continue
 		}

@@ -238,13 +238,10 @@ func (p *Position) Form(side, game string) string { return ordertext.Form(p.rs, 
 
 // Read implements engine.Position.
 func (p *Position) Read(side, text string, maxErrors int) engine.Reading {
-	if t := p.teams[side]; t != nil {
-		known := func(u string) bool { return p.known(side, u) }
-		return engine.ReadWholeSide[*rules.Orders](text, side, t, known, maxErrors, func(text string) engine.Reading {
-			return p.readSide(side, text, maxErrors)
-		})
-	}
-	return p.readSide(side, text, maxErrors)
+	known := func(u string) bool { return p.known(side, u) }
+	return engine.ReadWholeSide[*rules.Orders](text, side, p.teams[side], known, maxErrors, func(text string) engine.Reading {
+		return p.readSide(side, text, maxErrors)
+	})
 }
 
 // readSide reads a side's orders, its team's ASSIGN lines aside.
