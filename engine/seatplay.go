@@ -116,20 +116,6 @@ func (c *SeatCheck) ChiefLines(text string) {
 	}
 }
 
-// SeatText is a family's reading of a seat's order text, its SEAT and
-// ASSIGN lines taken out.
-type SeatText[O any] struct {
-	Orders O
-	// Found reports whether the text holds orders (a form sent back with
-	// no order in it does, where the family says so).
-	Found bool
-	// Problems are every problem of the text, the orders that are not the
-	// seat's to give included.
-	Problems []Problem
-	Round    int
-	Ignored  []IgnoredLine
-}
-
 // SeatReader is what a family gives ReadSeat.
 type SeatReader[O any] struct {
 	Rules *TeamRules
@@ -142,8 +128,11 @@ type SeatReader[O any] struct {
 	// Goes is the unit that goes where an assigned unit goes (a crew goes
 	// with its gun: the gun); nil for the unit itself.
 	Goes func(unit string) string
-	// Read reads the seat's order text.
-	Read func(text string) SeatText[O]
+	// Read reads the seat's order text, its SEAT and ASSIGN lines taken
+	// out: its problems include the orders that are not the seat's to
+	// give, and it is Found where a form sent back with no order in it
+	// counts as orders.
+	Read func(text string) Parsed[O]
 	// Echo says accepted orders back.
 	Echo func(o O) string
 }
@@ -173,17 +162,13 @@ func ReadSeat[O any](seat, text string, maxErrors int, sr SeatReader[O]) Reading
 			}
 		}
 	}
-	st := sr.Read(text)
-	probs = append(probs, st.Problems...)
-	slices.SortStableFunc(probs, func(a, b Problem) int { return a.Line - b.Line })
-	r := Reading{Found: st.Found || len(assigns) > 0, Errors: len(probs), Round: st.Round, Ignored: st.Ignored}
-	switch {
-	case len(probs) > 0:
-		r.Problems = probs
-		r.Answer = Refusal(mail, probs, maxErrors)
-	case r.Found:
-		r.Orders = &JSONOrders[O]{Orders: st.Orders, Assign: assigns}
-		r.Answer = sr.Echo(st.Orders)
+	read := sr.Read(text)
+	read.Problems = append(probs, read.Problems...)
+	slices.SortStableFunc(read.Problems, func(a, b Problem) int { return a.Line - b.Line })
+	read.Found = read.Found || len(assigns) > 0
+	r := read.Reading(mail, maxErrors, sr.Echo)
+	if o, ok := r.Orders.(*JSONOrders[O]); ok {
+		o.Assign = assigns
 		for _, a := range assigns {
 			r.Answer += fmt.Sprintf("  %s pass to seat %s from %s\n", strings.Join(a.Units, " "), a.Seat, sr.Rules.Effect)
 		}

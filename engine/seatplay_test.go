@@ -33,7 +33,7 @@ func readTest(team *Team, seat string) SeatReader[seatOrders] {
 	return SeatReader[seatOrders]{
 		Rules: testRules, Team: team,
 		Known: func(u string) bool { return strings.Contains("ABCDEF", u) && len(u) == 1 },
-		Read: func(text string) SeatText[seatOrders] {
+		Read: func(text string) Parsed[seatOrders] {
 			var o seatOrders
 			c := testRules.Check(team, seat)
 			c.ChiefLines(text)
@@ -45,7 +45,7 @@ func readTest(team *Team, seat string) SeatReader[seatOrders] {
 				o.Units = append(o.Units, f[0])
 				c.Unit(i+1, f[0])
 			}
-			return SeatText[seatOrders]{Orders: o, Found: len(o.Units) > 0 || HasHeader(text), Problems: c.Problems, Round: 3}
+			return Parsed[seatOrders]{Orders: o, Found: len(o.Units) > 0 || HasHeader(text), Problems: c.Problems, Round: 3}
 		},
 		Echo: func(o seatOrders) string { return "holding " + strings.Join(o.Units, " ") + "\n" },
 	}

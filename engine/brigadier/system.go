@@ -214,18 +214,17 @@ func (p *Position) readSide(side, text string, maxErrors int) engine.Reading {
 	if p.st.Side(side) == nil {
 		return engine.Reading{Errors: 1, Answer: fmt.Sprintf("there is no side %q in this game", side)}
 	}
-	sub, errs := ordertext.Parse(p.sys.rs, p.st, side, text)
-	r := engine.Reading{Found: sub.Lines > 0, Errors: len(errs), Round: sub.Round, Ignored: sub.Ignored}
-	switch {
-	case errs != nil:
-		r.Problems = errs
-		r.Answer = engine.Refusal(text, r.Problems, maxErrors)
-	case r.Found:
-		r.Orders = &Orders{Orders: sub.Orders}
-		r.Answer = ordertext.Echo(p.sys.rs, p.st, sub.Orders)
-	}
-	return r
+	return p.parse(side, text).Reading(text, maxErrors, p.echo)
 }
+
+// parse reads a side's order text.
+func (p *Position) parse(side, text string) engine.Parsed[*rules.Orders] {
+	sub, errs := ordertext.Parse(p.sys.rs, p.st, side, text)
+	return engine.Parsed[*rules.Orders]{Orders: sub.Orders, Found: sub.Lines > 0, Problems: errs, Round: sub.Round, Ignored: sub.Ignored}
+}
+
+// echo says accepted orders back.
+func (p *Position) echo(o *rules.Orders) string { return ordertext.Echo(p.sys.rs, p.st, o) }
 
 // Default implements engine.Position: the solo-play advice (brief §3).
 func (p *Position) Default(side string) engine.Orders {

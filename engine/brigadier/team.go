@@ -177,12 +177,12 @@ func (p *Position) SeatRead(seat, text string, maxErrors int) engine.Reading {
 		Rules: team, Team: p.teams[side],
 		Known: func(name string) bool { return p.st.Platoon(side, name) != nil },
 		Names: func(names []string) []string { return p.platoonsOf(side, names) },
-		Read: func(text string) engine.SeatText[*rules.Orders] {
-			sub, parsed := ordertext.Parse(p.sys.rs, p.st, side, text)
-			return engine.SeatText[*rules.Orders]{Orders: sub.Orders, Found: sub.Lines > 0, Round: sub.Round,
-				Problems: append(parsed, p.seatProblems(seat, sub.Orders, text)...)}
+		Read: func(text string) engine.Parsed[*rules.Orders] {
+			read := p.parse(side, text)
+			read.Problems = append(read.Problems, p.seatProblems(seat, read.Orders, text)...)
+			return read
 		},
-		Echo: func(o *rules.Orders) string { return ordertext.Echo(p.sys.rs, p.st, o) },
+		Echo: p.echo,
 	})
 }
 

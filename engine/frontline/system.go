@@ -167,19 +167,17 @@ func (p *Position) Read(side, text string, maxErrors int) engine.Reading {
 
 // readSide reads a side's orders, its team's ASSIGN lines aside.
 func (p *Position) readSide(side, text string, maxErrors int) engine.Reading {
-	sub, probs := ordertext.Parse(p.st, side, text)
-	r := engine.Reading{Errors: len(probs), Found: found(sub.Orders), Round: sub.Round}
-	if len(probs) > 0 {
-		r.Problems = probs
-		r.Answer = engine.Refusal(text, r.Problems, maxErrors)
-		return r
-	}
-	if r.Found {
-		r.Orders = &Orders{Orders: sub.Orders}
-		r.Answer = ordertext.Echo(p.st, sub.Orders)
-	}
-	return r
+	return p.parse(side, text).Reading(text, maxErrors, p.echo)
 }
+
+// parse reads a side's order text.
+func (p *Position) parse(side, text string) engine.Parsed[rules.Orders] {
+	sub, probs := ordertext.Parse(p.st, side, text)
+	return engine.Parsed[rules.Orders]{Orders: sub.Orders, Found: found(sub.Orders), Problems: probs, Round: sub.Round}
+}
+
+// echo says accepted orders back, with the odds of their shots.
+func (p *Position) echo(o rules.Orders) string { return ordertext.Echo(p.st, o) }
 
 // found reports whether orders hold anything a player wrote.
 func found(o rules.Orders) bool {

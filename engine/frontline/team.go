@@ -198,12 +198,13 @@ func (p *Position) SeatRead(seat, text string, maxErrors int) engine.Reading {
 			return units
 		},
 		Goes: func(u string) string { return p.topCarrier(side, u) }, // a crew or passenger goes with what carries it
-		Read: func(text string) engine.SeatText[rules.Orders] {
-			sub, parsed := ordertext.Parse(p.st, side, text)
-			return engine.SeatText[rules.Orders]{Orders: sub.Orders, Found: found(sub.Orders) || engine.HasHeader(text), Round: sub.Round,
-				Problems: append(parsed, p.seatProblems(seat, sub.Orders, text)...)}
+		Read: func(text string) engine.Parsed[rules.Orders] {
+			read := p.parse(side, text)
+			read.Found = read.Found || engine.HasHeader(text)
+			read.Problems = append(read.Problems, p.seatProblems(seat, read.Orders, text)...)
+			return read
 		},
-		Echo: func(o rules.Orders) string { return ordertext.Echo(p.st, o) },
+		Echo: p.echo,
 	})
 }
 

@@ -246,18 +246,17 @@ func (p *Position) Read(side, text string, maxErrors int) engine.Reading {
 
 // readSide reads a side's orders, its team's ASSIGN lines aside.
 func (p *Position) readSide(side, text string, maxErrors int) engine.Reading {
-	sub, errs := ordertext.Parse(p.rs, p.st, side, text)
-	r := engine.Reading{Found: sub.Lines > 0, Errors: len(errs), Round: sub.Round, Ignored: sub.Ignored}
-	switch {
-	case errs != nil:
-		r.Problems = errs
-		r.Answer = engine.Refusal(text, r.Problems, maxErrors)
-	case r.Found:
-		r.Orders = &Orders{Orders: sub.Orders}
-		r.Answer = ordertext.Echo(p.rs, p.st, sub.Orders)
-	}
-	return r
+	return p.parse(side, text).Reading(text, maxErrors, p.echo)
 }
+
+// parse reads a side's order text.
+func (p *Position) parse(side, text string) engine.Parsed[*rules.Orders] {
+	sub, errs := ordertext.Parse(p.rs, p.st, side, text)
+	return engine.Parsed[*rules.Orders]{Orders: sub.Orders, Found: sub.Lines > 0, Problems: errs, Round: sub.Round, Ignored: sub.Ignored}
+}
+
+// echo says accepted orders back, with the odds of their attacks.
+func (p *Position) echo(o *rules.Orders) string { return ordertext.Echo(p.rs, p.st, o) }
 
 // Default implements engine.Position: everything holds.
 func (p *Position) Default(side string) engine.Orders {

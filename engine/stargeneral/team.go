@@ -139,12 +139,13 @@ func (p *Position) SeatRead(seat, text string, maxErrors int) engine.Reading {
 	return engine.ReadSeat(seat, text, maxErrors, engine.SeatReader[*rules.Orders]{
 		Rules: team, Team: p.teams[side],
 		Known: func(u string) bool { return p.known(side, u) },
-		Read: func(text string) engine.SeatText[*rules.Orders] {
-			sub, errs := ordertext.Parse(p.rs, p.st, side, text)
-			return engine.SeatText[*rules.Orders]{Orders: sub.Orders, Found: sub.Lines > 0 || engine.HasHeader(text), Round: sub.Round,
-				Ignored: sub.Ignored, Problems: append(errs, p.seatProblems(seat, sub.Orders, text)...)}
+		Read: func(text string) engine.Parsed[*rules.Orders] {
+			read := p.parse(side, text)
+			read.Found = read.Found || engine.HasHeader(text)
+			read.Problems = append(read.Problems, p.seatProblems(seat, read.Orders, text)...)
+			return read
 		},
-		Echo: func(o *rules.Orders) string { return ordertext.Echo(p.rs, p.st, o) },
+		Echo: p.echo,
 	})
 }
 
