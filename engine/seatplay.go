@@ -14,8 +14,6 @@ import (
 
 // TeamRules is what a family's rules say of its teams.
 type TeamRules struct {
-	// Family names the game in errors: "Star General".
-	Family string
 	// MaxSeats is the most seats a side, the commander-in-chief's included.
 	MaxSeats int
 	// Chief names seat 1 for people ("Commander"); Subordinate, with a
@@ -90,12 +88,9 @@ func (r *TeamRules) Check(team *Team, seat string) *SeatCheck {
 	return &SeatCheck{rules: r, team: team, side: side, seat: seat, Chief: n == 1}
 }
 
-// Commands reports whether the seat orders unit now.
-func (c *SeatCheck) Commands(unit string) bool { return c.team.Commands(c.side, c.seat, unit) }
-
 // Unit refuses the order on line for a unit the seat does not command.
 func (c *SeatCheck) Unit(line int, unit string) {
-	if c.Commands(unit) {
+	if c.team.Commands(c.side, c.seat, unit) {
 		return
 	}
 	c.Problems = append(c.Problems, Problem{Line: line, Rule: c.rules.Rule,

@@ -20,7 +20,7 @@ func testTeam(t *testing.T) (*Team, func(string) bool) {
 	return teams["us"], known
 }
 
-var testRules = &TeamRules{Family: "Test", MaxSeats: 5, Chief: "Chief", Subordinate: "Sub",
+var testRules = &TeamRules{MaxSeats: 5, Chief: "Chief", Subordinate: "Sub",
 	ChiefRole: "# chief\n", SubordinateRole: "# sub\n", ChiefWords: map[string]string{"PRIORITY": "PRIORITY", "ORDER": "PRIORITY"},
 	ChiefTitle: "chief", SubordinateTitle: "sub", Units: "units", Effect: "the next round"}
 

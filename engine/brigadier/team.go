@@ -26,7 +26,7 @@ var _ engine.Seated = (*Position)(nil)
 // and its companies' (the bundled scenarios' battalions have at most four
 // companies).
 var team = &engine.TeamRules{
-	Family: family, MaxSeats: 5, Chief: "Senior commander", Subordinate: "Command",
+	MaxSeats: 5, Chief: "Senior commander", Subordinate: "Command",
 	ChiefRole: "# You are the senior commander: INITIATIVE, PURSUE, BUGOUT-DEFAULT, CALL, CANCEL, AIR and the\n" +
 		"# platoons you keep. ASSIGN platoon|company... TO seat gives them to a seat from the next turn.\n",
 	SubordinateRole: "# You direct your command: your platoons' lines (raised BY any commander of the side).\n" +

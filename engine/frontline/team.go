@@ -30,7 +30,7 @@ var _ engine.Seated = (*Position)(nil)
 // four Commanders (§IV.2). Which orders are the General's it checks by
 // their kind (seatProblems).
 var team = &engine.TeamRules{
-	Family: family, MaxSeats: 5, Chief: "Frontline General", Subordinate: "Commander",
+	MaxSeats: 5, Chief: "Frontline General", Subordinate: "Commander",
 	ChiefRole: "# You are the Frontline General (§IV.2): PRODUCE, IDLE, RELOCATE, CONVERT, the Command Cards\n" +
 		"# (RUSH, ENCIRCLE, PUSH, SUSPEND, WITHDRAW, CEASEFIRE, SURRENDER, INSPIRE), REACT, and the\n" +
 		"# units you keep. ASSIGN unit... TO seat gives units to a seat from your next turn.\n",

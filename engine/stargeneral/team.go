@@ -25,7 +25,7 @@ var _ engine.Seated = (*Position)(nil)
 // subordinates, as many as a corps has divisions or a division regiments
 // in the bundled scenarios.
 var team = &engine.TeamRules{
-	Family: family, MaxSeats: 5, Chief: "Commander", Subordinate: "Subordinate",
+	MaxSeats: 5, Chief: "Commander", Subordinate: "Subordinate",
 	ChiefRole: "# You command the side: PRIORITY, ARTILLERY, AIR, LOSSES/PURSUE/HOLD-AT-COST/DEFENSIVE-SUPPORT,\n" +
 		"# the night's RECOVER, PLATOON and REBUILD, and the units you keep. ASSIGN unit... TO seat\n" +
 		"# gives units to a seat from the next round.\n",
