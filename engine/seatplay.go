@@ -202,6 +202,20 @@ func MergeSeats[O any](family string, seats map[string]Orders, add func(chief bo
 	return append(assigns, chiefs...), nil
 }
 
+// MergeBroken is the error of seats' orders that are valid each alone and
+// break the rules together (probs, from the rules' check of the merged
+// orders); nil when there are none.
+func MergeBroken(probs []Problem) error {
+	if len(probs) == 0 {
+		return nil
+	}
+	msgs := make([]string, len(probs))
+	for i, p := range probs {
+		msgs[i] = p.String()
+	}
+	return fmt.Errorf("the seats' orders together break the rules: %s (line numbers are of each seat's mail)", strings.Join(msgs, "; "))
+}
+
 // AfterPlay is the teams after a play with orders (by side): copies, with
 // each side's ASSIGN lines carried out, units known no more passed over;
 // nil for a game of one player a side.

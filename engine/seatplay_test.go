@@ -102,6 +102,12 @@ func TestMergeSeats(t *testing.T) {
 	if err != nil || !slices.Equal(order, []string{"A", "D", "F"}) || len(assigns) != 2 || assigns[1].Seat != "us" {
 		t.Fatalf("merged %v, assignments %+v, %v", order, assigns, err)
 	}
+	if MergeBroken(nil) != nil {
+		t.Error("orders breaking no rule refused")
+	}
+	if err := MergeBroken([]Problem{{Line: 2, Text: "A moves twice", Rule: "11.2"}}); err == nil || !strings.Contains(err.Error(), "line 2: A moves twice [§11.2]") {
+		t.Errorf("the merge refused: %v", err)
+	}
 	seats["us.2"] = &JSONOrders[string]{Orders: "other"}
 	if _, err := MergeSeats("Test", seats, func(bool, seatOrders) {}); err == nil || !strings.Contains(err.Error(), "not Test orders") {
 		t.Errorf("another game's orders: %v", err)

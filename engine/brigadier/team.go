@@ -212,12 +212,8 @@ func (p *Position) Merge(side string, seats map[string]engine.Orders) (engine.Or
 	if err != nil {
 		return nil, err
 	}
-	if errs := rules.Validate(p.sys.rs, p.st, m); len(errs) > 0 {
-		msgs := make([]string, len(errs))
-		for i, e := range errs {
-			msgs[i] = e.String()
-		}
-		return nil, fmt.Errorf("the seats' orders together break the rules: %s (line numbers are of each seat's mail)", strings.Join(msgs, "; "))
+	if err := engine.MergeBroken(rules.Validate(p.sys.rs, p.st, m)); err != nil {
+		return nil, err
 	}
 	return &Orders{Orders: m, Assign: assigns}, nil
 }

@@ -308,12 +308,8 @@ func (p *Position) Merge(side string, seats map[string]engine.Orders) (engine.Or
 	if err != nil {
 		return nil, err
 	}
-	if probs := p.st.Validate(m); len(probs) > 0 {
-		msgs := make([]string, len(probs))
-		for i, pr := range probs {
-			msgs[i] = pr.String()
-		}
-		return nil, fmt.Errorf("the seats' orders together break the rules: %s (line numbers are of each seat's mail)", strings.Join(msgs, "; "))
+	if err := engine.MergeBroken(p.st.Validate(m)); err != nil {
+		return nil, err
 	}
 	return &Orders{Orders: m, Assign: assigns}, nil
 }
