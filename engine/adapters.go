@@ -37,6 +37,9 @@ func (o *JSONOrders[O]) Marshal() ([]byte, error) {
 	return append(append(raw[:len(raw)-1], sep+`"assign":`...), append(assign, '}')...), nil
 }
 
+// assignments are the orders' ASSIGN lines, for AfterPlay.
+func (o *JSONOrders[O]) assignments() []Assignment { return o.Assign }
+
 // LoadJSONOrders reads back side's orders stored by JSONOrders.Marshal.
 func LoadJSONOrders[O any](side string, stored []byte) (*JSONOrders[O], error) {
 	var o O
@@ -61,6 +64,34 @@ func OrdersOf[O any](family, side string, o Orders) (O, error) {
 		return none, fmt.Errorf("orders of %s are not %s orders: %T", side, family, o)
 	}
 	return jo.Orders, nil
+}
+
+// Parsed is what a family's reader found in a side's (or a seat's) order
+// text, before the judge's answer is written.
+type Parsed[O any] struct {
+	Orders O
+	// Found reports whether the text holds orders.
+	Found bool
+	// Problems are every problem of the text, in line order.
+	Problems []Problem
+	Round    int // the round the header names, 0 if none
+	Ignored  []IgnoredLine
+}
+
+// Reading is the reading of text (the mail as the player wrote it) that
+// the judge answers: refused with every problem (at most maxErrors of them
+// listed, 0: all), or its orders accepted and said back by echo.
+func (p Parsed[O]) Reading(text string, maxErrors int, echo func(O) string) Reading {
+	r := Reading{Found: p.Found, Errors: len(p.Problems), Round: p.Round, Ignored: p.Ignored}
+	switch {
+	case len(p.Problems) > 0:
+		r.Problems = p.Problems
+		r.Answer = Refusal(text, p.Problems, maxErrors)
+	case p.Found:
+		r.Orders = &JSONOrders[O]{Orders: p.Orders}
+		r.Answer = echo(p.Orders)
+	}
+	return r
 }
 
 // Played is one play as a family keeps it: the positions before and after

@@ -44,6 +44,15 @@ func (p Problem) Say() string {
 	return s
 }
 
+// String is the problem on a line of its own, as errors and logs write it:
+// "line 4: text [§V.4]; hint", without the line for the orders as a whole.
+func (p Problem) String() string {
+	if p.Line > 0 {
+		return fmt.Sprintf("line %d: %s", p.Line, p.Say())
+	}
+	return p.Say()
+}
+
 // Refusal is the answer to orders with problems, in the one wording of
 // every game system: the count, then each problem under the line of text
 // it is about, at most max of them (0: all) so that a mail of junk cannot

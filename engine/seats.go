@@ -247,6 +247,13 @@ func SeatHeader(seat string) string {
 	return ""
 }
 
+// AddSeat is orders or a form written for a side with the seat's SEAT n
+// after the header's SIDE: the seat's own ("" for the commander-in-chief).
+func AddSeat(text, seat string) string {
+	side, _ := SplitSeat(seat)
+	return strings.Replace(text, "SIDE "+side, "SIDE "+side+SeatHeader(seat), 1)
+}
+
 // CutSeat takes the SEAT n words out of a mail's header lines (those that
 // begin with GAME or SIDE), for a family's reader that knows no SEAT, and
 // says which seat number they named (0: none).
@@ -371,9 +378,9 @@ func (t *Team) Apply(side string, assigns []Assignment, known func(unit string) 
 	}
 }
 
-// WriteSeats writes a side's seats as comment lines of a seat's order
+// writeSeatList writes a side's seats as comment lines of a seat's order
 // form, the seat's own marked: "# -> us.2 Commander 1: A B C".
-func WriteSeats(b *strings.Builder, seats []Seat, seat string) {
+func writeSeatList(b *strings.Builder, seats []Seat, seat string) {
 	for _, s := range seats {
 		mark := "  "
 		if s.ID == seat {
@@ -403,11 +410,15 @@ func HasHeader(text string) bool {
 	return false
 }
 
-// ReadWholeSide reads a whole side's orders in a team game, every seat's at
-// once, as the judge writes a round's merged orders for a replay: its
-// ASSIGN lines (of any unit of the side: the side gives them) and the rest
-// with read, the family's reader of a side's orders.
+// ReadWholeSide reads a whole side's orders, as Position.Read does: in a
+// team game every seat's at once, as the judge writes a round's merged
+// orders for a replay, its ASSIGN lines (of any unit of the side: the side
+// gives them) and the rest with read, the family's reader of a side's
+// orders; with read alone for a side of one player (team nil).
 func ReadWholeSide[O any](text, side string, team *Team, known func(unit string) bool, maxErrors int, read func(text string) Reading) Reading {
+	if team == nil {
+		return read(text)
+	}
 	rest, assigns, probs := CutAssign(text, side)
 	for _, a := range assigns {
 		probs = append(probs, team.CheckAssign(side, side, a, known)...)

@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strings"
 
 	"fieldpost/engine"
 	"fieldpost/engine/brigadier/bot"
@@ -97,7 +96,7 @@ func (s *System) Load(stored []byte) (engine.Position, error) {
 	if st.Map == nil || len(st.Sides) != 2 {
 		return nil, errors.New("reading a Brigadier General Commands position: no map or not two sides")
 	}
-	teams, err := loadTeams(stored)
+	teams, err := engine.LoadTeams(family, stored)
 	if err != nil {
 		return nil, err
 	}
@@ -134,14 +133,14 @@ func (s *System) Plan(raw []byte, seat, game string, seed uint64) (engine.Plan, 
 	o := seatShare(v.Team, seat, bot.Plan(s.rs, st, side, seed))
 	plan.Orders = ordertext.Format(s.rs, st, o, game)
 	if n > 1 {
-		plan.Orders = commandText(strings.Replace(plan.Orders, "SIDE "+side, "SIDE "+side+engine.SeatHeader(seat), 1))
+		plan.Orders = team.WithoutChiefLines(engine.AddSeat(plan.Orders, seat))
 	}
 	if _, errs := ordertext.Parse(s.rs, st, side, plan.Orders); errs != nil && n == 1 {
 		plan.Orders = ordertext.Form(s.rs, st, side, game)
 		if v.Team != nil {
 			plan.Orders = (&Position{sys: s, st: st, teams: map[string]*engine.Team{side: v.Team}}).SeatForm(seat, game)
 		}
-		plan.Summary = fmt.Sprintf("the order form unchanged: the bot's orders did not read back: %v", errs[0])
+		plan.Summary = "the order form unchanged: the bot's orders did not read back: " + errs[0].String()
 		return plan, nil
 	}
 	moves, fires := 0, 0
@@ -204,13 +203,10 @@ func (p *Position) Form(side, game string) string {
 
 // Read implements engine.Position.
 func (p *Position) Read(side, text string, maxErrors int) engine.Reading {
-	if t := p.teams[side]; t != nil {
-		known := func(name string) bool { return p.st.Platoon(side, name) != nil }
-		return engine.ReadWholeSide[*rules.Orders](text, side, t, known, maxErrors, func(text string) engine.Reading {
-			return p.readSide(side, text, maxErrors)
-		})
-	}
-	return p.readSide(side, text, maxErrors)
+	known := func(name string) bool { return p.st.Platoon(side, name) != nil }
+	return engine.ReadWholeSide[*rules.Orders](text, side, p.teams[side], known, maxErrors, func(text string) engine.Reading {
+		return p.readSide(side, text, maxErrors)
+	})
 }
 
 // readSide reads a side's orders, its team's ASSIGN lines aside.
@@ -218,21 +214,17 @@ func (p *Position) readSide(side, text string, maxErrors int) engine.Reading {
 	if p.st.Side(side) == nil {
 		return engine.Reading{Errors: 1, Answer: fmt.Sprintf("there is no side %q in this game", side)}
 	}
-	sub, errs := ordertext.Parse(p.sys.rs, p.st, side, text)
-	r := engine.Reading{Found: sub.Lines > 0, Errors: len(errs)}
-	for _, l := range sub.Ignored {
-		r.Ignored = append(r.Ignored, engine.IgnoredLine{Line: l.N, Text: l.Raw, Why: "after the last order"})
-	}
-	switch {
-	case errs != nil:
-		r.Problems = ordertext.Problems(errs)
-		r.Answer = engine.Refusal(text, r.Problems, maxErrors)
-	case r.Found:
-		r.Orders = &Orders{Orders: sub.Orders}
-		r.Answer = ordertext.Echo(p.sys.rs, p.st, sub.Orders)
-	}
-	return r
+	return p.parse(side, text).Reading(text, maxErrors, p.echo)
 }
+
+// parse reads a side's order text.
+func (p *Position) parse(side, text string) engine.Parsed[*rules.Orders] {
+	sub, errs := ordertext.Parse(p.sys.rs, p.st, side, text)
+	return engine.Parsed[*rules.Orders]{Orders: sub.Orders, Found: sub.Lines > 0, Problems: errs, Round: sub.Round, Ignored: sub.Ignored}
+}
+
+// echo says accepted orders back.
+func (p *Position) echo(o *rules.Orders) string { return ordertext.Echo(p.sys.rs, p.st, o) }
 
 // Default implements engine.Position: the solo-play advice (brief §3).
 func (p *Position) Default(side string) engine.Orders {
@@ -250,19 +242,12 @@ func (p *Position) WriteOrders(side string, o engine.Orders, game string) (strin
 	if err != nil {
 		return "", err
 	}
-	text := ordertext.Format(p.sys.rs, p.st, bo, game)
-	if jo, ok := o.(*Orders); ok {
-		for _, a := range jo.Assign {
-			text = strings.Replace(text, "\nEND\n", fmt.Sprintf("\nASSIGN %s TO %s\nEND\n", strings.Join(a.Units, " "), a.Seat), 1)
-		}
-	}
-	return text, nil
+	return engine.WriteAssigns(ordertext.Format(p.sys.rs, p.st, bo, game), o.(*Orders).Assign), nil // OrdersOf checked its type
 }
 
 // Play implements engine.Position.
 func (p *Position) Play(orders map[string]engine.Orders, dice engine.Dice) (engine.Position, engine.Round, error) {
 	var list []*rules.Orders
-	var given []*Orders
 	for _, sd := range p.st.Sides {
 		o, found := orders[sd.Name]
 		if !found || o == nil {
@@ -273,13 +258,12 @@ func (p *Position) Play(orders map[string]engine.Orders, dice engine.Dice) (engi
 			return nil, nil, err
 		}
 		list = append(list, bo)
-		given = append(given, o.(*Orders)) // OrdersOf checked its type
 	}
 	next, events, err := rules.Resolve(p.sys.rs, p.st, list, dice)
 	if err != nil {
 		return nil, nil, err
 	}
-	after := &Position{sys: p.sys, st: next, teams: p.afterTurn(given, next)}
+	after := &Position{sys: p.sys, st: next, teams: engine.AfterPlay(p.teams, orders, func(side, name string) bool { return next.Platoon(side, name) != nil })}
 	return after, &Round{Played: engine.Played[*Position, rules.Event]{Before: p, After: after, Events: events}}, nil
 }
 

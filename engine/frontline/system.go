@@ -84,7 +84,7 @@ func (s *System) Load(raw []byte) (engine.Position, error) {
 	if err != nil {
 		return nil, err
 	}
-	teams, err := loadTeams(raw)
+	teams, err := engine.LoadTeams(family, raw)
 	if err != nil {
 		return nil, err
 	}
@@ -111,15 +111,13 @@ func (s *System) Plan(view []byte, seat, game string, seed uint64) (engine.Plan,
 		return plan, nil // its standing orders went with its own turn
 	}
 	o := bot.Plan(v, side)
-	teams, err := loadTeams(view)
+	teams, err := engine.LoadTeams(family, view)
 	if err != nil {
 		return engine.Plan{}, err
 	}
 	o = seatShare(teams[side], seat, o)
 	plan.Orders = ordertext.Format(v, o, game)
-	if h := engine.SeatHeader(seat); h != "" {
-		plan.Orders = strings.Replace(plan.Orders, "SIDE "+side, "SIDE "+side+h, 1)
-	}
+	plan.Orders = engine.AddSeat(plan.Orders, seat)
 	plan.Summary = fmt.Sprintf("%d buys, %d moves, %d engagements", len(o.Buys), len(o.Moves), len(o.Engagements))
 	return plan, nil
 }
@@ -160,56 +158,31 @@ func (p *Position) Form(side, game string) string { return ordertext.Form(p.st, 
 
 // Read implements engine.Position.
 func (p *Position) Read(side, text string, maxErrors int) engine.Reading {
-	if name := p.side(side); p.teams[name] != nil {
-		known := func(u string) bool { return p.st.Unit(name, u) != nil }
-		return engine.ReadWholeSide[rules.Orders](text, name, p.teams[name], known, maxErrors, func(text string) engine.Reading {
-			return p.readSide(side, text, maxErrors)
-		})
-	}
-	return p.readSide(side, text, maxErrors)
+	name := p.side(side)
+	known := func(u string) bool { return p.st.Unit(name, u) != nil }
+	return engine.ReadWholeSide[rules.Orders](text, name, p.teams[name], known, maxErrors, func(text string) engine.Reading {
+		return p.readSide(side, text, maxErrors)
+	})
 }
 
 // readSide reads a side's orders, its team's ASSIGN lines aside.
 func (p *Position) readSide(side, text string, maxErrors int) engine.Reading {
-	o, probs := ordertext.Parse(p.st, side, text)
-	r := engine.Reading{Errors: len(probs), Found: found(o)}
-	if len(probs) > 0 {
-		r.Problems = problems(probs)
-		r.Answer = engine.Refusal(text, r.Problems, maxErrors)
-		return r
-	}
-	if r.Found {
-		r.Orders = &Orders{Orders: o}
-		r.Answer = ordertext.Echo(p.st, o)
-	}
-	return r
+	return p.parse(side, text).Reading(text, maxErrors, p.echo)
 }
+
+// parse reads a side's order text.
+func (p *Position) parse(side, text string) engine.Parsed[rules.Orders] {
+	sub, probs := ordertext.Parse(p.st, side, text)
+	return engine.Parsed[rules.Orders]{Orders: sub.Orders, Found: found(sub.Orders), Problems: probs, Round: sub.Round}
+}
+
+// echo says accepted orders back, with the odds of their shots.
+func (p *Position) echo(o rules.Orders) string { return ordertext.Echo(p.st, o) }
 
 // found reports whether orders hold anything a player wrote.
 func found(o rules.Orders) bool {
 	return len(o.Buys)+len(o.Builds)+len(o.Idle)+len(o.Moves)+len(o.Engagements)+len(o.Deploys)+
 		len(o.Rush)+len(o.Encircle) > 0 || o.Convert != "" || o.Standing != nil
-}
-
-// problems are the rules' problems as the judge writes them, under their
-// lines of the text read.
-func problems(probs []rules.Problem) []engine.Problem {
-	out := make([]engine.Problem, len(probs))
-	for i, pr := range probs {
-		out[i] = engine.Problem{Line: pr.Line, Text: pr.Text, Rule: sectionReference(pr.Section)}
-	}
-	return out
-}
-
-// sectionReference writes a section of the book as a reference: "V.4"
-// is "§V.4"; what is not a numbered section ("Glossary Smoke") stays as
-// it is.
-func sectionReference(section string) string {
-	head, _, _ := strings.Cut(section, ".")
-	if head != "" && strings.Trim(head, "IVX") == "" {
-		return "§" + section
-	}
-	return section
 }
 
 // Stand implements engine.Standing: a waiting side's REACT orders replace
@@ -221,11 +194,12 @@ func (p *Position) Stand(side, text string, maxErrors int) (engine.Position, eng
 		return nil, engine.Reading{Errors: 1, Found: true, Problems: why, Answer: engine.Refusal(text, why, maxErrors)}
 	}
 	text, _ = engine.CutSeat(text)
-	o, probs := ordertext.Parse(p.st, side, text)
-	r := engine.Reading{Errors: len(probs), Found: found(o)}
+	sub, probs := ordertext.Parse(p.st, side, text)
+	o := sub.Orders
+	r := engine.Reading{Errors: len(probs), Found: found(o), Round: sub.Round}
 	switch {
 	case len(probs) > 0:
-		r.Problems = problems(probs)
+		r.Problems = probs
 		r.Answer = engine.Refusal(text, r.Problems, maxErrors)
 		return nil, r
 	case o.Standing == nil:
@@ -258,15 +232,7 @@ func (p *Position) WriteOrders(side string, o engine.Orders, game string) (strin
 	if err != nil {
 		return "", err
 	}
-	text := ordertext.Format(p.st, fo, game)
-	if jo, ok := o.(*Orders); ok && len(jo.Assign) > 0 {
-		var b strings.Builder
-		for _, a := range jo.Assign {
-			fmt.Fprintf(&b, "ASSIGN %s TO %s\n", strings.Join(a.Units, " "), a.Seat)
-		}
-		text = strings.Replace(text, "\nEND\n", "\n"+b.String()+"END\n", 1)
-	}
-	return text, nil
+	return engine.WriteAssigns(ordertext.Format(p.st, fo, game), o.(*Orders).Assign), nil // OrdersOf checked its type
 }
 
 // Play implements engine.Position: the active side's player turn.
@@ -284,7 +250,7 @@ func (p *Position) Play(orders map[string]engine.Orders, dice engine.Dice) (engi
 	if err != nil {
 		return nil, nil, err
 	}
-	after := &Position{st: next, teams: p.afterTurn(active, o.(*Orders).Assign, next)} // OrdersOf checked its type
+	after := &Position{st: next, teams: p.afterTurn(active, o, next)}
 	return after, &Round{Played: engine.Played[*Position, rules.Event]{Before: p, After: after, Events: events}}, nil
 }
 

@@ -2,10 +2,8 @@ package frontline
 
 import (
 	"cmp"
-	"encoding/json"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"fieldpost/engine"
@@ -28,19 +26,21 @@ import (
 
 var _ engine.Seated = (*Position)(nil)
 
-// maxSeats: a General and at most four Commanders (§IV.2).
-const maxSeats = 5
+// team is what the book says of Frontline's teams: a General and at most
+// four Commanders (§IV.2). Which orders are the General's it checks by
+// their kind (seatProblems).
+var team = &engine.TeamRules{
+	MaxSeats: 5, Chief: "Frontline General", Subordinate: "Commander",
+	ChiefRole: "# You are the Frontline General (§IV.2): PRODUCE, IDLE, RELOCATE, CONVERT, the Command Cards\n" +
+		"# (RUSH, ENCIRCLE, PUSH, SUSPEND, WITHDRAW, CEASEFIRE, SURRENDER, INSPIRE), REACT, and the\n" +
+		"# units you keep. ASSIGN unit... TO seat gives units to a seat from your next turn.\n",
+	SubordinateRole: "# You are a Commander (§IV.2): you MOVE, fight (COMBAT) and DEPLOY your own units; the rest\n" +
+		"# is the General's. ASSIGN unit... TO seat attaches your units to another seat from your next turn.\n",
+	Units: "units", Rule: "§IV.2", Effect: "your next turn",
+}
 
 // MaxSeats implements engine.Seated.
-func (p *Position) MaxSeats() int { return maxSeats }
-
-// seatName is seat n's name for people.
-func seatName(n int) string {
-	if n <= 1 {
-		return "Frontline General"
-	}
-	return "Commander " + strconv.Itoa(n-1)
-}
+func (p *Position) MaxSeats() int { return team.MaxSeats }
 
 // Seats implements engine.Seated.
 func (p *Position) Seats(side string) []engine.Seat {
@@ -51,7 +51,7 @@ func (p *Position) Seats(side string) []engine.Seat {
 			units = append(units, u.ID)
 		}
 	}
-	return p.teams[side].List(side, seatName(1), units)
+	return p.teams[side].List(side, team.SeatName(1), units)
 }
 
 // WithSeats implements engine.Seated: the General keeps the command posts,
@@ -82,7 +82,7 @@ func (p *Position) WithSeats(seats []engine.SeatSetup) (engine.Position, error) 
 			seats[i].Units[j] = strings.ToUpper(u)
 		}
 	}
-	teams, err := engine.NewTeams(seats, maxSeats, deal, func(side, u string) bool { return p.st.Unit(side, u) != nil }, seatName)
+	teams, err := engine.NewTeams(seats, team.MaxSeats, deal, func(side, u string) bool { return p.st.Unit(side, u) != nil }, team.SeatName)
 	if err != nil {
 		return nil, err
 	}
@@ -157,8 +157,8 @@ func (p *Position) SeatForm(seat, game string) string {
 			continue
 		}
 		if i == 0 {
-			b.WriteString(strings.Replace(line, "SIDE "+side, "SIDE "+side+engine.SeatHeader(seat), 1) + "\n")
-			p.writeSeats(&b, side, seat)
+			b.WriteString(engine.AddSeat(line, seat) + "\n")
+			team.WriteSeats(&b, p.Seats(side), seat)
 			continue
 		}
 		if len(f) > 0 && !strings.HasPrefix(f[0], "#") {
@@ -183,89 +183,41 @@ func (p *Position) SeatForm(seat, game string) string {
 
 var sectionWords = map[string]struct{}{"PRODUCE": {}, "MOVE": {}, "COMBAT": {}, "DEPLOY": {}, "REACT": {}, "END": {}}
 
-// writeSeats writes, as comments, the side's seats and their units, and
-// what this seat orders.
-func (p *Position) writeSeats(b *strings.Builder, side, seat string) {
-	engine.WriteSeats(b, p.Seats(side), seat)
-	if seat == side {
-		b.WriteString("# You are the Frontline General (§IV.2): PRODUCE, IDLE, RELOCATE, CONVERT, the Command Cards\n" +
-			"# (RUSH, ENCIRCLE, PUSH, SUSPEND, WITHDRAW, CEASEFIRE, SURRENDER, INSPIRE), REACT, and the\n" +
-			"# units you keep. ASSIGN unit... TO seat gives units to a seat from your next turn.\n")
-		return
-	}
-	b.WriteString("# You are a Commander (§IV.2): you MOVE, fight (COMBAT) and DEPLOY your own units; the rest\n" +
-		"# is the General's. ASSIGN unit... TO seat attaches your units to another seat from your next turn.\n")
-}
-
 // SeatRead implements engine.Seated.
 func (p *Position) SeatRead(seat, text string, maxErrors int) engine.Reading {
 	side, n := engine.SplitSeat(seat)
 	side = strings.ToUpper(side)
 	seat = engine.SeatID(side, n)
-	team := p.teams[side]
-	if n != 1 && !team.Has(seat) {
-		why := []engine.Problem{{Text: fmt.Sprintf("there is no seat %s in this game", seat)}}
-		return engine.Reading{Errors: 1, Problems: why, Answer: engine.Refusal(text, why, maxErrors)}
-	}
-	mail := text
-	text, said := engine.CutSeat(text)
-	text, assigns, probs := engine.CutAssign(text, side)
-	probs = append(probs, engine.SeatMismatch(said, n, seat)...)
-	known := func(u string) bool { return p.st.Unit(side, u) != nil }
-	for i, a := range assigns {
-		for k, u := range a.Units {
-			a.Units[k] = strings.ToUpper(u)
-		}
-		probs = append(probs, team.CheckAssign(side, seat, a, known)...)
-		for k, u := range a.Units {
-			if top := p.topCarrier(side, u); top != u {
-				assigns[i].Units[k] = top // a crew or passenger goes with what carries it
+	return engine.ReadSeat(seat, text, maxErrors, engine.SeatReader[rules.Orders]{
+		Rules: team, Team: p.teams[side],
+		Known: func(u string) bool { return p.st.Unit(side, u) != nil },
+		Names: func(units []string) []string {
+			for k, u := range units {
+				units[k] = strings.ToUpper(u)
 			}
-		}
-	}
-	o, parsed := ordertext.Parse(p.st, side, text)
-	probs = append(probs, problems(parsed)...)
-	probs = append(probs, p.seatProblems(seat, o, text)...)
-	slices.SortStableFunc(probs, func(a, b engine.Problem) int { return a.Line - b.Line })
-	r := engine.Reading{Errors: len(probs), Found: found(o) || len(assigns) > 0 || engine.HasHeader(text)}
-	if len(probs) > 0 {
-		r.Problems = probs
-		r.Answer = engine.Refusal(mail, probs, maxErrors)
-		return r
-	}
-	if r.Found {
-		r.Orders = &Orders{Orders: o, Assign: assigns}
-		r.Answer = ordertext.Echo(p.st, o) + echoAssign(assigns)
-	}
-	return r
-}
-
-// echoAssign says accepted ASSIGN lines back.
-func echoAssign(assigns []engine.Assignment) string {
-	var b strings.Builder
-	for _, a := range assigns {
-		fmt.Fprintf(&b, "  %s pass to seat %s from your next turn\n", strings.Join(a.Units, " "), a.Seat)
-	}
-	return b.String()
+			return units
+		},
+		Goes: func(u string) string { return p.topCarrier(side, u) }, // a crew or passenger goes with what carries it
+		Read: func(text string) engine.Parsed[rules.Orders] {
+			read := p.parse(side, text)
+			read.Found = read.Found || engine.HasHeader(text)
+			read.Problems = append(read.Problems, p.seatProblems(seat, read.Orders, text)...)
+			return read
+		},
+		Echo: p.echo,
+	})
 }
 
 // seatProblems are the orders a seat gives that are not its to give
 // (§IV.2, Table IV.1).
 func (p *Position) seatProblems(seat string, o rules.Orders, text string) []engine.Problem {
 	side, n := engine.SplitSeat(seat)
-	side = strings.ToUpper(side)
-	team := p.teams[side]
-	var probs []engine.Problem
+	c := team.Check(p.teams[side], seat)
 	generals := func(line int, what, why string) {
-		probs = append(probs, engine.Problem{Line: line, Rule: "§IV.2, Table IV.1",
+		c.Problems = append(c.Problems, engine.Problem{Line: line, Rule: "§IV.2, Table IV.1",
 			Text: fmt.Sprintf("%s is the Frontline General's to order, not a Commander's: %s", what, why)})
 	}
-	commands := func(line int, unit string) {
-		if !team.Commands(side, seat, unit) {
-			probs = append(probs, engine.Problem{Line: line, Rule: "§IV.2",
-				Text: fmt.Sprintf("%s is commanded by seat %s, not by you (%s): each seat orders only its own units", unit, team.OwnerOf(side, unit), seat)})
-		}
-	}
+	commands := c.Unit
 	if n > 1 {
 		for _, by := range o.Buys {
 			generals(by.Line, "BUY", "he selects and stages the forces")
@@ -322,7 +274,7 @@ func (p *Position) seatProblems(seat string, o rules.Orders, text string) []engi
 	for _, d := range o.Deploys {
 		commands(d.Line, d.Unit)
 	}
-	return probs
+	return c.Problems
 }
 
 // lineOf is the number of the first line of text that begins with word.
@@ -341,45 +293,25 @@ func lineOf(text, word string) int {
 // clash (a unit in two engagements) are refused by the rules' check.
 func (p *Position) Merge(side string, seats map[string]engine.Orders) (engine.Orders, error) {
 	side = strings.ToUpper(side)
-	ids := make([]string, 0, len(seats))
-	for id := range seats {
-		ids = append(ids, id)
-	}
-	slices.SortFunc(ids, func(a, b string) int {
-		_, x := engine.SplitSeat(a)
-		_, y := engine.SplitSeat(b)
-		return x - y
-	})
-	merged := &Orders{Orders: p.st.Default(side)}
-	var chiefAssign []engine.Assignment
-	for _, id := range ids {
-		o, ok := seats[id].(*Orders)
-		if !ok {
-			return nil, fmt.Errorf("orders of %s are not Frontline General orders: %T", id, seats[id])
-		}
-		m, so := &merged.Orders, o.Orders
-		if _, n := engine.SplitSeat(id); n == 1 {
+	m := p.st.Default(side)
+	assigns, err := engine.MergeSeats(family, seats, func(chief bool, so rules.Orders) {
+		if chief {
 			m.Buys, m.Builds, m.Idle, m.Rush = so.Buys, so.Builds, so.Idle, so.Rush
 			m.Encircle, m.Convert, m.Relocate, m.Standing = so.Encircle, so.Convert, so.Relocate, so.Standing
-			chiefAssign = o.Assign
-		} else {
-			merged.Assign = append(merged.Assign, o.Assign...)
 		}
 		m.Moves = append(m.Moves, so.Moves...)
 		m.Deploys = append(m.Deploys, so.Deploys...)
 		for _, e := range so.Engagements {
 			m.Engagements = joinEngagement(m.Engagements, e)
 		}
+	})
+	if err != nil {
+		return nil, err
 	}
-	merged.Assign = append(merged.Assign, chiefAssign...)
-	if probs := p.st.Validate(merged.Orders); len(probs) > 0 {
-		msgs := make([]string, len(probs))
-		for i, pr := range probs {
-			msgs[i] = pr.Error()
-		}
-		return nil, fmt.Errorf("the seats' orders together break the rules: %s (line numbers are of each seat's mail)", strings.Join(msgs, "; "))
+	if err := engine.MergeBroken(p.st.Validate(m)); err != nil {
+		return nil, err
 	}
-	return merged, nil
+	return &Orders{Orders: m, Assign: assigns}, nil
 }
 
 // joinEngagement adds an engagement to a side's, joined with the one
@@ -422,29 +354,10 @@ type stored struct {
 	Teams map[string]*engine.Team `json:"teams,omitempty"`
 }
 
-// loadTeams reads the teams stored beside a state.
-func loadTeams(raw []byte) (map[string]*engine.Team, error) {
-	var s struct {
-		Teams map[string]*engine.Team `json:"teams"`
-	}
-	if err := json.Unmarshal(raw, &s); err != nil {
-		return nil, fmt.Errorf("frontline position's teams: %w", err)
-	}
-	return s.Teams, nil
-}
-
-// afterTurn is the teams after a turn: the active side's assignments done.
-func (p *Position) afterTurn(active string, assign []engine.Assignment, next *rules.State) map[string]*engine.Team {
-	if p.teams == nil {
-		return nil
-	}
-	teams := map[string]*engine.Team{}
-	for side, t := range p.teams {
-		teams[side] = t.Clone()
-	}
-	if t := teams[active]; t != nil {
-		t.Apply(active, assign, func(u string) bool { return next.Unit(active, u) != nil })
-	}
+// afterTurn is the teams after a turn: the active side's assignments done,
+// what is carried with its carrier.
+func (p *Position) afterTurn(active string, o engine.Orders, next *rules.State) map[string]*engine.Team {
+	teams := engine.AfterPlay(p.teams, map[string]engine.Orders{active: o}, func(side, u string) bool { return next.Unit(side, u) != nil })
 	carried(next, teams)
 	return teams
 }

@@ -1,6 +1,11 @@
 package hexdraw
 
-import "sync"
+import (
+	"crypto/sha256"
+	"encoding/json"
+	"fmt"
+	"sync"
+)
 
 // Base is the part of a map's picture that only the map decides (its
 // terrain, roads, grid and hex numbers): a game's map is drawn every
@@ -20,6 +25,17 @@ var bases = struct {
 }{m: map[string]*Base{}}
 
 const maxBases = 32
+
+// BaseKey names a base by everything that draws it: the family's name and
+// what it shows (the map, its terrain, its marked hexes, the size), written
+// as JSON and hashed.
+func BaseKey(family string, shows any) string {
+	b, err := json.Marshal(shows)
+	if err != nil {
+		panic(fmt.Sprintf("a map's base does not marshal: %v", err)) // maps are stored as JSON: they always marshal
+	}
+	return fmt.Sprintf("%s %x", family, sha256.Sum256(b))
+}
 
 // KeptBase is the base kept under key, if any.
 func KeptBase(key string) (*Base, bool) {

@@ -12,7 +12,9 @@
 package hexdraw
 
 import (
+	"fmt"
 	"image/color"
+	"io"
 	"math"
 	"slices"
 )
@@ -83,6 +85,17 @@ type Picture struct {
 // name everything the base shows.
 func (p *Picture) Base(key string) {
 	p.baseKey, p.baseLen = key, len(p.items)
+}
+
+// Write writes the picture as a PNG or an SVG (format "png", "svg").
+func (p *Picture) Write(w io.Writer, format string) error {
+	switch format {
+	case "png":
+		return p.PNG(w)
+	case "svg":
+		return p.SVG(w)
+	}
+	return fmt.Errorf("no %q picture of a map: the pictures are png and svg", format)
 }
 
 // New starts a picture of w x h pixels.

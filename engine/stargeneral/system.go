@@ -91,7 +91,7 @@ func (s *System) Load(stored []byte) (engine.Position, error) {
 	if err != nil {
 		return nil, err
 	}
-	if p.teams, err = loadTeams(stored); err != nil {
+	if p.teams, err = engine.LoadTeams(family, stored); err != nil {
 		return nil, err
 	}
 	return p, nil
@@ -134,7 +134,7 @@ func (s *System) Plan(view []byte, seat, game string, seed uint64) (engine.Plan,
 	}
 	plan.Orders = ordertext.Format(rs, st, o, game)
 	if h := engine.SeatHeader(seat); h != "" {
-		plan.Orders = subordinateText(strings.Replace(plan.Orders, "  ROUND", "  "+strings.TrimSpace(h)+"  ROUND", 1))
+		plan.Orders = team.WithoutChiefLines(strings.Replace(plan.Orders, "  ROUND", "  "+strings.TrimSpace(h)+"  ROUND", 1))
 		plan.Summary = "seat " + seat + ": "
 	}
 	if _, errs := ordertext.Parse(rs, st, side, plan.Orders); errs != nil && engine.SeatHeader(seat) == "" {
@@ -144,7 +144,7 @@ func (s *System) Plan(view []byte, seat, game string, seed uint64) (engine.Plan,
 		if sit.Teams[side] != nil {
 			plan.Orders = (&Position{sys: s, rs: rs, st: st, teams: sit.Teams}).SeatForm(seat, game)
 		}
-		plan.Summary = "the order form unchanged: the bot's orders did not read back: " + errs.Error()
+		plan.Summary = "the order form unchanged: the bot's orders did not read back: " + errs[0].String()
 		return plan, nil
 	}
 	attacks := 0
@@ -238,32 +238,25 @@ func (p *Position) Form(side, game string) string { return ordertext.Form(p.rs, 
 
 // Read implements engine.Position.
 func (p *Position) Read(side, text string, maxErrors int) engine.Reading {
-	if t := p.teams[side]; t != nil {
-		known := func(u string) bool { x := p.st.Unit(u); return x != nil && x.Side == side && !x.Removed }
-		return engine.ReadWholeSide[*rules.Orders](text, side, t, known, maxErrors, func(text string) engine.Reading {
-			return p.readSide(side, text, maxErrors)
-		})
-	}
-	return p.readSide(side, text, maxErrors)
+	known := func(u string) bool { return p.known(side, u) }
+	return engine.ReadWholeSide[*rules.Orders](text, side, p.teams[side], known, maxErrors, func(text string) engine.Reading {
+		return p.readSide(side, text, maxErrors)
+	})
 }
 
 // readSide reads a side's orders, its team's ASSIGN lines aside.
 func (p *Position) readSide(side, text string, maxErrors int) engine.Reading {
-	sub, errs := ordertext.Parse(p.rs, p.st, side, text)
-	r := engine.Reading{Found: sub.Lines > 0, Errors: len(errs), Round: sub.Round}
-	for _, l := range sub.Ignored {
-		r.Ignored = append(r.Ignored, engine.IgnoredLine{Line: l.Line, Text: l.Quote, Why: l.Msg})
-	}
-	switch {
-	case errs != nil:
-		r.Problems = ordertext.Problems(errs)
-		r.Answer = engine.Refusal(text, r.Problems, maxErrors)
-	case r.Found:
-		r.Orders = &Orders{Orders: sub.Orders}
-		r.Answer = ordertext.Echo(p.rs, p.st, sub.Orders)
-	}
-	return r
+	return p.parse(side, text).Reading(text, maxErrors, p.echo)
 }
+
+// parse reads a side's order text.
+func (p *Position) parse(side, text string) engine.Parsed[*rules.Orders] {
+	sub, errs := ordertext.Parse(p.rs, p.st, side, text)
+	return engine.Parsed[*rules.Orders]{Orders: sub.Orders, Found: sub.Lines > 0, Problems: errs, Round: sub.Round, Ignored: sub.Ignored}
+}
+
+// echo says accepted orders back, with the odds of their attacks.
+func (p *Position) echo(o *rules.Orders) string { return ordertext.Echo(p.rs, p.st, o) }
 
 // Default implements engine.Position: everything holds.
 func (p *Position) Default(side string) engine.Orders {
@@ -283,11 +276,7 @@ func (p *Position) WriteOrders(side string, o engine.Orders, game string) (strin
 	}
 	for _, so := range list {
 		if so.Orders.Side == side {
-			text := ordertext.Format(p.rs, p.st, so.Orders, game)
-			for _, a := range so.Assign {
-				text = strings.Replace(text, "\nEND\n", fmt.Sprintf("\nASSIGN %s TO %s\nEND\n", strings.Join(a.Units, " "), a.Seat), 1)
-			}
-			return text, nil
+			return engine.WriteAssigns(ordertext.Format(p.rs, p.st, so.Orders, game), so.Assign), nil
 		}
 	}
 	return "", fmt.Errorf("no side %q", side)
@@ -307,7 +296,7 @@ func (p *Position) Play(orders map[string]engine.Orders, dice engine.Dice) (engi
 	if err != nil {
 		return nil, nil, err
 	}
-	after := &Position{sys: p.sys, rs: p.rs, st: next, teams: p.afterRound(list, next)}
+	after := &Position{sys: p.sys, rs: p.rs, st: next, teams: engine.AfterPlay(p.teams, orders, func(_, u string) bool { x := next.Unit(u); return x != nil && !x.Removed })}
 	return after, &Round{Played: engine.Played[*Position, rules.Event]{Before: p, After: after, Events: events}}, nil
 }
 

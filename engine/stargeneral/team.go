@@ -1,10 +1,8 @@
 package stargeneral
 
 import (
-	"encoding/json"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"fieldpost/engine"
@@ -23,20 +21,22 @@ import (
 
 var _ engine.Seated = (*Position)(nil)
 
-// maxSeats: a commander and four subordinates, as many as a corps has
-// divisions or a division regiments in the bundled scenarios.
-const maxSeats = 5
+// team is what Star General's rules say of its teams: a commander and four
+// subordinates, as many as a corps has divisions or a division regiments
+// in the bundled scenarios.
+var team = &engine.TeamRules{
+	MaxSeats: 5, Chief: "Commander", Subordinate: "Subordinate",
+	ChiefRole: "# You command the side: PRIORITY, ARTILLERY, AIR, LOSSES/PURSUE/HOLD-AT-COST/DEFENSIVE-SUPPORT,\n" +
+		"# the night's RECOVER, PLATOON and REBUILD, and the units you keep. ASSIGN unit... TO seat\n" +
+		"# gives units to a seat from the next round.\n",
+	SubordinateRole: "# You command your units: status, paths, attacks and their fire support, night RESHUFFLE.\n" +
+		"# ASSIGN unit... TO seat passes your units to another seat from the next round.\n",
+	ChiefWords: sideWide, ChiefTitle: "side's commander", SubordinateTitle: "subordinate",
+	Units: "units", Effect: "the next round",
+}
 
 // MaxSeats implements engine.Seated.
-func (p *Position) MaxSeats() int { return maxSeats }
-
-// seatName is seat n's name for people.
-func seatName(n int) string {
-	if n <= 1 {
-		return "Commander"
-	}
-	return "Subordinate " + strconv.Itoa(n-1)
-}
+func (p *Position) MaxSeats() int { return team.MaxSeats }
 
 // Seats implements engine.Seated.
 func (p *Position) Seats(side string) []engine.Seat {
@@ -44,7 +44,7 @@ func (p *Position) Seats(side string) []engine.Seat {
 	for _, u := range p.st.ActiveUnits(side) {
 		units = append(units, u.ID)
 	}
-	return p.teams[side].List(side, seatName(1), units)
+	return p.teams[side].List(side, team.SeatName(1), units)
 }
 
 // WithSeats implements engine.Seated: units are dealt in the scenario's
@@ -58,7 +58,7 @@ func (p *Position) WithSeats(seats []engine.SeatSetup) (engine.Position, error) 
 			deal[sd.Name] = append(deal[sd.Name], u.ID)
 		}
 	}
-	teams, err := engine.NewTeams(seats, maxSeats, deal, func(side, u string) bool { x := p.st.Unit(u); return x != nil && x.Side == side && !x.Removed }, seatName)
+	teams, err := engine.NewTeams(seats, team.MaxSeats, deal, func(side, u string) bool { return p.known(side, u) }, team.SeatName)
 	if err != nil {
 		return nil, err
 	}
@@ -83,8 +83,8 @@ var unitWords = map[string]bool{"BN": true, "BATTALION": true, "UNIT": true, "RE
 func (p *Position) SeatForm(seat, game string) string {
 	side, n := engine.SplitSeat(seat)
 	form := ordertext.Form(p.rs, p.st, side, game)
-	team := p.teams[side]
-	if team == nil {
+	t := p.teams[side]
+	if t == nil {
 		return form
 	}
 	var b strings.Builder
@@ -97,12 +97,12 @@ func (p *Position) SeatForm(seat, game string) string {
 						line = strings.Replace(line, "ROUND", strings.TrimSpace(engine.SeatHeader(seat))+"  ROUND", 1)
 					}
 					b.WriteString(line)
-					p.writeSeats(&b, side, seat)
+					team.WriteSeats(&b, p.Seats(side), seat)
 					continue
 				}
 				b.WriteString(line)
 			}
-		case kind == "unit" && !team.Commands(side, seat, unit):
+		case kind == "unit" && !t.Commands(side, seat, unit):
 		case kind == "side" && n > 1:
 			if strings.Contains(para, "\nEND") || strings.HasPrefix(para, "END") {
 				b.WriteString("END\n")
@@ -133,87 +133,42 @@ func paragraphKind(para string) (kind, unit string) {
 	return kind, ""
 }
 
-// writeSeats writes the seats and what this one orders, as comments.
-func (p *Position) writeSeats(b *strings.Builder, side, seat string) {
-	engine.WriteSeats(b, p.Seats(side), seat)
-	if seat == side {
-		b.WriteString("# You command the side: PRIORITY, ARTILLERY, AIR, LOSSES/PURSUE/HOLD-AT-COST/DEFENSIVE-SUPPORT,\n" +
-			"# the night's RECOVER, PLATOON and REBUILD, and the units you keep. ASSIGN unit... TO seat\n" +
-			"# gives units to a seat from the next round.\n")
-		return
-	}
-	b.WriteString("# You command your units: status, paths, attacks and their fire support, night RESHUFFLE.\n" +
-		"# ASSIGN unit... TO seat passes your units to another seat from the next round.\n")
-}
-
 // SeatRead implements engine.Seated.
 func (p *Position) SeatRead(seat, text string, maxErrors int) engine.Reading {
-	side, n := engine.SplitSeat(seat)
-	team := p.teams[side]
-	if n != 1 && !team.Has(seat) {
-		why := []engine.Problem{{Text: fmt.Sprintf("there is no seat %s in this game", seat)}}
-		return engine.Reading{Errors: 1, Problems: why, Answer: engine.Refusal(text, why, maxErrors)}
-	}
-	mail := text
-	text, said := engine.CutSeat(text)
-	text, assigns, probs := engine.CutAssign(text, side)
-	probs = append(probs, engine.SeatMismatch(said, n, seat)...)
-	known := func(u string) bool { x := p.st.Unit(u); return x != nil && x.Side == side && !x.Removed }
-	for _, a := range assigns {
-		probs = append(probs, team.CheckAssign(side, seat, a, known)...)
-	}
-	sub, errs := ordertext.Parse(p.rs, p.st, side, text)
-	r := engine.Reading{Found: sub.Lines > 0 || len(assigns) > 0 || engine.HasHeader(text), Round: sub.Round}
-	for _, l := range sub.Ignored {
-		r.Ignored = append(r.Ignored, engine.IgnoredLine{Line: l.Line, Text: l.Quote, Why: l.Msg})
-	}
-	probs = append(probs, ordertext.Problems(errs)...)
-	probs = append(probs, p.seatProblems(seat, sub.Orders, text)...)
-	slices.SortStableFunc(probs, func(a, b engine.Problem) int { return a.Line - b.Line })
-	r.Errors = len(probs)
-	switch {
-	case len(probs) > 0:
-		r.Problems = probs
-		r.Answer = engine.Refusal(mail, probs, maxErrors)
-	case r.Found:
-		r.Orders = &Orders{Orders: sub.Orders, Assign: assigns}
-		r.Answer = ordertext.Echo(p.rs, p.st, sub.Orders)
-		for _, a := range assigns {
-			r.Answer += fmt.Sprintf("  %s pass to seat %s from the next round\n", strings.Join(a.Units, " "), a.Seat)
-		}
-	}
-	return r
+	side, _ := engine.SplitSeat(seat)
+	return engine.ReadSeat(seat, text, maxErrors, engine.SeatReader[*rules.Orders]{
+		Rules: team, Team: p.teams[side],
+		Known: func(u string) bool { return p.known(side, u) },
+		Read: func(text string) engine.Parsed[*rules.Orders] {
+			read := p.parse(side, text)
+			read.Found = read.Found || engine.HasHeader(text)
+			read.Problems = append(read.Problems, p.seatProblems(seat, read.Orders, text)...)
+			return read
+		},
+		Echo: p.echo,
+	})
+}
+
+// known reports whether unit is a unit of side in play.
+func (p *Position) known(side, unit string) bool {
+	u := p.st.Unit(unit)
+	return u != nil && u.Side == side && !u.Removed
 }
 
 // seatProblems are the orders a seat gives that are not its own.
 func (p *Position) seatProblems(seat string, o *rules.Orders, text string) []engine.Problem {
-	side, n := engine.SplitSeat(seat)
-	team := p.teams[side]
-	var probs []engine.Problem
-	if n > 1 {
-		for i, line := range strings.Split(text, "\n") {
-			if f := strings.Fields(line); len(f) > 0 && sideWide[strings.ToUpper(f[0])] != "" {
-				probs = append(probs, engine.Problem{Line: i + 1, Text: fmt.Sprintf("%s is the side's commander's to order (%s), not a subordinate's", sideWide[strings.ToUpper(f[0])], side)})
-			}
-		}
-	}
-	not := func(unit string) {
-		probs = append(probs, engine.Problem{Line: unitLine(text, unit),
-			Text: fmt.Sprintf("%s is commanded by seat %s, not by you (%s): each seat orders only its own units", unit, team.OwnerOf(side, unit), seat)})
-	}
+	side, _ := engine.SplitSeat(seat)
+	c := team.Check(p.teams[side], seat)
+	c.ChiefLines(text)
 	for _, uo := range o.Units {
-		if !team.Commands(side, seat, uo.Unit) {
-			not(uo.Unit)
-		}
+		c.Unit(unitLine(text, uo.Unit), uo.Unit)
 	}
 	if o.Night != nil {
 		for _, m := range o.Night.Reshuffle {
-			if !team.Commands(side, seat, m.Unit) {
-				not(m.Unit)
-			}
+			c.Unit(unitLine(text, m.Unit), m.Unit)
 		}
 	}
-	return probs
+	return c.Problems
 }
 
 // unitLine is the first line that names a unit after its first word.
@@ -230,49 +185,32 @@ func unitLine(text, unit string) int {
 // every seat's units; the units of a seat that sent nothing keep their
 // status and stay where they are (rules.Orders).
 func (p *Position) Merge(side string, seats map[string]engine.Orders) (engine.Orders, error) {
-	merged := &Orders{Orders: &rules.Orders{Side: side}}
-	var chiefAssign []engine.Assignment
-	ids := make([]string, 0, len(seats))
-	for id := range seats {
-		ids = append(ids, id)
-	}
-	slices.SortFunc(ids, func(a, b string) int {
-		_, x := engine.SplitSeat(a)
-		_, y := engine.SplitSeat(b)
-		return x - y
-	})
-	for _, id := range ids {
-		o, ok := seats[id].(*Orders)
-		if !ok {
-			return nil, fmt.Errorf("orders of %s are not Star General orders: %T", id, seats[id])
-		}
-		m, so := merged.Orders, o.Orders
-		if _, n := engine.SplitSeat(id); n == 1 {
+	m := &rules.Orders{Side: side}
+	assigns, err := engine.MergeSeats(family, seats, func(chief bool, so *rules.Orders) {
+		if chief {
 			m.Priority, m.Batteries, m.AirStrikes, m.Choices = so.Priority, so.Batteries, so.AirStrikes, so.Choices
 			if so.Night != nil {
 				m.Night = &rules.NightOrders{Strength: so.Night.Strength, Platoons: so.Night.Platoons, Rebuild: so.Night.Rebuild,
 					Reshuffle: append(slices.Clone(so.Night.Reshuffle), reshuffles(m.Night)...)}
 			}
-			chiefAssign = o.Assign
-		} else {
-			merged.Assign = append(merged.Assign, o.Assign...)
-			if so.Night != nil {
-				if m.Night == nil {
-					m.Night = &rules.NightOrders{}
-				}
-				m.Night.Reshuffle = append(m.Night.Reshuffle, so.Night.Reshuffle...)
+		} else if so.Night != nil {
+			if m.Night == nil {
+				m.Night = &rules.NightOrders{}
 			}
+			m.Night.Reshuffle = append(m.Night.Reshuffle, so.Night.Reshuffle...)
 		}
 		m.Units = append(m.Units, so.Units...)
+	})
+	if err != nil {
+		return nil, err
 	}
-	merged.Assign = append(merged.Assign, chiefAssign...)
-	if p.st.Night && merged.Orders.Night == nil {
-		merged.Orders.Night = &rules.NightOrders{}
+	if p.st.Night && m.Night == nil {
+		m.Night = &rules.NightOrders{}
 	}
-	if probs := rules.Validate(p.rs, p.st, merged.Orders); len(probs) > 0 {
+	if probs := rules.Validate(p.rs, p.st, m); len(probs) > 0 {
 		return nil, fmt.Errorf("the seats' orders together break the rules: %v", probs.Error())
 	}
-	return merged, nil
+	return &Orders{Orders: m, Assign: assigns}, nil
 }
 
 // reshuffles are night orders' reshuffles, none for none.
@@ -288,34 +226,6 @@ func reshuffles(n *rules.NightOrders) []rules.NightMove {
 type stored struct {
 	*rules.State
 	Teams map[string]*engine.Team `json:"teams,omitempty"`
-}
-
-// loadTeams reads the teams stored beside a state.
-func loadTeams(raw []byte) (map[string]*engine.Team, error) {
-	var s struct {
-		Teams map[string]*engine.Team `json:"teams"`
-	}
-	if err := json.Unmarshal(raw, &s); err != nil {
-		return nil, fmt.Errorf("star general position's teams: %w", err)
-	}
-	return s.Teams, nil
-}
-
-// afterRound is the teams after a round: every side's assignments done.
-func (p *Position) afterRound(list []*Orders, next *rules.State) map[string]*engine.Team {
-	if p.teams == nil {
-		return nil
-	}
-	teams := map[string]*engine.Team{}
-	for side, t := range p.teams {
-		teams[side] = t.Clone()
-	}
-	for _, o := range list {
-		if t := teams[o.Orders.Side]; t != nil {
-			t.Apply(o.Orders.Side, o.Assign, func(u string) bool { x := next.Unit(u); return x != nil && !x.Removed })
-		}
-	}
-	return teams
 }
 
 // seatShare is the part of a side's orders a seat gives.
@@ -348,17 +258,4 @@ func seatShare(team *engine.Team, seat string, o *rules.Orders) *rules.Orders {
 		share.Night = night
 	}
 	return share
-}
-
-// subordinateText is orders written for a side without the commander's
-// lines, as a subordinate sends them.
-func subordinateText(text string) string {
-	var b strings.Builder
-	for line := range strings.Lines(text) {
-		if f := strings.Fields(line); len(f) > 0 && sideWide[strings.ToUpper(f[0])] != "" {
-			continue
-		}
-		b.WriteString(line)
-	}
-	return b.String()
 }

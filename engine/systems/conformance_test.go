@@ -101,7 +101,9 @@ func newGame(t *testing.T, sys engine.System, info engine.ScenarioInfo) engine.P
 
 // formsAreAccepted sends back every side's order form unchanged: a waiting
 // side's as orders, another's as the standing orders it may send while it
-// waits, where the system has them.
+// waits, where the system has them. The reading says the round the form's
+// header names, the next play's (the judge tells an old form quoted back
+// from the current one by it).
 func formsAreAccepted(t *testing.T, pos engine.Position) {
 	t.Helper()
 	for _, sd := range pos.Sides() {
@@ -114,6 +116,9 @@ func formsAreAccepted(t *testing.T, pos engine.Position) {
 		}
 		if r.Errors != 0 {
 			t.Fatalf("turn %d: %s's unchanged form is refused:\n%s\n--- the form:\n%s", pos.Turn(), sd.Name, r.Answer, form)
+		}
+		if r.Round != pos.Turn()+1 {
+			t.Fatalf("turn %d: the reading of %s's unchanged form says round %d, want %d, the round of its header:\n%s", pos.Turn(), sd.Name, r.Round, pos.Turn()+1, form)
 		}
 	}
 }

@@ -225,7 +225,7 @@ func pathTo(rs *rules.Ruleset, view *rules.State, p *rules.Platoon, goal rules.H
 			break
 		}
 	}
-	for len(path) > 0 && (taken[path[len(path)-1]] || rules.CheckPath(rs, view, p, rules.Move, path) != "") {
+	for len(path) > 0 && (taken[path[len(path)-1]] || rules.CheckPath(rs, view, p, rules.Move, path) != nil) {
 		path = path[:len(path)-1]
 	}
 	return path

@@ -6,9 +6,6 @@
 package mapview
 
 import (
-	"crypto/sha256"
-	"encoding/json"
-	"fmt"
 	"image/color"
 	"io"
 	"math"
@@ -74,14 +71,7 @@ const (
 // Write draws the side's view v with the turn's events (none for a
 // position) as a PNG or an SVG picture ("png", "svg").
 func Write(w io.Writer, format string, rs *rules.Ruleset, v *rules.State, events []rules.Event, side string) error {
-	p := Draw(rs, v, events, side)
-	switch format {
-	case "png":
-		return p.PNG(w)
-	case "svg":
-		return p.SVG(w)
-	}
-	return fmt.Errorf("no %q picture of a Brigadier General Commands map", format)
+	return Draw(rs, v, events, side).Write(w, format)
 }
 
 // Draw is the picture of v (rules.View for side) with the events of the
@@ -253,14 +243,10 @@ func baseKey(v *rules.State) string {
 	for i, o := range v.Objectives {
 		hexes[i] = o.Hex
 	}
-	b, err := json.Marshal(struct {
+	return hexdraw.BaseKey("brigadier", struct {
 		Map        *rules.Map
 		Objectives []rules.Hex
 	}{v.Map, hexes})
-	if err != nil {
-		panic(err) // a map always marshals: it is stored so
-	}
-	return fmt.Sprintf("brigadier %x", sha256.Sum256(b))
 }
 
 func sideColour(v *rules.State, side string) hexdraw.Colour {

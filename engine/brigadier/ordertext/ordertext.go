@@ -5,9 +5,9 @@
 package ordertext
 
 import (
+	"cmp"
 	"fmt"
 	"math"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -21,29 +21,17 @@ import (
 type Submission struct {
 	Orders *rules.Orders
 	Lines  int // order lines found
+	Round  int // the turn the header's TURN (or ROUND) says, 0 if none
 	// Ignored are the lines after the last order read as no order: a
 	// sign-off ("Cheers, Alice").
-	Ignored []kernel.Line
-}
-
-// Error is a problem on a line of the mail.
-type Error struct {
-	Line int
-	Msg  string
-}
-
-func (e Error) Error() string {
-	if e.Line == 0 {
-		return e.Msg
-	}
-	return fmt.Sprintf("line %d: %s", e.Line, e.Msg)
+	Ignored []engine.IgnoredLine
 }
 
 // Parse reads a side's mail: every problem is returned, by line. The
 // orders start at the first line that reads as one (the lines above are
 // the player's greeting) and end at END; every line between must be an
 // order, and the lines after the last order that are none are a sign-off.
-func Parse(rs *rules.Ruleset, st *rules.State, side, text string) (Submission, []Error) {
+func Parse(rs *rules.Ruleset, st *rules.State, side, text string) (Submission, []engine.Problem) {
 	p := &parser{rs: rs, st: st, side: side, sub: Submission{Orders: &rules.Orders{Side: side}}, notOrders: map[int]int{}}
 	lines, ended := kernel.Block{Start: p.opens}.Read(text)
 	for _, l := range lines {
@@ -61,14 +49,16 @@ type parser struct {
 	st   *rules.State
 	side string
 	sub  Submission
-	errs []Error
+	errs []engine.Problem
 	// notOrders holds the lines read as no order at all, with the index
 	// of their error in errs.
 	notOrders map[int]int
 }
 
-func (p *parser) bad(line int, format string, args ...any) {
-	p.errs = append(p.errs, Error{line, fmt.Sprintf(format, args...)})
+// bad records a problem on a line, citing the rule it breaks ("" for
+// none).
+func (p *parser) bad(line int, rule, format string, args ...any) {
+	p.errs = append(p.errs, engine.Problem{Line: line, Rule: rule, Text: fmt.Sprintf(format, args...)})
 }
 
 // keywords are the words that start a line of orders other than a
@@ -109,7 +99,7 @@ func (p *parser) line(l kernel.Line) {
 	key := strings.ToUpper(f[0])
 	if !p.reads(f) {
 		p.notOrders[n] = len(p.errs)
-		p.bad(n, "%q is not an order word or a platoon of %s; if this line is not an order, end your orders with a line saying END", f[0], p.side)
+		p.bad(n, "", "%q is not an order word or a platoon of %s; if this line is not an order, end your orders with a line saying END", f[0], p.side)
 		return
 	}
 	p.sub.Lines++
@@ -123,17 +113,17 @@ func (p *parser) line(l kernel.Line) {
 	switch key {
 	case "INITIATIVE":
 		if len(f) != 2 || (strings.ToLower(f[1]) != "keep" && strings.ToLower(f[1]) != "pass") {
-			p.bad(n, "INITIATIVE keep or INITIATIVE pass")
+			p.bad(n, "", "INITIATIVE keep or INITIATIVE pass")
 			return
 		}
 		o.Initiative = strings.ToLower(f[1])
 		if p.st.Initiative != p.side {
-			p.bad(n, "INITIATIVE: %s holds the initiative; only the holder keeps or passes it (11.1)", p.st.Initiative)
+			p.bad(n, "11.1", "INITIATIVE: %s holds the initiative; only the holder keeps or passes it", p.st.Initiative)
 		}
 		return
 	case "PURSUE":
 		if len(f) != 2 || (strings.ToLower(f[1]) != "yes" && strings.ToLower(f[1]) != "no") {
-			p.bad(n, "PURSUE yes or PURSUE no")
+			p.bad(n, "", "PURSUE yes or PURSUE no")
 			return
 		}
 		v := strings.ToLower(f[1]) == "yes"
@@ -142,7 +132,7 @@ func (p *parser) line(l kernel.Line) {
 	case "BUGOUT-DEFAULT":
 		v, err := bugoutValue(f[1:])
 		if err != nil {
-			p.bad(n, "BUGOUT-DEFAULT: %v", err)
+			p.bad(n, "", "BUGOUT-DEFAULT: %v", err)
 			return
 		}
 		o.BugoutDefault = &v
@@ -150,12 +140,12 @@ func (p *parser) line(l kernel.Line) {
 	case "AIR":
 		by := len(f) == 6 && strings.EqualFold(f[4], "BY")
 		if (len(f) != 4 && !by) || !strings.EqualFold(f[2], "ON") {
-			p.bad(n, "write AIR flight ON hex [BY observer] (11.4.3, 11.4.4)")
+			p.bad(n, "11.4.3, 11.4.4", "write AIR flight ON hex [BY observer]")
 			return
 		}
 		h, err := rules.ParseHex(f[3])
 		if err != nil {
-			p.bad(n, "AIR: %v", err)
+			p.bad(n, "", "AIR: %v", err)
 			return
 		}
 		sk := rules.Strike{Line: n, Flight: f[1], Target: h}
@@ -166,20 +156,20 @@ func (p *parser) line(l kernel.Line) {
 		return
 	case "CANCEL":
 		if len(f) != 4 || !strings.EqualFold(f[2], "BY") {
-			p.bad(n, "write CANCEL hex BY platoon (11.4.1)")
+			p.bad(n, "11.4.1", "write CANCEL hex BY platoon")
 			return
 		}
 		h, err := rules.ParseHex(f[1])
 		if err != nil {
-			p.bad(n, "CANCEL: %v", err)
+			p.bad(n, "", "CANCEL: %v", err)
 			return
 		}
 		o.Cancels = append(o.Cancels, rules.Cancel{Line: n, Target: h, By: f[3]})
 		return
 	case "CALL":
-		c, err := parseCall(f[1:])
-		if err != nil {
-			p.bad(n, "CALL: %v", err)
+		c, prob := parseCall(f[1:])
+		if prob != nil {
+			p.bad(n, prob.Rule, "CALL: %s", prob.Text)
 			return
 		}
 		c.Line = n
@@ -188,12 +178,12 @@ func (p *parser) line(l kernel.Line) {
 	}
 	pl := p.st.Platoon(p.side, f[0])
 	if pl == nil {
-		p.bad(n, "%s: no platoon of yours by that name is on the map", f[0])
+		p.bad(n, "", "%s: no platoon of yours by that name is on the map", f[0])
 		return
 	}
 	po, err := parsePlatoon(p.rs, f)
 	if err != nil {
-		p.bad(n, "%s: %v", f[0], err)
+		p.bad(n, "", "%s: %v", f[0], err)
 		return
 	}
 	po.Line = n
@@ -207,14 +197,15 @@ func (p *parser) line(l kernel.Line) {
 func (p *parser) header(n int, f []string) {
 	var h kernel.Header
 	if err := h.ReadHeader(f); err != nil {
-		p.bad(n, "%v", err)
+		p.bad(n, "", "%v", err)
 		return
 	}
 	if h.Side != "" && !engine.SameSide(h.Side, p.side) {
-		p.bad(n, "these orders are for side %s, but you play %s", h.Side, p.side)
+		p.bad(n, "", "these orders are for side %s, but you play %s", h.Side, p.side)
 	}
+	p.sub.Round = cmp.Or(h.Round, p.sub.Round)
 	if h.Round != 0 && h.Round != p.st.Turn+1 {
-		p.bad(n, "these orders are for turn %d, but turn %d is due", h.Round, p.st.Turn+1)
+		p.bad(n, "", "these orders are for turn %d, but turn %d is due", h.Round, p.st.Turn+1)
 	}
 }
 
@@ -231,8 +222,8 @@ func (p *parser) ignoreSignOff(lines []kernel.Line) {
 	drop := map[int]bool{}
 	for _, l := range lines[first:] {
 		drop[p.notOrders[l.N]] = true
+		p.sub.Ignored = append(p.sub.Ignored, engine.IgnoredLine{Line: l.N, Text: l.Raw, Why: "after the last order"})
 	}
-	p.sub.Ignored = lines[first:]
 	kept := p.errs[:0]
 	for i, e := range p.errs {
 		if !drop[i] {
@@ -252,14 +243,12 @@ func unitOf(st *rules.State, side, kind, name string) bool {
 	return false
 }
 
-func finish(rs *rules.Ruleset, st *rules.State, sub Submission, errs []Error) (Submission, []Error) {
+func finish(rs *rules.Ruleset, st *rules.State, sub Submission, errs []engine.Problem) (Submission, []engine.Problem) {
 	if sub.Lines == 0 {
 		return sub, errs
 	}
-	for _, e := range rules.Validate(rs, st, sub.Orders) {
-		errs = append(errs, Error{e.Line, e.Msg})
-	}
-	slices.SortStableFunc(errs, func(a, b Error) int { return a.Line - b.Line })
+	errs = append(errs, rules.Validate(rs, st, sub.Orders)...)
+	slices.SortStableFunc(errs, func(a, b engine.Problem) int { return a.Line - b.Line })
 	return sub, errs
 }
 
@@ -277,7 +266,7 @@ func bugoutValue(f []string) (int, error) {
 	return v, nil
 }
 
-func parseCall(f []string) (rules.Call, error) {
+func parseCall(f []string) (rules.Call, *engine.Problem) {
 	var c rules.Call
 	i := 0
 	for i < len(f) && !strings.EqualFold(f[i], "ON") {
@@ -285,11 +274,11 @@ func parseCall(f []string) (rules.Call, error) {
 		i++
 	}
 	if i+1 >= len(f) {
-		return c, fmt.Errorf("write CALL unit [unit] ON hex BY platoon [DELAY]")
+		return c, &engine.Problem{Text: "write CALL unit [unit] ON hex BY platoon [DELAY]"}
 	}
 	h, err := rules.ParseHex(f[i+1])
 	if err != nil {
-		return c, err
+		return c, &engine.Problem{Text: err.Error()}
 	}
 	c.Target = h
 	rest := f[i+2:]
@@ -297,18 +286,18 @@ func parseCall(f []string) (rules.Call, error) {
 		switch strings.ToUpper(rest[j]) {
 		case "BY":
 			if j+1 >= len(rest) {
-				return c, fmt.Errorf("BY needs a platoon")
+				return c, &engine.Problem{Text: "BY needs a platoon"}
 			}
 			c.By = rest[j+1]
 			j++
 		case "DELAY":
 			c.Delay = true
 		default:
-			return c, fmt.Errorf("unexpected %q", rest[j])
+			return c, &engine.Problem{Text: fmt.Sprintf("unexpected %q", rest[j])}
 		}
 	}
 	if c.By == "" {
-		return c, fmt.Errorf("say BY which platoon calls (11.4.1)")
+		return c, &engine.Problem{Rule: "11.4.1", Text: "say BY which platoon calls"}
 	}
 	return c, nil
 }
@@ -421,25 +410,6 @@ func ladder(rs *rules.Ruleset) []string {
 	}
 	return out
 }
-
-// Problems are the errors as the judge writes them, under their lines of
-// the text read, each rule reference the message ends with ("(11.4.1,
-// FP-5)") taken out to be written as references are.
-func Problems(errs []Error) []engine.Problem {
-	out := make([]engine.Problem, len(errs))
-	for i, e := range errs {
-		out[i] = engine.Problem{Line: e.Line, Text: e.Msg}
-		if m := trailingReference.FindStringSubmatchIndex(e.Msg); m != nil {
-			out[i].Text = e.Msg[:m[0]]
-			out[i].Rule = e.Msg[m[2]:m[3]]
-		}
-	}
-	return out
-}
-
-// trailingReference matches the references at the end of a message: the
-// book's sections and Fieldpost's fillers, "(11.2)", "(11.2, FP-3)".
-var trailingReference = regexp.MustCompile(`\s*\(((?:\d+(?:\.\d+)*|FP-\d+)(?:, (?:\d+(?:\.\d+)*|FP-\d+))*)\)$`)
 
 // Format writes orders in the order language, as the bot mails them.
 func Format(rs *rules.Ruleset, st *rules.State, o *rules.Orders, game string) string {
@@ -788,11 +758,11 @@ func examplePath(rs *rules.Ruleset, st *rules.State, p *rules.Platoon) []rules.H
 		if one == nil {
 			one = []rules.Hex{a}
 		}
-		if rules.CheckPath(rs, st, p, move, []rules.Hex{a}) != "" {
+		if rules.CheckPath(rs, st, p, move, []rules.Hex{a}) != nil {
 			continue
 		}
 		for _, b := range a.Neighbours() {
-			if b != p.Hex && st.Map.On(b) && st.At(b) == nil && rules.CheckPath(rs, st, p, move, []rules.Hex{a, b}) == "" {
+			if b != p.Hex && st.Map.On(b) && st.At(b) == nil && rules.CheckPath(rs, st, p, move, []rules.Hex{a, b}) == nil {
 				return []rules.Hex{a, b}
 			}
 		}

@@ -38,10 +38,10 @@ func TestEveryErrorByLine(t *testing.T) {
 	}, "\n")
 	sub, errs := Parse(rs, st, "german", mail)
 	want := []string{"line 3: 1Zug: \"CHARGE\" is not an order", "line 4: 2Zug: FIRE needs a hex", "line 5: Tiger: no platoon",
-		"line 6: 3Zug: RESERVE is for Aim or Defend (FP-7)", "line 7: CALL: say BY which platoon calls (11.4.1)"}
+		"line 6: 3Zug: RESERVE is for Aim or Defend [FP-7]", "line 7: CALL: say BY which platoon calls [§11.4.1]"}
 	got := ""
 	for _, e := range errs {
-		got += e.Error() + "\n"
+		got += e.String() + "\n"
 	}
 	for _, w := range want {
 		if !strings.Contains(got, w) {
@@ -96,8 +96,8 @@ func TestTheDocumentedExampleReads(t *testing.T) {
 		switch f[0] {
 		case "GAME", "INITIATIVE", "PURSUE", "BUGOUT-DEFAULT", "BATTALION", "COMPANY":
 		case "CALL":
-			if _, err := parseCall(f[1:]); err != nil {
-				t.Errorf("%s: %v", line, err)
+			if _, prob := parseCall(f[1:]); prob != nil {
+				t.Errorf("%s: %v", line, prob)
 			}
 		default:
 			if _, err := parsePlatoon(rs, f); err != nil {
@@ -166,7 +166,7 @@ func TestOptionalRuleLinesReadBack(t *testing.T) {
 		Strikes: []rules.Strike{{Flight: "P47", Target: rules.MustHex("1306"), By: "FO"}}}
 	sub, errs := Parse(rs, st, "us", Format(rs, st, o, "g1"))
 	for _, e := range errs {
-		if strings.Contains(e.Msg, "write ") {
+		if strings.Contains(e.Text, "write ") {
 			t.Errorf("a written line does not read: %v", e)
 		}
 	}
@@ -198,10 +198,10 @@ func TestLineNoOrderReadsIsAnError(t *testing.T) {
 		"Hans",
 	}, "\n")
 	sub, errs := Parse(rs, st, "german", mail)
-	if len(errs) != 1 || errs[0].Line != 4 || !strings.Contains(errs[0].Msg, `"and" is not an order word or a platoon of german`) {
+	if len(errs) != 1 || errs[0].Line != 4 || !strings.Contains(errs[0].Text, `"and" is not an order word or a platoon of german`) {
 		t.Errorf("errors %v, want one on line 4", errs)
 	}
-	if len(sub.Ignored) != 2 || sub.Ignored[0].N != 6 || sub.Ignored[1].Raw != "Hans" {
+	if len(sub.Ignored) != 2 || sub.Ignored[0].Line != 6 || sub.Ignored[1].Text != "Hans" {
 		t.Errorf("ignored %+v, want the sign-off (lines 6 and 7)", sub.Ignored)
 	}
 	if sub.Lines != 3 {

@@ -139,7 +139,7 @@ func runCase(t *testing.T, rs *rules.Ruleset, c *kernel.Case) {
 		sub, errs := ordertext.Parse(rs, st, sd.Name, text)
 		want := expectsFor(expects, "error", sd.Name)
 		if want != "" {
-			if !strings.Contains(fmt.Sprint(errs), want) {
+			if !strings.Contains(caseText(errs), want) {
 				t.Errorf("%s's orders: errors %v, want one with %q", sd.Name, errs, want)
 			}
 			continue
@@ -295,4 +295,21 @@ func checkTable(t *testing.T, rs *rules.Ruleset, st *rules.State, find func(stri
 	default:
 		t.Fatalf("unknown TABLE %s", tb[0])
 	}
+}
+
+// caseText is the problems as the case files write them, the book's way:
+// "line 2: 2Zug: HQ has already given its one order this turn (11.2)".
+func caseText(probs []engine.Problem) string {
+	var b strings.Builder
+	for _, p := range probs {
+		if p.Line > 0 {
+			fmt.Fprintf(&b, "line %d: ", p.Line)
+		}
+		b.WriteString(p.Text)
+		if p.Rule != "" {
+			fmt.Fprintf(&b, " (%s)", p.Rule)
+		}
+		b.WriteString("\n")
+	}
+	return b.String()
 }

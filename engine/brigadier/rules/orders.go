@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"fieldpost/engine"
 )
 
 // Orders are one side's mail for a turn, read (brief §3).
@@ -58,31 +60,18 @@ type Call struct {
 	Delay     bool     `json:"delay,omitempty"`
 }
 
-// OrderError is a problem with a line of orders, citing its section.
-type OrderError struct {
-	Line int
-	Msg  string
-}
-
-func (e OrderError) Error() string {
-	if e.Line == 0 {
-		return e.Msg
-	}
-	return fmt.Sprintf("line %d: %s", e.Line, e.Msg)
-}
-
 // Validate checks a side's orders against the position at the start of
 // the turn and returns every problem.
-func Validate(rs *Ruleset, st *State, o *Orders) []OrderError {
-	var errs []OrderError
-	bad := func(line int, format string, args ...any) {
-		errs = append(errs, OrderError{line, fmt.Sprintf(format, args...)})
+func Validate(rs *Ruleset, st *State, o *Orders) []engine.Problem {
+	var errs []engine.Problem
+	bad := func(line int, rule, format string, args ...any) {
+		errs = append(errs, engine.Problem{Line: line, Rule: rule, Text: fmt.Sprintf(format, args...)})
 	}
 	if o.Initiative != "" && o.Initiative != "keep" && o.Initiative != "pass" {
-		bad(0, "INITIATIVE keep or pass")
+		bad(0, "", "INITIATIVE keep or pass")
 	}
 	if o.Initiative == "pass" && st.Initiative != o.Side {
-		bad(0, "INITIATIVE: %s does not hold the initiative; only the holder may pass it (11.1)", o.Side)
+		bad(0, "11.1", "INITIATIVE: %s does not hold the initiative; only the holder may pass it", o.Side)
 	}
 	listed := map[string]bool{}
 	raisedBy := map[string]string{}
@@ -94,11 +83,11 @@ func Validate(rs *Ruleset, st *State, o *Orders) []OrderError {
 	for _, po := range o.Platoons {
 		p := st.Platoon(o.Side, po.Platoon)
 		if p == nil {
-			bad(po.Line, "%s: no platoon of yours by that name is on the map", po.Platoon)
+			bad(po.Line, "", "%s: no platoon of yours by that name is on the map", po.Platoon)
 			continue
 		}
 		if listed[p.Name] {
-			bad(po.Line, "%s: given two orders", p.Name)
+			bad(po.Line, "", "%s: given two orders", p.Name)
 			continue
 		}
 		listed[p.Name] = true
@@ -108,60 +97,60 @@ func Validate(rs *Ruleset, st *State, o *Orders) []OrderError {
 			commander = po.Follow
 		}
 		if po.Order < 1 || po.Order > Rout {
-			bad(po.Line, "%s: unknown order", name)
+			bad(po.Line, "", "%s: unknown order", name)
 			continue
 		}
 		raise := po.Order < p.Order && po.Follow == ""
 		if raise && commander == "" {
-			bad(po.Line, "%s: is on %s; raising it to %s needs BY a commander (11.2)", name, rs.OrderName(p.Order), rs.OrderName(po.Order))
+			bad(po.Line, "11.2", "%s: is on %s; raising it to %s needs BY a commander", name, rs.OrderName(p.Order), rs.OrderName(po.Order))
 		}
 		if commander != "" {
 			c := st.Platoon(o.Side, commander)
 			switch {
 			case c == nil:
-				bad(po.Line, "%s: no commander %s on the map (11.2)", name, commander)
+				bad(po.Line, "11.2", "%s: no commander %s on the map", name, commander)
 			case !st.Commands(c, p):
-				bad(po.Line, "%s: %s is not in its line of command (11.2)", name, commander)
+				bad(po.Line, "11.2", "%s: %s is not in its line of command", name, commander)
 			case raisedBy[commander] != "":
-				bad(po.Line, "%s: %s has already given its one order this turn, to %s (11.2)", name, commander, raisedBy[commander])
+				bad(po.Line, "11.2", "%s: %s has already given its one order this turn, to %s", name, commander, raisedBy[commander])
 			case po.Follow == "" && led[commander]:
-				bad(po.Line, "%s: %s has already given its one order this turn: Follow, to its column (11.2)", name, commander)
+				bad(po.Line, "11.2", "%s: %s has already given its one order this turn: Follow, to its column", name, commander)
 			case po.Follow == "" && c != p && !Adjacent(c.Hex, p.Hex) && !st.Battalion(o.Side, c.Battalion).Radio:
-				bad(po.Line, "%s: %s is out of radio contact and not within 1 hex (11.2)", name, commander)
+				bad(po.Line, "11.2", "%s: %s is out of radio contact and not within 1 hex", name, commander)
 			case po.Follow != "":
 				led[commander] = true // one Follow order leads a whole column [11.2]
 			default:
 				raisedBy[commander] = name
 			}
 			if po.By != "" && !raise {
-				bad(po.Line, "%s: BY is for raising an order; %s is not above %s (11.2)", name, rs.OrderName(po.Order), rs.OrderName(p.Order))
+				bad(po.Line, "11.2", "%s: BY is for raising an order; %s is not above %s", name, rs.OrderName(po.Order), rs.OrderName(p.Order))
 			}
 			if po.Follow != "" && c != nil {
 				if no := orderOf(newOrder, c); no != Move && no != Double {
-					bad(po.Line, "%s: FOLLOW %s needs the commander on Move or Double (FP-3)", name, commander)
+					bad(po.Line, "FP-3", "%s: FOLLOW %s needs the commander on Move or Double", name, commander)
 				}
 				if p.Order != Defend && p.Order != Shaken && p.Order != Hold {
-					bad(po.Line, "%s: only a platoon on Defend, Shaken or Hold follows (FP-3)", name)
+					bad(po.Line, "FP-3", "%s: only a platoon on Defend, Shaken or Hold follows", name)
 				}
 				if Distance(c.Hex, p.Hex) > 1 && !followerChain(st, o, c, p) {
-					bad(po.Line, "%s: not within 1 hex of %s or another follower (FP-3)", name, commander)
+					bad(po.Line, "FP-3", "%s: not within 1 hex of %s or another follower", name, commander)
 				}
 			}
 		}
 		rung := rs.Rung(po.Order)
 		if len(po.Path) > 0 {
 			if po.Order != Move && po.Order != Double {
-				bad(po.Line, "%s: only Move and Double move by a path; %s does not (11.2, FP-3)", name, rs.OrderName(po.Order))
-			} else if err := CheckPath(rs, st, p, po.Order, po.Path); err != "" {
-				bad(po.Line, "%s: %s", name, err)
+				bad(po.Line, "11.2, FP-3", "%s: only Move and Double move by a path; %s does not", name, rs.OrderName(po.Order))
+			} else if prob := CheckPath(rs, st, p, po.Order, po.Path); prob != nil {
+				bad(po.Line, prob.Rule, "%s: %s", name, prob.Text)
 			}
 		}
 		if !po.Fire.IsZero() {
-			if msg := checkFire(rs, st, p, po.Order, po.Fire); msg != "" {
-				bad(po.Line, "FIRE %s: %s", po.Fire, msg)
+			if prob := checkFire(rs, st, p, po.Order, po.Fire); prob != nil {
+				bad(po.Line, prob.Rule, "FIRE %s: %s", po.Fire, prob.Text)
 			}
 		} else if po.Delay {
-			bad(po.Line, "%s: DELAY is for a FIRE (11.5.1)", name)
+			bad(po.Line, "11.5.1", "%s: DELAY is for a FIRE", name)
 		}
 		if !po.Assault.IsZero() {
 			end := p.Hex
@@ -171,18 +160,18 @@ func Validate(rs *Ruleset, st *State, o *Orders) []OrderError {
 			t := st.At(po.Assault)
 			switch {
 			case po.Order != Move || !rs.Types[p.Type].Infantry:
-				bad(po.Line, "ASSAULT %s: only foot infantry on Move starts a close assault (11.2.2, FP-10)", po.Assault)
+				bad(po.Line, "11.2.2, FP-10", "ASSAULT %s: only foot infantry on Move starts a close assault", po.Assault)
 			case t == nil || t.Side == o.Side || !SideSees(rs, st, o.Side, t):
-				bad(po.Line, "ASSAULT %s: none of your platoons can see an enemy there (FP-10)", po.Assault)
+				bad(po.Line, "FP-10", "ASSAULT %s: none of your platoons can see an enemy there", po.Assault)
 			case !Adjacent(end, po.Assault):
-				bad(po.Line, "ASSAULT %s: %s ends its move at %s, not next to it (FP-10)", po.Assault, name, end)
+				bad(po.Line, "FP-10", "ASSAULT %s: %s ends its move at %s, not next to it", po.Assault, name, end)
 			}
 		}
 		if po.Reserve != nil && rung.Fire != "aimed" {
-			bad(po.Line, "%s: RESERVE is for Aim or Defend (FP-7)", name)
+			bad(po.Line, "FP-7", "%s: RESERVE is for Aim or Defend", name)
 		}
 		if po.Reserve != nil && !po.Fire.IsZero() {
-			bad(po.Line, "%s: a platoon holding its fire in RESERVE does not FIRE now (FP-7)", name)
+			bad(po.Line, "FP-7", "%s: a platoon holding its fire in RESERVE does not FIRE now", name)
 		}
 	}
 	called := map[string]bool{}
@@ -190,39 +179,39 @@ func Validate(rs *Ruleset, st *State, o *Orders) []OrderError {
 	for _, c := range o.Calls {
 		p := st.Platoon(o.Side, c.By)
 		if p == nil {
-			bad(c.Line, "CALL: no platoon of yours named %s (11.4.1)", c.By)
+			bad(c.Line, "11.4.1", "CALL: no platoon of yours named %s", c.By)
 			continue
 		}
 		if callers[p.Name] && rs.Types[p.Type].Observer != "artillery" {
-			bad(c.Line, "CALL: %s has already called this turn; only an artillery observer calls on more targets (11.4.1, 11.4.2)", p.Name)
+			bad(c.Line, "11.4.1, 11.4.2", "CALL: %s has already called this turn; only an artillery observer calls on more targets", p.Name)
 		}
 		callers[p.Name] = true
 		if r := rs.Rung(orderOf(newOrder, p)); !r.Calls {
-			bad(c.Line, "CALL: %s is on %s; only Aim or Defend may call (11.4.1)", p.Name, r.Order)
+			bad(c.Line, "11.4.1", "CALL: %s is on %s; only Aim or Defend may call", p.Name, r.Order)
 		}
 		if st.EnemyAdjacent(o.Side, p.Hex) {
-			bad(c.Line, "CALL: %s is in contact with an enemy, involved in a close assault, and may not call (11.4.1, FP-10)", p.Name)
+			bad(c.Line, "11.4.1, FP-10", "CALL: %s is in contact with an enemy, involved in a close assault, and may not call", p.Name)
 		}
 		t := st.At(c.Target)
 		if t == nil || t.Side == o.Side || !Sees(rs, st, p, t) {
-			bad(c.Line, "CALL ON %s: %s cannot see an enemy platoon there (11.4.1)", c.Target, p.Name)
+			bad(c.Line, "11.4.1", "CALL ON %s: %s cannot see an enemy platoon there", c.Target, p.Name)
 		}
 		if len(c.Batteries) == 0 || len(c.Batteries) > rs.CallsPerTarget.I() {
-			bad(c.Line, "CALL: one or %d artillery units on one target (FP-5)", rs.CallsPerTarget.I())
+			bad(c.Line, "FP-5", "CALL: one or %d artillery units on one target", rs.CallsPerTarget.I())
 		}
 		for _, bn := range c.Batteries {
 			b := st.Battery(o.Side, bn)
 			switch {
 			case b == nil && st.Artillery(rs, o.Side, bn) != nil:
 				if called[bn] {
-					bad(c.Line, "CALL: %s answers one call a turn (FP-5)", bn)
+					bad(c.Line, "FP-5", "CALL: %s answers one call a turn", bn)
 				}
 			case b == nil:
-				bad(c.Line, "CALL: no artillery unit of yours named %s, on the table or off it (11.4)", bn)
+				bad(c.Line, "11.4", "CALL: no artillery unit of yours named %s, on the table or off it", bn)
 			case called[bn]:
-				bad(c.Line, "CALL: %s answers one call a turn (FP-5)", bn)
+				bad(c.Line, "FP-5", "CALL: %s answers one call a turn", bn)
 			case b.Missions == 0:
-				bad(c.Line, "CALL: %s has no missions left (FP-5)", bn)
+				bad(c.Line, "FP-5", "CALL: %s has no missions left", bn)
 			}
 			called[bn] = true
 		}
@@ -234,25 +223,25 @@ func Validate(rs *Ruleset, st *State, o *Orders) []OrderError {
 		night, _ := st.Night(rs)
 		switch {
 		case fl == nil:
-			bad(sk.Line, "AIR: no flight of yours named %s (11.4.3)", sk.Flight)
+			bad(sk.Line, "11.4.3", "AIR: no flight of yours named %s", sk.Flight)
 		case flown[fl.Name]:
-			bad(sk.Line, "AIR: %s flies one strike a turn (FP-6)", fl.Name)
+			bad(sk.Line, "FP-6", "AIR: %s flies one strike a turn", fl.Name)
 		case fl.Sorties == 0:
-			bad(sk.Line, "AIR: %s has no sorties left (FP-6)", fl.Name)
+			bad(sk.Line, "FP-6", "AIR: %s has no sorties left", fl.Name)
 		case night:
-			bad(sk.Line, "AIR: no air attacks at night (FP-13)")
+			bad(sk.Line, "FP-13", "AIR: no air attacks at night")
 		case t == nil || t.Side == o.Side || !SideSees(rs, st, o.Side, t):
-			bad(sk.Line, "AIR ON %s: none of your platoons can see an enemy there (11.4.3)", sk.Target)
+			bad(sk.Line, "11.4.3", "AIR ON %s: none of your platoons can see an enemy there", sk.Target)
 		}
 		if sk.By != "" {
 			p := st.Platoon(o.Side, sk.By)
 			switch {
 			case p == nil || rs.Types[p.Type].Observer != "air":
-				bad(sk.Line, "AIR BY %s: no air liaison observer of yours by that name (11.4.4)", sk.By)
+				bad(sk.Line, "11.4.4", "AIR BY %s: no air liaison observer of yours by that name", sk.By)
 			case !rs.Rung(orderOf(newOrder, p)).Calls:
-				bad(sk.Line, "AIR BY %s: it is on %s; an observer may not move in a turn it calls (11.4.4, 11.4.1)", sk.By, rs.OrderName(orderOf(newOrder, p)))
+				bad(sk.Line, "11.4.4, 11.4.1", "AIR BY %s: it is on %s; an observer may not move in a turn it calls", sk.By, rs.OrderName(orderOf(newOrder, p)))
 			case t != nil && !Sees(rs, st, p, t):
-				bad(sk.Line, "AIR BY %s: it cannot see the target at %s itself (11.4.4)", sk.By, sk.Target)
+				bad(sk.Line, "11.4.4", "AIR BY %s: it cannot see the target at %s itself", sk.By, sk.Target)
 			}
 		}
 		if fl != nil {
@@ -263,14 +252,14 @@ func Validate(rs *Ruleset, st *State, o *Orders) []OrderError {
 		p := st.Platoon(o.Side, c.By)
 		switch {
 		case p == nil:
-			bad(c.Line, "CANCEL: no platoon of yours named %s (11.4.1)", c.By)
+			bad(c.Line, "11.4.1", "CANCEL: no platoon of yours named %s", c.By)
 		case st.PlanOn(o.Side, c.Target) == nil:
-			bad(c.Line, "CANCEL %s: you have no planned barrage there still to fire (11.4.1)", c.Target)
+			bad(c.Line, "11.4.1", "CANCEL %s: you have no planned barrage there still to fire", c.Target)
 		case !SeesHex(rs, st, p, c.Target):
-			bad(c.Line, "CANCEL %s: %s cannot see it (11.4.1)", c.Target, p.Name)
+			bad(c.Line, "11.4.1", "CANCEL %s: %s cannot see it", c.Target, p.Name)
 		}
 	}
-	slices.SortStableFunc(errs, func(a, b OrderError) int { return a.Line - b.Line })
+	slices.SortStableFunc(errs, func(a, b engine.Problem) int { return a.Line - b.Line })
 	return errs
 }
 
@@ -303,34 +292,34 @@ func followerChain(st *State, o *Orders, c, p *Platoon) bool {
 	return false
 }
 
-// checkFire says why p on order may not fire at hex h, "" if it may.
-func checkFire(rs *Ruleset, st *State, p *Platoon, order int, h Hex) string {
+// checkFire says why p on order may not fire at hex h, nil if it may.
+func checkFire(rs *Ruleset, st *State, p *Platoon, order int, h Hex) *engine.Problem {
 	r := rs.Rung(order)
 	t := st.At(h)
 	switch {
 	case r.Fire == "none":
-		return fmt.Sprintf("%s is on %s, which does not fire (FP-3)", p.Name, r.Order)
+		return &engine.Problem{Rule: "FP-3", Text: fmt.Sprintf("%s is on %s, which does not fire", p.Name, r.Order)}
 	case t == nil || t.Side == p.Side || !SideSees(rs, st, p.Side, t):
-		return "none of your platoons can see an enemy there (9.1)"
+		return &engine.Problem{Rule: "9.1", Text: "none of your platoons can see an enemy there"}
 	case st.Map.Letter(p.Hex) == 'T' && st.Map.Letter(h) == 'T':
-		return "in towns the only combat is close assault (9.1)"
+		return &engine.Problem{Rule: "9.1", Text: "in towns the only combat is close assault"}
 	}
 	w, dice := BestWeapon(rs, p, t, Distance(p.Hex, h))
 	switch {
 	case w == "":
-		return fmt.Sprintf("%s has no weapon that reaches %s at %d hexes with any dice (FP-1)", p.Name, t.Name, Distance(p.Hex, h))
+		return &engine.Problem{Rule: "FP-1", Text: fmt.Sprintf("%s has no weapon that reaches %s at %d hexes with any dice", p.Name, t.Name, Distance(p.Hex, h))}
 	case dice == 0:
-		return fmt.Sprintf("%s has no unwounded man left to fire (11.5.2)", p.Name)
+		return &engine.Problem{Rule: "11.5.2", Text: fmt.Sprintf("%s has no unwounded man left to fire", p.Name)}
 	case rs.Weapons[w].Indirect && !r.Calls:
-		return fmt.Sprintf("%s fires indirect, only on Aim or Defend (11.4.1, FP-5)", p.Name)
+		return &engine.Problem{Rule: "11.4.1, FP-5", Text: fmt.Sprintf("%s fires indirect, only on Aim or Defend", p.Name)}
 	case !rs.Weapons[w].Indirect && !Sees(rs, st, p, t):
-		return fmt.Sprintf("%s cannot see it itself (9.1)", p.Name)
+		return &engine.Problem{Rule: "9.1", Text: fmt.Sprintf("%s cannot see it itself", p.Name)}
 	case rs.Weapons[w].Indirect && !Sees(rs, st, p, t) && !st.Battalion(p.Side, p.Battalion).Radio:
-		return fmt.Sprintf("%s does not see it and its battalion is out of radio contact to be told (FP-5, [15])", p.Name)
+		return &engine.Problem{Text: fmt.Sprintf("%s does not see it and its battalion is out of radio contact to be told (FP-5, [15])", p.Name)}
 	case r.FireRange != nil && Distance(p.Hex, h) > r.FireRange.I():
-		return fmt.Sprintf("on %s %s fires only within %d hexes (FP-3)", r.Order, p.Name, r.FireRange.I())
+		return &engine.Problem{Rule: "FP-3", Text: fmt.Sprintf("on %s %s fires only within %d hexes", r.Order, p.Name, r.FireRange.I())}
 	}
-	return ""
+	return nil
 }
 
 // BestWeapon is the weapon of p that gives most dice against t at range d,
@@ -402,8 +391,8 @@ func StepCost(rs *Ruleset, st *State, p *Platoon, a, b Hex, order int) int {
 	return cost
 }
 
-// CheckPath says why p may not follow path on order, "" if it may.
-func CheckPath(rs *Ruleset, st *State, p *Platoon, order int, path []Hex) string {
+// CheckPath says why p may not follow path on order, nil if it may.
+func CheckPath(rs *Ruleset, st *State, p *Platoon, order int, path []Hex) *engine.Problem {
 	allowance := Allowance(rs, p, order)
 	if order == Double && allPaved(st.Map, p.Hex, path) && p.Wounded == 0 {
 		allowance = rs.Movement[rs.Types[p.Type].Move].Move.I() * rs.PavedDouble.I()
@@ -413,27 +402,27 @@ func CheckPath(rs *Ruleset, st *State, p *Platoon, order int, path []Hex) string
 	at := p.Hex
 	for i, h := range path {
 		if !Adjacent(at, h) {
-			return fmt.Sprintf("path hex %s does not touch %s (FP-8)", h, at)
+			return &engine.Problem{Rule: "FP-8", Text: fmt.Sprintf("path hex %s does not touch %s", h, at)}
 		}
 		c := StepCost(rs, st, p, at, h, order)
 		if c == 0 {
-			return fmt.Sprintf("%s cannot enter %s (%s) (FP-8)", p.Name, h, st.Map.Kind(h))
+			return &engine.Problem{Rule: "FP-8", Text: fmt.Sprintf("%s cannot enter %s (%s)", p.Name, h, st.Map.Kind(h))}
 		}
 		if night && order == Double {
 			if road, _ := st.Map.RoadLink(at, h); !road {
-				return fmt.Sprintf("at night Double keeps to roads; %s is off the road (FP-13)", h)
+				return &engine.Problem{Rule: "FP-13", Text: fmt.Sprintf("at night Double keeps to roads; %s is off the road", h)}
 			}
 		}
 		spent += c
 		if spent > allowance {
-			return fmt.Sprintf("the path costs more than its %d on %s: %s is %d (FP-8)", allowance, rs.OrderName(order), h, spent)
+			return &engine.Problem{Rule: "FP-8", Text: fmt.Sprintf("the path costs more than its %d on %s: %s is %d", allowance, rs.OrderName(order), h, spent)}
 		}
 		if q := st.At(h); q != nil && q.Side == p.Side && i == len(path)-1 {
-			return fmt.Sprintf("%s ends in %s, where %s stands: one platoon a hex (FP-0)", p.Name, h, q.Name)
+			return &engine.Problem{Rule: "FP-0", Text: fmt.Sprintf("%s ends in %s, where %s stands: one platoon a hex", p.Name, h, q.Name)}
 		}
 		at = h
 	}
-	return ""
+	return nil
 }
 
 func allPaved(m *Map, from Hex, path []Hex) bool {
@@ -471,7 +460,7 @@ func DefaultOrders(rs *Ruleset, st *State, side string) *Orders {
 func NearestTarget(rs *Ruleset, st *State, p *Platoon, order int) *Platoon {
 	var best *Platoon
 	for _, t := range st.Active(st.Enemy(p.Side)) {
-		if checkFire(rs, st, p, order, t.Hex) != "" {
+		if checkFire(rs, st, p, order, t.Hex) != nil {
 			continue
 		}
 		if best == nil || Distance(p.Hex, t.Hex) < Distance(p.Hex, best.Hex) {

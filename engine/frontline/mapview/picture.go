@@ -2,8 +2,6 @@ package mapview
 
 import (
 	"cmp"
-	"crypto/sha256"
-	"encoding/json"
 	"fmt"
 	"image/color"
 	"io"
@@ -80,14 +78,7 @@ type Turn struct {
 // Write draws the side's view v (with the turn that led to it, or nil) as
 // a PNG or an SVG picture ("png", "svg").
 func Write(w io.Writer, format string, v *rules.State, t *Turn) error {
-	p := Draw(v, t)
-	switch format {
-	case "png":
-		return p.PNG(w)
-	case "svg":
-		return p.SVG(w)
-	}
-	return fmt.Errorf("no %q picture of a Frontline General map", format)
+	return Draw(v, t).Write(w, format)
 }
 
 // Draw is the picture of a side's view: the terrain, roads, rivers and
@@ -187,14 +178,10 @@ func drawTerrain(p *hexdraw.Picture, v *rules.State) {
 
 // baseKey names the map and its victory hexes: what drawTerrain draws.
 func baseKey(v *rules.State) string {
-	b, err := json.Marshal(struct {
+	return hexdraw.BaseKey("frontline", struct {
 		Map     *rules.Map
 		Victory []rules.VictoryRule
 	}{v.Map, v.Victory})
-	if err != nil {
-		panic(err) // a map always marshals: it is stored so
-	}
-	return fmt.Sprintf("frontline %x", sha256.Sum256(b))
 }
 
 // drawBridges marks each bridge across its river: black while intact,

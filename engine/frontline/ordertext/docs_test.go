@@ -39,7 +39,7 @@ func TestDocsExample(t *testing.T) {
 	_, probs := Parse(s, "US", orders)
 	var got []string
 	for _, p := range probs {
-		got = append(got, p.Error())
+		got = append(got, p.String())
 	}
 	if strings.Join(got, "\n") != strings.TrimSpace(answer) {
 		t.Errorf("the docs print:\n%s\nthe judge answers:\n%s", strings.TrimSpace(answer), strings.Join(got, "\n"))
@@ -55,7 +55,8 @@ func TestDocsExample(t *testing.T) {
 			kept = append(kept, line)
 		}
 	}
-	o, probs := Parse(s, "US", strings.Join(kept, "\n"))
+	sub, probs := Parse(s, "US", strings.Join(kept, "\n"))
+	o := sub.Orders
 	if len(probs) > 0 {
 		t.Fatalf("without COMBAT: %v", probs)
 	}

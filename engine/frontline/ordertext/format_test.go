@@ -28,7 +28,8 @@ func TestFormatRoundTripsBotOrders(t *testing.T) {
 				for _, side := range s.Sides {
 					o := bot.Plan(s, side)
 					text := Format(s, o, "g1")
-					got, probs := Parse(s, side, text)
+					sub, probs := Parse(s, side, text)
+					got := sub.Orders
 					if len(probs) > 0 {
 						t.Fatalf("%s seed %d turn %d %s: refused: %v\n%s", sc, seed, turn, side, probs, text)
 					}
@@ -106,7 +107,8 @@ func TestFormatRoundTripsEveryOption(t *testing.T) {
 		},
 	}
 	text := Format(s, o, "g1")
-	got, _ := Parse(s, o.Side, text)
+	sub, _ := Parse(s, o.Side, text)
+	got := sub.Orders
 	if want, have := normalised(t, o), normalised(t, got); want != have {
 		t.Errorf("read back differently\nwant %s\ngot  %s\n%s", want, have, text)
 	}

@@ -19,7 +19,8 @@ func FuzzParse(f *testing.F) {
 	f.Add("PRODUCE\n BUY SHER 1\n BUY TC 1\n BUILD CP AT 1211 BY RS-1\nREACT\n WITHDRAW any IF ODDS<0.5 TO 1311\n")
 	f.Add("MOVE\n ENCIRCLE 1110 OPEN 1009\n HT-1 1311 LOAD RS-3 1211 UNLOAD RS-3\n")
 	f.Fuzz(func(t *testing.T, text string) {
-		o, probs := Parse(s, "US", text)
+		sub, probs := Parse(s, "US", text)
+		o := sub.Orders
 		if len(probs) > 0 {
 			return
 		}

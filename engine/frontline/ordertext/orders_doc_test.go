@@ -59,7 +59,8 @@ func TestOrdersDocFullMail(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	o, probs := Parse(s, "US", mail)
+	sub, probs := Parse(s, "US", mail)
+	o := sub.Orders
 	if len(probs) > 0 {
 		t.Fatalf("the judge refuses the docs' mail: %v", probs)
 	}

@@ -18,7 +18,8 @@ func TestFormValidUnchanged(t *testing.T) {
 		}
 		for _, side := range s.Sides {
 			form := Form(s, "g1", side)
-			o, probs := Parse(s, side, form)
+			sub, probs := Parse(s, side, form)
+			o := sub.Orders
 			if len(probs) > 0 {
 				t.Errorf("%s %s: form refused: %v\n%s", sc, side, probs, form)
 			}
@@ -92,7 +93,8 @@ UNIT GE PZ4-1 0202 crew TC-1`)
 	if err != nil {
 		t.Fatal(err)
 	}
-	o, probs := Parse(s, "US", "COMBAT\n ENGAGE 0202 WITH SHER-1\n  SHER-1 AT GE:PZ4-1 AP\n")
+	sub, probs := Parse(s, "US", "COMBAT\n ENGAGE 0202 WITH SHER-1\n  SHER-1 AT GE:PZ4-1 AP\n")
+	o := sub.Orders
 	if len(probs) > 0 {
 		t.Fatal(probs)
 	}
@@ -127,7 +129,8 @@ func TestFormLinesFitAMail(t *testing.T) {
 					}
 				}
 			}
-			o, _ := Parse(s, s.Active, Form(s, "g1", s.Active))
+			sub, _ := Parse(s, s.Active, Form(s, "g1", s.Active))
+			o := sub.Orders
 			if s, _, err = s.Play(o, engine.NewSeededDice(uint64(turn))); err != nil {
 				t.Fatal(err)
 			}

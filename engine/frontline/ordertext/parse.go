@@ -4,42 +4,51 @@
 package ordertext
 
 import (
+	"cmp"
 	"fmt"
 	"strconv"
 	"strings"
 
+	"fieldpost/engine"
 	"fieldpost/engine/frontline/rules"
 	kernel "fieldpost/engine/ordertext"
 )
 
+// Submission is what a side's mail says.
+type Submission struct {
+	Orders rules.Orders
+	Round  int // the header's ROUND (the player turn, from 1), 0 if none
+}
+
 // Parse reads a side's orders and checks them against the position. It
 // returns every problem: the language's, with their lines, then the rules'.
-func Parse(s *rules.State, side, text string) (rules.Orders, []rules.Problem) {
+func Parse(s *rules.State, side, text string) (Submission, []engine.Problem) {
 	p := &parser{s: s, o: rules.Orders{Side: strings.ToUpper(side)}}
 	p.run(text)
-	if len(p.probs) > 0 {
-		return p.o, p.probs
+	sub := Submission{Orders: p.o, Round: p.round}
+	switch {
+	case len(p.probs) > 0:
+		return sub, p.probs
+	case p.o.Side != s.Active && p.onlyStanding() && p.o.Standing == nil:
+		return sub, nil
+	case p.o.Side != s.Active && p.onlyStanding():
+		return sub, s.ValidateStanding(p.o.Side, *p.o.Standing)
 	}
-	if p.o.Side != s.Active && p.onlyStanding() {
-		if p.o.Standing == nil {
-			return p.o, nil
-		}
-		return p.o, s.ValidateStanding(p.o.Side, *p.o.Standing)
-	}
-	return p.o, s.Validate(p.o)
+	return sub, s.Validate(p.o)
 }
 
 type parser struct {
 	s       *rules.State
 	o       rules.Orders
-	probs   []rules.Problem
+	round   int // the header's ROUND
+	probs   []engine.Problem
 	section string
 	eng     *rules.Engagement
 	n       int
 }
 
 func (p *parser) bad(section, format string, a ...any) {
-	p.probs = append(p.probs, rules.Problem{Line: p.n, Section: section, Text: fmt.Sprintf(format, a...)})
+	p.probs = append(p.probs, engine.Problem{Line: p.n, Rule: rules.Reference(section), Text: fmt.Sprintf(format, a...)})
 }
 
 func (p *parser) onlyStanding() bool {
@@ -134,6 +143,7 @@ func (p *parser) header(f []string) {
 		p.bad("V", "%v", err)
 		return
 	}
+	p.round = cmp.Or(h.Round, p.round)
 	if h.Side != "" && h.Side != p.o.Side {
 		p.bad("V", "these orders are for %s, sent by %s", h.Side, p.o.Side)
 	}

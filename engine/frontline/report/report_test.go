@@ -18,7 +18,8 @@ func play(t *testing.T, scenario, orders string, dice ...int) (us, ge fog.Sight,
 	if err != nil {
 		t.Fatal(err)
 	}
-	o, probs := ordertext.Parse(s, s.Active, orders)
+	sub, probs := ordertext.Parse(s, s.Active, orders)
+	o := sub.Orders
 	if len(probs) > 0 {
 		t.Fatal(probs)
 	}

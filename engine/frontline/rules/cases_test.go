@@ -38,7 +38,8 @@ func runCase(t *testing.T, c *kernel.Case) {
 		t.Fatalf("PRESTATE: %v", err)
 	}
 	for side, lines := range c.Standing {
-		so, probs := ordertext.Parse(s, side, "REACT\n"+written(lines))
+		sub, probs := ordertext.Parse(s, side, "REACT\n"+written(lines))
+		so := sub.Orders
 		if len(probs) > 0 || so.Standing == nil {
 			t.Fatalf("STANDING %s: %v", side, probs)
 		}
@@ -46,11 +47,12 @@ func runCase(t *testing.T, c *kernel.Case) {
 			t.Fatal(err)
 		}
 	}
-	o, probs := ordertext.Parse(s, s.Active, written(c.Orders[""]))
+	sub, probs := ordertext.Parse(s, s.Active, written(c.Orders[""]))
+	o := sub.Orders
 	if len(c.Errors) > 0 {
 		var all []string
 		for _, p := range probs {
-			all = append(all, p.Error())
+			all = append(all, p.String())
 		}
 		text := strings.Join(all, "\n")
 		for _, want := range c.Errors {

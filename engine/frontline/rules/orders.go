@@ -1,6 +1,9 @@
 package rules
 
-import "slices"
+import (
+	"slices"
+	"strings"
+)
 
 // Orders are one side's orders for its own player turn (design 3.3), and
 // its standing orders for the opponent's next turn (REACT, design 3.4).
@@ -250,41 +253,15 @@ func (s Standing) targetPolicy() string {
 	return s.Targets
 }
 
-// Problem is one thing wrong with orders, with the line it came from and
-// the section of the rules it breaks.
-type Problem struct {
-	Line    int    `json:"line,omitempty"`
-	Section string `json:"section"`
-	Text    string `json:"text"`
-}
-
-func (p Problem) Error() string {
-	if p.Line > 0 {
-		return "line " + itoa(p.Line) + ": " + p.Text + " (§" + p.Section + ")"
+// Reference writes a section of the book as a problem's rule reference:
+// "V.4" is "§V.4"; what is not a numbered section ("Glossary Smoke") stays
+// as it is.
+func Reference(section string) string {
+	head, _, _ := strings.Cut(section, ".")
+	if head != "" && strings.Trim(head, "IVX") == "" {
+		return "§" + section
 	}
-	return p.Text + " (§" + p.Section + ")"
-}
-
-func itoa(n int) string {
-	if n == 0 {
-		return "0"
-	}
-	neg := n < 0
-	if neg {
-		n = -n
-	}
-	var b [20]byte
-	i := len(b)
-	for n > 0 {
-		i--
-		b[i] = byte('0' + n%10)
-		n /= 10
-	}
-	if neg {
-		i--
-		b[i] = '-'
-	}
-	return string(b[i:])
+	return section
 }
 
 // Default are the orders of a side that sent none (design 3.2): no

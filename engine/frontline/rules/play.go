@@ -91,7 +91,7 @@ func (s *State) Play(o Orders, d Dice) (*State, []Event, error) {
 	if probs := s.Validate(o); len(probs) > 0 {
 		msgs := make([]string, len(probs))
 		for i, p := range probs {
-			msgs[i] = p.Error()
+			msgs[i] = p.String()
 		}
 		return nil, nil, fmt.Errorf("orders for %s refused: %s", o.Side, strings.Join(msgs, "; "))
 	}

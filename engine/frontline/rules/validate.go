@@ -3,13 +3,15 @@ package rules
 import (
 	"fmt"
 	"strings"
+
+	"fieldpost/engine"
 )
 
 // Validate checks orders against the position before anything is played
 // and returns every problem, each with its line and the rule it breaks.
 // Chance can still stop an accepted order (a failed entry check, a unit
 // destroyed first); the turn then reports why it lapsed.
-func (s *State) Validate(o Orders) []Problem {
+func (s *State) Validate(o Orders) []engine.Problem {
 	v := &validator{s: s, o: o, dest: map[string]Hex{}, mover: map[string]bool{}, recon: map[string]bool{}, unloaded: map[string]Hex{}}
 	if s.Over {
 		v.add(0, "II.2", "the game is over")
@@ -35,7 +37,7 @@ func (s *State) Validate(o Orders) []Problem {
 type validator struct {
 	s     *State
 	o     Orders
-	probs []Problem
+	probs []engine.Problem
 	dest  map[string]Hex // where each unit ends its move
 	mover map[string]bool
 	recon map[string]bool
@@ -47,7 +49,7 @@ type validator struct {
 }
 
 func (v *validator) add(line int, section, format string, a ...any) {
-	v.probs = append(v.probs, Problem{Line: line, Section: section, Text: fmt.Sprintf(format, a...)})
+	v.probs = append(v.probs, engine.Problem{Line: line, Rule: Reference(section), Text: fmt.Sprintf(format, a...)})
 }
 
 func (v *validator) own(line int, id, what string) *Unit {
@@ -965,7 +967,7 @@ func (v *validator) convert() {
 
 // ValidateStanding checks a side's standing orders alone, as sent in a
 // REACT-only mail while the other side is active.
-func (s *State) ValidateStanding(side string, st Standing) []Problem {
+func (s *State) ValidateStanding(side string, st Standing) []engine.Problem {
 	v := &validator{s: s, o: Orders{Side: side}}
 	v.standing(&st)
 	return v.probs

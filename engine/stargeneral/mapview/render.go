@@ -5,9 +5,6 @@
 package mapview
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"image"
 	"image/color"
@@ -612,12 +609,10 @@ func (r *renderer) drawBaseLayers() {
 
 // baseKey names a base by everything that draws it.
 func (r *renderer) baseKey(rows int) string {
-	raw, _ := json.Marshal(struct {
+	return hexdraw.BaseKey("stargeneral", struct {
 		Terrain     []rules.TerrainType
 		Map         *rules.Map
 		Radius      float64
 		Width, Rows int
 	}{r.rs.Terrain, r.st.Map, r.r, r.width, rows})
-	sum := sha256.Sum256(raw)
-	return "stargeneral " + hex.EncodeToString(sum[:])
 }

@@ -8,16 +8,6 @@ import (
 	"fieldpost/engine/stargeneral/rules"
 )
 
-// Problems are the errors as the judge writes them, under their lines of
-// the text read (engine.Refusal, engine.Annotate).
-func Problems(errs Errors) []engine.Problem {
-	out := make([]engine.Problem, len(errs))
-	for i, e := range errs {
-		out[i] = engine.Problem{Line: e.Line, Text: e.Msg, Rule: e.Section, Hint: e.Hint}
-	}
-	return out
-}
-
 func countWord(n int, word string) string {
 	if n == 1 {
 		return "1 " + word

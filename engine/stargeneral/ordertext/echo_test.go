@@ -58,7 +58,7 @@ func TestErrorReport(t *testing.T) {
 	rs, st := testState(t)
 	text := "BN I/77 M\n  1A 0404 0606\n"
 	_, errs := Parse(rs, st, "axis", text)
-	got := engine.Refusal(text, Problems(errs), 0)
+	got := engine.Refusal(text, errs, 0)
 	for _, want := range []string{"NOT accepted: 1 error", "line 2: 1A 0404 0606", "0606 is not adjacent to 0404", "[§2]", "did you mean"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("error report lacks %q:\n%s", want, got)

@@ -58,7 +58,7 @@ func FuzzOrders(f *testing.F) {
 		sub, errs := ordertext.Parse(p.rs, p.st, side, body)
 		lines := strings.Count(body, "\n") + 1
 		for _, e := range errs {
-			if e.Msg == "" || e.Line < 0 || e.Line > lines {
+			if e.Text == "" || e.Line < 0 || e.Line > lines {
 				t.Fatalf("error %+v: no message, or not on one of the %d lines", e, lines)
 			}
 		}

@@ -46,7 +46,7 @@ func TestNightPlatoonNamedAt(t *testing.T) {
 	}
 	sub, errs := Parse(rs, night, "axis", "PLATOON I/77 at TO 1C\n")
 	for _, e := range errs {
-		if strings.Contains(e.Msg, "write PLATOON") {
+		if strings.Contains(e.Text, "write PLATOON") {
 			t.Fatalf("the order is not read: %v", errs)
 		}
 	}

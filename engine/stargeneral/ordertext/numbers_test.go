@@ -1,6 +1,7 @@
 package ordertext
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -24,7 +25,7 @@ func TestHugeNumbersAreRefused(t *testing.T) {
 		"round": {"GAME g SIDE axis ROUND " + huge + "\nBN I/77 H\n", "line 1: ROUND 9223372036854775807 is too large"},
 	} {
 		_, errs := Parse(rs, st, "axis", c.body)
-		if errs == nil || !strings.Contains(errs.Error(), c.want) {
+		if errs == nil || !strings.Contains(fmt.Sprint(errs), c.want) {
 			t.Errorf("%s: errors %v, want %q", name, errs, c.want)
 		}
 	}

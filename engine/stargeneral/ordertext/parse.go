@@ -11,44 +11,6 @@ import (
 	"fieldpost/engine/stargeneral/rules"
 )
 
-// Error is one problem in a submission, tied to the line it is on.
-type Error struct {
-	Line    int    `json:"line"`            // 0 for the submission as a whole
-	Quote   string `json:"quote,omitempty"` // the line as written
-	Msg     string `json:"msg"`
-	Section string `json:"section,omitempty"` // the rule it breaks, for rules errors
-	Hint    string `json:"hint,omitempty"`
-	// unit is the unit whose block the line is in, "" outside one: the
-	// rules problems of a unit with errors in its lines are left out.
-	unit string
-}
-
-func (e Error) Error() string {
-	var b strings.Builder
-	if e.Line > 0 {
-		fmt.Fprintf(&b, "line %d: ", e.Line)
-	}
-	b.WriteString(e.Msg)
-	if ref := engine.Reference(e.Section); ref != "" {
-		b.WriteString(" " + ref)
-	}
-	if e.Hint != "" {
-		b.WriteString("; " + e.Hint)
-	}
-	return b.String()
-}
-
-// Errors is every problem in a submission, in line order.
-type Errors []Error
-
-func (es Errors) Error() string {
-	msgs := make([]string, len(es))
-	for i, e := range es {
-		msgs[i] = e.Error()
-	}
-	return strings.Join(msgs, "\n")
-}
-
 // Submission is what a mail's order block says.
 type Submission struct {
 	Game     string
@@ -62,9 +24,8 @@ type Submission struct {
 	Lines int
 	// Ignored are the lines of the block that were read as no order: the
 	// sign-off after the last order ("Cheers, Alice", "Sent from my
-	// iPhone") and the tails of comments a mail program wrapped. Msg says
-	// why.
-	Ignored []Error
+	// iPhone") and the tails of comments a mail program wrapped.
+	Ignored []engine.IgnoredLine
 }
 
 // Parse reads a side's orders from a mail body (or a file) for the round st
@@ -75,11 +36,10 @@ type Submission struct {
 // errors, so that one answer lists every error; a rules problem on a line
 // with an error, or about a whole unit whose lines have errors, is left
 // out, since it may only follow from them.
-func Parse(rs *rules.Ruleset, st *rules.State, side, body string) (*Submission, Errors) {
+func Parse(rs *rules.Ruleset, st *rules.State, side, body string) (*Submission, []engine.Problem) {
 	p := newParser(rs, st, side)
 	lines, _ := kernel.Block{Words: tokens, Start: p.isStart}.Read(body)
 	for _, l := range lines {
-		p.raw[l.N] = l.Raw
 		p.line(l)
 	}
 	p.ignoreSignOff(lines)
@@ -91,10 +51,10 @@ func Parse(rs *rules.Ruleset, st *rules.State, side, body string) (*Submission, 
 	p.sub.Lines -= len(p.sub.Ignored)
 	// What the errors left after the sign-off was set aside are about.
 	errLines, unitErr := map[int]bool{}, map[string]bool{}
-	for _, e := range p.errs {
+	for i, e := range p.errs {
 		errLines[e.Line] = true
-		if e.unit != "" {
-			unitErr[e.unit] = true
+		if p.errUnits[i] != "" {
+			unitErr[p.errUnits[i]] = true
 		}
 	}
 	for _, prob := range rules.Validate(rs, st, p.sub.Orders) {
@@ -116,9 +76,13 @@ type parser struct {
 	st   *rules.State
 	side string
 	sub  *Submission
-	errs Errors
-	unit *rules.Unit
-	uo   *rules.UnitOrders
+	errs []engine.Problem
+	// errUnits are, for each of errs, the unit whose block its line is in,
+	// "" outside one: the rules problems of a unit with errors in its
+	// lines are left out.
+	errUnits []string
+	unit     *rules.Unit
+	uo       *rules.UnitOrders
 	// where each order came from, to put the engine's rules problems on
 	// the right line
 	unitLine   map[string]int
@@ -127,7 +91,6 @@ type parser struct {
 	swapLine   map[string]int
 	batLine    map[string]int
 	otherLine  map[string]int
-	raw        map[int]string // line number -> the line as written
 	standSeen  map[string]bool
 	battSeen   map[string]bool
 	choiceSeen map[string]bool
@@ -146,7 +109,7 @@ func newParser(rs *rules.Ruleset, st *rules.State, side string) *parser {
 		sub:      &Submission{Orders: &rules.Orders{Side: side}},
 		unitLine: map[string]int{}, standLine: map[string]int{}, attackLine: map[string]int{},
 		swapLine: map[string]int{}, batLine: map[string]int{}, otherLine: map[string]int{},
-		raw: map[int]string{}, standSeen: map[string]bool{}, battSeen: map[string]bool{}, choiceSeen: map[string]bool{},
+		standSeen: map[string]bool{}, battSeen: map[string]bool{}, choiceSeen: map[string]bool{},
 		notOrders: map[int]int{},
 	}
 }
@@ -154,11 +117,12 @@ func newParser(rs *rules.Ruleset, st *rules.State, side string) *parser {
 // errorf records an error on a line, citing the part of the rules it breaks
 // by the number the ruleset's book gives it.
 func (p *parser) errorf(l kernel.Line, section rules.Sec, hint, format string, args ...any) {
-	e := Error{Line: l.N, Quote: l.Raw, Msg: fmt.Sprintf(format, args...), Section: p.rs.Section(section), Hint: hint}
+	unit := ""
 	if p.unit != nil {
-		e.unit = p.unit.ID
+		unit = p.unit.ID
 	}
-	p.errs = append(p.errs, e)
+	p.errs = append(p.errs, engine.Problem{Line: l.N, Text: fmt.Sprintf(format, args...), Rule: p.rs.Section(section), Hint: hint})
+	p.errUnits = append(p.errUnits, unit)
 }
 
 // ignoreSignOff takes the lines after the last order out of the errors
@@ -173,15 +137,15 @@ func (p *parser) ignoreSignOff(lines []kernel.Line) {
 	drop := map[int]bool{}
 	for _, l := range lines[first:] {
 		drop[p.notOrders[l.N]] = true
-		p.sub.Ignored = append(p.sub.Ignored, Error{Line: l.N, Quote: l.Raw, Msg: "after the last order"})
+		p.sub.Ignored = append(p.sub.Ignored, engine.IgnoredLine{Line: l.N, Text: l.Raw, Why: "after the last order"})
 	}
-	kept := p.errs[:0]
+	kept, units := p.errs[:0], p.errUnits[:0]
 	for i, e := range p.errs {
 		if !drop[i] {
-			kept = append(kept, e)
+			kept, units = append(kept, e), append(units, p.errUnits[i])
 		}
 	}
-	p.errs = kept
+	p.errs, p.errUnits = kept, units
 }
 
 // hasHex reports whether a line names a hex of the map (a phone number or
@@ -276,7 +240,7 @@ func (p *parser) line(l kernel.Line) {
 		return
 	}
 	if l.AfterLongComment {
-		p.sub.Ignored = append(p.sub.Ignored, Error{Line: l.N, Quote: l.Raw, Msg: "the tail of the comment above, wrapped by the mail program"})
+		p.sub.Ignored = append(p.sub.Ignored, engine.IgnoredLine{Line: l.N, Text: l.Raw, Why: "the tail of the comment above, wrapped by the mail program"})
 		return
 	}
 	p.notOrders[l.N] = len(p.errs)
@@ -1101,7 +1065,7 @@ next:
 
 // ruleError puts a rules problem from rules.Validate on the line that gave
 // the order it is about.
-func (p *parser) ruleError(prob rules.Problem) Error {
+func (p *parser) ruleError(prob rules.Problem) engine.Problem {
 	line := 0
 	key := prob.Unit + " " + prob.Stand
 	switch {
@@ -1124,11 +1088,11 @@ func (p *parser) ruleError(prob rules.Problem) Error {
 	case prob.Section == p.rs.Section(rules.SecAir):
 		line = p.otherLine["air"]
 	}
-	e := Error{Line: line, Quote: p.raw[line], Msg: prob.Msg, Section: prob.Section}
+	e := engine.Problem{Line: line, Text: prob.Msg, Rule: prob.Section}
 	if prob.Unit != "" {
-		e.Msg = prob.Unit + ": " + e.Msg
+		e.Text = prob.Unit + ": " + e.Text
 		if prob.Stand != "" {
-			e.Msg = prob.Unit + " " + prob.Stand + ": " + prob.Msg
+			e.Text = prob.Unit + " " + prob.Stand + ": " + prob.Msg
 		}
 	}
 	return e

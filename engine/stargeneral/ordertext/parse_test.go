@@ -72,7 +72,7 @@ I/77x
 `
 	// The last line is a typo: it must be an error, not ignored.
 	_, errs := Parse(rs, st, "axis", body)
-	if len(errs) != 1 || errs[0].Line != 13 || !strings.Contains(errs[0].Msg, `"I/77x"`) || errs[0].Hint != "did you mean I/77?" {
+	if len(errs) != 1 || errs[0].Line != 13 || !strings.Contains(errs[0].Text, `"I/77x"`) || errs[0].Hint != "did you mean I/77?" {
 		t.Fatalf("want one error at line 13 with a hint, got %v", errs)
 	}
 	body = strings.Replace(body, "I/77x\n", `UNIT II/77 h
@@ -188,7 +188,7 @@ RESHUFFLE I/77 1A 0505 0606
 	_, errs := Parse(rs, st, "axis", body)
 	var got strings.Builder
 	for _, e := range errs {
-		got.WriteString(e.Error() + "\n")
+		got.WriteString(e.String() + "\n")
 	}
 	golden := filepath.Join("testdata", "errors.golden")
 	if os.Getenv("UPDATE_GOLDEN") != "" {
@@ -236,7 +236,7 @@ func FuzzParse(f *testing.F) {
 			t.Fatal("nil submission")
 		}
 		for _, e := range errs {
-			if e.Msg == "" {
+			if e.Text == "" {
 				t.Fatalf("error without a message: %+v", e)
 			}
 		}
@@ -275,7 +275,7 @@ func TestHeaderSeat(t *testing.T) {
 	if errs != nil || sub.Seat != 2 || sub.Round != 1 || sub.Game != "g" {
 		t.Errorf("seat %d, round %d, game %q, errors %v", sub.Seat, sub.Round, sub.Game, errs)
 	}
-	if _, errs := Parse(rs, st, "axis", "GAME g SIDE axis SEAT x\nBN I/77 H\n"); len(errs) != 1 || !strings.Contains(errs[0].Msg, `SEAT "x": want the seat number`) {
+	if _, errs := Parse(rs, st, "axis", "GAME g SIDE axis SEAT x\nBN I/77 H\n"); len(errs) != 1 || !strings.Contains(errs[0].Text, `SEAT "x": want the seat number`) {
 		t.Errorf("a seat that is no number: %v", errs)
 	}
 }

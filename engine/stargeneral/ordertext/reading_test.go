@@ -53,8 +53,8 @@ func TestOrderBlockBoundaries(t *testing.T) {
 				t.Fatalf("errors %v, want %d: %q", errs, len(tt.errors), tt.errors)
 			}
 			for i, e := range errs {
-				if !strings.Contains(e.Error(), tt.errors[i]) {
-					t.Errorf("error %d = %q, want it to say %q", i, e.Error(), tt.errors[i])
+				if !strings.Contains(e.String(), tt.errors[i]) {
+					t.Errorf("error %d = %q, want it to say %q", i, e.String(), tt.errors[i])
 				}
 			}
 			var ignored []int
@@ -95,7 +95,7 @@ func TestEveryErrorAtOnce(t *testing.T) {
 	_, errs := Parse(rs, st, "axis", body)
 	var got []string
 	for _, e := range errs {
-		got = append(got, e.Error())
+		got = append(got, e.String())
 	}
 	text := strings.Join(got, "\n")
 	for _, want := range []string{`line 1: "X" is not a status`, "line 3: 0311 is off the map", "line 6: II/77 2B"} {
