@@ -43,7 +43,7 @@ func (p *planner) bestAttack(u *rules.Unit, g goal, advance *unitPlan) *unitPlan
 			p.callSupport(u, pl)
 			value, ok := p.forecast(&pl.orders)
 			if advance != nil && !p.finalRound() {
-				value -= groundCost * float64(max(0, p.lead(u, pl, g.hex)-p.lead(u, advance, g.hex)))
+				value -= p.odds().ground * p.groundLost(u, pl, advance, g.hex)
 			}
 			if ok && (best == nil || value > best.value) {
 				pl.value = value

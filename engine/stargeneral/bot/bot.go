@@ -52,6 +52,9 @@ const (
 	// groundCost is what an attack gives up for each hex it leaves the
 	// unit short of where its advance would have taken it.
 	groundCost = 0.4
+	// boldGroundCost is groundCost for a side losing the battle: the
+	// objectives it must take are worth more than the losses it deals.
+	boldGroundCost = 0.8
 	// retreatStrength: a unit with no more than this share of its fighting
 	// strength left pulls back when the enemy is close.
 	retreatStrength = 0.4
@@ -105,6 +108,10 @@ type planner struct {
 	goals   map[*rules.Unit]goal
 	plans   []*unitPlan
 	reaches map[reachKey]reachable
+	ways    map[rules.Hex]map[rules.Hex]float64 // way's fields, by goal
+	// enterCost is what entering each hex costs on the way (wayField);
+	// the hexes it has no cost for cannot be entered.
+	enterCost map[rules.Hex]int
 }
 
 // odds are the thresholds an attack must clear: a side that loses the battle
@@ -112,11 +119,14 @@ type planner struct {
 // attacks a defender that holds its ground.
 type odds struct {
 	attack, holdAttack, closeLoss float64
+	// ground is what an attack gives up for each hex it leaves the unit
+	// short of where its advance would have taken it.
+	ground float64
 }
 
 var (
-	carefulOdds = odds{attack: attackThreshold, holdAttack: holdAttackThreshold, closeLoss: maxCloseLoss}
-	boldOdds    = odds{attack: boldAttackThreshold, holdAttack: boldAttackThreshold, closeLoss: boldCloseLoss}
+	carefulOdds = odds{attack: attackThreshold, holdAttack: holdAttackThreshold, closeLoss: maxCloseLoss, ground: groundCost}
+	boldOdds    = odds{attack: boldAttackThreshold, holdAttack: boldAttackThreshold, closeLoss: boldCloseLoss, ground: boldGroundCost}
 )
 
 func (p *planner) odds() odds {
@@ -140,6 +150,7 @@ func newPlanner(rs *rules.Ruleset, st *rules.State, side string, opt Options) *p
 		shots:    map[string]int{},
 		goals:    map[*rules.Unit]goal{},
 		reaches:  map[reachKey]reachable{},
+		ways:     map[rules.Hex]map[rules.Hex]float64{},
 	}
 	p.fst = st.Clone()
 	for _, bt := range p.fst.Batteries {
@@ -233,12 +244,12 @@ func (p *planner) progresses(u *rules.Unit, pl *unitPlan, goal rules.Hex) bool {
 	if len(pl.orders.Moves) == 0 {
 		return false
 	}
-	leadBefore, leadAfter, sumBefore, sumAfter := 99, 99, 0, 0
+	leadBefore, leadAfter, sumBefore, sumAfter := 999.0, 999.0, 0.0, 0.0
 	for _, s := range u.Stands {
 		if p.role(s) == rules.RoleHQ {
 			continue
 		}
-		before, after := rules.Distance(s.Hex, goal), rules.Distance(pl.ends[s], goal)
+		before, after := p.way(goal, s.Hex), p.way(goal, pl.ends[s])
 		leadBefore, leadAfter = min(leadBefore, before), min(leadAfter, after)
 		sumBefore += before
 		sumAfter += after
@@ -249,15 +260,29 @@ func (p *planner) progresses(u *rules.Unit, pl *unitPlan, goal rules.Hex) bool {
 	return leadAfter < leadBefore || sumAfter <= sumBefore-2
 }
 
-// lead is how near a plan brings the unit's leading stand to the goal.
-func (p *planner) lead(u *rules.Unit, pl *unitPlan, goal rules.Hex) int {
-	best := 99
-	for _, s := range u.Stands {
-		if p.role(s) != rules.RoleHQ {
-			best = min(best, rules.Distance(pl.ends[s], goal))
+// groundLost is how much farther from the goal a plan leaves the unit
+// than the advance would: its leading stand, and its stands on average.
+func (p *planner) groundLost(u *rules.Unit, pl, advance *unitPlan, goal rules.Hex) float64 {
+	lead := func(pl *unitPlan) float64 {
+		best := 999.0
+		for _, s := range u.Stands {
+			if p.role(s) != rules.RoleHQ {
+				best = min(best, p.way(goal, pl.ends[s]))
+			}
 		}
+		return best
 	}
-	return best
+	mean := func(pl *unitPlan) float64 {
+		sum, n := 0.0, 0
+		for _, s := range u.Stands {
+			if p.role(s) != rules.RoleHQ {
+				sum += p.way(goal, pl.ends[s])
+				n++
+			}
+		}
+		return sum / float64(max(n, 1))
+	}
+	return max(0, lead(pl)-lead(advance)) + max(0, mean(pl)-mean(advance))
 }
 
 // finalRound: the round st is about to play is the battle's last, after

@@ -23,7 +23,7 @@ type target struct {
 // it lacks, one that is winning for those it holds. Units left over follow
 // the nearest attack on an objective, or have no goal and hold where they are.
 func (p *planner) assignGoals() {
-	attack, defend := 1.5, 1.0
+	attack, defend := 1.5, 0.3
 	if !p.mustGain() {
 		attack, defend = 1.0, 1.5
 	}
@@ -33,7 +33,7 @@ func (p *planner) assignGoals() {
 		switch {
 		case ob.Owner != p.side:
 			targets = append(targets, target{hex: ob.Hex, value: attack * v, capacity: 2})
-		case p.enemyDistance(ob.Hex) <= threatRange:
+		case p.threatened(ob.Hex):
 			targets = append(targets, target{hex: ob.Hex, value: defend * v, defend: true, capacity: 1})
 		}
 	}
@@ -50,7 +50,14 @@ func (p *planner) assignGoals() {
 		}
 		units = append(units, u)
 		for i, t := range targets {
-			pairs = append(pairs, pair{u, i, t.value / (1 + float64(p.unitDistance(u, t.hex))/3) * p.jitter()})
+			score := t.value / (1 + p.unitWay(u, t.hex)/3) * p.jitter()
+			if !t.defend {
+				score *= p.ease(u, t.hex)
+				if p.roundsToReach(u, t.hex) > p.roundsLeft() {
+					score *= lateGoal
+				}
+			}
+			pairs = append(pairs, pair{u, i, score})
 		}
 	}
 	sort.SliceStable(pairs, func(i, j int) bool { return pairs[i].score > pairs[j].score })
@@ -99,6 +106,15 @@ func (p *planner) mustGain() bool {
 		return points(p.side) < v.Need
 	}
 	return points(v.Side) >= v.Need
+}
+
+// unitWay is the way to h (way) of the unit's nearest stand.
+func (p *planner) unitWay(u *rules.Unit, h rules.Hex) float64 {
+	best := 999.0
+	for _, s := range u.Stands {
+		best = min(best, p.way(h, s.Hex))
+	}
+	return best
 }
 
 // unitDistance is how far the unit's nearest stand is from h.
@@ -254,7 +270,7 @@ func endOf(s *rules.Stand, path []rules.Hex) rules.Hex {
 func (p *planner) endScore(e, goal rules.Hex) float64 {
 	v := 0.0
 	if !goal.IsZero() {
-		v += float64(rules.Distance(e, goal))
+		v += p.way(goal, e)
 	}
 	t := p.terrain(e)
 	if t.Cover {
@@ -280,4 +296,178 @@ func (p *planner) hqScore(h, goal rules.Hex) float64 {
 		v += hqNearEnemyCost
 	}
 	return v
+}
+
+// lateGoal weighs an objective the unit cannot reach before the battle
+// ends: only the objectives held at the end count (11).
+const lateGoal = 0.2
+
+// coverWeight: a stand in cover or dug in is hit on a 6 by one die less
+// a stand and hits back on 5 or 6 (3.2, 3.7.1): it is worth about three
+// in the open.
+const coverWeight = 3
+
+// ease is how cheaply the unit may take h: its own dice against the
+// enemy's in and next to h, those in the hex counting more where cover or
+// digging in protects them (3.7.1) and those around it half (they fight
+// for it, or take it back). An empty objective nobody guards is taken by
+// walking in.
+func (p *planner) ease(u *rules.Unit, h rules.Hex) float64 {
+	own := 0.0
+	for _, s := range u.Stands {
+		if p.role(s) != rules.RoleHQ {
+			own += float64(dice(s))
+		}
+	}
+	enemy := 0.0
+	for _, e := range p.enemies {
+		o := p.occ[e]
+		d := rules.Distance(e, h)
+		if d > 1 || o.stand == nil || p.role(o.stand) == rules.RoleHQ {
+			continue
+		}
+		v := float64(dice(o.stand))
+		if o.stand.Support != nil {
+			v++
+		}
+		switch {
+		case d == 1:
+			v /= 2
+		case p.covered(e) || p.terrain(e).Cover:
+			v *= coverWeight
+		}
+		enemy += v
+	}
+	if o := p.occ[h]; o.side != "" && o.side != p.side {
+		for _, bt := range p.st.Batteries {
+			if bt.Side != p.side && !bt.Removed && rules.Distance(bt.Hex, h) <= bt.Range {
+				enemy += float64(min(bt.FS, bt.SP)) // its defensive fire (3.5.2)
+			}
+		}
+	}
+	if own == 0 {
+		return 0
+	}
+	return own / (own + enemy)
+}
+
+// roundsLeft is how many rounds of the battle are still to play, the
+// coming one included.
+func (p *planner) roundsLeft() int {
+	return (p.st.Days-p.st.Day)*p.rs.RoundsPerDay + p.rs.RoundsPerDay - p.st.Round + 1
+}
+
+// roundsToReach is how many rounds the unit's fighting stands need to get
+// its nearest one into h at their normal pace (2).
+func (p *planner) roundsToReach(u *rules.Unit, h rules.Hex) int {
+	best := 99
+	for _, s := range u.Stands {
+		if p.role(s) == rules.RoleHQ {
+			continue
+		}
+		if pace := p.allowance(s).Normal; pace > 0 {
+			best = min(best, (rules.Distance(s.Hex, h)+pace-1)/pace)
+		}
+	}
+	return best
+}
+
+// Costs of the way to a goal, in hexes, on top of each hex entered: a hex
+// where the move must halt (2.3) or an enemy ZOC (2.2), which ends the
+// round's move there.
+const (
+	haltWayCost = 1
+	zocWayCost  = 3
+)
+
+// way is how far h is from goal for a stand going there over the coming
+// rounds: hexes entered, plus what halting terrain and the enemy's ZOC
+// cost on the way; enemy stands are gone round, the goal itself being
+// entered last. Far when no way leads there.
+func (p *planner) way(goal, h rules.Hex) float64 {
+	field, ok := p.ways[goal]
+	if !ok {
+		field = p.wayField(goal)
+		p.ways[goal] = field
+	}
+	if d, ok := field[h]; ok {
+		return d
+	}
+	return float64(rules.Distance(goal, h)) + 20
+}
+
+// wayField is the way to goal from every hex that has one (Dijkstra from
+// the goal outwards, the cost of a step being that of the hex it enters;
+// the costs are whole hexes, so a queue of buckets will do).
+func (p *planner) wayField(goal rules.Hex) map[rules.Hex]float64 {
+	if p.enterCost == nil {
+		p.enterCost = map[rules.Hex]int{}
+		for c := 1; c <= p.st.Map.Cols; c++ {
+			for r := 1; r <= p.st.Map.Rows; r++ {
+				h := rules.Hex{Col: c, Row: r}
+				if !p.passable(h) || p.enemyAt(h) {
+					continue
+				}
+				cost := 1 + p.haltCost(h)
+				if p.inEnemyZOC(h) {
+					cost += zocWayCost
+				}
+				p.enterCost[h] = cost
+			}
+		}
+	}
+	enter := func(h rules.Hex) int {
+		if h == goal {
+			return 1 + p.haltCost(h) // its ZOC does not matter: it is reached
+		}
+		return p.enterCost[h]
+	}
+	dist := map[rules.Hex]int{goal: 0}
+	buckets := [][]rules.Hex{{goal}}
+	for d := 0; d < len(buckets); d++ {
+		for _, cur := range buckets[d] {
+			if dist[cur] != d {
+				continue // reached more cheaply since
+			}
+			step := enter(cur)
+			for _, n := range cur.Neighbours() {
+				if _, ok := p.enterCost[n]; !ok {
+					continue // off the map, impassable or the enemy's
+				}
+				if old, ok := dist[n]; ok && old <= d+step {
+					continue
+				}
+				dist[n] = d + step
+				for len(buckets) <= d+step {
+					buckets = append(buckets, nil)
+				}
+				buckets[d+step] = append(buckets[d+step], n)
+			}
+		}
+	}
+	out := make(map[rules.Hex]float64, len(dist))
+	for h, d := range dist {
+		out[h] = float64(d)
+	}
+	return out
+}
+
+// threatened: an enemy stand that can move this round is within
+// threatRange of h. A dug-in unit can only go to Hold (1.5), so it will
+// not come this round.
+func (p *planner) threatened(h rules.Hex) bool {
+	for _, e := range p.enemies {
+		if o := p.occ[e]; o.unit != nil && o.unit.Status != rules.DigIn && rules.Distance(e, h) <= threatRange {
+			return true
+		}
+	}
+	return false
+}
+
+// haltCost is haltWayCost where a normal move halts on entering (2.3).
+func (p *planner) haltCost(h rules.Hex) int {
+	if t := p.terrain(h); t.Normal == rules.MoveHaltOnEnter || t.Normal == rules.MoveHaltBeforeAndOnEnter {
+		return haltWayCost
+	}
+	return 0
 }
