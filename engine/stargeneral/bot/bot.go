@@ -188,6 +188,7 @@ func (p *planner) day() *rules.Orders {
 	})
 	for _, u := range units {
 		pl := p.planUnit(u)
+		p.grab(u, pl)
 		p.plans = append(p.plans, pl)
 		for _, s := range u.Stands {
 			if end := pl.ends[s]; end != s.Hex {
@@ -289,6 +290,45 @@ func (p *planner) groundLost(u *rules.Unit, pl, advance *unitPlan, goal rules.He
 // which only the objectives count (8, 11).
 func (p *planner) finalRound() bool {
 	return p.st.Day >= p.st.Days && p.st.Round >= p.rs.RoundsPerDay
+}
+
+// grab sends, in the battle's last round, the stands a unit's plan leaves
+// free to the objectives the side lacks that nobody holds and that they can
+// reach: only the objectives held at the end count (11), and a stand out
+// of command holds a hex as well as one in command. The attacking stands,
+// and the HQ of a unit that attacks (2.2), stay where the plan has them.
+func (p *planner) grab(u *rules.Unit, pl *unitPlan) {
+	hq := u.HQ(p.rs)
+	if !p.finalRound() || pl.orders.Status != rules.Move || hq == nil {
+		return
+	}
+	busy := map[*rules.Stand]bool{}
+	ends := map[rules.Hex]bool{}
+	for _, s := range u.Stands {
+		ends[pl.ends[s]] = true
+		busy[s] = p.objective(pl.ends[s]) != nil || (s == hq && pl.orders.Attack != nil)
+	}
+	if a := pl.orders.Attack; a != nil {
+		for _, as := range a.Stands {
+			busy[u.Stand(as.Stand)] = true
+		}
+	}
+	for _, ob := range p.st.SortedObjectives() {
+		if ob.Owner == p.side || p.held(ob.Hex) || p.taken[ob.Hex] || ends[ob.Hex] {
+			continue
+		}
+		for _, s := range u.Stands {
+			path, ok := p.reachOf(s, true).paths[ob.Hex]
+			if busy[s] || !ok {
+				continue
+			}
+			busy[s], ends[ob.Hex] = true, true
+			pl.ends[s] = ob.Hex
+			pl.orders.Moves = slices.DeleteFunc(pl.orders.Moves, func(m rules.StandMove) bool { return m.Stand == s.Name })
+			pl.orders.Moves = append(pl.orders.Moves, rules.StandMove{Stand: s.Name, Path: path})
+			break
+		}
+	}
 }
 
 // hold keeps a unit where it is (stand), first bringing back into command
