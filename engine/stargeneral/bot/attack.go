@@ -290,6 +290,9 @@ func (p *planner) attackValue(c *rules.Combat, stands int) float64 {
 	if c.NoReturn == "" {
 		def = p.rs.PoolOdds(c.Defender)
 	}
+	if p.finalRound() {
+		return p.lastRoundValue(c, att, def)
+	}
 	maxLoss, ownMaxLoss := p.rs.MaxLossPerCombat, p.rs.MaxLossPerCombat
 	if p.rs.MaxLossPer == rules.LossCapPerHex {
 		ownMaxLoss *= stands
@@ -307,6 +310,19 @@ func (p *planner) attackValue(c *rules.Combat, stands int) float64 {
 		v += win*hexValue - 0.5*lose
 	}
 	return v
+}
+
+// lastRoundValue is what an attack is worth in the battle's last round,
+// after which only the objectives count (11): a close combat for an
+// objective, the chance of winning it times its value; any other attack
+// nothing, and less than nothing so that it is not made: the stands do
+// better taking what they can reach.
+func (p *planner) lastRoundValue(c *rules.Combat, att, def []float64) float64 {
+	ob := p.objective(c.Target)
+	if !c.Close || ob == nil {
+		return -1
+	}
+	return rules.ChanceMore(att, def) * float64(ob.Value)
 }
 
 // worth weighs hits on what stands in h: more on a stand they can destroy,
