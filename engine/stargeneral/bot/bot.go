@@ -295,11 +295,13 @@ func (p *planner) finalRound() bool {
 // grab sends, in the battle's last round, the stands a unit's plan leaves
 // free to the objectives the side lacks that nobody holds and that they can
 // reach: only the objectives held at the end count (11), and a stand out
-// of command holds a hex as well as one in command. The attacking stands,
-// and the HQ of a unit that attacks (2.2), stay where the plan has them.
+// of command holds a hex as well as one in command; a unit that would only
+// hold moves for it. The attacking stands, and the HQ of a unit that
+// attacks (2.2), stay where the plan has them.
 func (p *planner) grab(u *rules.Unit, pl *unitPlan) {
 	hq := u.HQ(p.rs)
-	if !p.finalRound() || pl.orders.Status != rules.Move || hq == nil {
+	canMove := pl.orders.Status == rules.Move || (pl.orders.Status == rules.Hold && pl.orders.Attack == nil && rules.StatusAllowed(p.rs, p.st, u, rules.Move))
+	if !p.finalRound() || !canMove || hq == nil {
 		return
 	}
 	busy := map[*rules.Stand]bool{}
@@ -324,6 +326,7 @@ func (p *planner) grab(u *rules.Unit, pl *unitPlan) {
 			}
 			busy[s], ends[ob.Hex] = true, true
 			pl.ends[s] = ob.Hex
+			pl.orders.Status = rules.Move
 			pl.orders.Moves = slices.DeleteFunc(pl.orders.Moves, func(m rules.StandMove) bool { return m.Stand == s.Name })
 			pl.orders.Moves = append(pl.orders.Moves, rules.StandMove{Stand: s.Name, Path: path})
 			break
