@@ -58,8 +58,6 @@ const (
 	// retreatStrength: a unit with no more than this share of its fighting
 	// strength left pulls back when the enemy is close.
 	retreatStrength = 0.4
-	// threatRange: an enemy stand this near makes a position threatened.
-	threatRange = 5
 	// digInRange: a holding unit digs in when an enemy stand is this near.
 	digInRange = 4
 	// boldAttackThreshold and boldCloseLoss are the odds a side losing the
@@ -480,18 +478,37 @@ func (p *planner) retreatScore(h rules.Hex, cost int) int {
 // priority: the attacks first, the best first, so that they go in before
 // the enemy can move away or strike first; then the advances (1.7).
 func (p *planner) priority() {
+	// Attacks on one hex go in the order they were planned in: the later
+	// ones count on the earlier wearing the defender down (wearDown).
+	first := map[rules.Hex]*unitPlan{}
+	index := map[*unitPlan]int{}
+	for i, pl := range p.plans {
+		index[pl] = i
+		if a := pl.orders.Attack; a != nil {
+			if f, ok := first[a.Target]; !ok || pl.value > f.value {
+				first[a.Target] = pl
+			}
+		}
+	}
+	lead := func(pl *unitPlan) *unitPlan {
+		if a := pl.orders.Attack; a != nil {
+			return first[a.Target]
+		}
+		return pl
+	}
 	order := slices.Clone(p.plans)
 	slices.SortStableFunc(order, func(a, b *unitPlan) int {
 		if a.kind != b.kind {
 			return int(a.kind) - int(b.kind)
 		}
+		la, lb := lead(a), lead(b)
 		switch {
-		case a.value > b.value:
+		case la.value > lb.value:
 			return -1
-		case a.value < b.value:
+		case la.value < lb.value:
 			return 1
 		}
-		return 0
+		return index[a] - index[b]
 	})
 	for _, pl := range order {
 		p.o.Priority = append(p.o.Priority, pl.orders.Unit)

@@ -19,11 +19,14 @@ type target struct {
 // assignGoals gives units their goals (11): each objective the side lacks
 // draws up to two units, each threatened objective of its own one, the
 // most valuable and nearest first (a unit covers two or three hexes a
-// round); a side that must gain ground to win cares more for the objectives
-// it lacks, one that is winning for those it holds. Units left over follow
-// the nearest attack on an objective, or have no goal and hold where they are.
+// round), those it lacks the more the cheaper they are to take and never
+// when out of reach before the end, those it holds the likelier the enemy
+// comes for them; a side that must gain ground to win cares more for the
+// objectives it lacks, one that is winning for those it holds. Units left
+// over follow the nearest attack on an objective, or have no goal and hold
+// where they are.
 func (p *planner) assignGoals() {
-	attack, defend := 1.5, 0.3
+	attack, defend := 1.5, 0.8
 	if !p.mustGain() {
 		attack, defend = 1.0, 1.5
 	}
@@ -33,7 +36,7 @@ func (p *planner) assignGoals() {
 		switch {
 		case ob.Owner != p.side:
 			targets = append(targets, target{hex: ob.Hex, value: attack * v, capacity: 2})
-		case p.threatened(ob.Hex):
+		case p.threat(ob.Hex) > 0:
 			targets = append(targets, target{hex: ob.Hex, value: defend * v, defend: true, capacity: 1})
 		}
 	}
@@ -51,7 +54,9 @@ func (p *planner) assignGoals() {
 		units = append(units, u)
 		for i, t := range targets {
 			score := t.value / (1 + p.unitWay(u, t.hex)/3) * p.jitter()
-			if !t.defend {
+			if t.defend {
+				score *= p.threat(t.hex)
+			} else {
 				score *= p.ease(u, t.hex)
 				if p.roundsToReach(u, t.hex) > p.roundsLeft() {
 					score *= lateGoal
@@ -452,22 +457,40 @@ func (p *planner) wayField(goal rules.Hex) map[rules.Hex]float64 {
 	return out
 }
 
-// threatened: an enemy stand that can move this round is within
-// threatRange of h. A dug-in unit can only go to Hold (1.5), so it will
-// not come this round.
-func (p *planner) threatened(h rules.Hex) bool {
-	for _, e := range p.enemies {
-		if o := p.occ[e]; o.unit != nil && o.unit.Status != rules.DigIn && rules.Distance(e, h) <= threatRange {
-			return true
-		}
-	}
-	return false
-}
-
 // haltCost is haltWayCost where a normal move halts on entering (2.3).
 func (p *planner) haltCost(h rules.Hex) int {
 	if t := p.terrain(h); t.Normal == rules.MoveHaltOnEnter || t.Normal == rules.MoveHaltBeforeAndOnEnter {
 		return haltWayCost
 	}
 	return 0
+}
+
+// threat is how likely the enemy is to come for h this round if no unit
+// of the side holds it, 0 to 1: a stand of an enemy unit that can move (not dug in,
+// 1.5) and is not holding an objective of its own, that can get next to h
+// with a normal move (2) or nearly.
+func (p *planner) threat(h rules.Hex) float64 {
+	best := 0.0
+	for _, e := range p.enemies {
+		o := p.occ[e]
+		if o.stand == nil || o.unit.Status == rules.DigIn || p.garrison(o.unit) {
+			continue
+		}
+		// Next to h, or a few hexes short of it: it may come next round.
+		reach := p.allowance(o.stand).Normal + 1
+		w := 1 - float64(rules.Distance(e, h)-reach)/3
+		best = max(best, min(w, 1))
+	}
+	return best
+}
+
+// garrison: a unit with a stand on an objective its side holds, there to
+// keep it.
+func (p *planner) garrison(u *rules.Unit) bool {
+	for _, s := range u.Stands {
+		if ob := p.objective(s.Hex); ob != nil && ob.Owner == u.Side {
+			return true
+		}
+	}
+	return false
 }
