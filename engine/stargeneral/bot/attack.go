@@ -320,10 +320,11 @@ func (p *planner) attackValue(c *rules.Combat, stands int) float64 {
 }
 
 // lastRoundValue is what an attack is worth in the battle's last round,
-// after which only the objectives count (11): a close combat for an
-// objective, the chance of winning it times its value; any other attack
-// nothing, and less than nothing so that it is not made: the stands do
-// better taking what they can reach.
+// after which only the objectives count (11): on an objective the side
+// lacks, a little for each SP it takes off the defender and, in close
+// combat, the chance of taking the hex times its value; any other attack
+// less than nothing, so that it is not made: the stands do better taking
+// what they can reach.
 func (p *planner) lastRoundValue(c *rules.Combat, att, def []float64) float64 {
 	ob := p.objective(c.Target)
 	if ob == nil || ob.Owner == p.side {

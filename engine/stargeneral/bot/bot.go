@@ -478,21 +478,22 @@ func (p *planner) retreatScore(h rules.Hex, cost int) int {
 // priority: the attacks first, the best first, so that they go in before
 // the enemy can move away or strike first; then the advances (1.7).
 func (p *planner) priority() {
-	// Attacks on one hex go in the order they were planned in: the later
-	// ones count on the earlier wearing the defender down (wearDown).
-	first := map[rules.Hex]*unitPlan{}
+	// Attacks on one hex go in together, ranked by the best of them, and
+	// in the order they were planned in: the later ones count on the
+	// earlier wearing the defender down (wearDown).
+	strongest := map[rules.Hex]*unitPlan{}
 	index := map[*unitPlan]int{}
 	for i, pl := range p.plans {
 		index[pl] = i
 		if a := pl.orders.Attack; a != nil {
-			if f, ok := first[a.Target]; !ok || pl.value > f.value {
-				first[a.Target] = pl
+			if f, ok := strongest[a.Target]; !ok || pl.value > f.value {
+				strongest[a.Target] = pl
 			}
 		}
 	}
 	lead := func(pl *unitPlan) *unitPlan {
 		if a := pl.orders.Attack; a != nil {
-			return first[a.Target]
+			return strongest[a.Target]
 		}
 		return pl
 	}
