@@ -307,9 +307,9 @@ func (p *planner) hqScore(h, goal rules.Hex) float64 {
 // ends: only the objectives held at the end count (11).
 const lateGoal = 0.2
 
-// coverWeight: a stand in cover or dug in is hit on a 6 by one die less
-// a stand and hits back on 5 or 6 (3.2, 3.7.1): it is worth about three
-// in the open.
+// coverWeight: a stand dug in, or holding in cover, is hit on a 6 only by
+// attackers who each throw a die less, and hits back on 5 or 6 (3.2,
+// 3.7.1): it counts about three times a stand in the open.
 const coverWeight = 3
 
 // ease is how cheaply the unit may take h: its own dice against the
@@ -465,10 +465,10 @@ func (p *planner) haltCost(h rules.Hex) int {
 	return 0
 }
 
-// threat is how likely the enemy is to come for h this round if no unit
-// of the side holds it, 0 to 1: a stand of an enemy unit that can move (not dug in,
-// 1.5) and is not holding an objective of its own, that can get next to h
-// with a normal move (2) or nearly.
+// threat is how likely the enemy is to come for h soon if no unit of the
+// side holds it, 0 to 1: a stand of an enemy unit that can move (not dug
+// in, 1.5) and garrisons no objective of its own, that can get next to h
+// with a normal move (2), or nearly.
 func (p *planner) threat(h rules.Hex) float64 {
 	best := 0.0
 	for _, e := range p.enemies {
