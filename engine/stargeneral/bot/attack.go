@@ -43,7 +43,7 @@ func (p *planner) bestAttack(u *rules.Unit, g goal, advance *unitPlan) *unitPlan
 			p.callSupport(u, pl)
 			value, ok := p.forecast(&pl.orders)
 			if advance != nil && !p.finalRound() {
-				value -= groundCost * float64(max(0, p.lead(u, pl, g.hex)-p.lead(u, advance, g.hex)))
+				value -= p.odds().ground * p.groundLost(u, pl, advance, g.hex)
 			}
 			if ok && (best == nil || value > best.value) {
 				pl.value = value
@@ -55,6 +55,7 @@ func (p *planner) bestAttack(u *rules.Unit, g goal, advance *unitPlan) *unitPlan
 		return nil
 	}
 	p.bookSupport(best.orders.Attack)
+	p.wearDown(&best.orders)
 	return best
 }
 
@@ -209,6 +210,7 @@ func (p *planner) holdAttack(u *rules.Unit) *unitPlan {
 	if best == nil || best.value < p.odds().holdAttack {
 		return nil
 	}
+	p.wearDown(&best.orders)
 	return best
 }
 
@@ -290,6 +292,9 @@ func (p *planner) attackValue(c *rules.Combat, stands int) float64 {
 	if c.NoReturn == "" {
 		def = p.rs.PoolOdds(c.Defender)
 	}
+	if p.finalRound() {
+		return p.lastRoundValue(c, att, def)
+	}
 	maxLoss, ownMaxLoss := p.rs.MaxLossPerCombat, p.rs.MaxLossPerCombat
 	if p.rs.MaxLossPer == rules.LossCapPerHex {
 		ownMaxLoss *= stands
@@ -300,13 +305,87 @@ func (p *planner) attackValue(c *rules.Combat, stands int) float64 {
 		if lose > p.odds().closeLoss {
 			return 0
 		}
-		hexValue := 0.5
-		if ob := p.objective(c.Target); ob != nil {
-			hexValue += float64(ob.Value)
+		if p.holdsAtCost(c.Target) {
+			v += win * p.worth(c.Target) // the extra SP it pays to stay
+		} else {
+			hexValue := 0.5
+			if ob := p.objective(c.Target); ob != nil {
+				hexValue += float64(ob.Value)
+			}
+			v += win * hexValue
 		}
-		v += win*hexValue - 0.5*lose
+		v -= 0.5 * lose
 	}
 	return v
+}
+
+// lastRoundValue is what an attack is worth in the battle's last round,
+// after which only the objectives count (11): on an objective the side
+// lacks, a little for each SP it takes off the defender and, in close
+// combat, the chance of taking the hex times its value; any other attack
+// less than nothing, so that it is not made: the stands do better taking
+// what they can reach.
+func (p *planner) lastRoundValue(c *rules.Combat, att, def []float64) float64 {
+	ob := p.objective(c.Target)
+	if ob == nil || ob.Owner == p.side {
+		return -1
+	}
+	// Worn down, the defender falls to the side's next attack on it.
+	v := wearWorth * cappedMean(att, p.rs.MaxLossPerCombat)
+	if c.Close && !p.holdsAtCost(c.Target) {
+		v += rules.ChanceMore(att, def) * float64(ob.Value)
+	}
+	return v
+}
+
+// wearWorth is what each SP an attack in the last round takes off the
+// defender of an objective is worth: it makes the next attack on it likelier
+// to take it.
+const wearWorth = 0.1
+
+// holdsAtCost: the stand in h, dug in where the ruleset lets a beaten D
+// stand pay to stay, keeps its hex even if beaten in close combat: it has
+// more SP than the most a combat takes and the one it pays (4, 4.1).
+func (p *planner) holdsAtCost(h rules.Hex) bool {
+	u, s := p.fstStand(h)
+	if s == nil || u.Status != rules.DigIn {
+		return false
+	}
+	where := p.rs.HoldAtCost == rules.HoldAtCostAnywhere || p.terrain(h).Cover
+	return where && s.SP > p.rs.MaxLossPerCombat+1
+}
+
+// fstStand is the enemy core stand in h on the position the forecasts are
+// made on, with its unit; nil for none or a battery.
+func (p *planner) fstStand(h rules.Hex) (*rules.Unit, *rules.Stand) {
+	for _, u := range p.fst.Units {
+		if u.Side == p.side || u.Removed {
+			continue
+		}
+		for _, s := range u.Stands {
+			if s.Hex == h {
+				return u, s
+			}
+		}
+	}
+	return nil, nil
+}
+
+// wearDown takes off the defender, on the position the later forecasts of
+// the round are made on, the losses a planned attack is expected to
+// inflict: the side's later attacks on the same hex meet a weaker defender
+// (3.1, 3.7.2), fewer SP to hold at cost with, so that regiments
+// concentrating on one objective see what their attacks can do together.
+func (p *planner) wearDown(uo *rules.UnitOrders) {
+	c, err := rules.Forecast(p.rs, p.fst, &rules.Orders{Side: p.side, Units: []rules.UnitOrders{*uo}}, uo.Unit)
+	if err != nil {
+		return
+	}
+	_, s := p.fstStand(c.Target)
+	losses := int(cappedMean(p.rs.PoolOdds(c.Attacker), p.rs.MaxLossPerCombat) + 0.5)
+	if s != nil {
+		s.SP = max(1, s.SP-losses)
+	}
 }
 
 // worth weighs hits on what stands in h: more on a stand they can destroy,

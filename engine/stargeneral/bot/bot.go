@@ -52,11 +52,12 @@ const (
 	// groundCost is what an attack gives up for each hex it leaves the
 	// unit short of where its advance would have taken it.
 	groundCost = 0.4
+	// boldGroundCost is groundCost for a side losing the battle: the
+	// objectives it must take are worth more than the losses it deals.
+	boldGroundCost = 0.8
 	// retreatStrength: a unit with no more than this share of its fighting
 	// strength left pulls back when the enemy is close.
 	retreatStrength = 0.4
-	// threatRange: an enemy stand this near makes a position threatened.
-	threatRange = 5
 	// digInRange: a holding unit digs in when an enemy stand is this near.
 	digInRange = 4
 	// boldAttackThreshold and boldCloseLoss are the odds a side losing the
@@ -105,6 +106,10 @@ type planner struct {
 	goals   map[*rules.Unit]goal
 	plans   []*unitPlan
 	reaches map[reachKey]reachable
+	ways    map[rules.Hex]map[rules.Hex]float64 // way's fields, by goal
+	// enterCost is what entering each hex costs on the way (wayField);
+	// the hexes it has no cost for cannot be entered.
+	enterCost map[rules.Hex]int
 }
 
 // odds are the thresholds an attack must clear: a side that loses the battle
@@ -112,11 +117,14 @@ type planner struct {
 // attacks a defender that holds its ground.
 type odds struct {
 	attack, holdAttack, closeLoss float64
+	// ground is what an attack gives up for each hex it leaves the unit
+	// short of where its advance would have taken it.
+	ground float64
 }
 
 var (
-	carefulOdds = odds{attack: attackThreshold, holdAttack: holdAttackThreshold, closeLoss: maxCloseLoss}
-	boldOdds    = odds{attack: boldAttackThreshold, holdAttack: boldAttackThreshold, closeLoss: boldCloseLoss}
+	carefulOdds = odds{attack: attackThreshold, holdAttack: holdAttackThreshold, closeLoss: maxCloseLoss, ground: groundCost}
+	boldOdds    = odds{attack: boldAttackThreshold, holdAttack: boldAttackThreshold, closeLoss: boldCloseLoss, ground: boldGroundCost}
 )
 
 func (p *planner) odds() odds {
@@ -140,6 +148,7 @@ func newPlanner(rs *rules.Ruleset, st *rules.State, side string, opt Options) *p
 		shots:    map[string]int{},
 		goals:    map[*rules.Unit]goal{},
 		reaches:  map[reachKey]reachable{},
+		ways:     map[rules.Hex]map[rules.Hex]float64{},
 	}
 	p.fst = st.Clone()
 	for _, bt := range p.fst.Batteries {
@@ -177,6 +186,7 @@ func (p *planner) day() *rules.Orders {
 	})
 	for _, u := range units {
 		pl := p.planUnit(u)
+		p.grab(u, pl)
 		p.plans = append(p.plans, pl)
 		for _, s := range u.Stands {
 			if end := pl.ends[s]; end != s.Hex {
@@ -233,12 +243,12 @@ func (p *planner) progresses(u *rules.Unit, pl *unitPlan, goal rules.Hex) bool {
 	if len(pl.orders.Moves) == 0 {
 		return false
 	}
-	leadBefore, leadAfter, sumBefore, sumAfter := 99, 99, 0, 0
+	leadBefore, leadAfter, sumBefore, sumAfter := 999.0, 999.0, 0.0, 0.0
 	for _, s := range u.Stands {
 		if p.role(s) == rules.RoleHQ {
 			continue
 		}
-		before, after := rules.Distance(s.Hex, goal), rules.Distance(pl.ends[s], goal)
+		before, after := p.way(goal, s.Hex), p.way(goal, pl.ends[s])
 		leadBefore, leadAfter = min(leadBefore, before), min(leadAfter, after)
 		sumBefore += before
 		sumAfter += after
@@ -249,21 +259,77 @@ func (p *planner) progresses(u *rules.Unit, pl *unitPlan, goal rules.Hex) bool {
 	return leadAfter < leadBefore || sumAfter <= sumBefore-2
 }
 
-// lead is how near a plan brings the unit's leading stand to the goal.
-func (p *planner) lead(u *rules.Unit, pl *unitPlan, goal rules.Hex) int {
-	best := 99
-	for _, s := range u.Stands {
-		if p.role(s) != rules.RoleHQ {
-			best = min(best, rules.Distance(pl.ends[s], goal))
+// groundLost is how much farther from the goal a plan leaves the unit
+// than the advance would: its leading stand, and its stands on average.
+func (p *planner) groundLost(u *rules.Unit, pl, advance *unitPlan, goal rules.Hex) float64 {
+	lead := func(pl *unitPlan) float64 {
+		best := 999.0
+		for _, s := range u.Stands {
+			if p.role(s) != rules.RoleHQ {
+				best = min(best, p.way(goal, pl.ends[s]))
+			}
 		}
+		return best
 	}
-	return best
+	mean := func(pl *unitPlan) float64 {
+		sum, n := 0.0, 0
+		for _, s := range u.Stands {
+			if p.role(s) != rules.RoleHQ {
+				sum += p.way(goal, pl.ends[s])
+				n++
+			}
+		}
+		return sum / float64(max(n, 1))
+	}
+	return max(0, lead(pl)-lead(advance)) + max(0, mean(pl)-mean(advance))
 }
 
 // finalRound: the round st is about to play is the battle's last, after
 // which only the objectives count (8, 11).
 func (p *planner) finalRound() bool {
 	return p.st.Day >= p.st.Days && p.st.Round >= p.rs.RoundsPerDay
+}
+
+// grab sends, in the battle's last round, the stands a unit's plan leaves
+// free to the objectives the side lacks that nobody holds and that they can
+// reach: only the objectives held at the end count (11), and a stand out
+// of command holds a hex as well as one in command; a unit that would only
+// hold moves for it. The attacking stands, and the HQ of a unit that
+// attacks (2.2), stay where the plan has them.
+func (p *planner) grab(u *rules.Unit, pl *unitPlan) {
+	hq := u.HQ(p.rs)
+	canMove := pl.orders.Status == rules.Move || (pl.orders.Status == rules.Hold && pl.orders.Attack == nil && rules.StatusAllowed(p.rs, p.st, u, rules.Move))
+	if !p.finalRound() || !canMove || hq == nil {
+		return
+	}
+	busy := map[*rules.Stand]bool{}
+	ends := map[rules.Hex]bool{}
+	for _, s := range u.Stands {
+		ends[pl.ends[s]] = true
+		busy[s] = p.objective(pl.ends[s]) != nil || (s == hq && pl.orders.Attack != nil)
+	}
+	if a := pl.orders.Attack; a != nil {
+		for _, as := range a.Stands {
+			busy[u.Stand(as.Stand)] = true
+		}
+	}
+	for _, ob := range p.st.SortedObjectives() {
+		if ob.Owner == p.side || p.held(ob.Hex) || p.taken[ob.Hex] || ends[ob.Hex] {
+			continue
+		}
+		for _, s := range u.Stands {
+			path, ok := p.reachOf(s, true).paths[ob.Hex]
+			if busy[s] || !ok {
+				continue
+			}
+			busy[s], ends[ob.Hex] = true, true
+			pl.ends[s] = ob.Hex
+			pl.orders.Status = rules.Move
+			pl.orders.Moves = slices.DeleteFunc(pl.orders.Moves, func(m rules.StandMove) bool { return m.Stand == s.Name })
+			pl.orders.Moves = append(pl.orders.Moves, rules.StandMove{Stand: s.Name, Path: path})
+			break
+		}
+	}
 }
 
 // hold keeps a unit where it is (stand), first bringing back into command
@@ -412,18 +478,38 @@ func (p *planner) retreatScore(h rules.Hex, cost int) int {
 // priority: the attacks first, the best first, so that they go in before
 // the enemy can move away or strike first; then the advances (1.7).
 func (p *planner) priority() {
+	// Attacks on one hex go in together, ranked by the best of them, and
+	// in the order they were planned in: the later ones count on the
+	// earlier wearing the defender down (wearDown).
+	strongest := map[rules.Hex]*unitPlan{}
+	index := map[*unitPlan]int{}
+	for i, pl := range p.plans {
+		index[pl] = i
+		if a := pl.orders.Attack; a != nil {
+			if f, ok := strongest[a.Target]; !ok || pl.value > f.value {
+				strongest[a.Target] = pl
+			}
+		}
+	}
+	lead := func(pl *unitPlan) *unitPlan {
+		if a := pl.orders.Attack; a != nil {
+			return strongest[a.Target]
+		}
+		return pl
+	}
 	order := slices.Clone(p.plans)
 	slices.SortStableFunc(order, func(a, b *unitPlan) int {
 		if a.kind != b.kind {
 			return int(a.kind) - int(b.kind)
 		}
+		la, lb := lead(a), lead(b)
 		switch {
-		case a.value > b.value:
+		case la.value > lb.value:
 			return -1
-		case a.value < b.value:
+		case la.value < lb.value:
 			return 1
 		}
-		return 0
+		return index[a] - index[b]
 	})
 	for _, pl := range order {
 		p.o.Priority = append(p.o.Priority, pl.orders.Unit)

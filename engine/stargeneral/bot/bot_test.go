@@ -355,3 +355,40 @@ func TestBotNight(t *testing.T) {
 		t.Errorf("want A, the most damaged, recovered first, got %+v", n.Strength)
 	}
 }
+
+// In the battle's last round a stand walks into an empty objective the
+// side lacks even out of command of its HQ, as only the objectives held at
+// the end count (11); in an earlier round it does not go on out of
+// command (1.1).
+func TestBotTakesEmptyObjectivesInTheLastRound(t *testing.T) {
+	units := `
+SIDE blue
+UNIT Tanks M
+  HQ hq 0205
+  A  medium_armour 1005
+SIDE red
+UNIT Rifles H
+  HQ hq 0110
+  X  infantry 0210
+`
+	end := func(st *rules.State, o *rules.Orders, unit, stand string) rules.Hex {
+		s := st.Unit(unit).Stand(stand)
+		for _, m := range o.For(unit).Moves {
+			if m.Stand == stand {
+				return m.Path[len(m.Path)-1]
+			}
+		}
+		return s.Hex
+	}
+	farm := rules.MustHex("1205")
+	rs, st := drillState(t, units)
+	o := planFor(t, rs, st, "blue")
+	if a := end(st, o, "Tanks", "A"); a == farm {
+		t.Errorf("round 1: want A to stay out of the Farm, out of command of its HQ, got it there")
+	}
+	st.Day, st.Round = st.Days, rs.RoundsPerDay
+	o = planFor(t, rs, st, "blue")
+	if a := end(st, o, "Tanks", "A"); a != farm {
+		t.Errorf("last round: want A in the empty Farm %s, got it at %s (orders %+v)", farm, a, o.For("Tanks"))
+	}
+}

@@ -19,11 +19,14 @@ type target struct {
 // assignGoals gives units their goals (11): each objective the side lacks
 // draws up to two units, each threatened objective of its own one, the
 // most valuable and nearest first (a unit covers two or three hexes a
-// round); a side that must gain ground to win cares more for the objectives
-// it lacks, one that is winning for those it holds. Units left over follow
-// the nearest attack on an objective, or have no goal and hold where they are.
+// round), those it lacks the more the cheaper they are to take and never
+// when out of reach before the end, those it holds the likelier the enemy
+// comes for them; a side that must gain ground to win cares more for the
+// objectives it lacks, one that is winning for those it holds. Units left
+// over follow the nearest attack on an objective, or have no goal and hold
+// where they are.
 func (p *planner) assignGoals() {
-	attack, defend := 1.5, 1.0
+	attack, defend := 1.5, 0.8
 	if !p.mustGain() {
 		attack, defend = 1.0, 1.5
 	}
@@ -33,7 +36,7 @@ func (p *planner) assignGoals() {
 		switch {
 		case ob.Owner != p.side:
 			targets = append(targets, target{hex: ob.Hex, value: attack * v, capacity: 2})
-		case p.enemyDistance(ob.Hex) <= threatRange:
+		case p.threat(ob.Hex) > 0:
 			targets = append(targets, target{hex: ob.Hex, value: defend * v, defend: true, capacity: 1})
 		}
 	}
@@ -50,7 +53,16 @@ func (p *planner) assignGoals() {
 		}
 		units = append(units, u)
 		for i, t := range targets {
-			pairs = append(pairs, pair{u, i, t.value / (1 + float64(p.unitDistance(u, t.hex))/3) * p.jitter()})
+			score := t.value / (1 + p.unitWay(u, t.hex)/3) * p.jitter()
+			if t.defend {
+				score *= p.threat(t.hex)
+			} else {
+				score *= p.ease(u, t.hex)
+				if p.roundsToReach(u, t.hex) > p.roundsLeft() {
+					score *= lateGoal
+				}
+			}
+			pairs = append(pairs, pair{u, i, score})
 		}
 	}
 	sort.SliceStable(pairs, func(i, j int) bool { return pairs[i].score > pairs[j].score })
@@ -99,6 +111,15 @@ func (p *planner) mustGain() bool {
 		return points(p.side) < v.Need
 	}
 	return points(v.Side) >= v.Need
+}
+
+// unitWay is the way to h (way) of the unit's nearest stand.
+func (p *planner) unitWay(u *rules.Unit, h rules.Hex) float64 {
+	best := 999.0
+	for _, s := range u.Stands {
+		best = min(best, p.way(h, s.Hex))
+	}
+	return best
 }
 
 // unitDistance is how far the unit's nearest stand is from h.
@@ -254,7 +275,7 @@ func endOf(s *rules.Stand, path []rules.Hex) rules.Hex {
 func (p *planner) endScore(e, goal rules.Hex) float64 {
 	v := 0.0
 	if !goal.IsZero() {
-		v += float64(rules.Distance(e, goal))
+		v += p.way(goal, e)
 	}
 	t := p.terrain(e)
 	if t.Cover {
@@ -280,4 +301,196 @@ func (p *planner) hqScore(h, goal rules.Hex) float64 {
 		v += hqNearEnemyCost
 	}
 	return v
+}
+
+// lateGoal weighs an objective the unit cannot reach before the battle
+// ends: only the objectives held at the end count (11).
+const lateGoal = 0.2
+
+// coverWeight: a stand dug in, or holding in cover, is hit on a 6 only by
+// attackers who each throw a die less, and hits back on 5 or 6 (3.2,
+// 3.7.1): it counts about three times a stand in the open.
+const coverWeight = 3
+
+// ease is how cheaply the unit may take h: its own dice against the
+// enemy's in and next to h, those in the hex counting more where cover or
+// digging in protects them (3.7.1) and those around it half (they fight
+// for it, or take it back). An empty objective nobody guards is taken by
+// walking in.
+func (p *planner) ease(u *rules.Unit, h rules.Hex) float64 {
+	own := 0.0
+	for _, s := range u.Stands {
+		if p.role(s) != rules.RoleHQ {
+			own += float64(dice(s))
+		}
+	}
+	enemy := 0.0
+	for _, e := range p.enemies {
+		o := p.occ[e]
+		d := rules.Distance(e, h)
+		if d > 1 || o.stand == nil || p.role(o.stand) == rules.RoleHQ {
+			continue
+		}
+		v := float64(dice(o.stand))
+		if o.stand.Support != nil {
+			v++
+		}
+		switch {
+		case d == 1:
+			v /= 2
+		case p.covered(e) || p.terrain(e).Cover:
+			v *= coverWeight
+		}
+		enemy += v
+	}
+	if o := p.occ[h]; o.side != "" && o.side != p.side {
+		for _, bt := range p.st.Batteries {
+			if bt.Side != p.side && !bt.Removed && rules.Distance(bt.Hex, h) <= bt.Range {
+				enemy += float64(min(bt.FS, bt.SP)) // its defensive fire (3.5.2)
+			}
+		}
+	}
+	if own == 0 {
+		return 0
+	}
+	return own / (own + enemy)
+}
+
+// roundsLeft is how many rounds of the battle are still to play, the
+// coming one included.
+func (p *planner) roundsLeft() int {
+	return (p.st.Days-p.st.Day)*p.rs.RoundsPerDay + p.rs.RoundsPerDay - p.st.Round + 1
+}
+
+// roundsToReach is how many rounds the unit's fighting stands need to get
+// its nearest one into h at their normal pace (2).
+func (p *planner) roundsToReach(u *rules.Unit, h rules.Hex) int {
+	best := 99
+	for _, s := range u.Stands {
+		if p.role(s) == rules.RoleHQ {
+			continue
+		}
+		if pace := p.allowance(s).Normal; pace > 0 {
+			best = min(best, (rules.Distance(s.Hex, h)+pace-1)/pace)
+		}
+	}
+	return best
+}
+
+// Costs of the way to a goal, in hexes, on top of each hex entered: a hex
+// where the move must halt (2.3) or an enemy ZOC (2.2), which ends the
+// round's move there.
+const (
+	haltWayCost = 1
+	zocWayCost  = 3
+)
+
+// way is how far h is from goal for a stand going there over the coming
+// rounds: hexes entered, plus what halting terrain and the enemy's ZOC
+// cost on the way; enemy stands are gone round, the goal itself being
+// entered last. Far when no way leads there.
+func (p *planner) way(goal, h rules.Hex) float64 {
+	field, ok := p.ways[goal]
+	if !ok {
+		field = p.wayField(goal)
+		p.ways[goal] = field
+	}
+	if d, ok := field[h]; ok {
+		return d
+	}
+	return float64(rules.Distance(goal, h)) + 20
+}
+
+// wayField is the way to goal from every hex that has one (Dijkstra from
+// the goal outwards, the cost of a step being that of the hex it enters;
+// the costs are whole hexes, so a queue of buckets will do).
+func (p *planner) wayField(goal rules.Hex) map[rules.Hex]float64 {
+	if p.enterCost == nil {
+		p.enterCost = map[rules.Hex]int{}
+		for c := 1; c <= p.st.Map.Cols; c++ {
+			for r := 1; r <= p.st.Map.Rows; r++ {
+				h := rules.Hex{Col: c, Row: r}
+				if !p.passable(h) || p.enemyAt(h) {
+					continue
+				}
+				cost := 1 + p.haltCost(h)
+				if p.inEnemyZOC(h) {
+					cost += zocWayCost
+				}
+				p.enterCost[h] = cost
+			}
+		}
+	}
+	enter := func(h rules.Hex) int {
+		if h == goal {
+			return 1 + p.haltCost(h) // its ZOC does not matter: it is reached
+		}
+		return p.enterCost[h]
+	}
+	dist := map[rules.Hex]int{goal: 0}
+	buckets := [][]rules.Hex{{goal}}
+	for d := 0; d < len(buckets); d++ {
+		for _, cur := range buckets[d] {
+			if dist[cur] != d {
+				continue // reached more cheaply since
+			}
+			step := enter(cur)
+			for _, n := range cur.Neighbours() {
+				if _, ok := p.enterCost[n]; !ok {
+					continue // off the map, impassable or the enemy's
+				}
+				if old, ok := dist[n]; ok && old <= d+step {
+					continue
+				}
+				dist[n] = d + step
+				for len(buckets) <= d+step {
+					buckets = append(buckets, nil)
+				}
+				buckets[d+step] = append(buckets[d+step], n)
+			}
+		}
+	}
+	out := make(map[rules.Hex]float64, len(dist))
+	for h, d := range dist {
+		out[h] = float64(d)
+	}
+	return out
+}
+
+// haltCost is haltWayCost where a normal move halts on entering (2.3).
+func (p *planner) haltCost(h rules.Hex) int {
+	if t := p.terrain(h); t.Normal == rules.MoveHaltOnEnter || t.Normal == rules.MoveHaltBeforeAndOnEnter {
+		return haltWayCost
+	}
+	return 0
+}
+
+// threat is how likely the enemy is to come for h soon if no unit of the
+// side holds it, 0 to 1: a stand of an enemy unit that can move (not dug
+// in, 1.5) and garrisons no objective of its own, that can get next to h
+// with a normal move (2), or nearly.
+func (p *planner) threat(h rules.Hex) float64 {
+	best := 0.0
+	for _, e := range p.enemies {
+		o := p.occ[e]
+		if o.stand == nil || o.unit.Status == rules.DigIn || p.garrison(o.unit) {
+			continue
+		}
+		// Next to h, or a few hexes short of it: it may come next round.
+		reach := p.allowance(o.stand).Normal + 1
+		w := 1 - float64(rules.Distance(e, h)-reach)/3
+		best = max(best, min(w, 1))
+	}
+	return best
+}
+
+// garrison: a unit with a stand on an objective its side holds, there to
+// keep it.
+func (p *planner) garrison(u *rules.Unit) bool {
+	for _, s := range u.Stands {
+		if ob := p.objective(s.Hex); ob != nil && ob.Owner == u.Side {
+			return true
+		}
+	}
+	return false
 }
