@@ -1,6 +1,7 @@
 // Package store is the judge's database: one bbolt file, behind one API.
-// Nothing else in Fieldpost imports bbolt or knows a bucket or the byte
-// layout of a key.
+// Nothing else of the judge (pbem, cmd) imports bbolt or knows a bucket
+// or the byte layout of a key. (The embedded club mail server, mail/club,
+// keeps its mailboxes in a bbolt file of its own.)
 //
 // [Open] opens the file (waiting at most a timeout for its lock, read-only
 // when asked), creates the buckets of a new one and refuses one of
