@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"fieldpost/engine"
@@ -120,7 +121,25 @@ func formsAreAccepted(t *testing.T, pos engine.Position) {
 		if r.Round != pos.Turn()+1 {
 			t.Fatalf("turn %d: the reading of %s's unchanged form says round %d, want %d, the round of its header:\n%s", pos.Turn(), sd.Name, r.Round, pos.Turn()+1, form)
 		}
+		headerAlone(t, pos, sd.Name, form)
 	}
+}
+
+// headerAlone sends the form's header line and nothing else: in every
+// family that is no orders (the judge answers that it found none), and no
+// error either.
+func headerAlone(t *testing.T, pos engine.Position, side, form string) {
+	t.Helper()
+	for line := range strings.Lines(form) {
+		if !strings.HasPrefix(line, "GAME ") {
+			continue
+		}
+		if r := pos.Read(side, line, 0); r.Found || r.Errors != 0 {
+			t.Fatalf("turn %d: %s's header alone reads as orders (found %v, %d errors), want none:\n%s%s", pos.Turn(), side, r.Found, r.Errors, line, r.Answer)
+		}
+		return
+	}
+	t.Fatalf("turn %d: %s's form has no GAME header:\n%s", pos.Turn(), side, form)
 }
 
 // viewsHide checks lightly what each side is shown: each its own view, not

@@ -33,14 +33,11 @@ type Submission struct {
 // order, and the lines after the last order that are none are a sign-off.
 func Parse(rs *rules.Ruleset, st *rules.State, side, text string) (Submission, []engine.Problem) {
 	p := &parser{rs: rs, st: st, side: side, sub: Submission{Orders: &rules.Orders{Side: side}}, notOrders: map[int]int{}}
-	lines, ended := kernel.Block{Start: p.opens}.Read(text)
+	lines, _ := kernel.Block{Start: p.opens}.Read(text)
 	for _, l := range lines {
 		p.line(l)
 	}
 	p.ignoreSignOff(lines)
-	if ended {
-		p.sub.Lines++
-	}
 	return finish(rs, st, p.sub, p.errs)
 }
 
@@ -102,11 +99,14 @@ func (p *parser) line(l kernel.Line) {
 		p.bad(n, "", "%q is not an order word or a platoon of %s; if this line is not an order, end your orders with a line saying END", f[0], p.side)
 		return
 	}
-	p.sub.Lines++
-	switch {
-	case kernel.IsHeader(f):
+	if kernel.IsHeader(f) {
+		// The header says whose orders follow; alone, it orders nothing
+		// (as in every family: the judge answers that it found no orders).
 		p.header(n, f)
 		return
+	}
+	p.sub.Lines++
+	switch {
 	case p.heading(key, f):
 		return // a heading, for reading only
 	}
