@@ -173,7 +173,7 @@ func (p *Position) readSide(side, text string, maxErrors int) engine.Reading {
 // parse reads a side's order text.
 func (p *Position) parse(side, text string) engine.Parsed[rules.Orders] {
 	sub, probs := ordertext.Parse(p.st, side, text)
-	return engine.Parsed[rules.Orders]{Orders: sub.Orders, Found: found(sub.Orders), Problems: probs, Round: sub.Round}
+	return engine.Parsed[rules.Orders]{Orders: sub.Orders, Found: found(sub.Orders), Problems: probs, Round: sub.Round, Ignored: sub.Ignored}
 }
 
 // echo says accepted orders back, with the odds of their shots.
@@ -196,7 +196,7 @@ func (p *Position) Stand(side, text string, maxErrors int) (engine.Position, eng
 	text, _ = engine.CutSeat(text)
 	sub, probs := ordertext.Parse(p.st, side, text)
 	o := sub.Orders
-	r := engine.Reading{Errors: len(probs), Found: found(o), Round: sub.Round}
+	r := engine.Reading{Errors: len(probs), Found: found(o), Round: sub.Round, Ignored: sub.Ignored}
 	switch {
 	case len(probs) > 0:
 		r.Problems = probs

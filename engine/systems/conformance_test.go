@@ -122,6 +122,9 @@ func formsAreAccepted(t *testing.T, pos engine.Position) {
 			t.Fatalf("turn %d: the reading of %s's unchanged form says round %d, want %d, the round of its header:\n%s", pos.Turn(), sd.Name, r.Round, pos.Turn()+1, form)
 		}
 		headerAlone(t, pos, sd.Name, form)
+		if _, ok := pos.(engine.Standing); !ok || slices.Contains(pos.Step().Waiting, sd.Name) {
+			inALetter(t, pos, sd.Name, form)
+		}
 	}
 }
 
@@ -140,6 +143,28 @@ func headerAlone(t *testing.T, pos engine.Position, side, form string) {
 		return
 	}
 	t.Fatalf("turn %d: %s's form has no GAME header:\n%s", pos.Turn(), side, form)
+}
+
+// inALetter sends the form as a player writes a letter: a greeting above
+// it, a sign-off below and no END line. Every family reads the orders and
+// passes over the player's own words, listing the sign-off.
+func inALetter(t *testing.T, pos engine.Position, side, form string) {
+	t.Helper()
+	var body strings.Builder
+	body.WriteString("Hello umpire,\nhere are my orders.\n\n")
+	for line := range strings.Lines(form) {
+		if strings.TrimSpace(line) != "END" {
+			body.WriteString(line)
+		}
+	}
+	body.WriteString("\nCheers,\nAlice\n")
+	r := pos.Read(side, body.String(), 0)
+	if r.Errors != 0 || !r.Found {
+		t.Fatalf("turn %d: %s's form in a letter: %d errors, found %v, want read:\n%s\n--- the letter:\n%s", pos.Turn(), side, r.Errors, r.Found, r.Answer, body.String())
+	}
+	if n := len(r.Ignored); n != 2 || r.Ignored[0].Text != "Cheers," || r.Ignored[1].Text != "Alice" {
+		t.Fatalf("turn %d: %s's form in a letter: ignored %+v, want the sign-off", pos.Turn(), side, r.Ignored)
+	}
 }
 
 // viewsHide checks lightly what each side is shown: each its own view, not

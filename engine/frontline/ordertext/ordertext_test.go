@@ -68,6 +68,7 @@ COMBAT
   ENGAGE 1110 WITH RS-1 WITHDRAW IF SOMETIMES
 REACT
   RETREAT always
+  RETALIATE all
 `)
 	want := map[int]string{2: "9999", 5: "ENGAGE first", 6: "condition \"SOMETIMES\" unknown", 8: "not a standing order"}
 	got := map[int]string{}
@@ -211,6 +212,37 @@ func TestHeaderLine(t *testing.T) {
 		_, probs := Parse(s, s.Active, text)
 		if len(probs) != 1 || !strings.Contains(probs[0].Text, want) || probs[0].Line != strings.Count(text, "\n") {
 			t.Errorf("%q: problems %v, want one on its last line with %q", text, probs, want)
+		}
+	}
+}
+
+// The greeting above the orders and the sign-off below the last one are
+// the player's own words, as in every family; the sign-off is listed. A
+// mistyped order word or a unit's line stays an error wherever it stands.
+func TestGreetingAndSignOff(t *testing.T) {
+	s, err := rules.NewGame("ofanto", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sub, probs := Parse(s, "US", "Hello judge,\nhere we go again.\n\nMOVE\n  JEEP-1 1211 1311\n\nCheers,\nAlice\n")
+	if len(probs) != 0 || len(sub.Orders.Moves) != 1 {
+		t.Fatalf("problems %v, moves %+v: want the move read, the greeting and sign-off passed over", probs, sub.Orders.Moves)
+	}
+	if len(sub.Ignored) != 2 || sub.Ignored[0].Line != 7 || sub.Ignored[1].Text != "Alice" || sub.Ignored[0].Why != "after the last order" {
+		t.Errorf("ignored %+v, want the sign-off's two lines", sub.Ignored)
+	}
+	for _, c := range []struct{ text, want string }{
+		{"MOVE\n  JEEP-1 1211 1311\nREACT\n  RETALIAT all\n", `"RETALIAT" is not a standing order`},
+		{"Hello judge,\nJEEP-1 1211 1311\nMOVE\n", `"JEEP-1" before any section`},
+		{"MOVE\n  JEEP-1 1211 1311\nthen on to 1411\n", "line 3: "}, // names a hex: an order, mistyped
+	} {
+		_, probs := Parse(s, "US", c.text)
+		got := ""
+		for _, p := range probs {
+			got += p.String() + "\n"
+		}
+		if !strings.Contains(got, c.want) {
+			t.Errorf("%q: problems %q, want %q", c.text, got, c.want)
 		}
 	}
 }

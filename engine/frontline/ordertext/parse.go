@@ -18,6 +18,9 @@ import (
 type Submission struct {
 	Orders rules.Orders
 	Round  int // the header's ROUND (the player turn, from 1), 0 if none
+	// Ignored are the player's own words among the orders: the sign-off
+	// after the last order, the tail of a comment the mail program wrapped.
+	Ignored []engine.IgnoredLine
 }
 
 // Parse reads a side's orders and checks them against the position. It
@@ -25,7 +28,7 @@ type Submission struct {
 func Parse(s *rules.State, side, text string) (Submission, []engine.Problem) {
 	p := &parser{s: s, o: rules.Orders{Side: strings.ToUpper(side)}}
 	p.run(text)
-	sub := Submission{Orders: p.o, Round: p.round}
+	sub := Submission{Orders: p.o, Round: p.round, Ignored: p.ignored}
 	switch {
 	case len(p.probs) > 0:
 		return sub, p.probs
@@ -45,6 +48,8 @@ type parser struct {
 	section string
 	eng     *rules.Engagement
 	n       int
+	ignored []engine.IgnoredLine
+	words   []string // vocabulary, once made
 }
 
 func (p *parser) bad(section, format string, a ...any) {
@@ -69,13 +74,84 @@ var sections = map[string]bool{"PRODUCE": true, "IDLE": true, "MOVE": true, "COM
 // any case.
 func upperWords(s string) []string { return strings.Fields(strings.ToUpper(s)) }
 
-// run reads every line of the order block, END aside: a line before any
-// section is an error, as is one no section reads.
+// standingWords open the lines of the REACT section (design 3.4).
+var standingWords = []string{"RETALIATE", "TARGETS", "AP", "DEFENSIVE-COMBAT", "WITHDRAW", "INSPIRE", "INTERDICT",
+	"SUPPORT", "COVER", "CEASEFIRE", "SURRENDER", "ACCEPT-CEASEFIRE", "ACCEPT-SURRENDER", "SCRAMBLE", "SMOKE",
+	"ENGINEERS-FIGHT", "IDLE-FIGHT", "CAPTURED"}
+
+// orderWords open an order line inside a section, besides a unit's id:
+// PRODUCE's BUY and BUILD, MOVE's ENCIRCLE, COMBAT's ENGAGE and MISSION,
+// and the standing orders. A line starting with one is an order, however
+// wrong.
+var orderWords = func() map[string]bool {
+	words := map[string]bool{"BUY": true, "BUILD": true, "ENCIRCLE": true, "ENGAGE": true, "MISSION": true}
+	for _, w := range standingWords {
+		words[w] = true
+	}
+	return words
+}()
+
+// readsAsOrders reports whether a line's words are the order language's:
+// a section, an order word or a near-miss of one, or a line naming a unit
+// of the game or a hex of the map. A line that is none of these above the
+// first order is the player's greeting, and below the last one a sign-off
+// ("Cheers, Alice"); a mistyped order is an error wherever it stands.
+func (p *parser) readsAsOrders(f []string) bool {
+	if sections[f[0]] || orderWords[f[0]] || kernel.Closest(f[0], p.vocabulary()) != "" {
+		return true
+	}
+	for _, w := range f {
+		w = strings.TrimRight(w, ",.;:!?")
+		if _, id, ok := strings.Cut(w, ":"); ok {
+			w = id // an enemy unit, GE:RS-1
+		}
+		if h, err := rules.ParseHex(w); err == nil && p.s.Map.On(h) {
+			return true
+		}
+		for _, u := range p.s.Units {
+			if u.ID == w {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// vocabulary is what a line's first word may be: the sections, the order
+// words and the units' ids.
+func (p *parser) vocabulary() []string {
+	if p.words == nil {
+		for w := range sections {
+			p.words = append(p.words, w)
+		}
+		for w := range orderWords {
+			p.words = append(p.words, w)
+		}
+		for _, u := range p.s.Units {
+			p.words = append(p.words, u.ID)
+		}
+	}
+	return p.words
+}
+
+// run reads every line of the order block, END aside. The orders start at
+// the first line that reads as orders (a greeting above it is the
+// player's) and end at the last one (the lines below it that do not are a
+// sign-off); a line between them before any section is an error, as is
+// one no section reads.
 func (p *parser) run(text string) {
-	lines, _ := kernel.Block{Words: upperWords}.Read(text)
-	for _, l := range lines {
+	lines, _ := kernel.Block{Words: upperWords, Start: p.readsAsOrders}.Read(text)
+	last := kernel.SignOff(lines, func(l kernel.Line) bool { return !p.readsAsOrders(l.Words) })
+	for _, l := range lines[last:] {
+		p.ignored = append(p.ignored, engine.IgnoredLine{Line: l.N, Text: l.Raw, Why: "after the last order"})
+	}
+	for _, l := range lines[:last] {
 		p.n = l.N
 		f := l.Words
+		if l.AfterLongComment && !p.readsAsOrders(f) {
+			p.ignored = append(p.ignored, engine.IgnoredLine{Line: l.N, Text: l.Raw, Why: "the tail of the comment above, wrapped by the mail program"})
+			continue
+		}
 		if sections[f[0]] {
 			p.section = f[0]
 			p.eng = nil
@@ -622,6 +698,6 @@ func (p *parser) react(f []string) {
 		o.If = c
 		st.Smoke = append(st.Smoke, o)
 	default:
-		p.bad("design 3.4", "%q is not a standing order (RETALIATE TARGETS AP DEFENSIVE-COMBAT WITHDRAW INSPIRE INTERDICT SUPPORT COVER CEASEFIRE SURRENDER ACCEPT-CEASEFIRE ACCEPT-SURRENDER SCRAMBLE SMOKE ENGINEERS-FIGHT IDLE-FIGHT CAPTURED)", f[0])
+		p.bad("design 3.4", "%q is not a standing order (%s)", f[0], strings.Join(standingWords, " "))
 	}
 }

@@ -3,6 +3,7 @@ package ordertext
 import (
 	"cmp"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -270,7 +271,7 @@ func (p *parser) unknownLine(l kernel.Line) {
 			cands = append(cands, k)
 		}
 	}
-	if best := closest(word, cands); best != "" {
+	if best := kernel.Closest(word, cands); best != "" {
 		hint = fmt.Sprintf("did you mean %s?", best)
 	} else {
 		hint = endHint
@@ -372,10 +373,10 @@ func (p *parser) unitHint(word string) string {
 	for _, u := range p.st.ActiveUnits(p.side) {
 		ids = append(ids, u.ID)
 	}
-	if best := closest(word, ids); best != "" {
+	if best := kernel.Closest(word, ids); best != "" {
 		return fmt.Sprintf("did you mean %s?", best)
 	}
-	return "your units are " + strings.Join(ids, ", ")
+	return "your units are " + strings.Join(slices.Sorted(slices.Values(ids)), ", ")
 }
 
 func parseStatus(w string) (rules.Status, bool) {
@@ -559,13 +560,13 @@ func (p *parser) platoonHint(word string) string {
 			}
 		}
 	}
-	if best := closest(word, names); best != "" {
+	if best := kernel.Closest(word, names); best != "" {
 		return "did you mean " + best + "?"
 	}
 	if len(names) == 0 {
 		return p.unit.ID + " has no platoons"
 	}
-	return "its platoons are " + strings.Join(names, ", ")
+	return "its platoons are " + strings.Join(slices.Sorted(slices.Values(names)), ", ")
 }
 
 func (p *parser) standHint(word string) string {
@@ -573,10 +574,10 @@ func (p *parser) standHint(word string) string {
 	for _, s := range p.unit.Stands {
 		names = append(names, s.Name)
 	}
-	if best := closest(word, names); best != "" {
+	if best := kernel.Closest(word, names); best != "" {
 		return "did you mean " + best + "?"
 	}
-	return "its stands are " + strings.Join(names, ", ")
+	return "its stands are " + strings.Join(slices.Sorted(slices.Values(names)), ", ")
 }
 
 // attack reads
@@ -767,13 +768,13 @@ func (p *parser) batteryHint(word string) string {
 			ids = append(ids, bt.ID)
 		}
 	}
-	if best := closest(word, ids); best != "" {
+	if best := kernel.Closest(word, ids); best != "" {
 		return "did you mean " + best + "?"
 	}
 	if len(ids) == 0 {
 		return p.side + " has no batteries"
 	}
-	return "your batteries are " + strings.Join(ids, ", ")
+	return "your batteries are " + strings.Join(slices.Sorted(slices.Values(ids)), ", ")
 }
 
 func (p *parser) priority(l kernel.Line, args []string) {
@@ -1096,39 +1097,4 @@ func (p *parser) ruleError(prob rules.Problem) engine.Problem {
 		}
 	}
 	return e
-}
-
-// closest returns the candidate nearest to word by edit distance, if near
-// enough to be a likely typo.
-func closest(word string, cands []string) string {
-	best, bestD := "", 3
-	w := strings.ToLower(word)
-	sort.Strings(cands)
-	for _, c := range cands {
-		d := editDistance(w, strings.ToLower(c))
-		if d < bestD && d < max(2, len(c)/2) {
-			best, bestD = c, d
-		}
-	}
-	return best
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
