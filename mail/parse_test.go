@@ -359,6 +359,9 @@ func TestStripQuoted(t *testing.T) {
 		{"japanese phone signature", "MOVE A\niPhoneから送信\nMOVE Z", "MOVE A"},
 		{"czech attribution", "MOVE A\n\nDne 2. 3. 2026 v 18:00 Fieldpost <j@x> napsal(a):\nMOVE Z", "MOVE A"},
 		{"attribution above everything", "On Tue, 11 Mar 2025, Judge <j@x> wrote:\n\nMOVE A", "MOVE A"},
+		{"bottom quote wrapped after quoting", "MOVE A\n\nOn Tue, Judge <j@x> wrote:\n> Keep it to yourself: it is what makes your orders yours. Every mail\nThe judge\n> sends you a reply address that carries it\n(judge+abcdefghijklmnopqrstuvwxyzabcdef@club.example),\n> the objectives: 1819 Cerignola (GE), 2122 Canosa (US), 2511 Manfredonia\n2518 Trinitapoli (GE), 2721 Barletta (US), 2720-2721 the bridge at Barletta\nRS-2\n>\n------------------------------------------------------------------------\n> END", "MOVE A"},
+		{"bottom quote with an answer under it", "MOVE A\n\nOn Tue, Judge <j@x> wrote:\n> your move?\nMOVE B", "MOVE A\n\nMOVE B"},
+		{"bottom quote with an answer under a long line", "MOVE A\n\nOn Tue, Judge <j@x> wrote:\n> a quoted line long enough to have been wrapped by the mail program\nMOVE B\nMOVE C", "MOVE A\n\nMOVE B\nMOVE C"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

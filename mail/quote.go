@@ -68,13 +68,45 @@ func quotedMailStart(lines []string) int {
 			return ruleAbove(lines, i)
 		}
 		// An attribution above all the sender wrote is not the start of the
-		// quoted mail but the head of what they answer below it.
-		if n := attributionAt(lines, i); n > 0 && !nextNonBlankIsQuoted(lines, i+n-1) && wrote {
+		// quoted mail but the head of what they answer below it; below what
+		// they wrote, it starts the quoted mail when no line of theirs comes
+		// after it (an interleaved answer goes on below the quote).
+		if n := attributionAt(lines, i); n > 0 && wrote && (!nextNonBlankIsQuoted(lines, i+n-1) || quotedToTheEnd(lines, i+n)) {
 			return i
 		}
 		wrote = true
 	}
 	return len(lines)
+}
+
+// quotedToTheEnd reports whether every line from i on is quoted, blank,
+// or the tail of a quoted line that a mail program wrapped without
+// repeating the ">": an unquoted line right under a quoted line (or under
+// another tail of one) that its first word would have taken to the 72nd
+// character (the narrowest width mail programs wrap at, some wrapping a
+// line that reaches it), or a table row's
+// tail (both lines set out in columns of blanks, the one above 60
+// characters or more: the blanks before the tail went with the wrap).
+// That is the quoted mail at the bottom of a reply, wrapped after it was
+// quoted; a line the player wrote there is seldom so placed.
+func quotedToTheEnd(lines []string, i int) bool {
+	prevTail := false
+	for ; i < len(lines); i++ {
+		trimmed := strings.TrimSpace(lines[i])
+		if trimmed == "" || isQuoted(trimmed) {
+			prevTail = false
+			continue
+		}
+		prev := strings.TrimRight(lines[i-1], " \t")
+		first, _, _ := strings.Cut(trimmed, " ")
+		long := utf8.RuneCountInString(prev)+1+utf8.RuneCountInString(first) >= 72 ||
+			utf8.RuneCountInString(prev) >= 60 && strings.Contains(prev, "   ") && strings.Contains(trimmed, "   ")
+		if !(isQuoted(strings.TrimSpace(prev)) || prevTail) || !long {
+			return false
+		}
+		prevTail = true
+	}
+	return true
 }
 
 // isWrappedQuoteTail reports whether line i is the tail of a long quoted

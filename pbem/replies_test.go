@@ -3,13 +3,17 @@ package pbem
 import (
 	"bytes"
 	"encoding/base64"
+	"fmt"
 	"html"
 	"mime/quotedprintable"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"text/template"
+
+	"fieldpost/engine"
 )
 
 // TestClientReplies hands the judge replies shaped as each mail program
@@ -19,36 +23,53 @@ import (
 // says, and for accepted orders the same orders as the form sent back
 // plainly.
 //
+// Every reply goes to a game of each system, since each reads its own
+// order language out of the same mails.
+//
 // A reply file starts with comment lines: "# client:" says what it is
 // shaped like, "# expect:" the kind of the answer (accepted, rejected,
 // help, status or none), "# says:" text the answer must hold, "# orders:
-// changed" that the orders differ from the form's. The rest is
-// a text/template of the raw mail (see replyData and replyFuncs).
+// changed" that the orders differ from the form's, "# games:" the one
+// system it is written for when it edits orders of that system's. The
+// rest is a text/template of the raw mail (see replyData and replyFuncs).
 func TestClientReplies(t *testing.T) {
 	files, err := filepath.Glob(filepath.Join("testdata", "replies", "*.eml"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no replies in testdata/replies: %v", err)
 	}
-	j := newJudge(t, nil)
-	w := j.newGame("tutorial-1", "")
-	welcome := w["us"]
-	data := newReplyData(welcome)
+	// replyGames are the games the replies answer, one of each system: the
+	// scenario, and the side the player's reply is from.
+	replyGames := map[string]struct{ scenario, side string }{
+		"stargeneral": {"tutorial", "us"}, "brigadier": {"wood-edge", "us"}, "frontline": {"foggia", "US"},
+	}
+	for _, sys := range testSystems(t) {
+		g, ok := replyGames[sys.Name()]
+		if !ok {
+			t.Errorf("no game of %s for the replies: add one to replyGames", sys.Name())
+			continue
+		}
+		t.Run(sys.Name(), func(t *testing.T) { clientReplies(t, files, sys, g.scenario, g.side) })
+	}
+}
 
-	j.handle(welcome.reply(alice, data.Form))
-	plain := j.takeN(1)[0]
-	if plain.Kind() != kindAccepted {
-		t.Fatalf("the plain form is not accepted: %s\n%s", plain, plain.Text)
+func clientReplies(t *testing.T, files []string, sys engine.System, scenario, side string) {
+	g := newReplyGame(t, sys, scenario, side)
+	data := newReplyData(g.welcome)
+	plain := g.answer(t, g.welcome.reply(alice, data.Form).raw())
+	if len(plain) != 1 || plain[0].Kind() != kindAccepted {
+		t.Fatalf("the plain form is not accepted: %s", describeWithText(plain))
 	}
 	for _, file := range files {
 		t.Run(strings.TrimSuffix(filepath.Base(file), ".eml"), func(t *testing.T) {
 			spec := readReplySpec(t, file)
+			if spec.game != "" && spec.game != sys.Name() {
+				t.Skipf("edits orders of %s", spec.game)
+			}
 			var raw bytes.Buffer
 			if err := spec.template.Execute(&raw, data); err != nil {
 				t.Fatal(err)
 			}
-			j.t = t
-			j.handleRaw(bytes.ReplaceAll(bytes.ReplaceAll(raw.Bytes(), []byte("\r\n"), []byte("\n")), []byte("\n"), []byte("\r\n")))
-			got := j.take()
+			got := g.answer(t, raw.Bytes())
 			if spec.expect == "none" {
 				if len(got) != 0 {
 					t.Fatalf("%s: want no answer, got %s", spec.client, describe(got))
@@ -64,17 +85,77 @@ func TestClientReplies(t *testing.T) {
 					t.Errorf("%s: the answer does not say %q:\n%s", spec.client, s, m.Text)
 				}
 			}
-			if spec.expect == kindAccepted && !spec.changed && echoOf(m.Text) != echoOf(plain.Text) {
-				t.Errorf("%s: orders read otherwise than the form sent plainly:\n%s\n--- want\n%s", spec.client, echoOf(m.Text), echoOf(plain.Text))
+			if spec.expect == kindAccepted && !spec.changed && echoOf(m.Text) != echoOf(plain[0].Text) {
+				t.Errorf("%s: orders read otherwise than the form sent plainly:\n%s\n--- want\n%s", spec.client, echoOf(m.Text), echoOf(plain[0].Text))
 			}
-			if m.ReplyAddress() != welcome.ReplyAddress() || m.Game() != "tutorial-1" {
+			if m.ReplyAddress() != g.welcome.ReplyAddress() || m.Game() != "tutorial-1" {
 				t.Errorf("%s: the answer cannot be answered: Reply-To %s, game %q", spec.client, m.ReplyAddress(), m.Game())
 			}
-			if len(m.References) == 0 || m.References[0] != welcome.References[0] {
+			if len(m.References) == 0 || m.References[0] != g.welcome.References[0] {
 				t.Errorf("%s: the answer is not in the game's thread: References %v", spec.client, m.References)
 			}
 		})
 	}
+}
+
+// replyGame is a new game the replies answer (id tutorial-1, no deadline),
+// where alice plays one side: its database as it was made, and alice's
+// welcome. Each reply goes to a copy of the database, so no reply sees
+// another's effect (where one side plays at a time, accepted orders play
+// the round).
+type replyGame struct {
+	db      []byte
+	welcome *sent
+}
+
+func newReplyGame(t *testing.T, sys engine.System, scenario, side string) *replyGame {
+	t.Helper()
+	var info engine.ScenarioInfo
+	for _, sc := range sys.Scenarios() {
+		if sc.Name == scenario {
+			info = sc
+		}
+	}
+	players := []string{side + "=" + alice}
+	for _, sd := range info.Sides {
+		if sd.Name != side {
+			players = append(players, sd.Name+"="+bob)
+		}
+	}
+	j := newJudge(t, nil)
+	j.handle(gmMail(fmt.Sprintf("NEWGAME scenario=%s id=tutorial-1 deadline=none %s", scenario, strings.Join(players, " "))))
+	g := &replyGame{welcome: byKind(t, j.take(), kindWelcome, alice)}
+	var db bytes.Buffer
+	storeView(t, j.store, func(st storeTx) error {
+		_, err := st.tx.WriteTo(&db)
+		return err
+	})
+	g.db = db.Bytes()
+	return g
+}
+
+// answer hands a raw reply to a judge on a copy of the game's database and
+// returns what it answers alice, the round's reports aside.
+func (g *replyGame) answer(t *testing.T, raw []byte) []*sent {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "judge.db")
+	if err := os.WriteFile(path, g.db, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	st, err := OpenStore(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	j := newJudgeOn(t, st, nil)
+	j.handleRaw(bytes.ReplaceAll(bytes.ReplaceAll(raw, []byte("\r\n"), []byte("\n")), []byte("\n"), []byte("\r\n")))
+	var answers []*sent
+	for _, m := range j.take() {
+		if m.Kind() != kindReport && slices.Contains(m.Envelope, alice) {
+			answers = append(answers, m)
+		}
+	}
+	return answers
 }
 
 func describeWithText(mails []*sent) string {
@@ -98,7 +179,8 @@ func echoOf(text string) string {
 
 type replySpec struct {
 	client, expect string
-	changed        bool // the player changed the orders of the form
+	changed        bool   // the player changed the orders of the form
+	game           string // the only system it is for; "" for all
 	says           []string
 	template       *template.Template
 }
@@ -123,6 +205,8 @@ func readReplySpec(t *testing.T, file string) replySpec {
 			spec.says = append(spec.says, value)
 		case "orders":
 			spec.changed = value == "changed"
+		case "games":
+			spec.game = value
 		default:
 			t.Fatalf("%s: unknown spec line %q", file, line)
 		}
@@ -193,22 +277,28 @@ var replyFuncs = template.FuncMap{
 		return strings.Join(out, "\n")
 	},
 	// flowed writes text as format=flowed: long lines broken with a
-	// trailing space, lines starting with a space or "From " stuffed.
+	// trailing space, each piece of a quoted line quoted as deep (RFC 3676
+	// 4.5), lines starting with a space or "From " stuffed.
 	"flowed": func(width int, text string) string {
 		var out []string
 		for _, line := range strings.Split(text, "\n") {
+			quote := line[:len(line)-len(strings.TrimLeft(line, ">"))]
+			if quote != "" {
+				quote += " "
+				line = strings.TrimPrefix(line[len(quote)-1:], " ")
+			}
 			if strings.HasPrefix(line, " ") || strings.HasPrefix(line, "From ") {
 				line = " " + line
 			}
-			for len(line) > width {
-				cut := strings.LastIndexByte(line[:width], ' ')
+			for len(quote)+len(line) > width {
+				cut := strings.LastIndexByte(line[:width-len(quote)], ' ')
 				if cut <= 0 {
 					break
 				}
-				out = append(out, line[:cut+1])
+				out = append(out, quote+line[:cut+1])
 				line = line[cut+1:]
 			}
-			out = append(out, line)
+			out = append(out, quote+line)
 		}
 		return strings.Join(out, "\n")
 	},

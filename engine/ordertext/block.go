@@ -98,3 +98,12 @@ func SignOff(lines []Line, notOrder func(Line) bool) int {
 	}
 	return first
 }
+
+// Why a line of the order block is passed over, as the answer says it
+// (engine.IgnoredLine's Why): a sign-off below the last order, or the tail
+// of a player's comment that the mail program wrapped onto a line of its
+// own (Line.AfterLongComment).
+const (
+	WhySignOff     = "after the last order"
+	WhyWrappedTail = "the tail of the comment above, wrapped by the mail program"
+)

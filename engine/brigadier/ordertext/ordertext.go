@@ -94,6 +94,10 @@ func (p *parser) namesAnOrder(f []string) bool {
 func (p *parser) line(l kernel.Line) {
 	n, f, o := l.N, l.Words, p.sub.Orders
 	key := strings.ToUpper(f[0])
+	if !p.reads(f) && l.AfterLongComment {
+		p.sub.Ignored = append(p.sub.Ignored, engine.IgnoredLine{Line: n, Text: l.Raw, Why: kernel.WhyWrappedTail})
+		return
+	}
 	if !p.reads(f) {
 		p.notOrders[n] = len(p.errs)
 		p.bad(n, "", "%q is not an order word or a platoon of %s; if this line is not an order, end your orders with a line saying END", f[0], p.side)
@@ -222,7 +226,7 @@ func (p *parser) ignoreSignOff(lines []kernel.Line) {
 	drop := map[int]bool{}
 	for _, l := range lines[first:] {
 		drop[p.notOrders[l.N]] = true
-		p.sub.Ignored = append(p.sub.Ignored, engine.IgnoredLine{Line: l.N, Text: l.Raw, Why: "after the last order"})
+		p.sub.Ignored = append(p.sub.Ignored, engine.IgnoredLine{Line: l.N, Text: l.Raw, Why: kernel.WhySignOff})
 	}
 	kept := p.errs[:0]
 	for i, e := range p.errs {

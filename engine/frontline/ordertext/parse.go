@@ -6,6 +6,7 @@ package ordertext
 import (
 	"cmp"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -91,30 +92,28 @@ var orderWords = func() map[string]bool {
 	return words
 }()
 
-// readsAsOrders reports whether a line's words are the order language's:
-// a section, an order word or a near-miss of one, or a line naming a unit
-// of the game or a hex of the map. A line that is none of these above the
-// first order is the player's greeting, and below the last one a sign-off
-// ("Cheers, Alice"); a mistyped order is an error wherever it stands.
-func (p *parser) readsAsOrders(f []string) bool {
-	if sections[f[0]] || orderWords[f[0]] || kernel.Closest(f[0], p.vocabulary()) != "" {
-		return true
+// opensAnOrder reports whether a line starts as the order language does:
+// with a section, an order word, a unit's id, or a near-miss of one. The
+// orders start at the first such line: the lines above it are the
+// player's greeting.
+func (p *parser) opensAnOrder(f []string) bool {
+	return sections[f[0]] || orderWords[f[0]] || slices.Contains(p.vocabulary(), f[0]) ||
+		kernel.Closest(f[0], p.vocabulary()) != ""
+}
+
+// signOff reports whether a line below the orders is the player's sign-off
+// ("Cheers, Alice"): it opens no order and names no hex of the map (a line
+// that does is an order written wrong, an error).
+func (p *parser) signOff(l kernel.Line) bool {
+	if p.opensAnOrder(l.Words) {
+		return false
 	}
-	for _, w := range f {
-		w = strings.TrimRight(w, ",.;:!?")
-		if _, id, ok := strings.Cut(w, ":"); ok {
-			w = id // an enemy unit, GE:RS-1
-		}
-		if h, err := rules.ParseHex(w); err == nil && p.s.Map.On(h) {
-			return true
-		}
-		for _, u := range p.s.Units {
-			if u.ID == w {
-				return true
-			}
+	for _, w := range l.Words {
+		if h, err := rules.ParseHex(strings.TrimRight(w, ",.;:!?")); err == nil && p.s.Map.On(h) {
+			return false
 		}
 	}
-	return false
+	return true
 }
 
 // vocabulary is what a line's first word may be: the sections, the order
@@ -140,16 +139,16 @@ func (p *parser) vocabulary() []string {
 // sign-off); a line between them before any section is an error, as is
 // one no section reads.
 func (p *parser) run(text string) {
-	lines, _ := kernel.Block{Words: upperWords, Start: p.readsAsOrders}.Read(text)
-	last := kernel.SignOff(lines, func(l kernel.Line) bool { return !p.readsAsOrders(l.Words) })
+	lines, _ := kernel.Block{Words: upperWords, Start: p.opensAnOrder}.Read(text)
+	last := kernel.SignOff(lines, p.signOff)
 	for _, l := range lines[last:] {
-		p.ignored = append(p.ignored, engine.IgnoredLine{Line: l.N, Text: l.Raw, Why: "after the last order"})
+		p.ignored = append(p.ignored, engine.IgnoredLine{Line: l.N, Text: l.Raw, Why: kernel.WhySignOff})
 	}
 	for _, l := range lines[:last] {
 		p.n = l.N
 		f := l.Words
-		if l.AfterLongComment && !p.readsAsOrders(f) {
-			p.ignored = append(p.ignored, engine.IgnoredLine{Line: l.N, Text: l.Raw, Why: "the tail of the comment above, wrapped by the mail program"})
+		if l.AfterLongComment && !p.opensAnOrder(f) {
+			p.ignored = append(p.ignored, engine.IgnoredLine{Line: l.N, Text: l.Raw, Why: kernel.WhyWrappedTail})
 			continue
 		}
 		if sections[f[0]] {

@@ -138,7 +138,7 @@ func (p *parser) ignoreSignOff(lines []kernel.Line) {
 	drop := map[int]bool{}
 	for _, l := range lines[first:] {
 		drop[p.notOrders[l.N]] = true
-		p.sub.Ignored = append(p.sub.Ignored, engine.IgnoredLine{Line: l.N, Text: l.Raw, Why: "after the last order"})
+		p.sub.Ignored = append(p.sub.Ignored, engine.IgnoredLine{Line: l.N, Text: l.Raw, Why: kernel.WhySignOff})
 	}
 	kept, units := p.errs[:0], p.errUnits[:0]
 	for i, e := range p.errs {
@@ -241,7 +241,7 @@ func (p *parser) line(l kernel.Line) {
 		return
 	}
 	if l.AfterLongComment {
-		p.sub.Ignored = append(p.sub.Ignored, engine.IgnoredLine{Line: l.N, Text: l.Raw, Why: "the tail of the comment above, wrapped by the mail program"})
+		p.sub.Ignored = append(p.sub.Ignored, engine.IgnoredLine{Line: l.N, Text: l.Raw, Why: kernel.WhyWrappedTail})
 		return
 	}
 	p.notOrders[l.N] = len(p.errs)
