@@ -98,7 +98,14 @@ func (p *parser) line(l kernel.Line) {
 		return
 	}
 	if !p.reads(f) {
-		p.notOrders[n] = len(p.errs)
+		if best := kernel.Closest(f[0], p.vocabulary()); best != "" {
+			p.bad(n, "", "%q is not an order word or a platoon of %s; did you mean %s?", f[0], p.side, best)
+			return
+		}
+		if !p.namesAHex(f) {
+			// No near-miss and no hex: below the last order, a sign-off.
+			p.notOrders[n] = len(p.errs)
+		}
 		p.bad(n, "", "%q is not an order word or a platoon of %s; if this line is not an order, end your orders with a line saying END", f[0], p.side)
 		return
 	}
@@ -212,8 +219,36 @@ func (p *parser) header(n int, f []string) {
 	}
 }
 
+// vocabulary is what a line's first word may be: the order words, the
+// headings and the side's platoons.
+func (p *parser) vocabulary() []string {
+	words := []string{"COMPANY", "BATTALION", "END"}
+	for w := range keywords {
+		words = append(words, w)
+	}
+	for _, pl := range p.st.Platoons {
+		if pl.Side == p.side {
+			words = append(words, pl.Name)
+		}
+	}
+	return words
+}
+
+// namesAHex reports whether a line names a hex of the map: below the
+// orders such a line is an order written wrong, not a sign-off (a phone
+// number or a year names none).
+func (p *parser) namesAHex(f []string) bool {
+	for _, w := range f {
+		if h, err := rules.ParseHex(strings.TrimRight(w, ",.;:!?")); err == nil && p.st.Map.On(h) {
+			return true
+		}
+	}
+	return false
+}
+
 // ignoreSignOff takes the lines after the last order out of the errors
-// when none of them is an order: they are a sign-off.
+// when none of them is an order, a near-miss of one or names a hex: they
+// are a sign-off.
 func (p *parser) ignoreSignOff(lines []kernel.Line) {
 	first := kernel.SignOff(lines, func(l kernel.Line) bool {
 		_, notOrder := p.notOrders[l.N]

@@ -208,3 +208,28 @@ func TestLineNoOrderReadsIsAnError(t *testing.T) {
 		t.Errorf("%d order lines, want 2", sub.Lines)
 	}
 }
+
+// Below the last order, a line is a sign-off only when it is neither a
+// near-miss of an order word or platoon nor names a hex: a mistyped order
+// there is an error, never passed over.
+func TestMistypedLastOrderIsAnError(t *testing.T) {
+	rs, st := woodEdge(t)
+	for _, c := range []struct{ last, want string }{
+		{"2Zugg MOVE", "2Zugg"}, // reads as orders already: its second word is an order
+		{"PURSUEE no", `did you mean PURSUE?`},
+		{"then on to 0706", `"then" is not an order word`},
+	} {
+		sub, errs := Parse(rs, st, "german", "1Zug AIM\n"+c.last+"\n")
+		got := ""
+		for _, e := range errs {
+			got += e.String() + "\n"
+		}
+		if !strings.Contains(got, "line 2: ") || !strings.Contains(got, c.want) || len(sub.Ignored) != 0 {
+			t.Errorf("%q: errors %q, ignored %+v: want an error on line 2 saying %q", c.last, got, sub.Ignored, c.want)
+		}
+	}
+	sub, errs := Parse(rs, st, "german", "1Zug AIM\nCheers,\nHans 2024\n")
+	if len(errs) != 0 || len(sub.Ignored) != 2 {
+		t.Errorf("errors %v, ignored %+v: want the sign-off passed over", errs, sub.Ignored)
+	}
+}
